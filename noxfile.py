@@ -1,0 +1,54 @@
+"""Sessions: ``nox -s tests`` (the test command), ``nox -s lint``, ``nox -s bench``."""
+
+from __future__ import annotations
+
+import nox
+
+nox.options.sessions = ["lint", "tests"]
+nox.options.reuse_existing_virtualenvs = True
+
+TEST_DEPS = [
+    "pytest>=8",
+    "pytest-asyncio>=0.24",
+    "pytest-timeout>=2.3",
+    "hypothesis>=6.100",
+    "jsonschema>=4.20",
+]
+
+# aioresponses 0.7.9 breaks on aiohttp 3.14 (ClientResponse gained a required
+# 'stream_writer' argument), so the request-shape tests run on 3.13 while the
+# rest of the suite runs on the newest aiohttp as well.
+AIOHTTP_VERSIONS = {
+    "3.13": ["aiohttp>=3.13,<3.14", "aioresponses>=0.7.6"],
+    "latest": ["aiohttp"],
+}
+
+
+@nox.session
+@nox.parametrize("aiohttp", list(AIOHTTP_VERSIONS))
+def tests(session: nox.Session, aiohttp: str) -> None:
+    """The whole test suite, once per aiohttp line."""
+    session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS)
+    session.install("--upgrade", *AIOHTTP_VERSIONS[aiohttp])
+    session.run("python", "-c", "import aiohttp; print('aiohttp', aiohttp.__version__)")
+    args = ["-p", "no:cacheprovider", *session.posargs]
+    if aiohttp == "latest":
+        args += ["-m", "not aioresponses"]
+    session.run("pytest", *args)
+
+
+@nox.session
+def lint(session: nox.Session) -> None:
+    """ruff and mypy --strict over the package, the tests and the benchmarks."""
+    session.install("-e", ".[cli,redis,emulator]", "mypy>=1.10", "ruff>=0.6", *TEST_DEPS)
+    session.install("aiohttp>=3.13,<3.14", "aioresponses>=0.7.6")
+    session.run("ruff", "check", ".")
+    session.run("ruff", "format", "--check", "route_planning_async")
+    session.run("mypy", "--strict", "route_planning_async")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """The benchmark suite; writes benchmarks/RESULTS.md and benchmarks/results.json."""
+    session.install("-e", ".[cli,redis,emulator]", "psutil>=5.9")
+    session.run("python", "-m", "benchmarks", *session.posargs)

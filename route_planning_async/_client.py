@@ -1,0 +1,203 @@
+"""The client: owns (or borrows) the aiohttp session and is the one seam every request passes.
+
+A resource method builds a request; :meth:`RoutePlanningClient._execute` hands
+it to the scheduler, which admits it into its rate-limit category and calls the
+transport; the pure core decodes the answer or raises.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import logging
+import os
+import ssl
+from types import TracebackType
+from typing import Any, Self
+
+import aiohttp
+import yarl
+
+from route_planning_async._core import AuthScheme, Request, auth_header, decode, user_agent
+from route_planning_async._errors import ConfigurationError, RoutePlanningError
+from route_planning_async._limits import RateLimits
+from route_planning_async._resources import (
+    CustomStopProperties,
+    Depots,
+    Operations,
+    Plans,
+    Stops,
+    UnassignedStops,
+    get_by_serialized_id,
+)
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import RateLimitBackend, Scheduler, SchedulerStats
+from route_planning_async._transport import AiohttpTransport
+
+__all__ = ["DEFAULT_BASE_URL", "RoutePlanningClient"]
+
+logger = logging.getLogger("route_planning_async")
+
+DEFAULT_BASE_URL = "https://api.spoke.com/public/v0.2b"
+"""The service address for v0.2b. ``ROUTE_PLANNING_BASE_URL`` overrides it."""
+
+_LOOPBACK_NAMES = {"localhost"}
+
+
+def _checked_base_url(base_url: str) -> str:
+    """The base URL without its trailing slash; HTTPS only, but for loopback hosts."""
+    url = yarl.URL(base_url)
+    if url.scheme not in ("https", "http") or not url.host:
+        raise ConfigurationError(f"base_url must be an https:// URL, got {base_url!r}")
+    if url.user or url.password:
+        raise ConfigurationError("base_url must not carry credentials; pass api_key instead")
+    if url.query_string or url.fragment:
+        raise ConfigurationError(f"base_url must not have a query or fragment: {base_url!r}")
+    if url.scheme == "http" and not _is_loopback(url.host):
+        # The service rejects plain HTTP (contract, Authentication rule 4); only a
+        # local test server on this machine may be spoken to without TLS.
+        raise ConfigurationError(
+            f"base_url must use https://; plain http:// is only allowed for loopback hosts, got {base_url!r}"
+        )
+    return str(url).rstrip("/")
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False
+
+
+class RoutePlanningClient:
+    """An asyncio client for the Route Planning Service API v0.2b.
+
+    Use it as an async context manager; it shares one rate-limit scheduler between
+    every task that uses it::
+
+        async with RoutePlanningClient(api_key) as client:
+            plan = await client.plans.create(title="Monday", starts=date(2026, 11, 23))
+
+    :param api_key: the team's API key. It is sent only in the ``Authorization``
+        header and never appears in ``repr()``, logs or exceptions.
+    :param base_url: the service address; ``http://`` is refused but for loopback hosts.
+    :param auth: ``"basic"`` (the primary scheme) or ``"bearer"``.
+    :param rate_limits: the client-side limits; the contract's by default.
+    :param retry: how 429s, 5xx answers and connection errors are retried.
+    :param rate_limit_backend: where the limit state lives; in memory by default.
+        A shared backend (Redis) lets many processes share one key's limits.
+    :param session: an aiohttp session to borrow; it is left open on exit.
+    :param ssl: an :class:`ssl.SSLContext` for a private CA. Verification stays on.
+    :param timeout: total seconds for one attempt of one request.
+    """
+
+    def __init__(
+        self,
+        api_key: str,
+        *,
+        base_url: str | None = None,
+        auth: AuthScheme = "basic",
+        rate_limits: RateLimits | None = None,
+        retry: RetryPolicy | None = None,
+        rate_limit_backend: RateLimitBackend | None = None,
+        session: aiohttp.ClientSession | None = None,
+        ssl: ssl.SSLContext | None = None,
+        timeout: float = 60.0,
+    ) -> None:
+        if not api_key:
+            raise ConfigurationError("api_key must be a non-empty string")
+        self._base_url = _checked_base_url(
+            base_url or os.environ.get("ROUTE_PLANNING_BASE_URL") or DEFAULT_BASE_URL
+        )
+        self._headers = {
+            "Authorization": auth_header(api_key, auth),
+            "User-Agent": user_agent(),
+            "Accept": "application/json",
+        }
+        self._ssl = ssl
+        self._timeout = aiohttp.ClientTimeout(total=timeout)
+        self._borrowed_session = session
+        self._session: aiohttp.ClientSession | None = None
+        self._transport: AiohttpTransport | None = None
+        self._entered = False
+        self._scheduler = Scheduler(
+            rate_limits if rate_limits is not None else RateLimits.default(),
+            retry if retry is not None else RetryPolicy(),
+            backend=rate_limit_backend,
+        )
+        self.plans = Plans(self)
+        """Plans, their optimization, distribution and live editing."""
+        self.stops = Stops(self)
+        """Stops inside a plan, the batch import and the bulk importer."""
+        self.unassigned_stops = UnassignedStops(self)
+        """Stops of a depot that belong to no plan yet."""
+        self.operations = Operations(self)
+        """Long-running optimizations: get, wait, wait_many."""
+        self.depots = Depots(self)
+        """The team's depots (read only)."""
+        self.custom_stop_properties = CustomStopProperties(self)
+        """The team's custom stop property definitions (read only)."""
+
+    def __repr__(self) -> str:
+        return f"<RoutePlanningClient base_url={self._base_url!r}>"
+
+    @property
+    def base_url(self) -> str:
+        """The service address every path is appended to."""
+        return self._base_url
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The client-side limits in force."""
+        return self._scheduler.limits
+
+    @property
+    def stats(self) -> SchedulerStats:
+        """Per category: requests sent, 429s, retries, time spent waiting, effective rate."""
+        return self._scheduler.stats
+
+    async def __aenter__(self) -> Self:
+        if self._entered:
+            raise RoutePlanningError("this client is already open; create one client per context")
+        self._entered = True
+        if self._borrowed_session is not None:
+            session = self._borrowed_session
+        else:
+            session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=100),
+            )
+        self._session = session
+        self._transport = AiohttpTransport(
+            session, self._base_url, self._headers, ssl_context=self._ssl, timeout=self._timeout
+        )
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the session this client opened; a borrowed session stays open."""
+        session, self._session, self._transport = self._session, None, None
+        await self._scheduler.aclose()
+        if session is not None and session is not self._borrowed_session:
+            await session.close()
+
+    async def get(self, serialized_id: str) -> Any:
+        """Fetch any resource by its serialized id (``plans/…``, ``plans/…/stops/…``,
+        ``unassignedStops/…``, ``operations/…``, ``depots/…``) as the right model."""
+        return await get_by_serialized_id(self, serialized_id)
+
+    async def _execute(self, request: Request) -> Any:
+        """Send ``request`` through the scheduler and return its decoded JSON data."""
+        if self._transport is None:
+            raise RoutePlanningError(
+                "the client is not open: use 'async with RoutePlanningClient(...) as client:'"
+            )
+        response = await self._scheduler.run(request, self._transport.send)
+        return decode(request, response, base_url=self._base_url)

@@ -1,0 +1,165 @@
+"""The pure core: requests and responses as data, and how an answer is decoded.
+
+Nothing here does I/O. A resource method builds a :class:`Request` (through the
+endpoint table in ``_endpoints.py``), the scheduler admits it, the transport
+turns it into bytes on the wire and back into a :class:`Response`, and
+:func:`decode` turns that into JSON data or the right exception.
+"""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+from importlib import metadata
+from typing import Any, Literal
+
+import attrs
+
+from route_planning_async._errors import AttemptRecord, ConfigurationError, error_for_status
+from route_planning_async._limits import Category
+
+__all__ = [
+    "AuthScheme",
+    "Request",
+    "Response",
+    "auth_header",
+    "decode",
+    "encode_body",
+    "parse_retry_after",
+    "user_agent",
+]
+
+AuthScheme = Literal["basic", "bearer"]
+
+JSON_CONTENT_TYPE = "application/json"
+
+
+@attrs.frozen
+class Request:
+    """One HTTP request, before it is sent. Paths are relative to the base URL."""
+
+    method: str
+    """HTTP method, upper case."""
+    path: str
+    """Path below the base URL, starting with ``/`` (``/plans/p1:optimize``)."""
+    category: Category
+    """The rate-limit category the endpoint belongs to."""
+    query: tuple[tuple[str, str], ...] = ()
+    """Query parameters in the order they are sent."""
+    body: bytes | None = None
+    """The JSON body, already encoded; None for requests without a body."""
+    weight: int = 1
+    """Weight for weighted rules: the number of stops in a batch import, else 1."""
+
+    @property
+    def idempotent(self) -> bool:
+        """Whether repeating the request after an unknown outcome is harmless.
+
+        GET is; so is DELETE, which the contract says to retry after a 500
+        (Plans, rule 3). POST and PATCH are not retried blindly.
+        """
+        return self.method in ("GET", "DELETE")
+
+    def describe(self) -> str:
+        """``METHOD /path`` for logs and messages (never holds credentials)."""
+        return f"{self.method} {self.path}"
+
+
+@attrs.frozen
+class Response:
+    """An HTTP answer, fully read."""
+
+    status: int
+    """HTTP status code."""
+    headers: Mapping[str, str]
+    """Response headers (case-insensitive mapping when it comes from aiohttp)."""
+    body: bytes
+    """The raw body."""
+
+    @property
+    def ok(self) -> bool:
+        """True for 2xx."""
+        return 200 <= self.status < 300
+
+
+def auth_header(api_key: str, scheme: AuthScheme) -> str:
+    """The ``Authorization`` value: Basic ``base64("<key>:")`` (primary) or Bearer."""
+    if scheme == "basic":
+        token = base64.b64encode(f"{api_key}:".encode()).decode("ascii")
+        return f"Basic {token}"
+    if scheme == "bearer":
+        return f"Bearer {api_key}"
+    raise ConfigurationError(f"auth must be 'basic' or 'bearer', got {scheme!r}")
+
+
+def user_agent() -> str:
+    """``route_planning_async/<version>``, naming the installed package."""
+    try:
+        version = metadata.version("route_planning_async")
+    except metadata.PackageNotFoundError:
+        version = "0+unknown"
+    return f"route_planning_async/{version}"
+
+
+def encode_body(data: Any) -> bytes:
+    """Compact JSON, UTF-8."""
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+
+
+def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
+    """The JSON data of a 2xx answer (None when it has no body), or raise the error.
+
+    Every response body is a JSON object (contract, General conventions); a 2xx
+    whose body is not JSON raises :class:`~route_planning_async.ServerError`.
+    """
+    if not response.ok:
+        raise error_for(request, response, base_url=base_url)
+    if not response.body.strip():
+        return None
+    try:
+        return json.loads(response.body)
+    except ValueError:
+        raise error_for(
+            request, attrs.evolve(response, status=502), base_url=base_url
+        ) from None
+
+
+def error_for(
+    request: Request,
+    response: Response,
+    *,
+    base_url: str = "",
+    history: Sequence[AttemptRecord] = (),
+) -> Exception:
+    """The exception for an error answer, with the attempts that came before it."""
+    return error_for_status(
+        response.status,
+        response.body,
+        headers=response.headers,
+        method=request.method,
+        request_url=base_url + request.path,
+        retry_after=parse_retry_after(response.headers.get("Retry-After")),
+        history=history,
+    )
+
+
+def parse_retry_after(value: str | None, *, now: float | None = None) -> float | None:
+    """Seconds to wait from a ``Retry-After`` header: delta-seconds or an HTTP date."""
+    if value is None:
+        return None
+    value = value.strip()
+    try:
+        seconds = float(value)
+    except ValueError:
+        try:
+            when = email.utils.parsedate_to_datetime(value)
+        except (TypeError, ValueError, IndexError):
+            return None
+        seconds = when.timestamp() - (time.time() if now is None else now)
+    if math.isnan(seconds) or math.isinf(seconds):
+        return None
+    return max(0.0, seconds)

@@ -1,0 +1,97 @@
+"""The endpoint table: every call of the contract, its method, path and category.
+
+This table is the one place that decides which rate-limit category an endpoint
+belongs to (contract, Limits section). The README copies it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from route_planning_async._core import Request, encode_body
+from route_planning_async._limits import Category
+
+__all__ = ["ENDPOINTS", "Endpoint"]
+
+_NO_BODY = object()
+
+
+@attrs.frozen
+class Endpoint:
+    """One endpoint of the API."""
+
+    name: str
+    """The method that calls it, as ``resource.method``."""
+    method: str
+    """HTTP method."""
+    template: str
+    """Path below the base URL, with ``{placeholders}`` for already checked ids."""
+    category: Category
+    """Its rate-limit category."""
+    sends_body: bool
+    """Whether the request carries a JSON body (action calls do not)."""
+
+    def request(
+        self,
+        path: Mapping[str, str] | None = None,
+        *,
+        query: Iterable[tuple[str, str]] = (),
+        json: object = _NO_BODY,
+        weight: int = 1,
+    ) -> Request:
+        """Build the request. Path values must already have been checked by ``_ids``."""
+        if self.sends_body == (json is _NO_BODY):
+            raise AssertionError(f"{self.name}: body given to {self.method} {self.template}")
+        return Request(
+            method=self.method,
+            path=self.template.format_map(path or {}),
+            category=self.category,
+            query=tuple(query),
+            body=None if json is _NO_BODY else encode_body(json),
+            weight=weight,
+        )
+
+
+_R, _W, _I, _O = Category.READ, Category.WRITE, Category.BATCH_IMPORT, Category.OPTIMIZE
+
+ENDPOINTS: dict[str, Endpoint] = {
+    e.name: e
+    for e in (
+        # Plans
+        Endpoint("plans.create", "POST", "/plans", _W, True),
+        Endpoint("plans.list", "GET", "/plans", _R, False),
+        Endpoint("plans.get", "GET", "/plans/{plan}", _R, False),
+        Endpoint("plans.update", "PATCH", "/plans/{plan}", _W, True),
+        Endpoint("plans.delete", "DELETE", "/plans/{plan}", _W, False),
+        Endpoint("plans.optimize", "POST", "/plans/{plan}:optimize", _O, False),
+        Endpoint("plans.distribute", "POST", "/plans/{plan}:distribute", _W, False),
+        Endpoint("plans.reoptimize", "POST", "/plans/{plan}:reoptimize", _O, True),
+        Endpoint("plans.redistribute", "POST", "/plans/{plan}:redistribute", _W, False),
+        Endpoint("plans.save", "POST", "/plans/{plan}:save", _W, False),
+        # Operations
+        Endpoint("operations.get", "GET", "/operations/{operation}", _R, False),
+        # Stops in a plan
+        Endpoint("stops.create", "POST", "/plans/{plan}/stops", _W, True),
+        Endpoint("stops.list", "GET", "/plans/{plan}/stops", _R, False),
+        Endpoint("stops.import_batch", "POST", "/plans/{plan}/stops:import", _I, True),
+        Endpoint("stops.get", "GET", "/plans/{plan}/stops/{stop}", _R, False),
+        Endpoint("stops.update", "PATCH", "/plans/{plan}/stops/{stop}", _W, True),
+        Endpoint("stops.delete", "DELETE", "/plans/{plan}/stops/{stop}", _W, False),
+        Endpoint("stops.live_create", "POST", "/plans/{plan}/stops:liveCreate", _W, True),
+        Endpoint("stops.live_update", "POST", "/plans/{plan}/stops/{stop}:liveUpdate", _W, True),
+        Endpoint("stops.live_delete", "POST", "/plans/{plan}/stops/{stop}:liveDelete", _W, False),
+        # Unassigned stops
+        Endpoint("unassigned_stops.create", "POST", "/unassignedStops", _W, True),
+        Endpoint("unassigned_stops.list", "GET", "/unassignedStops", _R, False),
+        Endpoint("unassigned_stops.import_batch", "POST", "/unassignedStops:import", _I, True),
+        Endpoint("unassigned_stops.get", "GET", "/unassignedStops/{unassigned_stop}", _R, False),
+        Endpoint("unassigned_stops.update", "PATCH", "/unassignedStops/{unassigned_stop}", _W, True),
+        Endpoint("unassigned_stops.delete", "DELETE", "/unassignedStops/{unassigned_stop}", _W, False),
+        # Reference lists
+        Endpoint("depots.list", "GET", "/depots", _R, False),
+        Endpoint("depots.get", "GET", "/depots/{depot}", _R, False),
+        Endpoint("custom_stop_properties.list", "GET", "/team/customStopProperties", _R, False),
+    )
+}

@@ -1,0 +1,80 @@
+"""Resource ids: checked before they reach a URL.
+
+The contract's General conventions: path parameters ``planId``, ``stopId`` and
+``unassignedStopId`` (and driver and depot ids) are 1 to 50 letters, digits,
+hyphens and underscores. Checking them here means nothing like ``../``, ``?``
+or ``#`` can ever reach a URL.
+"""
+
+from __future__ import annotations
+
+import re
+
+from route_planning_async._errors import ValidationError
+
+__all__ = [
+    "bare_id",
+    "depot_ref",
+    "driver_ref",
+    "operation_id",
+    "plan_id",
+    "stop_ref",
+    "unassigned_stop_id",
+]
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,50}")
+_RULE = "must be 1 to 50 letters, digits, '-' or '_'"
+
+
+def bare_id(value: object, field: str) -> str:
+    """``value`` itself, when it is a valid bare id."""
+    if not isinstance(value, str) or _ID.fullmatch(value) is None:
+        raise ValidationError(field, f"{_RULE}, got {value!r}")
+    return value
+
+
+def _collection_id(value: object, collection: str, field: str) -> str:
+    """The bare id from ``"<collection>/<id>"`` or ``"<id>"``."""
+    if isinstance(value, str) and value.startswith(collection + "/"):
+        value = value[len(collection) + 1 :]
+    return bare_id(value, field)
+
+
+def plan_id(value: object, field: str = "plan_id") -> str:
+    """The bare plan id from ``"plans/<id>"`` or ``"<id>"``."""
+    return _collection_id(value, "plans", field)
+
+
+def operation_id(value: object, field: str = "operation_id") -> str:
+    """The bare operation id from ``"operations/<id>"`` or ``"<id>"``."""
+    return _collection_id(value, "operations", field)
+
+
+def unassigned_stop_id(value: object, field: str = "unassigned_stop_id") -> str:
+    """The bare id from ``"unassignedStops/<id>"`` or ``"<id>"``."""
+    return _collection_id(value, "unassignedStops", field)
+
+
+def stop_ref(value: object, field: str = "stop_id") -> tuple[str, str]:
+    """``(plan_id, stop_id)`` from the serialized ``"plans/<planId>/stops/<stopId>"``."""
+    parts = value.split("/") if isinstance(value, str) else []
+    if len(parts) != 4 or parts[0] != "plans" or parts[2] != "stops":
+        raise ValidationError(
+            field, f"must be a serialized stop id 'plans/<planId>/stops/<stopId>', got {value!r}"
+        )
+    return bare_id(parts[1], field), bare_id(parts[3], field)
+
+
+def _reference(value: object, collection: str, field: str) -> str:
+    """A full ``"<collection>/<id>"`` reference; a bare id gets the prefix added."""
+    return f"{collection}/{_collection_id(value, collection, field)}"
+
+
+def driver_ref(value: object, field: str = "driver") -> str:
+    """``"drivers/<id>"`` from ``"drivers/<id>"`` or ``"<id>"``."""
+    return _reference(value, "drivers", field)
+
+
+def depot_ref(value: object, field: str = "depot") -> str:
+    """``"depots/<id>"`` from ``"depots/<id>"`` or ``"<id>"``."""
+    return _reference(value, "depots", field)

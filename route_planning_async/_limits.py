@@ -1,0 +1,142 @@
+"""Rate-limit categories and rules, as plain data.
+
+The contract's Limits section defines four categories. Which endpoint falls in
+which category is decided once, in ``_endpoints.py``; how many requests a
+category may send is decided here; how requests wait for that capacity is the
+scheduler's business (``_scheduler.py``).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Mapping
+from typing import Literal
+
+import attrs
+
+from route_planning_async._errors import ConfigurationError
+
+__all__ = ["Category", "RateLimits", "Rule"]
+
+
+class Category(enum.StrEnum):
+    """The contract's rate-limit categories."""
+
+    READ = "read"
+    """Every GET, including lists and operation polls: 10 per second."""
+    WRITE = "write"
+    """POST create, PATCH, DELETE, distribute, redistribute, save, live calls: 5 per second."""
+    BATCH_IMPORT = "batch_import"
+    """Batch imports of stops and unassigned stops: 10 per minute and 1,000 stops per minute."""
+    OPTIMIZE = "optimize"
+    """Plan optimize and re-optimize: 3 per minute."""
+
+
+def _positive_amount(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 1:
+        raise ConfigurationError(f"Rule.amount must be at least 1, got {value}")
+
+
+def _positive_period(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not value > 0:
+        raise ConfigurationError(f"Rule.period must be a positive number of seconds, got {value}")
+
+
+@attrs.frozen
+class Rule:
+    """At most ``amount`` in any sliding window of ``period`` seconds."""
+
+    amount: int = attrs.field(validator=_positive_amount)
+    """How much may pass in one window: requests, or units of weight."""
+    period: float = attrs.field(converter=float, validator=_positive_period)
+    """Length of the sliding window, in seconds."""
+    per: Literal["request", "weight"] = "request"
+    """``request`` counts each request as 1; ``weight`` counts its weight (stops in a batch)."""
+
+    def cost(self, weight: int) -> int:
+        """What one request of ``weight`` consumes of this rule."""
+        return weight if self.per == "weight" else 1
+
+    def scaled(self, speedup: float) -> Rule:
+        """The same rule with its period divided by ``speedup``."""
+        return attrs.evolve(self, period=self.period / speedup)
+
+
+def _freeze_rules(
+    value: Mapping[Category, Iterable[Rule]] | Mapping[str, Iterable[Rule]],
+) -> Mapping[Category, tuple[Rule, ...]]:
+    return {Category(name): tuple(rules) for name, rules in value.items()}
+
+
+@attrs.frozen
+class RateLimits:
+    """The rules of every category. A category with no rules is not limited.
+
+    The defaults are the contract's; since "limits may change at any moment" and
+    teams can ask for higher ones, any values can be given::
+
+        RateLimits({"read": [Rule(20, 1.0)], "write": [Rule(10, 1.0)]})
+    """
+
+    rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(converter=_freeze_rules)
+    """The rules of each category; all of a category's rules must admit a request."""
+
+    @classmethod
+    def default(cls) -> RateLimits:
+        """The contract's limits (Limits section of the v0.2b contract)."""
+        return cls(
+            {
+                Category.READ: [Rule(10, 1.0)],
+                Category.WRITE: [Rule(5, 1.0)],
+                Category.BATCH_IMPORT: [Rule(10, 60.0), Rule(1000, 60.0, per="weight")],
+                Category.OPTIMIZE: [Rule(3, 60.0)],
+            }
+        )
+
+    @classmethod
+    def public_docs(cls) -> RateLimits:
+        """The newer limits of the public API documentation.
+
+        Batch import and optimize each allow 100 requests per 10 minutes with at
+        most 30 per minute; batch import also allows 1,000 stops per minute.
+        """
+        return cls(
+            {
+                Category.READ: [Rule(10, 1.0)],
+                Category.WRITE: [Rule(5, 1.0)],
+                Category.BATCH_IMPORT: [
+                    Rule(100, 600.0),
+                    Rule(30, 60.0),
+                    Rule(1000, 60.0, per="weight"),
+                ],
+                Category.OPTIMIZE: [Rule(100, 600.0), Rule(30, 60.0)],
+            }
+        )
+
+    @classmethod
+    def unlimited(cls) -> RateLimits:
+        """No client-side limits at all (429 answers are still retried)."""
+        return cls({})
+
+    def scaled(self, speedup: float) -> RateLimits:
+        """Every period divided by ``speedup``: for tests and benchmarks on a fast emulator."""
+        if not speedup > 0:
+            raise ConfigurationError(f"speedup must be positive, got {speedup}")
+        return RateLimits(
+            {category: [rule.scaled(speedup) for rule in rules] for category, rules in self.rules.items()}
+        )
+
+    def replace(self, category: Category | str, *rules: Rule) -> RateLimits:
+        """A copy with the rules of one category replaced (none: unlimited)."""
+        updated = dict(self.rules)
+        updated[Category(category)] = tuple(rules)
+        return RateLimits(updated)
+
+    def for_category(self, category: Category) -> tuple[Rule, ...]:
+        """The rules of ``category``; empty when it is not limited."""
+        return self.rules.get(category, ())
+
+    def max_weight(self, category: Category) -> int | None:
+        """The largest weight one request of ``category`` can ever be admitted with."""
+        caps = [rule.amount for rule in self.for_category(category) if rule.per == "weight"]
+        return min(caps) if caps else None
