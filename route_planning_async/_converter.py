@@ -1,0 +1,222 @@
+"""The one private cattrs converter: JSON data <-> models and inputs.
+
+Built by :func:`make_converter` (the factory shape of ``cattrs.preconf``); the
+library never touches ``cattrs.global_converter``, so user code that customizes
+the global converter cannot change how the API is read.
+
+- Names: snake_case attributes <-> camelCase JSON keys.
+- Date ``{day, month, year}`` <-> :class:`datetime.date`; TimeOfDay ``{hour,
+  minute}`` <-> :class:`datetime.time`; epoch seconds <-> aware UTC
+  :class:`datetime.datetime`.
+- Models: unknown keys are ignored and enumerated values stay strings, so newer
+  answers of the service never break decoding. ``Operation.result`` is told
+  apart by its keys: ``code`` means failure (contract, Operations).
+- Inputs: fields left :data:`~route_planning_async.UNSET` are omitted.
+
+Speed: every model gets a cattrs-generated structure function (one compiled
+function per class, made once on first use), with detailed validation off, so
+decoding a page of stops does no per-object reflection.
+"""
+
+from __future__ import annotations
+
+import datetime
+import types
+import typing
+from collections.abc import Callable
+from typing import Any, Final, TypeVar
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+
+from route_planning_async import _inputs, _models
+
+__all__ = ["CONVERTER", "camel_case", "make_converter", "structure", "structure_list", "unstructure"]
+
+T = TypeVar("T")
+
+_MODELS: Final[frozenset[type]] = frozenset(
+    getattr(_models, name) for name in _models.__all__ if attrs.has(getattr(_models, name))
+)
+_INPUTS: Final[frozenset[type]] = frozenset(
+    getattr(_inputs, name) for name in _inputs.__all__ if attrs.has(getattr(_inputs, name))
+)
+_CUSTOM: Final = frozenset({_models.ImportFailure})
+
+_RESULT_TYPE: Final = _models.OptimizationSuccess | _models.OptimizationFailure | None
+
+
+def camel_case(name: str) -> str:
+    """``address_line_one`` -> ``addressLineOne``."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def _renames(cl: type) -> dict[str, Any]:
+    return {a.name: override(rename=camel_case(a.name)) for a in attrs.fields(cl)}
+
+
+# Scalars ---------------------------------------------------------------------
+
+
+def _structure_date(value: Any, _: Any) -> datetime.date:
+    return datetime.date(value["year"], value["month"], value["day"])
+
+
+def _unstructure_date(value: datetime.date) -> dict[str, int]:
+    return {"day": value.day, "month": value.month, "year": value.year}
+
+
+def _structure_time(value: Any, _: Any) -> datetime.time:
+    return datetime.time(value["hour"], value["minute"])
+
+
+def _unstructure_time(value: datetime.time) -> dict[str, int]:
+    return {"hour": value.hour, "minute": value.minute}
+
+
+def _structure_epoch(value: Any, _: Any) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(value, datetime.UTC)
+
+
+def _unstructure_epoch(value: datetime.datetime) -> int | float:
+    seconds = value.timestamp()
+    return int(seconds) if seconds.is_integer() else seconds
+
+
+def _passthrough(value: Any, _: Any) -> Any:
+    return dict(value)
+
+
+def _structure_dict_or_none(value: Any, _: Any) -> dict[str, Any] | None:
+    return None if value is None else dict(value)
+
+
+def _structure_str_list(value: Any, _: Any) -> list[str]:
+    return list(value)
+
+
+def _optional_member(t: Any) -> Any:
+    """``X`` for ``X | None``; None for any other type."""
+    if typing.get_origin(t) not in (types.UnionType, typing.Union):
+        return None
+    members = [a for a in typing.get_args(t) if a is not type(None)]
+    return members[0] if len(members) == 1 and len(typing.get_args(t)) == 2 else None
+
+
+# Factory ---------------------------------------------------------------------
+
+
+def make_converter() -> cattrs.Converter:
+    """A new converter configured for the API's JSON."""
+    converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=False)
+
+    converter.register_structure_hook(datetime.datetime, _structure_epoch)
+    converter.register_unstructure_hook(datetime.datetime, _unstructure_epoch)
+    converter.register_structure_hook(datetime.date, _structure_date)
+    converter.register_unstructure_hook(datetime.date, _unstructure_date)
+    converter.register_structure_hook(datetime.time, _structure_time)
+    converter.register_unstructure_hook(datetime.time, _unstructure_time)
+
+    # Free-form JSON (custom properties, import echoes) is taken as it is:
+    # walking it item by item would only cost time.
+    free_form = (dict[str, Any], dict[str, str | None], dict[str, str])
+    converter.register_structure_hook_func(lambda t: t in free_form, _passthrough)
+    converter.register_structure_hook_func(
+        lambda t: t == dict[str, str | None] | None, _structure_dict_or_none
+    )
+    converter.register_structure_hook_func(lambda t: t == list[str], _structure_str_list)
+
+    def optional_hook(t: Any) -> Callable[[Any, Any], Any]:
+        # cattrs' own Optional handling dispatches on every call; resolving the
+        # inner hook once keeps a page of stops cheap to decode.
+        member = _optional_member(t)
+        if member in (str, int, float, bool):
+
+            def primitive(value: Any, _: Any) -> Any:
+                return None if value is None else member(value)
+
+            return primitive
+        inner = converter.get_structure_hook(member)
+
+        def nested(value: Any, _: Any) -> Any:
+            return None if value is None else inner(value, member)
+
+        return nested
+
+    converter.register_structure_hook_factory(
+        lambda t: _optional_member(t) is not None and t != dict[str, str | None] | None, optional_hook
+    )
+
+    def structure_result(
+        value: Any, _: Any
+    ) -> _models.OptimizationSuccess | _models.OptimizationFailure | None:
+        if value is None:
+            return None
+        if "code" in value:
+            return failure_hook(value, _models.OptimizationFailure)
+        return success_hook(value, _models.OptimizationSuccess)
+
+    converter.register_structure_hook_func(lambda t: t == _RESULT_TYPE, structure_result)
+
+    def structure_import_failure(value: Any, _: Any) -> _models.ImportFailure:
+        error = value.get("error") or {}
+        # Plan stop imports echo the stop under "stop" (contract); unassigned stop
+        # imports under "unassignedStop" (public API documentation).
+        echo = value.get("stop", value.get("unassignedStop")) or {}
+        return _models.ImportFailure(message=str(error.get("message", "")), stop=dict(echo))
+
+    def unstructure_import_failure(value: _models.ImportFailure) -> dict[str, Any]:
+        return {"error": {"message": value.message}, "stop": value.stop}
+
+    converter.register_structure_hook(_models.ImportFailure, structure_import_failure)
+    converter.register_unstructure_hook(_models.ImportFailure, unstructure_import_failure)
+
+    # Generated functions are made lazily (hook factories), so a class's
+    # function is built after the hooks of the classes nested in it exist.
+    def is_model(cl: Any) -> bool:
+        return cl in _MODELS and cl not in _CUSTOM
+
+    def is_input(cl: Any) -> bool:
+        return cl in _INPUTS
+
+    converter.register_structure_hook_factory(
+        is_model, lambda cl: make_dict_structure_fn(cl, converter, **_renames(cl))
+    )
+    converter.register_unstructure_hook_factory(
+        is_model, lambda cl: make_dict_unstructure_fn(cl, converter, **_renames(cl))
+    )
+    converter.register_unstructure_hook_factory(
+        is_input,
+        lambda cl: make_dict_unstructure_fn(cl, converter, _cattrs_omit_if_default=True, **_renames(cl)),
+    )
+
+    success_hook: Callable[[Any, Any], _models.OptimizationSuccess] = converter.get_structure_hook(
+        _models.OptimizationSuccess
+    )
+    failure_hook: Callable[[Any, Any], _models.OptimizationFailure] = converter.get_structure_hook(
+        _models.OptimizationFailure
+    )
+    return converter
+
+
+CONVERTER: Final = make_converter()
+"""The library's converter."""
+
+
+def structure(data: Any, cl: type[T]) -> T:
+    """JSON data -> an instance of the model ``cl``."""
+    hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
+    return hook(data, cl)
+
+
+def structure_list(data: Any, cl: type[T]) -> list[T]:
+    """A JSON array -> a list of ``cl``."""
+    hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
+    return [hook(item, cl) for item in data]
+
+
+def unstructure(value: Any) -> Any:
+    """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
+    return CONVERTER.unstructure(value)
