@@ -1,0 +1,231 @@
+"""Rich output: progress bars, the optimization status line and every table the CLI prints.
+
+Tables go to standard output; progress and status go to standard error, so
+that ``--json`` output (and a redirected table) stays clean.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from types import TracebackType
+from typing import Any, Self
+
+import attrs
+from rich.console import Console
+from rich.live import Live
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.spinner import Spinner
+from rich.table import Table
+
+from route_planning_async._cli._summary import RouteSummary
+
+__all__ = [
+    "ImportProgress",
+    "OptimizationStatus",
+    "Output",
+    "failures_table",
+    "format_distance",
+    "format_duration",
+    "format_eta",
+    "plans_table",
+    "routes_table",
+    "skipped_table",
+    "stats_table",
+]
+
+
+@attrs.define
+class Output:
+    """Where things are printed: tables on stdout, progress and notes on stderr."""
+
+    json: bool = False
+    """Machine-readable mode: only JSON on stdout, no progress, no tables."""
+    out: Console = attrs.field(factory=lambda: Console(file=sys.stdout, soft_wrap=True))
+    """Standard output."""
+    err: Console = attrs.field(factory=lambda: Console(file=sys.stderr, soft_wrap=True))
+    """Standard error."""
+
+    def note(self, message: str) -> None:
+        """A human note on stderr (left out in ``--json`` mode)."""
+        if not self.json:
+            self.err.print(message, highlight=False)
+
+    def warn(self, message: str) -> None:
+        """A warning on stderr, printed in every mode."""
+        self.err.print(f"[yellow]warning:[/] {message}", highlight=False)
+
+
+def format_distance(meters: float) -> str:
+    """``12.3 km``."""
+    return f"{meters / 1000:.1f} km"
+
+
+def format_duration(seconds: float) -> str:
+    """``2 h 05 min``, or ``45 min``."""
+    minutes = round(seconds / 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes:02d} min" if hours else f"{minutes} min"
+
+
+def format_eta(moment: datetime | None) -> str:
+    """``08:42`` in UTC, or an em dash when there is no estimate."""
+    return moment.strftime("%H:%M") if moment is not None else "—"
+
+
+class ImportProgress:
+    """A progress bar of stops imported (and failed) out of the total."""
+
+    def __init__(self, output: Output, total: int, description: str = "Importing stops") -> None:
+        self._progress = Progress(
+            TextColumn("[progress.description]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("{task.fields[failed]} failed"),
+            TimeElapsedColumn(),
+            console=output.err,
+            disable=output.json,
+            transient=False,
+        )
+        self._task = self._progress.add_task(description, total=total, failed=0)
+
+    def __enter__(self) -> Self:
+        self._progress.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._progress.stop()
+
+    def update(self, done: int, failed: int = 0) -> None:
+        """``done`` stops have an outcome so far, ``failed`` of them failed."""
+        self._progress.update(self._task, completed=done, failed=failed)
+
+
+class OptimizationStatus:
+    """A live status line while an optimization is polled."""
+
+    def __init__(self, output: Output, label: str) -> None:
+        self._label = label
+        self._started = time.monotonic()
+        self._polls = 0
+        self._state = "started"
+        self._spinner = Spinner("dots", text=self._text())
+        self._live = Live(self._spinner, console=output.err, transient=True, refresh_per_second=8)
+        self._enabled = not output.json
+
+    def _text(self) -> str:
+        elapsed = time.monotonic() - self._started
+        return f"{self._label}: {self._state} ({elapsed:.1f} s, {self._polls} polls)"
+
+    def __enter__(self) -> Self:
+        if self._enabled:
+            self._live.start()
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._enabled:
+            self._live.stop()
+
+    def polled(self, state: str) -> None:
+        """One more poll answered; ``state`` says where the optimization is."""
+        self._polls += 1
+        self._state = state
+        self._spinner.update(text=self._text())
+
+    @property
+    def polls(self) -> int:
+        """How many polls were answered."""
+        return self._polls
+
+
+def routes_table(routes: Sequence[RouteSummary]) -> Table:
+    """Driver, stops, distance, driving time, first and last ETA, with a total row."""
+    table = Table(title="Routes", show_footer=len(routes) > 1)
+    total_stops = sum(route.stop_count for route in routes)
+    total_distance = sum(route.distance_m for route in routes)
+    total_driving = sum(route.driving_s for route in routes)
+    table.add_column("Driver", footer="Total")
+    table.add_column("Stops", justify="right", footer=str(total_stops))
+    table.add_column("Distance", justify="right", footer=format_distance(total_distance))
+    table.add_column("Driving", justify="right", footer=format_duration(total_driving))
+    table.add_column("First ETA (UTC)", justify="right")
+    table.add_column("Last ETA (UTC)", justify="right")
+    for route in routes:
+        table.add_row(
+            route.driver_name,
+            str(route.stop_count),
+            format_distance(route.distance_m),
+            format_duration(route.driving_s),
+            format_eta(route.first_eta),
+            format_eta(route.last_eta),
+        )
+    return table
+
+
+def skipped_table(skipped: Iterable[tuple[str, str, str]]) -> Table:
+    """Rows of (stop id, external id or address, reason)."""
+    table = Table(title="Skipped stops")
+    table.add_column("Stop")
+    table.add_column("Recipient / address")
+    table.add_column("Reason")
+    for stop_id, label, reason in skipped:
+        table.add_row(stop_id, label, reason)
+    return table
+
+
+def stats_table(rows: Mapping[str, Mapping[str, Any]]) -> Table:
+    """The scheduler's numbers per rate-limit category (the columns are the rows' keys)."""
+    table = Table(title="Requests per rate-limit category")
+    table.add_column("Category")
+    columns: list[str] = []
+    for values in rows.values():
+        for name in values:
+            if name not in columns:
+                columns.append(name)
+    for name in columns:
+        table.add_column(name.replace("_", " "), justify="right")
+    for category, values in rows.items():
+        table.add_row(category, *(_cell(values.get(name)) for name in columns))
+    return table
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "—"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def plans_table(plans: Iterable[Mapping[str, Any]]) -> Table:
+    """Plans as rows: id, title, start date, drivers, optimization, distributed, writable."""
+    table = Table(title="Plans")
+    for name in ("Plan", "Title", "Starts", "Drivers", "Optimization", "Distributed", "Writable"):
+        table.add_column(name)
+    for plan in plans:
+        table.add_row(
+            plan["id"],
+            plan["title"],
+            str(plan["starts"]),
+            str(len(plan["drivers"])),
+            str(plan["optimization"]),
+            "yes" if plan["distributed"] else "no",
+            "yes" if plan["writable"] else "no",
+        )
+    return table
+
+
+def failures_table(failures: Iterable[tuple[int | None, str]], *, title: str) -> Table:
+    """Rows of (line number, reason)."""
+    table = Table(title=title)
+    table.add_column("Line", justify="right")
+    table.add_column("Reason")
+    for line, reason in failures:
+        table.add_row(str(line) if line is not None else "—", reason)
+    return table
