@@ -80,6 +80,7 @@ from route_planning_async._models import (
     TimingData,
     UnassignedStop,
 )
+from route_planning_async._pagination import Page, Paginator
 from route_planning_async._retry import RetryPolicy
 
 try:
@@ -123,6 +124,8 @@ __all__ = [
     "OptimizationSuccess",
     "OrderInfo",
     "OrderInfoInput",
+    "Page",
+    "Paginator",
     "PermissionDeniedError",
     "PlaceInVehicle",
     "Plan",

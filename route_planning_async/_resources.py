@@ -1,41 +1,465 @@
-"""Resource namespaces. (Placeholder; the core client issue fills it in.)"""
+"""Resource namespaces: ``client.plans``, ``client.stops`` and the rest.
+
+Each method does the same three things, in this order: check every id and
+input (raising :class:`~route_planning_async.ValidationError` before anything is
+sent), build the request from the endpoint table (``_endpoints.ENDPOINTS``), and
+hand it to ``client._execute``; the JSON answer comes back as a model.
+
+Ids: plan methods take ``"plans/<id>"`` or a bare ``"<id>"``; stop methods
+take the serialized stop id ``"plans/<planId>/stops/<stopId>"`` that every
+:class:`~route_planning_async.Stop` carries.
+
+Inputs are the typed classes of ``_inputs.py``. Updates take either the update
+object or its fields as keywords (``stops.update(stop_id, notes="Ring twice")``).
+"""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+import datetime
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Final, TypeVar
+
+import attrs
+
+from route_planning_async import _ids
+from route_planning_async._converter import structure, unstructure
+from route_planning_async._core import Request
+from route_planning_async._endpoints import ENDPOINTS
+from route_planning_async._errors import RoutePlanningError, ValidationError
+from route_planning_async._inputs import (
+    UNSET,
+    PlanInput,
+    PlanUpdate,
+    ReoptimizationType,
+    StopInput,
+    StopUpdate,
+    UnassignedStopInput,
+    UnassignedStopUpdate,
+    UnsetType,
+    check_batch,
+)
+from route_planning_async._models import (
+    CustomStopProperty,
+    Depot,
+    ImportResult,
+    LiveChange,
+    Operation,
+    Plan,
+    Stop,
+    UnassignedStop,
+)
+from route_planning_async._pagination import FilterValue, Paginator, list_query
 
 if TYPE_CHECKING:
     from route_planning_async._client import RoutePlanningClient
 
+__all__ = [
+    "CustomStopProperties",
+    "Depots",
+    "Operations",
+    "Plans",
+    "Stops",
+    "UnassignedStops",
+    "get_by_serialized_id",
+]
+
+M = TypeVar("M")
+U = TypeVar("U")
+
+_REOPTIMIZATION_TYPES: Final = frozenset(ReoptimizationType)
+
+# Fields an update can never carry, and why (contract, Stops rule 2 and the
+# unassigned stop update table).
+_NOT_UPDATABLE: Final = {
+    "address": "a stop's location cannot be updated; delete the stop and create a new one",
+    "service_client_id": "cannot be updated (it is set on create and import only)",
+}
+
+
+def _update_body(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
+    """The update object from either an instance of ``cls`` or its fields as keywords."""
+    if update is not None:
+        if fields:
+            raise ValidationError("update", f"give a {cls.__name__} or keyword fields, not both")
+        if not isinstance(update, cls):
+            raise ValidationError("update", f"must be a {cls.__name__}, got {type(update).__name__}")
+        return update
+    known = attrs.fields_dict(cls)  # type: ignore[arg-type]
+    for name in fields:
+        if name not in known:
+            raise ValidationError(name, _NOT_UPDATABLE.get(name, f"is not a field of {cls.__name__}"))
+    return cls(**fields)
+
 
 class _Resource:
+    """A namespace bound to one client."""
+
+    __slots__ = ("_client",)
+
     def __init__(self, client: RoutePlanningClient) -> None:
         self._client = client
 
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self._client!r}>"
+
+    async def _fetch(self, request: Request, model: type[M]) -> M:
+        data = await self._client._execute(request)
+        if not isinstance(data, Mapping):
+            # Every response body is a JSON object (contract, General conventions).
+            raise RoutePlanningError(
+                f"{request.describe()}: expected a JSON object, got {type(data).__name__}"
+            )
+        return structure(data, model)
+
+    def _paginate(
+        self,
+        endpoint: str,
+        model: type[M],
+        key: str,
+        *,
+        path: Mapping[str, str] | None = None,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[M]:
+        query = list_query(endpoint, filter=filter, max_page_size=max_page_size)
+        return Paginator(
+            self._client._execute, endpoint, model, key, path=path, query=query, page_token=page_token
+        )
+
 
 class Plans(_Resource):
-    pass
+    """Plans: create, list, change, optimize, distribute (``client.plans``)."""
+
+    __slots__ = ()
+
+    async def create(
+        self,
+        *,
+        title: str,
+        starts: datetime.date,
+        drivers: Iterable[str] = (),
+        depot: str | None = None,
+    ) -> Plan:
+        """Create a plan. ``drivers`` are ``drivers/<id>`` (or bare ids), at most 50
+        after duplicates are dropped; without a ``depot`` the team's main depot is used."""
+        drivers = list(drivers) if not isinstance(drivers, str) else drivers
+        body = PlanInput(
+            title=title,
+            starts=starts,
+            drivers=drivers if drivers else UNSET,
+            depot=UNSET if depot is None else depot,
+        )
+        request = ENDPOINTS["plans.create"].request(json=unstructure(body))
+        return await self._fetch(request, Plan)
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Plan]:
+        """The team's plans, lazily. Filters: ``title``, ``startsGte`` (a date) ...;
+        ``max_page_size`` 1..20 (the service's default is 10)."""
+        return self._paginate(
+            "plans.list",
+            Plan,
+            "plans",
+            filter=filter,
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
+
+    async def get(self, plan_id: str) -> Plan:
+        """One plan by id."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        return await self._fetch(ENDPOINTS["plans.get"].request(path), Plan)
+
+    async def update(
+        self,
+        plan_id: str,
+        update: PlanUpdate | None = None,
+        /,
+        *,
+        title: str | UnsetType = UNSET,
+        starts: datetime.date | UnsetType = UNSET,
+        drivers: Iterable[str] | UnsetType = UNSET,
+        depot: str | UnsetType | None = UNSET,
+    ) -> Plan:
+        """Change the fields given (a :class:`PlanUpdate`, or keywords); ``drivers``
+        replaces the whole list. A plan that is not writable is changed through the
+        live endpoints instead."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        given = {
+            name: value
+            for name, value in (("title", title), ("starts", starts), ("drivers", drivers), ("depot", depot))
+            if not isinstance(value, UnsetType)
+        }
+        body = _update_body(PlanUpdate, update, given)
+        request = ENDPOINTS["plans.update"].request(path, json=unstructure(body))
+        return await self._fetch(request, Plan)
+
+    async def delete(self, plan_id: str) -> None:
+        """Delete a plan and all of its routes; it cannot be undone."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        await self._client._execute(ENDPOINTS["plans.delete"].request(path))
+
+    async def optimize(self, plan_id: str) -> Operation:
+        """Start optimizing the plan; poll the returned operation until ``done``.
+        Small plans may come back already done."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        return await self._fetch(ENDPOINTS["plans.optimize"].request(path), Operation)
+
+    async def distribute(self, plan_id: str) -> Plan:
+        """Send the optimized plan's routes to its drivers."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        return await self._fetch(ENDPOINTS["plans.distribute"].request(path), Plan)
+
+    async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> Operation:
+        """Re-optimize after live changes. ``optimization_type`` is a
+        :class:`ReoptimizationType` value; without it the service's default
+        (``reorder_changed_stops``) applies."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        body: dict[str, str] = {}
+        if optimization_type is not None:
+            if optimization_type not in _REOPTIMIZATION_TYPES:
+                names = ", ".join(sorted(_REOPTIMIZATION_TYPES))
+                raise ValidationError(
+                    "optimization_type", f"must be one of {names}, got {optimization_type!r}"
+                )
+            body["optimizationType"] = str(optimization_type)
+        request = ENDPOINTS["plans.reoptimize"].request(path, json=body)
+        return await self._fetch(request, Operation)
+
+    async def redistribute(self, plan_id: str) -> Plan:
+        """Apply the re-optimized live changes and send the routes to the drivers."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        return await self._fetch(ENDPOINTS["plans.redistribute"].request(path), Plan)
+
+    async def save(self, plan_id: str) -> None:
+        """Apply the re-optimized live changes without distributing (the service answers 204)."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        await self._client._execute(ENDPOINTS["plans.save"].request(path))
+
+
+def _stop_path(stop_id: str) -> dict[str, str]:
+    plan, stop = _ids.stop_ref(stop_id)
+    return {"plan": plan, "stop": stop}
+
+
+def _checked(value: object, cls: type[M], field: str) -> M:
+    if not isinstance(value, cls):
+        raise ValidationError(field, f"must be a {cls.__name__}, got {type(value).__name__}")
+    return value
 
 
 class Stops(_Resource):
-    pass
+    """Stops inside a plan (``client.stops``)."""
+
+    __slots__ = ()
+
+    async def create(self, plan_id: str, stop: StopInput) -> Stop:
+        """Add one stop to a writable plan."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        body = unstructure(_checked(stop, StopInput, "stop"))
+        return await self._fetch(ENDPOINTS["stops.create"].request(path, json=body), Stop)
+
+    def list(
+        self,
+        plan_id: str,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Stop]:
+        """The plan's stops, lazily. Filter: ``externalId``; ``max_page_size`` 1..10."""
+        return self._paginate(
+            "stops.list",
+            Stop,
+            "stops",
+            path={"plan": _ids.plan_id(plan_id)},
+            filter=filter,
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
+
+    async def get(self, stop_id: str) -> Stop:
+        """One stop by its serialized id ``plans/<planId>/stops/<stopId>``."""
+        return await self._fetch(ENDPOINTS["stops.get"].request(_stop_path(stop_id)), Stop)
+
+    async def update(self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any) -> Stop:
+        """Change the fields given (a :class:`StopUpdate`, or its fields as keywords).
+        The location and ``service_client_id`` cannot be changed."""
+        path = _stop_path(stop_id)
+        body = unstructure(_update_body(StopUpdate, update, fields))
+        return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
+
+    async def delete(self, stop_id: str) -> None:
+        """Delete a stop and all its data; it cannot be undone."""
+        await self._client._execute(ENDPOINTS["stops.delete"].request(_stop_path(stop_id)))
+
+    async def import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> ImportResult:
+        """Import 1 to 100 stops in one request. Stops that fail are reported in
+        ``failed`` and do not fail the call."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        items = check_batch(stops, StopInput)
+        request = ENDPOINTS["stops.import_batch"].request(
+            path, json=[unstructure(item) for item in items], weight=len(items)
+        )
+        return await self._fetch(request, ImportResult)
+
+    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange:
+        """Add a stop to a plan that is not writable; it is applied by
+        ``plans.reoptimize`` and then ``plans.redistribute`` or ``plans.save``."""
+        path = {"plan": _ids.plan_id(plan_id)}
+        body = unstructure(_checked(stop, StopInput, "stop"))
+        return await self._fetch(ENDPOINTS["stops.live_create"].request(path, json=body), LiveChange)
+
+    async def live_update(
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any
+    ) -> LiveChange:
+        """Change a stop of a plan that is not writable (applied like ``live_create``)."""
+        path = _stop_path(stop_id)
+        body = unstructure(_update_body(StopUpdate, update, fields))
+        return await self._fetch(ENDPOINTS["stops.live_update"].request(path, json=body), LiveChange)
+
+    async def live_delete(self, stop_id: str) -> LiveChange:
+        """Remove a stop of a plan that is not writable (applied like ``live_create``)."""
+        return await self._fetch(ENDPOINTS["stops.live_delete"].request(_stop_path(stop_id)), LiveChange)
 
 
 class UnassignedStops(_Resource):
-    pass
+    """Stops of a depot that belong to no plan (``client.unassigned_stops``)."""
+
+    __slots__ = ()
+
+    async def create(self, stop: UnassignedStopInput) -> UnassignedStop:
+        """Create one unassigned stop."""
+        body = unstructure(_checked(stop, UnassignedStopInput, "stop"))
+        return await self._fetch(ENDPOINTS["unassigned_stops.create"].request(json=body), UnassignedStop)
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[UnassignedStop]:
+        """The team's unassigned stops, lazily. ``max_page_size`` 1..20 (default 20)."""
+        return self._paginate(
+            "unassigned_stops.list",
+            UnassignedStop,
+            "unassignedStops",
+            filter=filter,
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
+
+    async def get(self, unassigned_stop_id: str) -> UnassignedStop:
+        """One unassigned stop, by ``unassignedStops/<id>`` or ``<id>``."""
+        path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
+        return await self._fetch(ENDPOINTS["unassigned_stops.get"].request(path), UnassignedStop)
+
+    async def update(
+        self, unassigned_stop_id: str, update: UnassignedStopUpdate | None = None, /, **fields: Any
+    ) -> UnassignedStop:
+        """Change the fields given (an :class:`UnassignedStopUpdate`, or keywords).
+        The location and ``service_client_id`` cannot be changed."""
+        path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
+        body = unstructure(_update_body(UnassignedStopUpdate, update, fields))
+        request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)
+        return await self._fetch(request, UnassignedStop)
+
+    async def delete(self, unassigned_stop_id: str) -> None:
+        """Delete an unassigned stop; it cannot be undone."""
+        path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
+        await self._client._execute(ENDPOINTS["unassigned_stops.delete"].request(path))
+
+    async def import_batch(
+        self, stops: Sequence[UnassignedStopInput], *, depot: str | None = None
+    ) -> ImportResult:
+        """Import 1 to 100 unassigned stops in one request.
+
+        The contract does not show this call; it follows the public API
+        documentation: ``POST /unassignedStops:import`` with the body
+        ``{"unassignedStops": [...], "depot": "depots/<id>"}``. The depot is
+        given once for the whole batch (it biases geocoding), so the stops must
+        not carry their own; without one the team's main depot is used.
+        """
+        items = check_batch(stops, UnassignedStopInput)
+        for index, item in enumerate(items):
+            if not isinstance(item.depot, UnsetType):
+                raise ValidationError(
+                    f"stops[{index}].depot",
+                    "must not be set in a batch import; pass depot= to import_batch for the whole batch",
+                )
+        body: dict[str, Any] = {"unassignedStops": [unstructure(item) for item in items]}
+        if depot is not None:
+            body["depot"] = _ids.depot_ref(depot)
+        request = ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
+        return await self._fetch(request, ImportResult)
 
 
 class Operations(_Resource):
-    pass
+    """Long-running optimizations (``client.operations``)."""
+
+    __slots__ = ()
+
+    async def get(self, operation_id: str) -> Operation:
+        """One operation, by ``operations/<id>`` or ``<id>``; poll it until ``done``."""
+        path = {"operation": _ids.operation_id(operation_id)}
+        return await self._fetch(ENDPOINTS["operations.get"].request(path), Operation)
 
 
 class Depots(_Resource):
-    pass
+    """The team's depots, read only (``client.depots``)."""
+
+    __slots__ = ()
+
+    def list(self, *, max_page_size: int | None = None, page_token: str | None = None) -> Paginator[Depot]:
+        """Every depot, lazily. ``max_page_size`` 1..20 (public API documentation)."""
+        return self._paginate(
+            "depots.list", Depot, "depots", max_page_size=max_page_size, page_token=page_token
+        )
+
+    async def get(self, depot_id: str) -> Depot:
+        """One depot, by ``depots/<id>`` or ``<id>``."""
+        path = {"depot": _ids.depot_ref(depot_id, "depot_id").removeprefix("depots/")}
+        return await self._fetch(ENDPOINTS["depots.get"].request(path), Depot)
 
 
 class CustomStopProperties(_Resource):
-    pass
+    """The team's custom stop property definitions, read only."""
+
+    __slots__ = ()
+
+    def list(self) -> Paginator[CustomStopProperty]:
+        """Every definition (at most 3 per team; one page)."""
+        return self._paginate("custom_stop_properties.list", CustomStopProperty, "customStopProperties")
 
 
-async def get_by_serialized_id(client: RoutePlanningClient, serialized_id: str) -> Any:
-    raise LookupError(serialized_id)
+_SERIALIZED_ID_RULE: Final = (
+    "must be plans/<id>, plans/<id>/stops/<id>, unassignedStops/<id>, operations/<id> or depots/<id>"
+)
+
+
+async def get_by_serialized_id(
+    client: RoutePlanningClient, serialized_id: str
+) -> Plan | Stop | UnassignedStop | Operation | Depot:
+    """Fetch any resource by its serialized id, as the matching model
+    (contract, General conventions: GET ``{base_url}/<serialized id>``)."""
+    given: object = serialized_id
+    parts = given.split("/") if isinstance(given, str) else []
+    match parts:
+        case ["plans", _]:
+            return await client.plans.get(serialized_id)
+        case ["plans", _, "stops", _]:
+            return await client.stops.get(serialized_id)
+        case ["unassignedStops", _]:
+            return await client.unassigned_stops.get(serialized_id)
+        case ["operations", _]:
+            return await client.operations.get(serialized_id)
+        case ["depots", _]:
+            return await client.depots.get(serialized_id)
+    raise ValidationError("serialized_id", f"{_SERIALIZED_ID_RULE}, got {serialized_id!r}")
