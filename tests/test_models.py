@@ -1,0 +1,312 @@
+"""Response models through the private converter, against JSON built from the contract's shapes."""
+
+from __future__ import annotations
+
+import ast
+import datetime
+import json
+from pathlib import Path
+from typing import Any
+
+import attrs
+import cattrs
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import route_planning_async as rp
+from route_planning_async import _converter, _inputs, _models
+from route_planning_async._converter import CONVERTER, make_converter, structure, unstructure
+
+FIXTURES = Path(__file__).parent / "fixtures"
+UTC = datetime.UTC
+
+
+def load(name: str) -> Any:
+    return json.loads((FIXTURES / name).read_text())
+
+
+ROUND_TRIP = [
+    ("plan.json", rp.Plan),
+    ("stop.json", rp.Stop),
+    ("stop_unoptimized.json", rp.Stop),
+    ("unassigned_stop.json", rp.UnassignedStop),
+    ("operation_running.json", rp.Operation),
+    ("operation_success.json", rp.Operation),
+    ("operation_failure.json", rp.Operation),
+    ("depot.json", rp.Depot),
+    ("custom_stop_property.json", rp.CustomStopProperty),
+    ("import_result.json", rp.ImportResult),
+    ("live_change.json", rp.LiveChange),
+]
+
+
+@pytest.mark.parametrize(("name", "model"), ROUND_TRIP, ids=[name for name, _ in ROUND_TRIP])
+def test_round_trip_is_lossless(name: str, model: type[Any]) -> None:
+    data = load(name)
+    value = structure(data, model)
+    assert isinstance(value, model)
+    assert unstructure(value) == data
+    # And back again: structuring the unstructured form gives an equal model.
+    assert structure(unstructure(value), model) == value
+
+
+def test_plan_fields_are_typed() -> None:
+    plan = structure(load("plan.json"), rp.Plan)
+    assert plan.id == "plans/p1"
+    assert plan.starts == datetime.date(2026, 11, 23)
+    assert plan.optimization == rp.PlanOptimization.CREATING
+    assert [d.id for d in plan.drivers] == ["drivers/d1", "drivers/d2"]
+    ada = plan.drivers[0]
+    assert ada.display_name == "Ada L."
+    assert ada.route_overrides.start_time == datetime.time(8, 0)
+    assert ada.route_overrides.end_time == datetime.time(17, 30)
+    assert isinstance(ada.route_overrides.start_address, rp.StopAddress)
+    assert ada.route_overrides.start_address.place_types == ["street_address"]
+    assert ada.route_overrides.end_address is None
+    assert ada.route_overrides.max_stops == 40
+    assert plan.drivers[1].active is False
+    assert plan.routes == ["routes/r1"]
+
+
+def test_stop_fields_are_typed() -> None:
+    stop = structure(load("stop.json"), rp.Stop)
+    assert stop.address.latitude == pytest.approx(39.7817)
+    assert stop.timing.earliest_attempt_time == datetime.time(9, 0)
+    assert stop.timing.latest_attempt_time == datetime.time(12, 45)
+    assert stop.timing.estimated_attempt_duration == 120
+    assert stop.order_info.seller_order_id == "SO-9"
+    assert stop.place_in_vehicle == rp.PlaceInVehicle(x="left", y="front", z="floor")
+    assert stop.recipient.external_id == "cust-42"
+    assert stop.optimization_order == rp.OptimizationOrder.FIRST
+    assert stop.proof_of_attempt_requirements.enabled is True
+    assert stop.custom_properties == {
+        "6f1c7a7e-0000-4000-8000-000000000001": "fragile",
+        "6f1c7a7e-0000-4000-8000-000000000002": None,
+    }
+    assert stop.stop_position == 3
+    assert stop.service_client_id == "client-7"
+    assert stop.route is not None
+    assert stop.route.stop_count == 12
+    assert stop.route.state is not None
+    assert stop.route.state.distributed_at == datetime.datetime(2026, 11, 23, 8, 0, tzinfo=UTC)
+    assert stop.route.state.completed_at is None
+    assert stop.delivery_info is not None
+    assert stop.delivery_info.state == rp.DeliveryState.DELIVERED_TO_RECIPIENT
+    assert stop.delivery_info.attempted_location == rp.AttemptedLocation(latitude=39.78, longitude=-89.65)
+
+
+def test_epoch_seconds_become_aware_utc_datetimes() -> None:
+    stop = structure(load("stop.json"), rp.Stop)
+    assert stop.eta is not None
+    arrival = stop.eta.estimated_arrival_at
+    assert arrival.tzinfo is UTC
+    assert arrival == datetime.datetime.fromtimestamp(1795429800, UTC)
+    assert stop.route is not None
+    assert stop.route.state is not None
+    notified = stop.route.state.notified_recipients_at
+    assert notified is not None
+    assert notified.microsecond == 500000
+    assert unstructure(stop)["route"]["state"]["notifiedRecipientsAt"] == 1795421000.5
+
+
+def test_unoptimized_stop_has_nulls_and_eta_reason() -> None:
+    stop = structure(load("stop_unoptimized.json"), rp.Stop)
+    assert stop.route is None
+    assert stop.eta is None
+    assert stop.eta_null_reason == rp.EtaNullReason(
+        reason="not_optimized", message="The plan is not optimized", url=None
+    )
+    assert stop.delivery_info is None
+    assert stop.custom_properties is None
+    assert stop.type == rp.StopType.START
+    assert stop.activity == rp.Activity.PICKUP
+    assert stop.address.address == ""
+
+
+def test_operation_result_is_told_apart_by_its_keys() -> None:
+    running = structure(load("operation_running.json"), rp.Operation)
+    assert running.done is False
+    assert running.result is None
+    assert running.metadata.finished_at is None
+    assert running.metadata.started_at == datetime.datetime.fromtimestamp(1795420000, UTC)
+
+    success = structure(load("operation_success.json"), rp.Operation)
+    assert isinstance(success.result, rp.OptimizationSuccess)
+    assert success.result.num_optimized_stops == 41
+    assert success.result.skipped_stops == [
+        rp.SkippedStop(id="plans/p1/stops/s9", reason="impossible_time_window")
+    ]
+    assert success.metadata.started_by == "api"
+
+    failure = structure(load("operation_failure.json"), rp.Operation)
+    assert failure.result == rp.OptimizationFailure(
+        code="no_drivers_available", message="Plan has no drivers."
+    )
+
+
+def test_operation_without_result_key_decodes_as_none() -> None:
+    data = load("operation_running.json")
+    del data["result"]
+    assert structure(data, rp.Operation).result is None
+
+
+def test_unknown_fields_are_ignored_and_unknown_enum_values_kept() -> None:
+    data = load("stop_future.json")
+    stop = structure(data, rp.Stop)
+    assert stop.activity == "swap"
+    assert stop.type == "waypoint"
+    assert stop.optimization_order == "middle"
+    assert stop.delivery_info is not None
+    assert stop.delivery_info.state == "failed_payment_not_received"
+    assert stop.place_in_vehicle is not None
+    assert stop.place_in_vehicle.x == "center"
+    assert not hasattr(stop, "weight")
+    out = unstructure(stop)
+    for unknown in ("weight", "paymentOnDelivery", "circuitClientId"):
+        assert unknown not in out
+    assert "plusCode" not in out["address"]
+    assert "timeAtStopInfo" not in out["deliveryInfo"]
+    # Everything known survives.
+    assert out["activity"] == "swap"
+    assert out["deliveryInfo"]["state"] == "failed_payment_not_received"
+    assert out["barcodes"] == data["barcodes"]
+
+
+def test_unknown_operation_values_are_kept() -> None:
+    op = structure(load("operation_future.json"), rp.Operation)
+    assert op.type == "route_rebalancing"
+    assert op.metadata.canceled is True
+    assert op.metadata.started_by == "scheduler"
+    assert isinstance(op.result, rp.OptimizationSuccess)
+    assert op.result.skipped_stops[0].reason == "teleport_required"
+
+
+def test_missing_optional_fields_take_the_contract_defaults() -> None:
+    stop = structure({"id": "plans/p/stops/s"}, rp.Stop)
+    assert stop.barcodes == []
+    assert stop.driver_identifier is None
+    assert stop.allowed_drivers_identifiers == []
+    assert stop.activity == "delivery"
+    assert stop.optimization_order == "default"
+    assert stop.address == rp.StopAddress()
+    assert stop.address.address == ""
+    assert stop.timing == rp.TimingData()
+    assert stop.proof_of_attempt_requirements.enabled is None
+    plan = structure({"id": "plans/p", "title": "t", "starts": {"day": 1, "month": 2, "year": 2027}}, rp.Plan)
+    assert plan.drivers == []
+    assert plan.depot is None
+    info = structure({}, rp.DeliveryInfo)
+    assert info.state == "unattempted"
+    assert info.succeeded is False
+
+
+def test_import_failures_from_plan_and_unassigned_imports() -> None:
+    result = structure(load("import_result.json"), rp.ImportResult)
+    assert result.success == ["plans/p1/stops/s1", "plans/p1/stops/s2"]
+    assert result.failed[0].message == "Address could not be geocoded"
+    assert result.failed[0].stop["recipient"]["externalId"] == "cust-3"
+
+    unassigned = structure(load("unassigned_import_result.json"), rp.ImportResult)
+    assert unassigned.success == ["unassignedStops/u1"]
+    assert unassigned.failed[0].message == "Address could not be geocoded"
+    assert unassigned.failed[0].stop["address"]["addressLineOne"] == "Nowhere 0"
+
+
+def test_live_change_with_and_without_stop() -> None:
+    change = structure(load("live_change.json"), rp.LiveChange)
+    assert change.pending is True
+    assert change.stop is not None
+    assert change.stop.id == "plans/p1/stops/s2"
+    deleted = structure(load("live_delete.json"), rp.LiveChange)
+    assert deleted == rp.LiveChange(pending=True, stop=None)
+
+
+def test_models_are_frozen() -> None:
+    plan = structure(load("plan.json"), rp.Plan)
+    with pytest.raises(attrs.exceptions.FrozenInstanceError):
+        plan.title = "changed"  # type: ignore[misc]
+
+
+def test_date_and_time_conversions() -> None:
+    assert structure({"day": 29, "month": 2, "year": 2028}, datetime.date) == datetime.date(2028, 2, 29)
+    assert unstructure(datetime.date(2026, 1, 5)) == {"day": 5, "month": 1, "year": 2026}
+    assert structure({"hour": 23, "minute": 59}, datetime.time) == datetime.time(23, 59)
+    assert unstructure(datetime.time(7, 5)) == {"hour": 7, "minute": 5}
+    # An aware datetime in another zone is the same instant in epoch seconds.
+    cet = datetime.timezone(datetime.timedelta(hours=1))
+    assert unstructure(datetime.datetime(1970, 1, 1, 1, 0, 10, tzinfo=cet)) == 10
+    assert structure(10, datetime.datetime) == datetime.datetime(1970, 1, 1, 0, 0, 10, tzinfo=UTC)
+
+
+@given(st.integers(min_value=0, max_value=4_102_444_800))
+def test_epoch_seconds_round_trip(seconds: int) -> None:
+    value = structure(seconds, datetime.datetime)
+    assert value.tzinfo is UTC
+    assert unstructure(value) == seconds
+
+
+@given(st.dates(min_value=datetime.date(1, 1, 1), max_value=datetime.date(9999, 12, 31)))
+def test_dates_round_trip(day: datetime.date) -> None:
+    assert structure(unstructure(day), datetime.date) == day
+
+
+@given(st.times().map(lambda t: t.replace(second=0, microsecond=0)))
+def test_times_of_day_round_trip(moment: datetime.time) -> None:
+    assert structure(unstructure(moment), datetime.time) == moment
+
+
+def test_converter_is_private() -> None:
+    assert CONVERTER is not cattrs.global_converter
+    assert make_converter() is not make_converter()
+    # The global converter knows nothing of the API's date shape.
+    assert cattrs.global_converter.unstructure(datetime.date(2026, 1, 1)) == datetime.date(2026, 1, 1)
+
+
+def test_models_decode_through_generated_functions() -> None:
+    # cattrs-generated code per class (no reflection per object) keeps pages cheap.
+    hook = CONVERTER.get_structure_hook(rp.Stop)
+    assert hook.__name__ == "structure_Stop"
+    assert CONVERTER.get_structure_hook(rp.Plan).__name__ == "structure_Plan"
+
+
+def test_structure_list_decodes_a_page() -> None:
+    page = [load("stop.json"), load("stop_unoptimized.json")]
+    stops = _converter.structure_list(page, rp.Stop)
+    assert [s.id for s in stops] == ["plans/p1/stops/s1", "plans/p1/stops/s2"]
+
+
+def test_delivery_states_match_the_contract() -> None:
+    contract = {
+        "unattempted", "delivered_to_recipient", "delivered_to_third_party", "delivered_to_mailbox",
+        "delivered_to_safe_place", "delivered_to_pickup_point", "delivered_other", "picked_up_from_customer",
+        "picked_up_unmanned", "picked_up_from_locker", "picked_up_other", "failed_not_home",
+        "failed_cant_find_address", "failed_no_parking", "failed_no_time", "failed_package_not_available",
+        "failed_missing_required_proof", "failed_other",
+    }  # fmt: skip
+    assert {state.value for state in rp.DeliveryState} == contract
+
+
+@pytest.mark.parametrize("module", [_models, _inputs], ids=["models", "inputs"])
+def test_every_attrs_field_has_a_docstring(module: Any) -> None:
+    tree = ast.parse(Path(module.__file__).read_text())
+    missing = []
+    for node in tree.body:
+        if not isinstance(node, ast.ClassDef) or not attrs.has(getattr(module, node.name, None)):
+            continue
+        body = node.body
+        for index, statement in enumerate(body):
+            if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+                if statement.target.id.startswith("_"):
+                    continue
+                following = body[index + 1] if index + 1 < len(body) else None
+                documented = isinstance(following, ast.Expr) and isinstance(following.value, ast.Constant)
+                if not documented:
+                    missing.append(f"{node.name}.{statement.target.id}")
+    assert missing == []
+
+
+def test_every_model_is_exported() -> None:
+    for name in _models.__all__:
+        assert getattr(rp, name) is getattr(_models, name)
+        assert name in rp.__all__
