@@ -52,6 +52,7 @@ __all__ = [
     "UnassignedStopInput",
     "UnassignedStopUpdate",
     "UnsetType",
+    "a_or_an",
     "check_batch",
 ]
 
@@ -109,6 +110,11 @@ def _fail(field: str, rule: str) -> NoReturn:
 def _path(instance: object, attribute: attrs.Attribute[Any]) -> str:
     prefix: str = getattr(type(instance), "_PATH", "")
     return prefix + attribute.name
+
+
+def a_or_an(name: str) -> str:
+    """``"a StopInput"``, ``"an AddressInput"``: for messages that name a class."""
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
 
 
 def _absent(value: object) -> bool:
@@ -190,7 +196,7 @@ def _instance(cls: type, *, nullable: bool = True) -> _Validator:
         if isinstance(value, UnsetType) or (value is None and nullable):
             return
         if not isinstance(value, cls):
-            _fail(_path(instance, attribute), f"must be a {cls.__name__}, got {type(value).__name__}")
+            _fail(_path(instance, attribute), f"must be {a_or_an(cls.__name__)}, got {type(value).__name__}")
 
     return check
 
@@ -599,5 +605,5 @@ def check_batch(stops: object, cls: type, field: str = "stops") -> list[Any]:
         _fail(field, f"must have 1 to {MAX_IMPORT_BATCH} stops, got {len(items)}")
     for index, item in enumerate(items):
         if not isinstance(item, cls):
-            _fail(f"{field}[{index}]", f"must be a {cls.__name__}, got {type(item).__name__}")
+            _fail(f"{field}[{index}]", f"must be {a_or_an(cls.__name__)}, got {type(item).__name__}")
     return items

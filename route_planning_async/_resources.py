@@ -36,6 +36,7 @@ from route_planning_async._inputs import (
     UnassignedStopInput,
     UnassignedStopUpdate,
     UnsetType,
+    a_or_an,
     check_batch,
 )
 from route_planning_async._models import (
@@ -82,7 +83,7 @@ def _update_body(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U
         if fields:
             raise ValidationError("update", f"give a {cls.__name__} or keyword fields, not both")
         if not isinstance(update, cls):
-            raise ValidationError("update", f"must be a {cls.__name__}, got {type(update).__name__}")
+            raise ValidationError("update", f"must be {a_or_an(cls.__name__)}, got {type(update).__name__}")
         return update
     known = attrs.fields_dict(cls)  # type: ignore[arg-type]
     for name in fields:
@@ -250,7 +251,7 @@ def _stop_path(stop_id: str) -> dict[str, str]:
 
 def _checked(value: object, cls: type[M], field: str) -> M:
     if not isinstance(value, cls):
-        raise ValidationError(field, f"must be a {cls.__name__}, got {type(value).__name__}")
+        raise ValidationError(field, f"must be {a_or_an(cls.__name__)}, got {type(value).__name__}")
     return value
 
 
