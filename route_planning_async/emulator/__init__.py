@@ -1,0 +1,96 @@
+"""A faithful local Route Planning server, for demos, tests and benchmarks.
+
+Like moto or stripe-mock, it re-implements the contract (v0.2b) on its own, so it
+catches the client's mistakes instead of sharing them: strict validation, the
+plan state machine, exact sliding-window rate limits per API key, a deterministic
+optimizer and geocoder, and scriptable seeded faults. It serves HTTPS on
+loopback with a throwaway CA::
+
+    from route_planning_async.emulator import Emulator, Fault
+
+    async with Emulator(speedup=60) as emu:
+        emu.faults.add(Fault("error_after_commit", route="stops.import_batch", nth=3))
+        async with emu.client() as client:
+            ...
+        assert emu.max_in_window("batch_import", per="weight") <= 1000
+
+Run it as a process with ``python -m route_planning_async.emulator``; pytest gets
+the ``route_planning_emulator`` and ``route_planning_client`` fixtures from
+``route_planning_async.emulator.pytest_plugin``.
+
+Names are loaded on first use, so importing this package (and the pytest plugin)
+costs nothing until an emulator is made.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from route_planning_async.emulator._app import BASE_PATH, ROUTES, RouteSpec
+    from route_planning_async.emulator._config import (
+        CustomStopPropertyConfig,
+        DepotConfig,
+        DriverConfig,
+        EmulatorConfig,
+        PunishSustained,
+        TeamConfig,
+    )
+    from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
+    from route_planning_async.emulator._log import RequestLog, RequestRecord
+    from route_planning_async.emulator._server import Emulator
+    from route_planning_async.emulator._state import EmulatorState
+
+__all__ = [
+    "BASE_PATH",
+    "ROUTES",
+    "CustomStopPropertyConfig",
+    "DepotConfig",
+    "DriverConfig",
+    "Emulator",
+    "EmulatorConfig",
+    "EmulatorState",
+    "Fault",
+    "FaultEvent",
+    "FaultInjector",
+    "FaultKind",
+    "PunishSustained",
+    "RequestLog",
+    "RequestRecord",
+    "RouteSpec",
+    "TeamConfig",
+]
+
+_WHERE = {
+    "BASE_PATH": "_app",
+    "ROUTES": "_app",
+    "RouteSpec": "_app",
+    "CustomStopPropertyConfig": "_config",
+    "DepotConfig": "_config",
+    "DriverConfig": "_config",
+    "EmulatorConfig": "_config",
+    "PunishSustained": "_config",
+    "TeamConfig": "_config",
+    "Fault": "_faults",
+    "FaultEvent": "_faults",
+    "FaultInjector": "_faults",
+    "FaultKind": "_faults",
+    "RequestLog": "_log",
+    "RequestRecord": "_log",
+    "Emulator": "_server",
+    "EmulatorState": "_state",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _WHERE.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *__all__])

@@ -1,0 +1,87 @@
+"""Run the emulator as a process::
+
+    python -m route_planning_async.emulator --port 8443 --ca-file /tmp/emulator-ca.pem
+
+It prints the base URL and the API key, writes the CA certificate (HTTPS) to
+``--ca-file``, and serves until interrupted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import signal
+import sys
+from collections.abc import Sequence
+
+from route_planning_async._limits import RateLimits
+from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._server import Emulator
+
+__all__ = ["main", "parse_args"]
+
+
+def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
+    """The command line."""
+    parser = argparse.ArgumentParser(
+        prog="python -m route_planning_async.emulator",
+        description="A local Route Planning API server (in memory, loopback only).",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="loopback address to bind (127.0.0.1 or ::1)")
+    parser.add_argument("--port", type=int, default=0, help="TCP port (default: a free one)")
+    parser.add_argument("--http", action="store_true", help="serve plain HTTP instead of HTTPS")
+    parser.add_argument("--api-key", default=EmulatorConfig.api_key, help="the API key to accept")
+    parser.add_argument(
+        "--speedup", type=float, default=1.0, help="divide rate-limit periods and delays by N"
+    )
+    parser.add_argument("--ca-file", help="write the throwaway CA certificate (PEM) here")
+    parser.add_argument("--seed", type=int, default=0, help="seed of ids and fault draws")
+    parser.add_argument("--no-limits", action="store_true", help="do not enforce rate limits")
+    parser.add_argument(
+        "--no-keep-stops", action="store_true", help="keep only ids and counts of stops (memory benchmarks)"
+    )
+    parser.add_argument(
+        "--optimization-delay", type=float, default=5.0, help="seconds a large optimization takes"
+    )
+    return parser.parse_args(argv)
+
+
+async def serve(args: argparse.Namespace) -> None:
+    """Serve until SIGINT or SIGTERM."""
+    config = EmulatorConfig(
+        api_key=args.api_key,
+        host=args.host,
+        port=args.port,
+        tls=not args.http,
+        speedup=args.speedup,
+        seed=args.seed,
+        rate_limits=RateLimits.unlimited() if args.no_limits else RateLimits.default(),
+        keep_stops=not args.no_keep_stops,
+        optimization_delay=args.optimization_delay,
+    )
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError, RuntimeError):
+            loop.add_signal_handler(signum, stop.set)
+    async with Emulator(config) as emulator:
+        if args.ca_file and emulator.ca_pem is not None:
+            emulator.write_ca(args.ca_file)
+        print(f"base_url: {emulator.base_url}", flush=True)
+        print(f"api_key: {emulator.api_key}", flush=True)
+        if args.ca_file and emulator.ca_pem is not None:
+            print(f"ca_file: {args.ca_file}", flush=True)
+        await stop.wait()
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point."""
+    args = parse_args(argv)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(serve(args))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,269 @@
+"""The emulator's configuration, as plain frozen data.
+
+Everything the emulator decides that the contract leaves open is a field here,
+with its default, so a test can see (and change) what it relies on.
+"""
+
+from __future__ import annotations
+
+import datetime
+import ipaddress
+import re
+import time
+from collections.abc import Callable
+
+import attrs
+
+from route_planning_async._limits import RateLimits
+
+__all__ = [
+    "CustomStopPropertyConfig",
+    "DepotConfig",
+    "DriverConfig",
+    "EmulatorConfig",
+    "PunishSustained",
+    "TeamConfig",
+]
+
+
+_ID = re.compile(r"[A-Za-z0-9_-]{1,50}")
+
+
+def _bare_id(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if _ID.fullmatch(value) is None:
+        raise ValueError(f"{attribute.name} must be 1 to 50 letters, digits, '-' or '_', got {value!r}")
+
+
+@attrs.frozen
+class DepotConfig:
+    """A depot of the emulated team. Only ``id`` and ``name`` are served (contract, Depot)."""
+
+    id: str = attrs.field(validator=_bare_id)
+    """Bare id; served as ``depots/<id>``."""
+    name: str
+    """Display name."""
+    latitude: float
+    """Where routes start and end, and the centre of the deterministic geocoder."""
+    longitude: float
+    """Where routes start and end, and the centre of the deterministic geocoder."""
+
+
+@attrs.frozen
+class DriverConfig:
+    """A driver of the emulated team."""
+
+    id: str = attrs.field(validator=_bare_id)
+    """Bare id; served as ``drivers/<id>``."""
+    name: str | None = None
+    """Driver name; also the title of the driver's routes."""
+    email: str | None = None
+    """E-mail; the identifier a stop's ``allowedDriversIdentifiers`` lists."""
+    phone: str | None = None
+    """Phone; the identifier used when the driver has no e-mail."""
+    display_name: str | None = None
+    """Display name."""
+    active: bool = True
+    """Paused (inactive) drivers cannot be added to plans and get no routes."""
+    depots: tuple[str, ...] = ()
+    """Bare depot ids; empty means the team's main depot."""
+    start_time: datetime.time | None = None
+    """Route start; ETAs count from here. None: the team default."""
+    end_time: datetime.time | None = None
+    """Route end (served in routeOverrides only)."""
+    max_stops: int | None = None
+    """Most stops the optimizer gives this driver; the rest are skipped."""
+    driving_speed: str = "average"
+    """Served in routeOverrides."""
+    delivery_speed: str = "average"
+    """Served in routeOverrides."""
+    vehicle_type: str | None = None
+    """Served in routeOverrides."""
+
+    @property
+    def identifier(self) -> str:
+        """How stops refer to this driver in ``allowedDriversIdentifiers``: e-mail, else phone, else id."""
+        return self.email or self.phone or f"drivers/{self.id}"
+
+
+@attrs.frozen
+class CustomStopPropertyConfig:
+    """A custom stop property definition of the team (at most 3, contract Limits)."""
+
+    id: str
+    """A UUID string; stops send values keyed by it."""
+    name: str
+    """Display name."""
+    visible_to_drivers: bool = True
+    """Served as ``visibleToDrivers`` (public docs field)."""
+    visible_to_recipients: bool = False
+    """Served as ``visibleToRecipients`` (public docs field)."""
+
+
+def _default_depots() -> tuple[DepotConfig, ...]:
+    return (
+        DepotConfig("main", "Main depot", 51.5074, -0.1278),
+        DepotConfig("north", "North depot", 51.5560, -0.1180),
+    )
+
+
+def _default_drivers() -> tuple[DriverConfig, ...]:
+    return (
+        DriverConfig("driver-ana", "Ana", "ana@example.com", "+440000000001"),
+        DriverConfig("driver-ben", "Ben", "ben@example.com", "+440000000002"),
+        DriverConfig("driver-cleo", "Cleo", None, "+440000000003", start_time=datetime.time(7, 30)),
+        DriverConfig("driver-dan", "Dan", "dan@example.com", None, max_stops=40),
+        DriverConfig("driver-paused", "Pat", "pat@example.com", None, active=False),
+    )
+
+
+def _default_properties() -> tuple[CustomStopPropertyConfig, ...]:
+    return (
+        CustomStopPropertyConfig("6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01", "Gate code"),
+        CustomStopPropertyConfig("6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a02", "Floor", visible_to_recipients=True),
+    )
+
+
+def _at_most_three(
+    instance: object,
+    attribute: attrs.Attribute[tuple[CustomStopPropertyConfig, ...]],
+    value: tuple[object, ...],
+) -> None:
+    if len(value) > 3:
+        raise ValueError("a team has at most 3 custom stop properties (contract, Limits)")
+
+
+def _some(
+    instance: object, attribute: attrs.Attribute[tuple[DepotConfig, ...]], value: tuple[object, ...]
+) -> None:
+    if not value:
+        raise ValueError("a team needs at least one depot (its main depot)")
+
+
+@attrs.frozen
+class TeamConfig:
+    """The emulated team: depots (the first is the main depot), drivers, custom stop properties."""
+
+    depots: tuple[DepotConfig, ...] = attrs.field(factory=_default_depots, converter=tuple, validator=_some)
+    """The team's depots; the first one is the main depot used when a plan names none."""
+    drivers: tuple[DriverConfig, ...] = attrs.field(factory=_default_drivers, converter=tuple)
+    """The team's drivers."""
+    custom_stop_properties: tuple[CustomStopPropertyConfig, ...] = attrs.field(
+        factory=_default_properties, converter=tuple, validator=_at_most_three
+    )
+    """The team's custom stop property definitions."""
+    default_start_time: datetime.time = datetime.time(9, 0)
+    """Route start for drivers without a ``start_time``."""
+    default_attempt_duration: float = 120.0
+    """Seconds spent at a stop whose ``estimatedAttemptDuration`` is null (the team default)."""
+    timezone: str = "UTC"
+    """IANA zone of the team; plan dates and times of day are read in it for ETAs."""
+
+    @property
+    def main_depot(self) -> DepotConfig:
+        """The depot plans and unassigned stops get when they name none."""
+        return self.depots[0]
+
+
+@attrs.frozen
+class PunishSustained:
+    """Reject traffic that stays near a limit for too long (contract, Limits: "sustained traffic at
+    or near the limit is rejected with 429").
+
+    When a request would bring any window of its category to ``threshold`` of the rule's amount or
+    more, the bucket is "hot"; once it has been hot without a break for ``after`` times the longest
+    period of the category, every request is rejected until the traffic drops below the threshold.
+    """
+
+    threshold: float = 0.9
+    """Fraction of a rule's amount that counts as "near the limit"."""
+    after: float = 3.0
+    """How many of the category's longest period the traffic may stay near the limit."""
+
+
+def _loopback(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value == "localhost":
+        return
+    try:
+        loopback = ipaddress.ip_address(value).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ValueError(f"the emulator binds to loopback addresses only (127.0.0.1 or ::1), got {value!r}")
+
+
+def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not value > 0:
+        raise ValueError(f"{attribute.name} must be positive, got {value!r}")
+
+
+def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if value < 0:
+        raise ValueError(f"{attribute.name} must not be negative, got {value!r}")
+
+
+@attrs.frozen
+class EmulatorConfig:
+    """How the emulator behaves. Every field has a default; ``attrs.evolve`` makes variants.
+
+    Times that model the service (rate-limit periods, optimization delays) are given in the
+    contract's seconds and divided by ``speedup``.
+    """
+
+    api_key: str = "emulator-api-key"
+    """The only key accepted (Basic ``base64("<key>:")`` or Bearer)."""
+    host: str = attrs.field(default="127.0.0.1", validator=_loopback)
+    """Loopback address to bind: ``127.0.0.1`` or ``::1``."""
+    port: int = 0
+    """TCP port; 0 picks a free one."""
+    tls: bool = True
+    """Serve HTTPS with a throwaway CA (``trustme``); False serves plain HTTP on loopback."""
+    speedup: float = attrs.field(default=1.0, validator=_positive)
+    """Divides every rate-limit period and optimization delay: 60 makes a minute last one second."""
+    rate_limits: RateLimits = attrs.field(factory=RateLimits.default)
+    """The server-side limits, before the speed-up. ``RateLimits.unlimited()`` turns them off."""
+    count_rejected: bool = True
+    """Whether requests answered 429 still occupy the window ("continued retrying at a high rate keeps
+    being rejected until the rate drops", contract Limits)."""
+    punish_sustained: PunishSustained | None = None
+    """Reject sustained traffic near the limit; None (the default) only enforces the windows."""
+    instant_optimization_max_stops: int = 25
+    """Plans with at most this many stops are optimized at once (``done: true`` in the answer)."""
+    optimization_delay: float = attrs.field(default=5.0, validator=_non_negative)
+    """Seconds a larger optimization takes, before the speed-up."""
+    optimization_delay_per_stop: float = attrs.field(default=0.0, validator=_non_negative)
+    """Extra seconds per stop for a larger optimization, before the speed-up."""
+    driving_speed_kmh: float = attrs.field(default=40.0, validator=_positive)
+    """Speed used to turn haversine distances into travel durations."""
+    keep_stops: bool = True
+    """False keeps only ids, counts and externalIds of stops (for million-stop memory benchmarks);
+    stops are then served as skeletons and optimizations only count them."""
+    ungeocodable_marker: str = "UNGEOCODABLE"
+    """An address whose text contains this (any case) cannot be geocoded."""
+    team: TeamConfig = attrs.field(factory=TeamConfig)
+    """Depots, drivers and custom stop properties."""
+    seed: int = 0
+    """Seeds the id generator and the fault injector's random draws."""
+    strict: bool = True
+    """Reject unknown body fields, unknown query parameters and bodies on body-less calls (400)."""
+    earliest_plan_date: datetime.date = datetime.date(2000, 1, 1)
+    """Plans starting earlier are rejected ("dates too far in the past")."""
+    latest_plan_date: datetime.date = datetime.date(2099, 12, 31)
+    """Plans starting later are rejected ("dates too far in the future")."""
+    stop_collections_since: datetime.date = datetime.date(2023, 4, 1)
+    """Plans starting before this have no stop collections: stop calls answer 410."""
+    openapi_fields: bool = False
+    """Also serve fields only the public OpenAPI document has (``weight``, ``paymentOnDelivery``,
+    ``circuitClientId``, ``trackingLink`` on unassigned stops), to exercise a client's tolerance."""
+    clock: Callable[[], float] = attrs.field(default=time.monotonic, eq=False)
+    """The server's monotonic clock (rate-limit windows, operation deadlines, the request log)."""
+    wall_clock: Callable[[], float] = attrs.field(default=time.time, eq=False)
+    """Epoch seconds for timestamps in bodies (operation metadata, route states)."""
+
+    def scaled(self, seconds: float) -> float:
+        """``seconds`` of contract time in server time, after the speed-up."""
+        return seconds / self.speedup
+
+    @property
+    def server_limits(self) -> RateLimits:
+        """The rate limits the server enforces: ``rate_limits`` with every period sped up."""
+        return self.rate_limits.scaled(self.speedup)

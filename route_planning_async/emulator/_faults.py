@@ -1,0 +1,208 @@
+"""Scriptable, seeded fault injection.
+
+A :class:`Fault` says *what* goes wrong (``kind``), *for which requests*
+(``route``, ``category``, ``method``; all optional, all must match) and *when*
+(``nth`` matching request, or each matching request with ``probability``, at most
+``times`` times)::
+
+    emu.faults.add(Fault("error_after_commit", route="stops.import_batch", nth=3))
+    emu.faults.add(Fault("rate_limit", category="read", probability=0.1))
+    emu.faults.add(Fault("drop", route="plans.get", nth=1))
+
+Kinds:
+
+``rate_limit``
+    429 with ``Retry-After`` (``retry_after`` seconds); nothing is done.
+``error``
+    An error answer (``status``, 500 by default); nothing is done.
+``drop``
+    The connection is closed without an answer; nothing is done.
+``delay``
+    The answer comes ``delay`` real seconds late; the request is handled normally.
+``malformed_json``
+    The request is handled, and the 2xx answer's body is cut short (not JSON).
+``error_after_commit``
+    The request is handled (an import is stored), then ``status`` (500) is answered.
+``drop_after_commit``
+    The request is handled, then the connection is closed without an answer.
+
+Probabilities draw from one ``random.Random(seed)``, so a run is reproducible.
+Injected answers do not count in the rate-limit windows.
+"""
+
+from __future__ import annotations
+
+import enum
+import random
+
+import attrs
+
+from route_planning_async._limits import Category
+
+__all__ = ["Fault", "FaultEvent", "FaultInjector", "FaultKind"]
+
+
+class FaultKind(enum.StrEnum):
+    """What an injected fault does."""
+
+    RATE_LIMIT = "rate_limit"
+    """429 with Retry-After, nothing done."""
+    ERROR = "error"
+    """An error status (500), nothing done."""
+    DROP = "drop"
+    """Connection closed without an answer, nothing done."""
+    DELAY = "delay"
+    """A slow answer; the request is handled normally."""
+    MALFORMED_JSON = "malformed_json"
+    """Handled, then a 2xx answer whose body is not valid JSON."""
+    ERROR_AFTER_COMMIT = "error_after_commit"
+    """Handled (committed), then an error status."""
+    DROP_AFTER_COMMIT = "drop_after_commit"
+    """Handled (committed), then the connection is closed without an answer."""
+
+    @property
+    def commits(self) -> bool:
+        """Whether the request is carried out before the fault shows."""
+        return self in (
+            FaultKind.DELAY,
+            FaultKind.MALFORMED_JSON,
+            FaultKind.ERROR_AFTER_COMMIT,
+            FaultKind.DROP_AFTER_COMMIT,
+        )
+
+
+def _optional_category(value: Category | str | None) -> Category | None:
+    return None if value is None else Category(value)
+
+
+def _optional_upper(value: str | None) -> str | None:
+    return None if value is None else value.upper()
+
+
+def _check_probability(
+    instance: Fault, attribute: attrs.Attribute[float | None], value: float | None
+) -> None:
+    if value is not None and not 0.0 <= value <= 1.0:
+        raise ValueError(f"probability must be within [0, 1], got {value}")
+
+
+def _check_nth(instance: Fault, attribute: attrs.Attribute[int | None], value: int | None) -> None:
+    if value is not None and value < 1:
+        raise ValueError(f"nth counts from 1, got {value}")
+
+
+@attrs.define(eq=False)
+class Fault:
+    """One scripted fault. Without ``nth`` or ``probability`` it fires on every matching request."""
+
+    kind: FaultKind = attrs.field(converter=FaultKind)
+    """What happens (see the module docstring)."""
+    route: str | None = None
+    """Endpoint name to match, as in the client's endpoint table (``stops.import_batch``)."""
+    category: Category | None = attrs.field(default=None, converter=_optional_category)
+    """Rate-limit category to match."""
+    method: str | None = attrs.field(default=None, converter=_optional_upper)
+    """HTTP method to match."""
+    nth: int | None = attrs.field(default=None, validator=_check_nth)
+    """Fire on the nth matching request only (counted from when the fault was added)."""
+    probability: float | None = attrs.field(default=None, validator=_check_probability)
+    """Fire on each matching request with this probability (seeded)."""
+    times: int | None = None
+    """Fire at most this many times; None is unlimited."""
+    status: int = 500
+    """Status of ``error`` and ``error_after_commit`` answers."""
+    retry_after: float = 1.0
+    """``Retry-After`` seconds of a ``rate_limit`` answer."""
+    delay: float = 1.0
+    """Real seconds a ``delay`` answer waits."""
+    matched: int = attrs.field(default=0, init=False)
+    """Requests that matched so far."""
+    fired: int = attrs.field(default=0, init=False)
+    """Times it fired so far."""
+
+    def __attrs_post_init__(self) -> None:
+        if self.nth is not None and self.probability is not None:
+            raise ValueError("give nth or probability, not both")
+
+    def matches(self, route: str, category: Category | None, method: str) -> bool:
+        """Whether a request is one this fault is about."""
+        return (
+            (self.route is None or self.route == route)
+            and (self.category is None or self.category == category)
+            and (self.method is None or self.method == method)
+        )
+
+    @property
+    def exhausted(self) -> bool:
+        """True once it can never fire again."""
+        if self.times is not None and self.fired >= self.times:
+            return True
+        return self.nth is not None and self.matched >= self.nth
+
+
+@attrs.frozen
+class FaultEvent:
+    """A fault that fired."""
+
+    request_seq: int
+    """Sequence number of the request in the emulator's log."""
+    route: str
+    """Endpoint name of the request."""
+    fault: Fault
+    """The fault."""
+
+
+class FaultInjector:
+    """The emulator's list of faults: ``emu.faults``."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self._faults: list[Fault] = []
+        self._rng = random.Random(seed)
+        self.events: list[FaultEvent] = []
+        """Every fault that fired, in order."""
+
+    def add(self, *faults: Fault) -> Fault:
+        """Arm faults; returns the last one (to remove it later)."""
+        if not faults:
+            raise ValueError("add() needs at least one Fault")
+        self._faults.extend(faults)
+        return faults[-1]
+
+    def remove(self, fault: Fault) -> None:
+        """Disarm one fault."""
+        self._faults.remove(fault)
+
+    def clear(self) -> None:
+        """Disarm every fault and forget what fired."""
+        self._faults.clear()
+        self.events.clear()
+
+    def seed(self, seed: int) -> None:
+        """Restart the random draws from ``seed``."""
+        self._rng.seed(seed)
+
+    @property
+    def armed(self) -> list[Fault]:
+        """The faults that may still fire."""
+        return [fault for fault in self._faults if not fault.exhausted]
+
+    def pick(self, request_seq: int, route: str, category: Category | None, method: str) -> Fault | None:
+        """The fault for this request, if one fires. Every matching fault counts the request."""
+        chosen: Fault | None = None
+        for fault in self._faults:
+            if fault.exhausted or not fault.matches(route, category, method):
+                continue
+            fault.matched += 1
+            if chosen is not None:
+                continue
+            if fault.nth is not None:
+                fires = fault.matched == fault.nth
+            elif fault.probability is not None:
+                fires = self._rng.random() < fault.probability
+            else:
+                fires = True
+            if fires:
+                fault.fired += 1
+                chosen = fault
+                self.events.append(FaultEvent(request_seq, route, fault))
+        return chosen

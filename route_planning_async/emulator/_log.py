@@ -1,0 +1,137 @@
+"""The request log: every request the emulator saw, with its server time and outcome.
+
+Tests use it to prove a client never broke a limit: :meth:`RequestLog.max_in_window`
+replays the admitted requests of a category through a sliding window.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Literal
+
+import attrs
+
+from route_planning_async._limits import Category
+
+__all__ = ["Outcome", "RequestLog", "RequestRecord"]
+
+Outcome = Literal[
+    "ok",
+    "error",
+    "rate_limited",
+    "unauthorized",
+    "not_found",
+    "fault",
+]
+
+
+@attrs.frozen
+class RequestRecord:
+    """One request, as the server saw it."""
+
+    seq: int
+    """1-based order of arrival."""
+    time: float
+    """Server clock reading when the request was admitted or rejected (monotonic, not sped up)."""
+    method: str
+    """HTTP method."""
+    path: str
+    """Path below the base path, without the query."""
+    route: str | None
+    """Endpoint name (``stops.import_batch``); None when no endpoint matched."""
+    category: Category | None
+    """Rate-limit category; None when no endpoint matched."""
+    weight: int
+    """Stops in a batch import body, else 1."""
+    status: int | None
+    """HTTP status answered; None when the connection was dropped."""
+    outcome: Outcome
+    """``ok`` (2xx), ``error`` (4xx/5xx from the handler), ``rate_limited`` (429 from the limiter),
+    ``unauthorized``, ``not_found`` (no such endpoint) or ``fault`` (an injected fault fired)."""
+    admitted: bool
+    """Whether the rate limiter admitted it (it then counts in every window)."""
+    fault: str | None = None
+    """Kind of the injected fault, if one fired."""
+    reason: str = ""
+    """Why the limiter rejected it: ``window`` or ``sustained``."""
+
+
+class RequestLog:
+    """Every request in arrival order: ``emu.log``."""
+
+    def __init__(self) -> None:
+        self.records: list[RequestRecord] = []
+        """All records."""
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[RequestRecord]:
+        return iter(list(self.records))
+
+    def append(self, record: RequestRecord) -> None:
+        """Add one record."""
+        self.records.append(record)
+
+    def clear(self) -> None:
+        """Forget every record."""
+        self.records.clear()
+
+    def select(
+        self,
+        category: Category | str | None = None,
+        *,
+        route: str | None = None,
+        status: int | None = None,
+        admitted: bool | None = None,
+    ) -> list[RequestRecord]:
+        """Records matching every given criterion."""
+        wanted = None if category is None else Category(category)
+        return [
+            record
+            for record in self.records
+            if (wanted is None or record.category == wanted)
+            and (route is None or record.route == route)
+            and (status is None or record.status == status)
+            and (admitted is None or record.admitted == admitted)
+        ]
+
+    def rejected(self, category: Category | str | None = None) -> list[RequestRecord]:
+        """Requests the rate limiter answered with 429."""
+        return [record for record in self.select(category) if record.outcome == "rate_limited"]
+
+    def max_in_window(
+        self, category: Category | str, period: float, *, per: Literal["request", "weight"] = "request"
+    ) -> int:
+        """The most admitted requests (or weight) of ``category`` in any window of ``period``
+        server seconds, windows being ``(t - period, t]`` like the limiter's."""
+        admitted = [record for record in self.select(category) if record.admitted]
+        admitted.sort(key=lambda record: record.time)
+        best = 0
+        total = 0
+        start = 0
+        for record in admitted:
+            total += record.weight if per == "weight" else 1
+            while admitted[start].time <= record.time - period:
+                total -= admitted[start].weight if per == "weight" else 1
+                start += 1
+            best = max(best, total)
+        return best
+
+    def utilization(
+        self,
+        category: Category | str,
+        amount: int,
+        period: float,
+        *,
+        per: Literal["request", "weight"] = "request",
+    ) -> float:
+        """Admitted traffic as a fraction of the most a window of ``amount`` per ``period`` could
+        admit over the same span: ``amount * (floor(span / period) + 1)``."""
+        admitted = sorted((r for r in self.select(category) if r.admitted), key=lambda r: r.time)
+        if not admitted:
+            return 0.0
+        span = admitted[-1].time - admitted[0].time
+        served = sum(record.weight if per == "weight" else 1 for record in admitted)
+        return served / (amount * (math.floor(span / period) + 1))

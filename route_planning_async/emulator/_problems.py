@@ -1,0 +1,76 @@
+"""Error answers of the emulator: one exception that becomes ``{message, code, param, url}``.
+
+The contract (Errors) gives the body shape; the codes and messages follow the public
+OpenAPI document where it names them (``plan_not_writable`` ...), and are the
+emulator's own choice elsewhere.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+__all__ = ["DOCS_URL", "Problem"]
+
+DOCS_URL = "https://route-planning.example/docs/errors"
+"""Base of the ``url`` field of error bodies (an ``.example`` address: the emulator has no docs site)."""
+
+
+class Problem(Exception):
+    """An error answer. Raised anywhere below a handler; the app turns it into JSON."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        code: str,
+        param: str = "",
+        *,
+        headers: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(f"{status} {code}: {message}")
+        self.status = status
+        self.message = message
+        self.code = code
+        self.param = param
+        self.headers = dict(headers or {})
+
+    def body(self) -> dict[str, str]:
+        """The error body of the contract: every field is a string."""
+        return {
+            "message": self.message,
+            "code": self.code,
+            "param": self.param,
+            "url": f"{DOCS_URL}#{self.code}",
+        }
+
+    @classmethod
+    def invalid(cls, param: str, message: str) -> Problem:
+        """400 for a body or query that breaks a rule of the contract."""
+        return cls(400, f"{param}: {message}" if param else message, "invalid_request", param)
+
+    @classmethod
+    def not_found(cls, message: str, code: str = "not_found", param: str = "") -> Problem:
+        """404 for an unknown resource."""
+        return cls(404, message, code, param)
+
+    @classmethod
+    def conflict(cls, code: str, message: str) -> Problem:
+        """409 for a call the resource's state does not allow."""
+        return cls(409, message, code)
+
+
+# The messages the public OpenAPI document gives for its 409 codes.
+PLAN_NOT_WRITABLE = ("plan_not_writable", "Plan is not writable")
+PLAN_OPTIMIZATION_IN_PROGRESS = ("plan_optimization_in_progress", "Plan optimization in progress")
+PLAN_NOT_OPTIMIZED = ("plan_not_optimized", "Plan not optimized")
+PLAN_ALREADY_OPTIMIZED = ("plan_already_optimized", "Plan already optimized")
+PLAN_ALREADY_DISTRIBUTED = ("plan_already_distributed", "Plan already distributed")
+PLAN_OPTIMIZATION_NOT_SUPPORTED = (
+    "plan_optimization_not_supported",
+    "Only `reorder_changed_stops` optimization type is supported when the plan is already distributed.",
+)
+NO_DRIVERS_AVAILABLE = (
+    "no_drivers_available",
+    "Plan has no drivers. Either the plan's depot has no drivers, if the optimization is for "
+    "minimizing drivers, or the plan has no assigned drivers.",
+)

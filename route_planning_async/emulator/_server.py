@@ -1,0 +1,214 @@
+"""The :class:`Emulator`: a local Route Planning server on a loopback socket."""
+
+from __future__ import annotations
+
+import ssl
+from pathlib import Path
+from types import TracebackType
+from typing import TYPE_CHECKING, Any, Literal, Self
+
+import attrs
+from aiohttp import web
+
+from route_planning_async._limits import Category, Rule
+from route_planning_async.emulator._app import BASE_PATH, EmulatorApp
+from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._faults import FaultInjector
+from route_planning_async.emulator._limits import SlidingWindowLimiter
+from route_planning_async.emulator._log import RequestLog
+from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._tls import TLSMaterial, make_tls
+
+if TYPE_CHECKING:
+    from route_planning_async import RoutePlanningClient
+
+__all__ = ["Emulator"]
+
+
+class Emulator:
+    """A faithful local Route Planning server (in-memory state, aiohttp, HTTPS by default).
+
+    ::
+
+        async with Emulator(speedup=60) as emu:
+            async with emu.client() as client:
+                plan = await client.plans.create(title="Monday", starts=date(2026, 11, 23))
+            assert emu.max_in_window("write", 1.0) <= 5
+
+    :param config: an :class:`EmulatorConfig`; keyword arguments override its fields.
+    """
+
+    def __init__(self, config: EmulatorConfig | None = None, /, **overrides: Any) -> None:
+        base = config if config is not None else EmulatorConfig()
+        self.config: EmulatorConfig = attrs.evolve(base, **overrides) if overrides else base
+        """The configuration in force."""
+        self.state = EmulatorState(self.config)
+        """Direct access to plans, stops, unassigned stops, routes and operations."""
+        self.log = RequestLog()
+        """Every request, with its server time, category, weight, status and outcome."""
+        self.faults = FaultInjector(self.config.seed)
+        """Scripted faults: ``emu.faults.add(Fault(...))``."""
+        self.limiter = SlidingWindowLimiter(
+            self.config.server_limits,
+            count_rejected=self.config.count_rejected,
+            punish_sustained=self.config.punish_sustained,
+        )
+        """The server-side sliding windows."""
+        self._app = EmulatorApp(self.config, self.state, self.limiter, self.faults, self.log)
+        self._runner: web.AppRunner | None = None
+        self._tls: TLSMaterial | None = None
+        self._port: int | None = None
+
+    def __repr__(self) -> str:
+        where = self.base_url if self._port is not None else "not running"
+        return f"<Emulator {where}>"
+
+    # -------------------------------------------------------------- lifecycle
+
+    async def start(self) -> Self:
+        """Bind the socket and serve. Returns self."""
+        if self._runner is not None:
+            raise RuntimeError("the emulator is already running")
+        if self.config.tls and self._tls is None:
+            self._tls = make_tls()
+        runner = web.AppRunner(
+            self._app.application(), handle_signals=False, access_log=None, shutdown_timeout=2.0
+        )
+        await runner.setup()
+        site = web.TCPSite(
+            runner,
+            self.config.host,
+            self.config.port,
+            ssl_context=self._tls.server_context if self._tls is not None else None,
+        )
+        try:
+            await site.start()
+        except BaseException:
+            await runner.cleanup()
+            raise
+        self._runner = runner
+        self._port = int(runner.addresses[0][1])
+        return self
+
+    async def stop(self) -> None:
+        """Stop serving and close every connection. The state stays readable."""
+        runner, self._runner = self._runner, None
+        self._app.cancel_timers()
+        if runner is not None:
+            await runner.cleanup()
+
+    async def __aenter__(self) -> Self:
+        return await self.start()
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.stop()
+
+    # ------------------------------------------------------------- addresses
+
+    @property
+    def port(self) -> int:
+        """The bound TCP port."""
+        if self._port is None:
+            raise RuntimeError("the emulator is not running; use 'async with Emulator() as emu:'")
+        return self._port
+
+    @property
+    def origin(self) -> str:
+        """``https://127.0.0.1:<port>`` (or ``http://`` without TLS)."""
+        host = f"[{self.config.host}]" if ":" in self.config.host else self.config.host
+        return f"{'https' if self.config.tls else 'http'}://{host}:{self.port}"
+
+    @property
+    def base_url(self) -> str:
+        """The service address to give a client: ``<origin>/public/v0.2b``."""
+        return self.origin + BASE_PATH
+
+    @property
+    def api_key(self) -> str:
+        """The key the emulator accepts."""
+        return self.config.api_key
+
+    @property
+    def ssl_context(self) -> ssl.SSLContext | None:
+        """A client-side context that trusts the emulator's throwaway CA (None without TLS)."""
+        if not self.config.tls:
+            return None
+        if self._tls is None:
+            self._tls = make_tls()
+        return self._tls.client_context
+
+    @property
+    def ca_pem(self) -> bytes | None:
+        """The throwaway CA certificate in PEM (None without TLS)."""
+        if not self.config.tls:
+            return None
+        if self._tls is None:
+            self._tls = make_tls()
+        return self._tls.ca_pem
+
+    def write_ca(self, path: str | Path) -> Path:
+        """Write the CA certificate to ``path`` (for other processes to trust it)."""
+        pem = self.ca_pem
+        if pem is None:
+            raise RuntimeError("the emulator serves plain HTTP (tls=False); there is no CA")
+        target = Path(path)
+        target.write_bytes(pem)
+        return target
+
+    def client(self, **kwargs: Any) -> RoutePlanningClient:
+        """A :class:`~route_planning_async.RoutePlanningClient` for this emulator (open it with
+        ``async with``). Its limits are the emulator's, sped up the same way; keyword arguments
+        override the client's."""
+        from route_planning_async import RoutePlanningClient
+
+        kwargs.setdefault("base_url", self.base_url)
+        kwargs.setdefault("ssl", self.ssl_context)
+        kwargs.setdefault("rate_limits", self.config.server_limits)
+        return RoutePlanningClient(self.api_key, **kwargs)
+
+    # -------------------------------------------------------------- checking
+
+    @property
+    def internal_errors(self) -> list[BaseException]:
+        """Exceptions the emulator's handlers raised (each answered 500); empty when all is well."""
+        return self._app.internal_errors
+
+    def settle(self) -> None:
+        """Finish the optimizations whose time has come (useful with a fake ``clock``)."""
+        self.state.settle(self.config.clock())
+
+    def rule(self, category: Category | str, per: Literal["request", "weight"] = "request") -> Rule:
+        """The configured rule of ``category`` counting ``per`` (the longest one), in contract seconds."""
+        rules = [r for r in self.config.rate_limits.for_category(Category(category)) if r.per == per]
+        if not rules:
+            raise LookupError(f"no {per} rule for category {category!r}")
+        return max(rules, key=lambda r: r.period)
+
+    def max_in_window(
+        self,
+        category: Category | str,
+        period: float | None = None,
+        *,
+        per: Literal["request", "weight"] = "request",
+    ) -> int:
+        """Most admitted requests (or stops) of ``category`` in any sliding window of ``period``
+        contract seconds (default: the category's rule period). Compare with the rule's amount."""
+        seconds = self.rule(category, per).period if period is None else period
+        return self.log.max_in_window(category, self.config.scaled(seconds), per=per)
+
+    def utilization(
+        self, category: Category | str, *, per: Literal["request", "weight"] = "request"
+    ) -> float:
+        """How much of what the category's rule allows the admitted traffic used, over its span
+        (1.0 = a perfectly saturating client)."""
+        rule = self.rule(category, per)
+        return self.log.utilization(category, rule.amount, self.config.scaled(rule.period), per=per)
+
+    def reset_limits(self) -> None:
+        """Empty every rate-limit window (the log stays)."""
+        self.limiter.reset()
