@@ -1,0 +1,225 @@
+"""The client's life cycle and hygiene, over real loopback sockets (no mocks).
+
+The API key must never leak (repr, error text, logs); plain http:// is refused
+but for loopback hosts; a borrowed session is left open and an own one closed;
+the client is entered once and must be entered before use.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import logging
+import socket
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from aiohttp import web
+from aiohttp.test_utils import TestServer
+
+import route_planning_async as rp
+
+KEY = "sk-live-0123456789abcdef"
+KEY_FORMS = (KEY, base64.b64encode(f"{KEY}:".encode()).decode())
+FIXTURES = Path(__file__).parent / "fixtures"
+PREFIX = "/public/v0.2b"
+SEEN = web.AppKey("seen", list[dict[str, str]])
+
+
+def assert_no_key(*texts: object) -> None:
+    for text in texts:
+        for form in KEY_FORMS:
+            assert form not in str(text)
+
+
+def make_client(base_url: str, **kwargs: Any) -> rp.RoutePlanningClient:
+    return rp.RoutePlanningClient(
+        KEY,
+        base_url=base_url,
+        rate_limits=rp.RateLimits.unlimited(),
+        retry=rp.RetryPolicy(attempts=1),
+        **kwargs,
+    )
+
+
+@pytest_asyncio.fixture
+async def server() -> AsyncIterator[TestServer]:
+    seen: list[dict[str, str]] = []
+
+    async def plan(request: web.Request) -> web.Response:
+        seen.append(dict(request.headers))
+        return web.json_response(json.loads((FIXTURES / "plan.json").read_text()))
+
+    async def denied(request: web.Request) -> web.Response:
+        seen.append(dict(request.headers))
+        return web.json_response({"message": "Unauthorized"}, status=401)
+
+    app = web.Application()
+    app[SEEN] = seen
+    app.router.add_get(f"{PREFIX}/plans/p1", plan)
+    app.router.add_get(f"{PREFIX}/plans/denied", denied)
+    test_server = TestServer(app, host="127.0.0.1")
+    await test_server.start_server()
+    try:
+        yield test_server
+    finally:
+        await test_server.close()
+
+
+def base_url_of(server: TestServer) -> str:
+    return f"http://127.0.0.1:{server.port}{PREFIX}"
+
+
+def closed_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+    return port
+
+
+# The key never leaks -----------------------------------------------------------
+
+
+def test_repr_hides_the_key() -> None:
+    client = rp.RoutePlanningClient(KEY, base_url="https://api.example.test/public/v0.2b")
+    assert_no_key(repr(client), str(client), repr(client.plans), repr(client.stops.list("p1")))
+    assert "api.example.test" in repr(client)
+
+
+@pytest.mark.asyncio
+async def test_key_is_sent_but_not_in_a_401_error(server: TestServer) -> None:
+    async with make_client(base_url_of(server)) as client:
+        plan = await client.plans.get("p1")
+        with pytest.raises(rp.AuthenticationError) as info:
+            await client.plans.get("denied")
+    assert plan.id == "plans/p1"
+    # It did go over the wire, as Basic base64("key:") ...
+    assert server.app[SEEN][0]["Authorization"] == f"Basic {KEY_FORMS[1]}"
+    # ... and it is nowhere in the error.
+    error = info.value
+    assert error.status == 401
+    assert_no_key(str(error), repr(error), error.args, vars(error), error.headers, error.body)
+
+
+@pytest.mark.asyncio
+async def test_key_is_not_in_a_transport_error() -> None:
+    async with make_client(f"http://127.0.0.1:{closed_port()}{PREFIX}") as client:
+        with pytest.raises(rp.TransportError) as info:
+            await client.plans.get("p1")
+    error = info.value
+    assert error.maybe_sent is False
+    chain: list[BaseException] = []
+    cause: BaseException | None = error
+    while cause is not None:
+        chain.append(cause)
+        cause = cause.__cause__ or cause.__context__
+    assert_no_key(*(str(e) for e in chain), *(repr(e) for e in chain), vars(error))
+
+
+@pytest.mark.asyncio
+async def test_key_is_not_logged_at_debug(server: TestServer, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    async with make_client(base_url_of(server)) as client:
+        await client.plans.get("p1")
+        with pytest.raises(rp.AuthenticationError):
+            await client.plans.get("denied")
+    async with make_client(f"http://127.0.0.1:{closed_port()}{PREFIX}") as client:
+        with pytest.raises(rp.TransportError):
+            await client.plans.get("p1")
+    # Logging was live: the loopback server's access log saw both requests.
+    assert len([r for r in caplog.records if r.name == "aiohttp.access"]) == 2
+    for record in caplog.records:
+        assert_no_key(record.getMessage(), record.args, record.exc_text or "", vars(record))
+
+
+# Base URL rules ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "http://api.example.test/public/v0.2b",
+        "http://10.0.0.1/public/v0.2b",
+        "http://localhost.example.test/public/v0.2b",
+        "http://128.0.0.1/public/v0.2b",
+        "ftp://127.0.0.1/public/v0.2b",
+        "https://user:secret@api.example.test/public/v0.2b",
+        "https://api.example.test/public/v0.2b?x=1",
+        "api.example.test/public/v0.2b",
+    ],
+)
+def test_unsafe_base_urls_are_refused(base_url: str) -> None:
+    with pytest.raises(rp.ConfigurationError):
+        rp.RoutePlanningClient(KEY, base_url=base_url)
+
+
+@pytest.mark.parametrize(
+    "base_url",
+    [
+        "https://api.example.test/public/v0.2b",
+        "https://api.example.test:8443/public/v0.2b/",
+        "http://127.0.0.1:8080/public/v0.2b",
+        "http://127.255.0.7/public/v0.2b",
+        "http://[::1]:9000/public/v0.2b",
+        "http://localhost:9000/public/v0.2b",
+        "http://LOCALHOST/public/v0.2b",
+    ],
+)
+def test_https_and_loopback_http_are_accepted(base_url: str) -> None:
+    client = rp.RoutePlanningClient(KEY, base_url=base_url)
+    assert client.base_url.lower() == base_url.rstrip("/").lower()
+
+
+def test_an_empty_key_is_refused() -> None:
+    with pytest.raises(rp.ConfigurationError):
+        rp.RoutePlanningClient("", base_url="https://api.example.test/public/v0.2b")
+
+
+# Session ownership and the context -------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_a_borrowed_session_is_left_open(server: TestServer) -> None:
+    async with aiohttp.ClientSession() as session:
+        async with make_client(base_url_of(server), session=session) as client:
+            assert (await client.plans.get("p1")).id == "plans/p1"
+        assert not session.closed
+        # Still usable by its owner.
+        async with session.get(f"{base_url_of(server)}/plans/p1") as answer:
+            assert answer.status == 200
+    assert session.closed
+
+
+@pytest.mark.asyncio
+async def test_an_own_session_is_closed(server: TestServer) -> None:
+    client = make_client(base_url_of(server))
+    async with client:
+        await client.plans.get("p1")
+        own = client._session
+        assert own is not None
+        assert not own.closed
+    assert own.closed
+    with pytest.raises(rp.RoutePlanningError, match="not open"):
+        await client.plans.get("p1")
+
+
+@pytest.mark.asyncio
+async def test_entering_twice_is_refused() -> None:
+    client = make_client("https://api.example.test/public/v0.2b")
+    async with client:
+        with pytest.raises(rp.RoutePlanningError, match="already open"):
+            await client.__aenter__()
+
+
+@pytest.mark.asyncio
+async def test_using_a_client_without_async_with_is_a_clear_error() -> None:
+    client = make_client("https://api.example.test/public/v0.2b")
+    with pytest.raises(rp.RoutePlanningError, match="async with RoutePlanningClient"):
+        await client.plans.get("p1")
+    # Listing fails the same way on first iteration.
+    with pytest.raises(rp.RoutePlanningError, match="async with"):
+        await client.depots.list().collect()
