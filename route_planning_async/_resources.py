@@ -11,22 +11,28 @@ take the serialized stop id ``"plans/<planId>/stops/<stopId>"`` that every
 
 Inputs are the typed classes of ``_inputs.py``. Updates take either the update
 object or its fields as keywords (``stops.update(stop_id, notes="Ring twice")``).
+
+The workflows built on these calls live in their own modules and are reached
+from here: ``plans.optimize_and_wait`` / ``plans.live_edit`` and
+``operations.wait`` / ``operations.wait_many`` (``_polling.py``), and
+``stops.import_many`` / ``unassigned_stops.import_many`` (``_importer.py``).
 """
 
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
 
-from route_planning_async import _ids
+from route_planning_async import _ids, _importer, _polling
 from route_planning_async._converter import structure, unstructure
 from route_planning_async._core import Request
 from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._errors import RoutePlanningError, ValidationError
 from route_planning_async._inputs import (
+    MAX_IMPORT_BATCH,
     UNSET,
     PlanInput,
     PlanUpdate,
@@ -243,6 +249,49 @@ class Plans(_Resource):
         path = {"plan": _ids.plan_id(plan_id)}
         await self._client._execute(ENDPOINTS["plans.save"].request(path))
 
+    async def optimize_and_wait(
+        self,
+        plan_id: str,
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
+        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
+        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
+    ) -> Operation | None:
+        """Optimize the plan and wait for the finished operation (see :func:`_polling.optimize_and_wait`)."""
+        return await _polling.optimize_and_wait(
+            self._client,
+            plan_id,
+            timeout=timeout,
+            poll_interval=poll_interval,
+            max_poll_interval=max_poll_interval,
+        )
+
+    def live_edit(
+        self,
+        plan_id: str,
+        *,
+        distribute: bool = True,
+        optimization_type: str | None = None,
+        timeout: float | None = None,
+        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
+        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
+    ) -> _polling._LiveEditContext:
+        """Live-edit a plan that is not writable; on a clean exit the changes are
+        re-optimized and redistributed (or saved). See :func:`_polling.live_edit`::
+
+            async with client.plans.live_edit(plan_id) as edit:
+                await edit.update(stop_id, notes="Ring twice")
+        """
+        return _polling.live_edit(
+            self._client,
+            plan_id,
+            distribute=distribute,
+            optimization_type=optimization_type,
+            timeout=timeout,
+            poll_interval=poll_interval,
+            max_poll_interval=max_poll_interval,
+        )
+
 
 def _stop_path(stop_id: str) -> dict[str, str]:
     plan, stop = _ids.stop_ref(stop_id)
@@ -309,6 +358,36 @@ class Stops(_Resource):
             path, json=[unstructure(item) for item in items], weight=len(items)
         )
         return await self._fetch(request, ImportResult)
+
+    async def import_many(
+        self,
+        plan_id: str,
+        stops: Iterable[StopInput] | AsyncIterable[StopInput],
+        *,
+        on_progress: _importer.ProgressCallback | None = None,
+        keep_ids: bool = True,
+        at_least_once: bool = False,
+        batch_size: int = MAX_IMPORT_BATCH,
+        max_in_flight: int | None = None,
+        max_resends: int = 3,
+        settle_delay: float = 2.0,
+        max_failed_batches: int | None = 3,
+    ) -> _importer.ImportReport[StopInput]:
+        """Import any number of stops, streamed in batches, each exactly once
+        (see :func:`_importer.import_many`)."""
+        return await _importer.import_many(
+            self._client,
+            plan_id,
+            stops,
+            on_progress=on_progress,
+            keep_ids=keep_ids,
+            at_least_once=at_least_once,
+            batch_size=batch_size,
+            max_in_flight=max_in_flight,
+            max_resends=max_resends,
+            settle_delay=settle_delay,
+            max_failed_batches=max_failed_batches,
+        )
 
     async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange:
         """Add a stop to a plan that is not writable; it is applied by
@@ -401,6 +480,36 @@ class UnassignedStops(_Resource):
         request = ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
         return await self._fetch(request, ImportResult)
 
+    async def import_many(
+        self,
+        stops: Iterable[UnassignedStopInput] | AsyncIterable[UnassignedStopInput],
+        *,
+        depot: str | None = None,
+        on_progress: _importer.ProgressCallback | None = None,
+        keep_ids: bool = True,
+        at_least_once: bool = False,
+        batch_size: int = MAX_IMPORT_BATCH,
+        max_in_flight: int | None = None,
+        max_resends: int = 3,
+        settle_delay: float = 2.0,
+        max_failed_batches: int | None = 3,
+    ) -> _importer.ImportReport[UnassignedStopInput]:
+        """Import any number of unassigned stops, streamed in batches, each exactly once
+        (see :func:`_importer.import_unassigned_many`)."""
+        return await _importer.import_unassigned_many(
+            self._client,
+            stops,
+            depot=depot,
+            on_progress=on_progress,
+            keep_ids=keep_ids,
+            at_least_once=at_least_once,
+            batch_size=batch_size,
+            max_in_flight=max_in_flight,
+            max_resends=max_resends,
+            settle_delay=settle_delay,
+            max_failed_batches=max_failed_batches,
+        )
+
 
 class Operations(_Resource):
     """Long-running optimizations (``client.operations``)."""
@@ -411,6 +520,44 @@ class Operations(_Resource):
         """One operation, by ``operations/<id>`` or ``<id>``; poll it until ``done``."""
         path = {"operation": _ids.operation_id(operation_id)}
         return await self._fetch(ENDPOINTS["operations.get"].request(path), Operation)
+
+    async def wait(
+        self,
+        operation: Operation | str,
+        *,
+        timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
+        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
+        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
+    ) -> Operation:
+        """Poll one operation until it is finished (see :func:`_polling.wait`)."""
+        return await _polling.wait(
+            self._client,
+            operation,
+            timeout=timeout,
+            poll_interval=poll_interval,
+            max_poll_interval=max_poll_interval,
+        )
+
+    def wait_many(
+        self,
+        operations: Iterable[Operation | str],
+        *,
+        read_share: float = 0.5,
+        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
+        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
+        raise_on_failure: bool = False,
+        timeout: float | None = None,
+    ) -> AsyncIterator[Operation]:
+        """Yield operations as they finish, from one shared poll loop (see :func:`_polling.wait_many`)."""
+        return _polling.wait_many(
+            self._client,
+            operations,
+            read_share=read_share,
+            poll_interval=poll_interval,
+            max_poll_interval=max_poll_interval,
+            raise_on_failure=raise_on_failure,
+            timeout=timeout,
+        )
 
 
 class Depots(_Resource):

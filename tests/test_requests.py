@@ -622,3 +622,59 @@ async def test_any_https_base_url_works(mocked: aioresponses) -> None:
     async with rp.RoutePlanningClient(KEY, base_url=other, rate_limits=rp.RateLimits.unlimited()) as client:
         depot = await client.depots.get("d1")
     assert depot == rp.Depot(id="depots/d1", name="")
+
+
+# The workflow entry points on the namespaces reach their modules -------------------
+
+
+async def test_plans_optimize_and_wait(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
+    mocked.post(f"{BASE}/plans/p1:optimize", payload=load("operation_running.json"))
+    mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
+    operation = await client.plans.optimize_and_wait("plans/p1", poll_interval=0.001, max_poll_interval=0.001)
+    assert operation is not None
+    assert isinstance(operation.result, rp.OptimizationSuccess)
+    assert [(r.method, r.url) for r in sent(mocked)] == [
+        ("POST", f"{BASE}/plans/p1:optimize"),
+        ("GET", f"{BASE}/operations/o1"),
+    ]
+
+
+async def test_operations_wait_and_wait_many(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
+    mocked.get(f"{BASE}/operations/o1", payload=load("operation_running.json"))
+    mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
+    mocked.get(f"{BASE}/operations/o2", payload=load("operation_failure.json"))
+    done = await client.operations.wait("operations/o1", poll_interval=0.001, max_poll_interval=0.001)
+    assert done.done is True
+    finished = [op.id async for op in client.operations.wait_many(["operations/o2"], poll_interval=0.001)]
+    assert finished == ["operations/o2"]
+
+
+async def test_plans_live_edit(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
+    mocked.post(f"{BASE}/plans/p1/stops/s1:liveUpdate", payload=load("live_change.json"))
+    mocked.post(f"{BASE}/plans/p1:reoptimize", payload=load("operation_success.json"))
+    mocked.post(f"{BASE}/plans/p1:redistribute", payload=load("plan.json"))
+    async with client.plans.live_edit("plans/p1", poll_interval=0.001, max_poll_interval=0.001) as edit:
+        await edit.update(STOP_ID, notes="Ring twice")
+    requests = sent(mocked)
+    assert [(r.method, r.url) for r in requests] == [
+        ("POST", f"{BASE}/plans/p1/stops/s1:liveUpdate"),
+        ("POST", f"{BASE}/plans/p1:reoptimize"),
+        ("POST", f"{BASE}/plans/p1:redistribute"),
+    ]
+    assert requests[0].body == {"notes": "Ring twice"}
+
+
+async def test_import_many_goes_through_import_batch(
+    mocked: aioresponses, client: rp.RoutePlanningClient
+) -> None:
+    mocked.post(
+        f"{BASE}/plans/p1/stops:import",
+        payload={"success": ["plans/p1/stops/a", "plans/p1/stops/b"], "failed": []},
+    )
+    mocked.post(f"{BASE}/unassignedStops:import", payload={"success": ["unassignedStops/u1"], "failed": []})
+    stops = [rp.StopInput(address=ADDRESS), rp.StopInput(address=rp.AddressInput(city="Paris"))]
+    await client.stops.import_many("p1", stops)
+    await client.unassigned_stops.import_many([rp.UnassignedStopInput(address=ADDRESS)], depot="north")
+    requests = sent(mocked)
+    assert requests[0].body == [{"address": ADDRESS_JSON}, {"address": {"city": "Paris"}}]
+    assert requests[1].body == {"unassignedStops": [{"address": ADDRESS_JSON}], "depot": "depots/north"}
