@@ -219,8 +219,8 @@ def test_stop_body_rules(build: Callable[[], object], field: str, rule: str) -> 
         (lambda: rp.AddressInput(longitude=10.0, city="x"), "address.latitude", "given together"),
         (lambda: rp.AddressInput(latitude=math.nan, longitude=0), "address.latitude", "finite"),
         (lambda: rp.AddressInput(latitude=True, longitude=0), "address.latitude", "must be a number"),
-        (lambda: rp.AddressInput(latitude="1.0", longitude=0), "address.latitude", "must be a number"),
-        (lambda: rp.AddressInput(city=3), "address.city", "must be a string"),
+        (lambda: rp.AddressInput(latitude="1.0", longitude=0), "address.latitude", "must be a number"),  # type: ignore[arg-type]
+        (lambda: rp.AddressInput(city=3), "address.city", "must be a string"),  # type: ignore[arg-type]
     ],
 )
 def test_address_rules(build: Callable[[], object], field: str, rule: str) -> None:
@@ -276,7 +276,7 @@ def test_notes_length(length: int) -> None:
             "hour and minute only",
         ),
         (
-            lambda: rp.TimingInput(earliest_attempt_time="09:00"),
+            lambda: rp.TimingInput(earliest_attempt_time="09:00"),  # type: ignore[arg-type]
             "timing.earliest_attempt_time",
             "must be a datetime.time",
         ),
@@ -295,9 +295,9 @@ def test_notes_length(length: int) -> None:
             "timing.estimated_attempt_duration",
             "must be a number",
         ),
-        (lambda: rp.RecipientInput(email=5), "recipient.email", "must be a string"),
+        (lambda: rp.RecipientInput(email=5), "recipient.email", "must be a string"),  # type: ignore[arg-type]
         (lambda: rp.OrderInfoInput(products="Tea"), "order_info.products", "must be a list of strings"),
-        (lambda: rp.OrderInfoInput(products=["Tea", 2]), "order_info.products[1]", "must be a string"),
+        (lambda: rp.OrderInfoInput(products=["Tea", 2]), "order_info.products[1]", "must be a string"),  # type: ignore[list-item]
     ],
 )
 def test_nested_object_rules(build: Callable[[], object], field: str, rule: str) -> None:

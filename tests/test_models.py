@@ -292,7 +292,7 @@ def test_every_attrs_field_has_a_docstring(module: Any) -> None:
     tree = ast.parse(Path(module.__file__).read_text())
     missing = []
     for node in tree.body:
-        if not isinstance(node, ast.ClassDef) or not attrs.has(getattr(module, node.name, None)):
+        if not isinstance(node, ast.ClassDef) or not attrs.has(getattr(module, node.name, object)):
             continue
         body = node.body
         for index, statement in enumerate(body):
