@@ -1,15 +1,182 @@
-"""Retry policy, as data. (Placeholder interface; the scheduler issue fills it in.)"""
+"""Retry policy, as data: which failed attempts are tried again, and after how long.
+
+The contract's Errors section says a 429 means "the client must wait before
+retrying, and exponential backoff with a random delay is recommended". This
+module decides; the scheduler (``_scheduler.py``) carries the decision out.
+
+The rules, per outcome of one attempt:
+
+==========================================  =========================================
+outcome                                     retried?
+==========================================  =========================================
+429                                         always (any method), after ``Retry-After``
+                                            when the service sent one, else after a
+                                            full-jitter exponential backoff
+5xx                                         only when the request is idempotent (GET,
+                                            DELETE: contract, Plans rule 3 says to
+                                            retry a DELETE after a 500)
+TransportError, ``maybe_sent=False``        always: the connection was never made, so
+                                            the service cannot have seen the request
+TransportError, ``maybe_sent=True``         only when the request is idempotent
+anything else (2xx, other 4xx)              never
+==========================================  =========================================
+
+POST and PATCH are never repeated after an answer-less or 5xx failure: the
+write may have been applied, and repeating it could create a second plan or
+stop. A 429 is safe to repeat for every method: the service refused it.
+
+Backoff is "full jitter": the n-th retry waits a uniform random time in
+``[0, min(cap, base * 2 ** (n - 1))]``. The randomness comes from one
+:class:`random.Random` (or a ``jitter`` callable), so a test can seed it.
+``RetryPolicy.testing()`` is the switch, in the spirit of stamina's
+``set_testing``, that turns every wait off.
+"""
 
 from __future__ import annotations
 
+import http
+import random
+from collections.abc import Callable
+from typing import Literal
+
 import attrs
 
-__all__ = ["RetryPolicy"]
+from route_planning_async._core import Request, Response, parse_retry_after
+from route_planning_async._errors import ConfigurationError, TransportError
+
+__all__ = ["RetryDecision", "RetryPolicy"]
+
+
+def _at_least_one(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if value < 1:
+        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be at least 1, got {value}")
+
+
+def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not value >= 0:
+        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be >= 0, got {value}")
+
+
+def _fraction(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not 0 < value <= 1:
+        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be in (0, 1], got {value}")
+
+
+def _growth(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not value >= 1:
+        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be >= 1, got {value}")
+
+
+Reason = Literal["rate_limited", "server_error", "transport_error", "final"]
+
+
+@attrs.frozen
+class RetryDecision:
+    """What to do after one attempt."""
+
+    retry: bool
+    """Whether to send the request again."""
+    delay: float
+    """Seconds to wait before the next attempt (0 when not retrying)."""
+    reason: Reason
+    """Why: ``rate_limited`` (429), ``server_error`` (5xx), ``transport_error``, or ``final``."""
+    retry_after: float | None = None
+    """The wait a 429 asked for in its ``Retry-After`` header, in seconds."""
+
+    @property
+    def rate_limited(self) -> bool:
+        """True when the attempt was refused with a 429 (the whole category slows down)."""
+        return self.reason == "rate_limited"
 
 
 @attrs.frozen
 class RetryPolicy:
-    """How failed attempts are retried."""
+    """How failed attempts are retried, and how a 429 slows its category down.
 
-    attempts: int = 6
-    """Attempts in all, the first included."""
+    The defaults suit the contract's limits: up to 6 attempts, backoff from 0.5 s
+    doubling up to 30 s, ``Retry-After`` honoured up to 5 minutes. ::
+
+        RetryPolicy(attempts=3, base=1.0, cap=10.0, rng=random.Random(7))
+        RetryPolicy.testing()  # no waits at all, for tests
+    """
+
+    attempts: int = attrs.field(default=6, validator=_at_least_one)
+    """Attempts in all, the first included; 1 turns retries off."""
+    base: float = attrs.field(default=0.5, converter=float, validator=_non_negative)
+    """Upper bound of the first retry's random wait, in seconds; it doubles per retry."""
+    cap: float = attrs.field(default=30.0, converter=float, validator=_non_negative)
+    """Largest upper bound of a backoff wait, in seconds."""
+    max_retry_after: float = attrs.field(default=300.0, converter=float, validator=_non_negative)
+    """A 429 asking for a longer ``Retry-After`` than this is raised instead of waited out."""
+    honour_retry_after: bool = True
+    """Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."""
+    slowdown: float = attrs.field(default=0.5, converter=float, validator=_fraction)
+    """A 429 multiplies its category's rate by this (1.0: no slowdown)."""
+    min_rate_factor: float = attrs.field(default=0.1, converter=float, validator=_fraction)
+    """The slowest a category gets: this fraction of its configured rate."""
+    recovery_successes: int = attrs.field(default=10, validator=_at_least_one)
+    """After this many answers in a row that are not 429, the category speeds up a step."""
+    recovery_step: float = attrs.field(default=1.25, converter=float, validator=_growth)
+    """One recovery step multiplies the category's rate by this, up to its configured rate."""
+    rng: random.Random = attrs.field(factory=random.Random, eq=False, repr=False)
+    """The source of the jitter; seed it for reproducible waits."""
+    jitter: Callable[[float], float] | None = attrs.field(default=None, eq=False, repr=False)
+    """Optional ``ceiling -> delay`` replacing ``rng.uniform(0, ceiling)``."""
+
+    @classmethod
+    def testing(cls, attempts: int = 3) -> RetryPolicy:
+        """A policy that retries like the real one but never waits and never slows down."""
+        return cls(attempts=attempts, base=0.0, cap=0.0, honour_retry_after=False, slowdown=1.0)
+
+    @classmethod
+    def disabled(cls) -> RetryPolicy:
+        """One attempt only: every failure is returned or raised at once."""
+        return cls(attempts=1)
+
+    def ceiling(self, retry: int) -> float:
+        """The upper bound of the wait before retry number ``retry`` (1 for the first)."""
+        if self.base == 0:
+            return 0.0
+        # 2 ** 1024 overflows a float; the cap is reached long before that.
+        return min(self.cap, self.base * 2.0 ** min(retry - 1, 1000))
+
+    def backoff(self, retry: int) -> float:
+        """A full-jitter wait before retry number ``retry``: uniform in ``[0, ceiling]``."""
+        ceiling = self.ceiling(retry)
+        if ceiling == 0:
+            return 0.0
+        delay = self.jitter(ceiling) if self.jitter is not None else self.rng.uniform(0.0, ceiling)
+        return min(max(delay, 0.0), ceiling)
+
+    def decide(
+        self,
+        request: Request,
+        outcome: Response | TransportError,
+        attempt: int,
+        *,
+        wall_time: float | None = None,
+    ) -> RetryDecision:
+        """Whether attempt number ``attempt`` (1 for the first) of ``request`` is retried.
+
+        ``wall_time`` (epoch seconds) is only used to read a ``Retry-After`` given
+        as an HTTP date; the current time by default.
+        """
+        retries_left = attempt < self.attempts
+        if isinstance(outcome, TransportError):
+            # maybe_sent=False: no connection was made, so even a POST is safe to repeat.
+            if retries_left and (request.idempotent or not outcome.maybe_sent):
+                return RetryDecision(True, self.backoff(attempt), "transport_error")
+            return RetryDecision(False, 0.0, "transport_error")
+        if outcome.status == http.HTTPStatus.TOO_MANY_REQUESTS:
+            retry_after = parse_retry_after(outcome.headers.get("Retry-After"), now=wall_time)
+            if not retries_left or (retry_after is not None and retry_after > self.max_retry_after):
+                return RetryDecision(False, 0.0, "rate_limited", retry_after)
+            if retry_after is not None and self.honour_retry_after:
+                return RetryDecision(True, retry_after, "rate_limited", retry_after)
+            return RetryDecision(True, self.backoff(attempt), "rate_limited", retry_after)
+        if outcome.status >= 500:
+            # Only GET and DELETE: a POST or PATCH that failed with a 5xx may have been applied.
+            if retries_left and request.idempotent:
+                return RetryDecision(True, self.backoff(attempt), "server_error")
+            return RetryDecision(False, 0.0, "server_error")
+        return RetryDecision(False, 0.0, "final")

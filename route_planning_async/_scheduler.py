@@ -1,40 +1,744 @@
-"""The rate-limit scheduler. (Placeholder: admits everything at once.)"""
+"""The rate-limit scheduler: every request waits here for capacity in its category.
+
+The contract (Limits) gives each category a number of requests per period
+(``_limits.py`` holds them as data); it does not say how the service counts.
+The scheduler assumes the strictest counter, a *sliding log*: a request is
+refused when the service has accepted ``amount`` requests (or units of weight)
+in the ``period`` seconds before it arrived.
+
+Safety: why the service never sees more than ``amount`` in a window
+-------------------------------------------------------------------
+
+The service counts *arrival* times, which we cannot observe: a request sent at
+``s`` (our clock) and answered at ``r`` arrived somewhere in ``[s, r]``, and
+network latency jitters. So every admitted attempt holds a *slot* in each rule
+of its category, and the slot is only freed **one full period after the
+attempt ended**:
+
+- from admission until the answer arrives the slot is *in flight* and counts
+  against every rule;
+- when the answer arrives at ``r`` the slot is *anchored* at ``r`` and still
+  counts until ``r + period`` (``period`` stretched by a 429 slowdown, below);
+- a new attempt is admitted only if, for every rule, the slots that still
+  count plus its own cost fit in ``amount``.
+
+Claim: any ``k`` attempts whose arrivals lie in one window of length ``period``
+cost at most ``amount``. Take the one among them admitted last, at ``s*``; it
+arrived at ``a* >= s*``. Every other one, ``i``, was admitted before ``s*`` and
+arrived at ``a_i > a* - period >= s* - period``; since its answer came after
+its arrival, ``r_i >= a_i > s* - period``, i.e. ``r_i + period > s*``: at ``s*``
+its slot still counted (or it was still in flight). So all ``k`` were counted
+when the last was admitted, and the admission test kept their total within
+``amount``. The argument holds for weighted rules too (sum of costs instead of
+a count), needs no bound on latency, and uses only our own monotonic clock.
+
+The price is the round trip: a slot cycles in ``period + latency``, so under
+sustained demand a category reaches ``period / (period + latency)`` of its limit
+(99% for 10 ms against a 1 s period; 100% with a zero-latency fake transport).
+
+An attempt that ends *without* an answer (a transport error, a timeout, the
+task cancelled mid-flight) has no receipt time that bounds its arrival: the
+request may still sit in a buffer. Its slot is anchored at the end time *plus
+the time it was in flight*, a heuristic margin. An attempt whose connection was
+never made (``TransportError.maybe_sent`` is False) cannot have arrived, so its
+slot is given back at once.
+
+Why not aiolimiter
+------------------
+
+aiolimiter (a project dependency, used for the polling share cap) is a leaky
+bucket, and its semantics do not fit this core: ``AsyncLimiter(N, period)``
+starts empty and lets about ``2N - 1`` requests through in its first period,
+which a sliding-window server rejects; it wakes the *smallest* waiting request
+first, so a 100-stop batch import starves behind single requests; and
+``acquire(amount)`` above ``max_rate`` raises instead of being checked up front.
+
+Queueing
+--------
+
+Each category has one FIFO queue in front of the backend. Only the request at
+its head asks the backend for capacity; everybody else awaits a plain future
+(no timer, no polling), so 10,000 waiting tasks cost 10,000 futures and at most
+one timer per category. The head waits, nobody overtakes it: a heavy batch
+import at the head is not starved by lighter requests behind it. The head wakes
+when its computed wait ends, or early when a slot of its category is anchored,
+given back or a slowdown recovers. A task cancelled while it waits takes no
+capacity; if it was the head, the next waiter is promoted. A retry joins the
+back of the queue. A request whose weight is larger than a weighted rule's
+``amount`` could never pass, so :class:`~route_planning_async.ValidationError`
+is raised before it queues.
+
+429 slowdown
+------------
+
+A 429 means the service counts differently than we do (or another client
+shares the key), so it slows the whole category, for every process sharing the
+backend: the category pauses for the ``Retry-After`` (or the backoff) the 429
+asked for, and its rate is multiplied by ``RetryPolicy.slowdown`` (every
+period is stretched by the inverse factor), down to ``min_rate_factor``. Only a
+429 to a request sent after the last slowdown slows it again (one step per
+round trip, however many requests were in flight). After
+``recovery_successes`` answers in a row that are not 429, the rate grows by
+``recovery_step``, up to the configured rate.
+
+The backend interface (a contract for shared implementations)
+-------------------------------------------------------------
+
+:class:`RateLimitBackend` holds the slots and the penalty of each *key* (the
+scheduler uses the category's value, ``"read"``, ``"write"``, ...; a shared
+backend adds its own namespace, e.g. per team). All of its methods are
+coroutines. ``now`` is the scheduler's clock reading; a backend with its own
+time source (Redis ``TIME``) ignores it and uses its own everywhere, since the
+answers it gives are relative (seconds to wait), never absolute times.
+
+``acquire(key, rules, weight, now) -> Grant | float``
+    Atomically: if the key is paused, answer the seconds left of the pause.
+    Else, for every rule, let ``P = rule.period / rate_factor`` and
+    ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
+    key's in-flight slots plus that of its anchored slots with
+    ``anchor + P > now``. If ``used + rule.cost(weight) <= rule.amount`` for
+    every rule, record one in-flight slot of ``weight`` and answer a
+    :class:`Grant` (with the key's current ``rate_factor``) - all rules are
+    consumed or none. Otherwise answer the seconds until enough anchored slots
+    expire for the tightest rule to admit it (the largest of the per-rule
+    waits), or ``math.inf`` when only in-flight slots block it. Callers never
+    pass a weight whose cost exceeds a rule's amount. With no rules, only the
+    pause applies. (Redis: one Lua script over a sorted set of slots scored by
+    anchor, in-flight slots scored ``+inf`` or by an acquire time plus a lease so
+    that a crashed process's slots expire; keys expire after the longest
+    stretched period.)
+``release(grant, now, *, extra=0.0) -> None``
+    The attempt ended: the grant's in-flight slot becomes anchored at
+    ``now + extra``. Releasing an unknown or already released grant does
+    nothing.
+``cancel(grant) -> None``
+    The attempt was never sent: the slot is removed as if never granted.
+``penalize(key, pause, slowdown, floor, now) -> float``
+    A 429: the key is paused until at least ``now + pause`` (never shortened),
+    and its ``rate_factor`` becomes ``max(floor, rate_factor * slowdown)`` but
+    never grows. Answers the new ``rate_factor``. A process that sees a 429
+    slows the key for every process.
+``recover(key, step) -> float``
+    A run of successes: ``rate_factor = min(1.0, rate_factor * step)``.
+    Answers the new ``rate_factor``.
+
+A backend is shared by every :class:`Scheduler` given it; the in-process FIFO
+queue stays in front of it. A scheduler learns of slots freed by *another*
+process only by asking again, so when the backend answers ``math.inf`` the head
+asks again at least every ``min(shortest period, 1 s)``.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable, Mapping
+import asyncio
+import bisect
+import collections
+import http
+import itertools
+import logging
+import math
+from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
-from route_planning_async._core import Request, Response
-from route_planning_async._limits import Category, RateLimits
-from route_planning_async._retry import RetryPolicy
+import attrs
 
-__all__ = ["RateLimitBackend", "Scheduler", "SchedulerStats", "Send"]
+from route_planning_async._core import Request, Response, error_for
+from route_planning_async._errors import (
+    AttemptRecord,
+    RoutePlanningError,
+    TransportError,
+    ValidationError,
+)
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._retry import RetryDecision, RetryPolicy
+
+__all__ = [
+    "CategoryStats",
+    "Clock",
+    "Grant",
+    "InMemoryBackend",
+    "LoopClock",
+    "RateLimitBackend",
+    "Scheduler",
+    "SchedulerStats",
+    "Send",
+]
+
+logger = logging.getLogger("route_planning_async.scheduler")
 
 Send = Callable[[Request], Awaitable[Response]]
-SchedulerStats = Mapping[Category, object]
+"""What the scheduler calls to put one attempt on the wire (the transport's ``send``)."""
+
+_HISTORY_ATTRIBUTE = "history"
+
+
+class Clock(Protocol):
+    """The scheduler's time source: a monotonic ``now()`` and a matching ``sleep()``."""
+
+    def now(self) -> float:
+        """Seconds on a monotonic scale."""
+
+    async def sleep(self, seconds: float) -> None:
+        """Return after ``seconds`` of this clock have passed."""
+
+
+class LoopClock:
+    """The running event loop's clock (``loop.time()``, monotonic) and ``asyncio.sleep``."""
+
+    def now(self) -> float:
+        """The event loop's time."""
+        return asyncio.get_running_loop().time()
+
+    async def sleep(self, seconds: float) -> None:
+        """``asyncio.sleep``."""
+        await asyncio.sleep(seconds)
+
+
+@attrs.frozen
+class Grant:
+    """One admitted attempt's slot in a backend, to be released when the attempt ends."""
+
+    key: str
+    """The key the slot was taken in."""
+    token: str
+    """The backend's name for the slot."""
+    weight: int
+    """The weight the slot was taken with."""
+    rate_factor: float = 1.0
+    """The key's rate factor when it was granted (1.0: not slowed down)."""
 
 
 class RateLimitBackend(Protocol):
-    """Where the sliding-window state lives."""
+    """Where the sliding-window slots and the 429 penalty of each key live.
+
+    See the module docstring for the exact semantics every implementation keeps.
+    """
+
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+        """Anchor the grant's in-flight slot at ``now + extra``."""
+
+    async def cancel(self, grant: Grant) -> None:
+        """Remove the grant's slot: the attempt was never sent."""
+
+    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
+        """Pause the key and slow it down after a 429; answer the new rate factor."""
+
+    async def recover(self, key: str, step: float) -> float:
+        """Speed the key up one step after a run of successes; answer the new rate factor."""
+
+
+def _slot_anchor(slot: tuple[float, int, int]) -> float:
+    return slot[0]
+
+
+@attrs.define
+class _Bucket:
+    """The in-memory state of one key."""
+
+    settled: list[tuple[float, int, int]] = attrs.field(factory=list)
+    """Anchored slots as ``(anchor, serial, weight)``, sorted by anchor."""
+    in_flight: dict[int, int] = attrs.field(factory=dict)
+    """In-flight slots: serial -> weight."""
+    in_flight_weight: int = 0
+    """Sum of the in-flight slots' weights."""
+    paused_until: float = -math.inf
+    """No slot is granted before this time."""
+    rate_factor: float = 1.0
+    """Every period is divided by this (1.0: the configured rate)."""
+
+    def acquire(self, rules: Sequence[Rule], weight: int, now: float, serial: int) -> float:
+        """Record slot ``serial`` and answer 0.0, or answer the seconds to wait."""
+        if now < self.paused_until:
+            return self.paused_until - now
+        self._forget_expired(rules, now)
+        wait = 0.0
+        for rule in rules:
+            wait = max(wait, self._wait_for(rule, weight, now))
+        if wait > 0:
+            return wait
+        self.in_flight[serial] = weight
+        self.in_flight_weight += weight
+        return 0.0
+
+    def _wait_for(self, rule: Rule, weight: int, now: float) -> float:
+        period = rule.period / self.rate_factor
+
+        def expiry(slot: tuple[float, int, int]) -> float:
+            # The same expression decides "still counts" and "wait until", so a
+            # head that sleeps until the returned time is admitted when it wakes.
+            return slot[0] + period
+
+        first = bisect.bisect_right(self.settled, now, key=expiry)
+        in_flight = len(self.in_flight) if rule.per == "request" else self.in_flight_weight
+        used = in_flight + sum(rule.cost(slot[2]) for slot in itertools.islice(self.settled, first, None))
+        excess = used + rule.cost(weight) - rule.amount
+        if excess <= 0:
+            return 0.0
+        for slot in itertools.islice(self.settled, first, None):
+            excess -= rule.cost(slot[2])
+            if excess <= 0:
+                return expiry(slot) - now
+        return math.inf
+
+    def _forget_expired(self, rules: Sequence[Rule], now: float) -> None:
+        if not rules:
+            self.settled.clear()
+            return
+        horizon = max(rule.period for rule in rules) / self.rate_factor
+        stale = bisect.bisect_right(self.settled, now - horizon, key=_slot_anchor)
+        if stale:
+            del self.settled[:stale]
+
+    def release(self, serial: int, anchor: float) -> None:
+        weight = self.in_flight.pop(serial, None)
+        if weight is None:
+            return
+        self.in_flight_weight -= weight
+        bisect.insort(self.settled, (anchor, serial, weight))
+
+    def cancel(self, serial: int) -> None:
+        weight = self.in_flight.pop(serial, None)
+        if weight is not None:
+            self.in_flight_weight -= weight
+
+
+class InMemoryBackend:
+    """The default backend: the slots of each key in this process's memory.
+
+    One instance may be shared by several clients of one process so that they
+    share limits; separate processes need a shared backend (Redis).
+    """
+
+    def __init__(self) -> None:
+        self._buckets: dict[str, _Bucket] = {}
+        self._serials = itertools.count(1)
+
+    def _bucket(self, key: str) -> _Bucket:
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = _Bucket()
+        return bucket
+
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+        bucket = self._bucket(key)
+        serial = next(self._serials)
+        wait = bucket.acquire(rules, weight, now, serial)
+        if wait > 0:
+            return wait
+        return Grant(key, str(serial), weight, bucket.rate_factor)
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+        """Anchor the grant's in-flight slot at ``now + extra``."""
+        self._bucket(grant.key).release(int(grant.token), now + extra)
+
+    async def cancel(self, grant: Grant) -> None:
+        """Remove the grant's slot: the attempt was never sent."""
+        self._bucket(grant.key).cancel(int(grant.token))
+
+    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
+        """Pause the key and slow it down after a 429; answer the new rate factor."""
+        bucket = self._bucket(key)
+        bucket.paused_until = max(bucket.paused_until, now + pause)
+        bucket.rate_factor = min(bucket.rate_factor, max(floor, bucket.rate_factor * slowdown))
+        return bucket.rate_factor
+
+    async def recover(self, key: str, step: float) -> float:
+        """Speed the key up one step after a run of successes; answer the new rate factor."""
+        bucket = self._bucket(key)
+        bucket.rate_factor = min(1.0, bucket.rate_factor * step)
+        return bucket.rate_factor
+
+
+@attrs.frozen
+class CategoryStats:
+    """A snapshot of one category's traffic through the scheduler."""
+
+    category: Category
+    """The category."""
+    requests: int
+    """Requests handed to the scheduler (each counted once, however often retried)."""
+    sent: int
+    """Attempts put on the wire, retries included."""
+    sent_weight: int
+    """Total weight of the attempts sent (stops, for batch imports)."""
+    rate_limited: int
+    """429 answers received."""
+    retries: int
+    """Attempts that were retries of an earlier one."""
+    wait_seconds: float
+    """Seconds requests spent waiting for capacity, summed over requests."""
+    in_flight: int
+    """Attempts sent and not yet answered."""
+    queued: int
+    """Requests waiting for capacity now."""
+    rate_factor: float
+    """The fraction of the configured rate in force (below 1.0 after 429s)."""
+    effective_rate: float | None
+    """Requests per second now allowed by the tightest request rule; None when not limited."""
+
+
+class SchedulerStats(Mapping[Category, CategoryStats]):
+    """Per-category :class:`CategoryStats`, a snapshot: ``client.stats["read"].sent``."""
+
+    def __init__(self, categories: Mapping[Category, CategoryStats]) -> None:
+        self._categories = dict(categories)
+
+    def __getitem__(self, category: Category) -> CategoryStats:
+        return self._categories[Category(category)]
+
+    def __iter__(self) -> Iterator[Category]:
+        return iter(self._categories)
+
+    def __len__(self) -> int:
+        return len(self._categories)
+
+    def __repr__(self) -> str:
+        return f"SchedulerStats({list(self._categories.values())!r})"
+
+
+def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
+    if not future.done():
+        future.set_result(None)
+
+
+class _Lane:
+    """One category's FIFO queue in front of the backend, with its counters."""
+
+    def __init__(
+        self, category: Category, rules: tuple[Rule, ...], backend: RateLimitBackend, clock: Clock
+    ) -> None:
+        self.category = category
+        self.key = category.value
+        self.rules = rules
+        self._backend = backend
+        self._clock = clock
+        self._queue: collections.deque[asyncio.Future[None]] = collections.deque()
+        self._abandoned = 0
+        self._head_taken = False
+        self._wake: asyncio.Future[None] | None = None
+        self._recheck = min([rule.period for rule in rules] + [1.0])
+        self._closed = False
+        self._successes = 0
+        self._last_slowdown = -math.inf
+        self.rate_factor = 1.0
+        self.requests = 0
+        self.sent = 0
+        self.sent_weight = 0
+        self.rate_limited = 0
+        self.retries = 0
+        self.wait_seconds = 0.0
+        self.in_flight = 0
+        self.waiting = 0
+
+    def check_weight(self, weight: int) -> None:
+        if weight < 1:
+            raise ValidationError("weight", f"must be at least 1, got {weight}")
+        for rule in self.rules:
+            if rule.cost(weight) > rule.amount:
+                # Contract, Limits: waiting could never help; the request must be split.
+                raise ValidationError(
+                    "weight",
+                    f"{weight} can never pass the {self.category} limit of {rule.amount} "
+                    f"per {rule.period:g} s; split the request",
+                )
+
+    def snapshot(self) -> CategoryStats:
+        request_rates = [rule.amount / rule.period for rule in self.rules if rule.per == "request"]
+        return CategoryStats(
+            category=self.category,
+            requests=self.requests,
+            sent=self.sent,
+            sent_weight=self.sent_weight,
+            rate_limited=self.rate_limited,
+            retries=self.retries,
+            wait_seconds=self.wait_seconds,
+            in_flight=self.in_flight,
+            queued=self.waiting,
+            rate_factor=self.rate_factor,
+            effective_rate=min(request_rates) * self.rate_factor if request_rates else None,
+        )
+
+    def poke(self) -> None:
+        """Something changed that may let the head through earlier: make it ask again."""
+        if self._wake is not None:
+            _set_if_pending(self._wake)
+
+    async def admit(self, weight: int) -> Grant:
+        """Wait in FIFO order until the backend grants a slot of ``weight``."""
+        started = self._clock.now()
+        self.waiting += 1
+        try:
+            if self._head_taken or self._queue:
+                await self._wait_in_line()
+            else:
+                self._head_taken = True
+            try:
+                grant = await self._acquire_as_head(weight)
+            finally:
+                self._pass_head()
+        finally:
+            self.waiting -= 1
+        self.wait_seconds += self._clock.now() - started
+        return grant
+
+    async def _wait_in_line(self) -> None:
+        if self._closed:
+            raise RoutePlanningError("the client was closed")
+        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        self._queue.append(turn)
+        try:
+            await turn
+        except asyncio.CancelledError:
+            if turn.done() and not turn.cancelled():
+                # Promoted, then cancelled before it could run: hand the head on.
+                self._pass_head()
+            else:
+                self._forget_abandoned()
+            raise
+
+    def _forget_abandoned(self) -> None:
+        # Cancelled waiters are skipped lazily when the head passes; compacting
+        # now and then keeps mass cancellation behind a blocked head from piling up.
+        self._abandoned += 1
+        if self._abandoned > 64 and self._abandoned * 2 > len(self._queue):
+            self._queue = collections.deque(turn for turn in self._queue if not turn.done())
+            self._abandoned = 0
+
+    def _pass_head(self) -> None:
+        while self._queue:
+            turn = self._queue.popleft()
+            if not turn.done():
+                turn.set_result(None)
+                return
+            self._abandoned = max(0, self._abandoned - 1)
+        self._head_taken = False
+
+    async def _acquire_as_head(self, weight: int) -> Grant:
+        while True:
+            if self._closed:
+                raise RoutePlanningError("the client was closed")
+            result = await self._backend.acquire(self.key, self.rules, weight, self._clock.now())
+            if isinstance(result, Grant):
+                self.rate_factor = result.rate_factor
+                return result
+            if math.isinf(result):
+                logger.debug("%s: waiting for an answer to free capacity (%d queued)", self.key, self.waiting)
+            else:
+                logger.debug("%s: waiting %.3f s for capacity (%d queued)", self.key, result, self.waiting)
+            await self._sleep_or_wake(self._recheck if math.isinf(result) else result)
+
+    async def _sleep_or_wake(self, seconds: float) -> None:
+        loop = asyncio.get_running_loop()
+        wake: asyncio.Future[None] = loop.create_future()
+        self._wake = wake
+        timer = loop.create_task(self._clock.sleep(seconds))
+        timer.add_done_callback(lambda _: _set_if_pending(wake))
+        try:
+            await wake
+        finally:
+            self._wake = None
+            timer.cancel()
+
+    async def send(self, grant: Grant, request: Request, send: Send) -> Response | TransportError:
+        """Send one attempt and settle its slot (see the safety argument)."""
+        self.in_flight += 1
+        self.sent += 1
+        self.sent_weight += grant.weight
+        sent_at = self._clock.now()
+        try:
+            response = await send(request)
+        except TransportError as exc:
+            if exc.maybe_sent:
+                ended = self._clock.now()
+                await self._backend.release(grant, ended, extra=ended - sent_at)
+            else:
+                await self._backend.cancel(grant)
+            return exc
+        except BaseException:
+            ended = self._clock.now()
+            await self._backend.release(grant, ended, extra=ended - sent_at)
+            raise
+        else:
+            await self._backend.release(grant, self._clock.now())
+            return response
+        finally:
+            self.in_flight -= 1
+            self.poke()
+
+    async def rate_limited_answer(self, pause: float, sent_at: float, policy: RetryPolicy) -> None:
+        """A 429: pause the category and, once per round trip, slow it down."""
+        self.rate_limited += 1
+        self._successes = 0
+        now = self._clock.now()
+        slowdown = policy.slowdown if sent_at >= self._last_slowdown else 1.0
+        if slowdown < 1.0:
+            self._last_slowdown = now
+        self.rate_factor = await self._backend.penalize(
+            self.key, pause, slowdown, policy.min_rate_factor, now
+        )
+        if slowdown < 1.0:
+            logger.debug(
+                "%s: 429, pausing %.3f s, rate now %.0f%% of the limit",
+                self.key,
+                pause,
+                100 * self.rate_factor,
+            )
+
+    async def answered(self, policy: RetryPolicy) -> None:
+        """An answer that is not a 429: count it toward recovery."""
+        if self.rate_factor >= 1.0:
+            self._successes = 0
+            return
+        self._successes += 1
+        if self._successes >= policy.recovery_successes:
+            self._successes = 0
+            self.rate_factor = await self._backend.recover(self.key, policy.recovery_step)
+            logger.debug("%s: recovering, rate now %.0f%% of the limit", self.key, 100 * self.rate_factor)
+            self.poke()
+
+    def close(self) -> None:
+        self._closed = True
+        closed = RoutePlanningError("the client was closed")
+        while self._queue:
+            turn = self._queue.popleft()
+            if not turn.done():
+                turn.set_exception(closed)
+        self._abandoned = 0
+        self.poke()
+
+
+def _describe(outcome: Response | TransportError) -> tuple[int | None, str]:
+    if isinstance(outcome, TransportError):
+        return None, str(outcome)
+    try:
+        phrase = http.HTTPStatus(outcome.status).phrase
+    except ValueError:
+        phrase = "HTTP error"
+    return outcome.status, f"{outcome.status} {phrase}"
 
 
 class Scheduler:
-    """Admits every request into its category's limits, sends it, retries it."""
+    """Admits every request into its category's limits, sends it, retries it.
+
+    :param limits: the rules of each category.
+    :param retry: how failed attempts are retried and how a 429 slows a category.
+    :param backend: where the limit state lives; an :class:`InMemoryBackend` by default.
+    :param clock: the time source; the running loop's clock by default.
+    """
 
     def __init__(
-        self, limits: RateLimits, retry: RetryPolicy, *, backend: RateLimitBackend | None = None
+        self,
+        limits: RateLimits,
+        retry: RetryPolicy,
+        *,
+        backend: RateLimitBackend | None = None,
+        clock: Clock | None = None,
     ) -> None:
         self.limits = limits
+        """The rules in force."""
         self.retry = retry
+        """The retry policy in force."""
+        self.backend: RateLimitBackend = backend if backend is not None else InMemoryBackend()
+        """Where the limit state lives."""
+        self._clock: Clock = clock if clock is not None else LoopClock()
+        self._lanes = {
+            category: _Lane(category, limits.for_category(category), self.backend, self._clock)
+            for category in Category
+        }
+        self._closed = False
+
+    def __repr__(self) -> str:
+        return f"<Scheduler limits={self.limits!r} retry={self.retry!r}>"
 
     @property
     def stats(self) -> SchedulerStats:
-        return {}
+        """Per category: requests, attempts, 429s, retries, waits, in flight, queued, rate."""
+        return SchedulerStats({category: lane.snapshot() for category, lane in self._lanes.items()})
 
     async def run(self, request: Request, send: Send) -> Response:
-        """Wait for capacity, send, retry what may be retried; return the final answer."""
-        return await send(request)
+        """Wait for capacity, send, retry what may be retried; return the final answer.
+
+        A 2xx, or an error answer on the first attempt that is not retried, is
+        returned (``_core.decode`` raises the error). After retries, an error
+        answer is raised with its ``history``; a :class:`TransportError` that is
+        not retried is raised (with ``history`` when there were earlier attempts).
+        """
+        lane = self._lanes[request.category]
+        lane.check_weight(request.weight)
+        if self._closed:
+            raise RoutePlanningError("the client was closed")
+        lane.requests += 1
+        history: list[AttemptRecord] = []
+        # Set once an attempt may have been applied by the service: a later 404
+        # to a DELETE then means the delete is done (contract, Plans rule 3).
+        maybe_applied = False
+        attempt = 0
+        while True:
+            attempt += 1
+            grant = await lane.admit(request.weight)
+            sent_at = self._clock.now()
+            outcome = await lane.send(grant, request, send)
+            if (
+                maybe_applied
+                and request.method == "DELETE"
+                and isinstance(outcome, Response)
+                and outcome.status == http.HTTPStatus.NOT_FOUND
+            ):
+                logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())
+                await lane.answered(self.retry)
+                return Response(http.HTTPStatus.NO_CONTENT, {}, b"")
+            decision = self.retry.decide(request, outcome, attempt)
+            if decision.rate_limited:
+                await lane.rate_limited_answer(decision.delay, sent_at, self.retry)
+            elif isinstance(outcome, Response):
+                await lane.answered(self.retry)
+            if not decision.retry:
+                return self._give_up(request, outcome, history)
+            status, description = _describe(outcome)
+            history.append(AttemptRecord(status, description, decision.delay))
+            if isinstance(outcome, TransportError):
+                maybe_applied = maybe_applied or outcome.maybe_sent
+            elif outcome.status >= 500:
+                maybe_applied = True
+            lane.retries += 1
+            self._log_retry(request, description, attempt, decision)
+            if decision.delay > 0:
+                await self._clock.sleep(decision.delay)
+
+    def _log_retry(self, request: Request, description: str, attempt: int, decision: RetryDecision) -> None:
+        logger.debug(
+            "%s: %s; retry %d of %d in %.3f s",
+            request.describe(),
+            description,
+            attempt,
+            self.retry.attempts - 1,
+            decision.delay,
+        )
+
+    @staticmethod
+    def _give_up(
+        request: Request, outcome: Response | TransportError, history: list[AttemptRecord]
+    ) -> Response:
+        if isinstance(outcome, TransportError):
+            if history:
+                # TransportError declares no history of its own; it is given one
+                # so that every exhausted request tells what came before.
+                setattr(outcome, _HISTORY_ATTRIBUTE, tuple(history))
+                outcome.add_note(
+                    f"after {len(history) + 1} attempts: "
+                    + "; ".join(record.description for record in history)
+                )
+            raise outcome
+        if outcome.ok or not history:
+            return outcome
+        raise error_for(request, outcome, history=history)
 
     async def aclose(self) -> None:
-        """Release what the scheduler holds."""
+        """Fail every request still waiting for capacity; later requests are refused."""
+        self._closed = True
+        for lane in self._lanes.values():
+            lane.close()
