@@ -7,6 +7,7 @@ so they check the emulator against the contract, not against the client.
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -16,6 +17,7 @@ import attrs
 import pytest
 import pytest_asyncio
 
+from route_planning_async import RateLimits
 from route_planning_async.emulator import Emulator, EmulatorConfig
 from route_planning_async.emulator.pytest_plugin import (
     MARKER,
@@ -24,10 +26,22 @@ from route_planning_async.emulator.pytest_plugin import (
     route_planning_emulator,
 )
 
-__all__ = ["Answer", "Api", "pytest_configure", "route_planning_client", "route_planning_emulator"]
+from .openapi import validate_response
+
+__all__ = [
+    "Answer",
+    "Api",
+    "open_api",
+    "pytest_configure",
+    "route_planning_client",
+    "route_planning_emulator",
+]
 
 SPEEDUP = 1000.0
 """Tests run the emulator 1000 times faster: a minute of rate limit lasts 60 ms."""
+
+TEST_LIMITS = RateLimits.unlimited()
+"""Most tests check behaviour, not pacing; rate-limit tests set ``rate_limits`` with the marker."""
 
 _UNSET: Any = object()
 
@@ -35,7 +49,7 @@ _UNSET: Any = object()
 @pytest.fixture
 def route_planning_emulator_config(request: pytest.FixtureRequest) -> EmulatorConfig:
     """Test defaults (sped up), then ``@pytest.mark.route_planning_emulator(...)`` overrides."""
-    overrides: dict[str, Any] = {"speedup": SPEEDUP}
+    overrides: dict[str, Any] = {"speedup": SPEEDUP, "rate_limits": TEST_LIMITS}
     for marker in reversed(list(request.node.iter_markers(MARKER))):
         overrides.update(marker.kwargs)
     return EmulatorConfig(**overrides)
@@ -95,6 +109,14 @@ class Api:
             parsed = json.loads(raw) if raw and response.content_type == "application/json" else None
             return Answer(response.status, parsed, response.headers, raw)
 
+    async def checked(
+        self, method: str, template: str, path: str, body: Any = _UNSET, **kwargs: Any
+    ) -> Answer:
+        """The call, with its answer validated against the OpenAPI ``template``'s schema."""
+        answer = await self.call(method, path, body, **kwargs)
+        validate_response(template, method, answer.status, answer.body)
+        return answer
+
     async def ok(self, method: str, path: str, body: Any = _UNSET, **kwargs: Any) -> Any:
         """The call's JSON body, asserting a 2xx answer."""
         answer = await self.call(method, path, body, **kwargs)
@@ -135,9 +157,16 @@ class Api:
         return optimized
 
 
+@contextlib.asynccontextmanager
+async def open_api(emulator: Emulator) -> AsyncIterator[Api]:
+    """Raw HTTP access to an emulator started by the test itself."""
+    async with aiohttp.ClientSession() as session:
+        yield Api(session, emulator)
+    assert emulator.internal_errors == [], emulator.internal_errors
+
+
 @pytest_asyncio.fixture
 async def api(emu: Emulator) -> AsyncIterator[Api]:
     """Raw HTTP access to ``emu``."""
-    async with aiohttp.ClientSession() as session:
-        yield Api(session, emu)
-    assert emu.internal_errors == [], emu.internal_errors
+    async with open_api(emu) as opened:
+        yield opened

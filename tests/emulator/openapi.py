@@ -1,0 +1,204 @@
+"""Validation of the emulator's answers against the public OpenAPI document.
+
+``data/public-openapi-v0.2b.json`` is an extract of the public document: its request
+and response schemas, with descriptions and examples removed. Its id patterns are
+written ``[a-zA-Z0-9---_]`` (a range from ``-`` to ``-``); Python's ``re`` warns about
+that spelling, so the loader rewrites it to the equivalent ``[a-zA-Z0-9_-]``.
+
+Where the contract and the document disagree, the emulator follows the contract and
+the difference is listed in :data:`KNOWN_DIFFERENCES`. Response differences carry a
+patch that makes the document say what the contract says; validation applies them
+all, and ``tests/emulator/test_openapi.py`` proves each one is needed.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import json
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import attrs
+import jsonschema
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+__all__ = ["KNOWN_DIFFERENCES", "Difference", "request_errors", "response_errors", "validate_response"]
+
+_PATH = Path(__file__).parent / "data" / "public-openapi-v0.2b.json"
+_URI = "urn:route-planning:openapi"
+
+
+def _load() -> dict[str, Any]:
+    text = _PATH.read_text(encoding="utf-8").replace("0-9---_", "0-9_-")
+    document: dict[str, Any] = json.loads(text)
+    return document
+
+
+def _schema(document: dict[str, Any], name: str) -> dict[str, Any]:
+    schema: dict[str, Any] = document["components"]["schemas"][name]
+    return schema
+
+
+def _rename_client_id(document: dict[str, Any]) -> None:
+    for name in ("stopSchema", "unassignedStopSchema"):
+        schema = _schema(document, name)
+        schema["properties"]["serviceClientId"] = schema["properties"].pop("circuitClientId")
+        schema["required"] = ["serviceClientId" if r == "circuitClientId" else r for r in schema["required"]]
+
+
+def _optional(name: str, *fields: str) -> Callable[[dict[str, Any]], None]:
+    def patch(document: dict[str, Any]) -> None:
+        schema = _schema(document, name)
+        schema["required"] = [r for r in schema["required"] if r not in fields]
+
+    return patch
+
+
+def _both(*patches: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def patch(document: dict[str, Any]) -> None:
+        for one in patches:
+            one(document)
+
+    return patch
+
+
+@attrs.frozen
+class Difference:
+    """One place where the contract and the public OpenAPI document disagree."""
+
+    name: str
+    """Short id, used by the test of the difference."""
+    side: Literal["response", "request"]
+    """Which side of the exchange differs."""
+    contract: str
+    """What the contract says (and the emulator does)."""
+    openapi: str
+    """What the public OpenAPI document says."""
+    patch: Callable[[dict[str, Any]], None] | None = None
+    """For response differences: rewrites the document to the contract's reading."""
+
+
+KNOWN_DIFFERENCES: tuple[Difference, ...] = (
+    Difference(
+        "service_client_id",
+        "response",
+        "Stop and UnassignedStop carry `serviceClientId`",
+        "they carry `circuitClientId` (additionalProperties: false)",
+        _rename_client_id,
+    ),
+    Difference(
+        "weight_and_payment",
+        "response",
+        "Stop and UnassignedStop have no `weight` or `paymentOnDelivery` field",
+        "both are required in stopSchema and unassignedStopSchema",
+        _both(
+            _optional("stopSchema", "weight", "paymentOnDelivery"),
+            _optional("unassignedStopSchema", "weight", "paymentOnDelivery"),
+        ),
+    ),
+    Difference(
+        "unassigned_tracking_link",
+        "response",
+        "UnassignedStop has no `trackingLink` field",
+        "unassignedStopSchema requires `trackingLink`",
+        _optional("unassignedStopSchema", "trackingLink"),
+    ),
+    Difference(
+        "operation_result_absent",
+        "response",
+        "an operation's `result` is absent until done is true",
+        "operationSchema requires `result` (null while running)",
+        _optional("operationSchema", "result"),
+    ),
+    Difference(
+        "request_service_client_id",
+        "request",
+        "the create and import field for the client id is `serviceClientId`",
+        "the request bodies name it `circuitClientId`",
+    ),
+    Difference(
+        "request_barcodes",
+        "request",
+        "barcodes: at most 50 items",
+        "barcodes: at most 200 items",
+    ),
+    Difference(
+        "request_attempt_duration",
+        "request",
+        "estimatedAttemptDuration: a number, at least 1",
+        "estimatedAttemptDuration: any integer",
+    ),
+    Difference(
+        "request_time_of_day",
+        "request",
+        "TimeOfDay: hour 0..23, minute 0..59",
+        "TimeOfDay: any integers",
+    ),
+    Difference(
+        "request_weight_and_payment",
+        "request",
+        "the stop body has no `weight` or `paymentOnDelivery` (a strict server refuses them)",
+        "the request bodies accept `weight` and `paymentOnDelivery`",
+    ),
+)
+"""Every known difference; each has its own test in ``test_openapi.py``."""
+
+
+@functools.cache
+def _document(without: str | None) -> dict[str, Any]:
+    document = copy.deepcopy(_load())
+    for difference in KNOWN_DIFFERENCES:
+        if difference.patch is not None and difference.name != without:
+            difference.patch(document)
+    return document
+
+
+@functools.cache
+def _registry(without: str | None) -> Registry[Any]:
+    resource = Resource.from_contents(_document(without), default_specification=DRAFT202012)
+    return Registry().with_resource(_URI, resource)
+
+
+def _pointer(*parts: str) -> str:
+    return "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
+
+
+def _errors(schema_pointer: str, instance: Any, without: str | None) -> list[str]:
+    schema = {"$ref": f"{_URI}#/{schema_pointer}"}
+    validator = jsonschema.Draft202012Validator(schema, registry=_registry(without))
+    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)]
+
+
+def response_errors(
+    template: str, method: str, status: int, body: Any, *, without: str | None = None
+) -> list[str]:
+    """Why ``body`` is not a valid ``status`` answer of ``method template`` (empty: it is).
+
+    ``without`` leaves one known difference unpatched.
+    """
+    operation: Mapping[str, Any] = _document(without)["paths"][template][method.lower()]
+    key = str(status) if str(status) in operation["responses"] else "default"
+    response = operation["responses"][key]
+    if "content" not in response:
+        return [] if body is None else [f"{status} has no body in the document, got {body!r}"]
+    pointer = _pointer(
+        "paths", template, method.lower(), "responses", key, "content", "application/json", "schema"
+    )
+    return _errors(pointer, body, without)
+
+
+def validate_response(template: str, method: str, status: int, body: Any) -> None:
+    """Assert ``body`` is a valid answer (contract differences patched in)."""
+    errors = response_errors(template, method, status, body)
+    assert not errors, f"{method.upper()} {template} -> {status}: " + "; ".join(errors[:5])
+
+
+def request_errors(template: str, method: str, body: Any) -> list[str]:
+    """Why ``body`` is not a valid request body of ``method template`` per the document."""
+    pointer = _pointer(
+        "paths", template, method.lower(), "requestBody", "content", "application/json", "schema"
+    )
+    return _errors(pointer, body, None)
