@@ -163,10 +163,19 @@ class Paginator(Generic[T]):
                 raise RoutePlanningError(
                     f"{self._endpoint.method} {self._endpoint.template}: expected a JSON object"
                 )
-            items = structure_list(data.get(self._key) or [], self._item_type)
+            try:
+                items = structure_list(data.get(self._key) or [], self._item_type)
+            except (KeyError, TypeError, ValueError) as exc:
+                raise RoutePlanningError(
+                    f"{self._endpoint.name}: a list entry does not have the shape of "
+                    f"{self._item_type.__name__}: {exc!r}"
+                ) from exc
             next_token = data.get("nextPageToken")
             if next_token is not None:
-                check_page_token(next_token, "nextPageToken")
+                if not isinstance(next_token, str) or not 1 <= len(next_token) <= 255:
+                    raise RoutePlanningError(
+                        f"{self._endpoint.name}: the service sent an unusable page token {next_token!r}"
+                    )
                 if next_token in sent or next_token == token:
                     # The same token again would loop forever.
                     raise RoutePlanningError(

@@ -116,7 +116,12 @@ class _Resource:
             raise RoutePlanningError(
                 f"{request.describe()}: expected a JSON object, got {type(data).__name__}"
             )
-        return structure(data, model)
+        try:
+            return structure(data, model)
+        except (KeyError, TypeError, ValueError) as exc:
+            raise RoutePlanningError(
+                f"{request.describe()}: the answer does not have the shape of {model.__name__}: {exc!r}"
+            ) from exc
 
     def _paginate(
         self,

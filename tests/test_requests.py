@@ -678,3 +678,26 @@ async def test_import_many_goes_through_import_batch(
     requests = sent(mocked)
     assert requests[0].body == [{"address": ADDRESS_JSON}, {"address": {"city": "Paris"}}]
     assert requests[1].body == {"unassignedStops": [{"address": ADDRESS_JSON}], "depot": "depots/north"}
+
+
+async def test_an_answer_of_the_wrong_shape_is_a_clear_error(
+    mocked: aioresponses, client: rp.RoutePlanningClient
+) -> None:
+    mocked.get(f"{BASE}/plans/p1", payload={"id": "plans/p1", "title": "t", "starts": "2026-11-23"})
+    with pytest.raises(rp.RoutePlanningError, match="shape of Plan"):
+        await client.plans.get("p1")
+    mocked.get(f"{BASE}/plans/p2", body=b"[1, 2]", content_type="application/json")
+    with pytest.raises(rp.RoutePlanningError, match="expected a JSON object"):
+        await client.plans.get("p2")
+    mocked.get(url_pattern("/depots"), payload={"depots": [{"name": "no id"}], "nextPageToken": None})
+    with pytest.raises(rp.RoutePlanningError, match="shape of Depot"):
+        await client.depots.list().collect()
+
+
+async def test_an_unusable_page_token_stops_the_iteration(
+    mocked: aioresponses, client: rp.RoutePlanningClient
+) -> None:
+    mocked.get(url_pattern("/depots"), payload={"depots": [load("depot.json")], "nextPageToken": ""})
+    with pytest.raises(rp.RoutePlanningError, match="unusable page token"):
+        await client.depots.list().collect()
+    assert len(sent(mocked)) == 1
