@@ -20,13 +20,13 @@ from typing import Any
 
 import attrs
 
-from route_planning_async._errors import ValidationError
-from route_planning_async._inputs import (
+from route_planning_async import (
     AddressInput,
     OrderInfoInput,
     RecipientInput,
     StopInput,
     TimingInput,
+    ValidationError,
 )
 
 __all__ = [

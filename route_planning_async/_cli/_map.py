@@ -51,15 +51,14 @@ def render_map(
     legend: list[str] = []
     for index, route in enumerate(routes):
         colour = _COLOURS[index % len(_COLOURS)]
-        path = " ".join(f"{x},{y}" for x, y in map(xy, route.coordinates))
+        # From the depot, through the deliveries in order, back to the depot.
+        path = " ".join(f"{x},{y}" for x, y in map(xy, [depot, *route.coordinates, depot]))
         shapes.append(
             f'<polyline points="{path}" fill="none" stroke="{colour}" stroke-width="1.6" '
             f'stroke-opacity="0.8"><title>{html.escape(route.driver_name)}</title></polyline>'
         )
-        # The first and last points are the route's start and end (the depot).
         shapes.extend(
-            f'<circle cx="{x}" cy="{y}" r="2.2" fill="{colour}"/>'
-            for x, y in map(xy, route.coordinates[1:-1])
+            f'<circle cx="{x}" cy="{y}" r="2.2" fill="{colour}"/>' for x, y in map(xy, route.coordinates)
         )
         legend.append(
             f'<li><span style="background:{colour}"></span>{html.escape(route.driver_name)}: '

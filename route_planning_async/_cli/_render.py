@@ -132,16 +132,11 @@ class OptimizationStatus:
         if self._enabled:
             self._live.stop()
 
-    def polled(self, state: str) -> None:
-        """One more poll answered; ``state`` says where the optimization is."""
-        self._polls += 1
+    def polled(self, state: str, polls: int) -> None:
+        """Where the wait stands: ``state``, after ``polls`` polls."""
+        self._polls = polls
         self._state = state
         self._spinner.update(text=self._text())
-
-    @property
-    def polls(self) -> int:
-        """How many polls were answered."""
-        return self._polls
 
 
 def routes_table(routes: Sequence[RouteSummary]) -> Table:

@@ -1,9 +1,9 @@
 """Realistic, seeded stops around a depot, for the demo and for sample CSV files.
 
 The stops cluster in neighbourhoods around the depot, as deliveries do. Most
-have no time window; some want the morning or the afternoon, a few a one-hour
-slot, and a handful ask for a slot before any driver starts, which no route can
-meet (the optimizer skips those, as it would in real life).
+have no time window; some want business hours or the morning, and a handful ask
+for a slot before any driver starts, which no route can meet (the optimizer
+skips those, as it would in real life).
 """
 
 from __future__ import annotations
@@ -16,8 +16,8 @@ from typing import Any
 
 import attrs
 
+from route_planning_async import StopInput
 from route_planning_async._cli._csv import build_stop
-from route_planning_async._inputs import StopInput
 
 __all__ = ["DEFAULT_DEPOT", "DemoArea", "fields_as_csv_row", "generate_stop_fields", "generate_stops"]
 
@@ -99,15 +99,12 @@ def _offset(area: DemoArea, north_km: float, east_km: float) -> tuple[float, flo
 
 def _time_window(rng: random.Random) -> tuple[time | None, time | None]:
     draw = rng.random()
-    if draw < 0.60:
-        return None, None
     if draw < 0.80:
-        return time(8, 0), time(12, 0)
-    if draw < 0.95:
-        return time(12, 0), time(17, 0)
+        return None, None
+    if draw < 0.92:
+        return time(8, 0), time(18, 0)
     if draw < 0.99:
-        start = rng.randrange(9, 16)
-        return time(start, 0), time(start + 1, 0)
+        return time(8, 0), time(12, 0)
     # A slot before any driver's day starts: no route can meet it.
     return time(5, 0), time(5, 30)
 
@@ -145,7 +142,7 @@ def generate_stop_fields(
             "external_id": f"CUST-{external_ids[position]}",
             "earliest": earliest,
             "latest": latest,
-            "duration": rng.choice((120, 180, 180, 240, 300, 300, 420, 600)),
+            "duration": rng.choice((60, 90, 90, 120, 120, 180)),
             "package_count": packages,
             "barcodes": [f"RP{rng.randrange(10**9, 10**10)}" for _ in range(packages)],
             "products": [rng.choice(_PRODUCTS)],

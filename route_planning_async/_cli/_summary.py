@@ -8,7 +8,7 @@ from typing import Any
 
 import attrs
 
-from route_planning_async._models import Plan, Stop
+from route_planning_async import Plan, Stop
 
 __all__ = ["RouteSummary", "summarize_routes"]
 
@@ -34,7 +34,7 @@ class RouteSummary:
     last_eta: datetime | None
     """Estimated arrival at the last delivery."""
     coordinates: tuple[tuple[float, float], ...] = ()
-    """(latitude, longitude) of every stop in driving order, start and end included, for a map."""
+    """(latitude, longitude) of every delivery in driving order, for a map."""
 
     def to_json(self) -> dict[str, Any]:
         """The summary as JSON data (times as ISO 8601)."""
@@ -89,7 +89,7 @@ def summarize_routes(plan: Plan, stops: Iterable[Stop]) -> list[RouteSummary]:
                 driving_s=sum(stop.estimated_travel_duration or 0.0 for stop in route_stops),
                 first_eta=min(etas) if etas else None,
                 last_eta=max(etas) if etas else None,
-                coordinates=_coordinates(route_stops),
+                coordinates=_coordinates(deliveries),
             )
         )
     summaries.sort(

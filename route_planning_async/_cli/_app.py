@@ -1,0 +1,324 @@
+"""The ``route-planning`` commands (click)."""
+
+from __future__ import annotations
+
+import csv
+import sys
+from collections.abc import Callable, Sequence
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+
+from route_planning_async import __version__
+from route_planning_async._cli import _commands
+from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
+from route_planning_async._cli._stops import fields_as_csv_row, generate_stop_fields
+
+__all__ = ["cli"]
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+_EPILOG = f"""\b
+The API key is read from {API_KEY_ENV} or from --api-key-file FILE, never
+from the command line. --emulator runs a command against a fresh embedded
+emulator (its own key and CA are then used).
+
+\b
+Exit codes:
+  0  success
+  1  the service or the network failed (API error, failed optimization, timeout)
+  2  usage or validation: bad option, missing key, bad CSV, rejected value
+  3  an import ran, but some rows were not imported (see --failures)
+"""
+
+
+def _settings(ctx: click.Context) -> Settings:
+    return ctx.find_root().ensure_object(Settings)
+
+
+def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
+    """A callback that records an option in the shared :class:`Settings` when it was given."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is None or value is False:
+            return
+        setattr(_settings(ctx), name, value)
+
+    return callback
+
+
+def _shared_options(command: F) -> F:
+    """The connection and output options, accepted before or after any command name."""
+    options = (
+        click.option(
+            "--api-key-file",
+            type=click.Path(dir_okay=False, path_type=Path),
+            expose_value=False,
+            callback=_set("api_key_file"),
+            help=f"File holding the API key (default: ${API_KEY_ENV}).",
+        ),
+        click.option(
+            "--base-url",
+            envvar="ROUTE_PLANNING_BASE_URL",
+            expose_value=False,
+            callback=_set("base_url"),
+            help="Service address (default: the v0.2b service; $ROUTE_PLANNING_BASE_URL).",
+        ),
+        click.option(
+            "--ca-file",
+            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            envvar="ROUTE_PLANNING_CA_FILE",
+            expose_value=False,
+            callback=_set("ca_file"),
+            help="PEM file of extra CA certificates to trust ($ROUTE_PLANNING_CA_FILE).",
+        ),
+        click.option(
+            "--emulator",
+            is_flag=True,
+            expose_value=False,
+            callback=_set("emulator"),
+            help="Run against a fresh embedded emulator instead of the service.",
+        ),
+        click.option(
+            "--json",
+            "json_output",
+            is_flag=True,
+            expose_value=False,
+            callback=_set("json"),
+            help="Print machine-readable JSON on stdout (and nothing else).",
+        ),
+    )
+    for option in reversed(options):
+        command = option(command)
+    return command
+
+
+def _date(value: str, option: str) -> date:
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}", param_hint=option) from None
+
+
+@click.group(
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+    epilog=_EPILOG,
+)
+@click.version_option(__version__, prog_name="route-planning")
+@_shared_options
+def cli() -> None:
+    """Plan delivery routes with the Route Planning Service API v0.2b."""
+
+
+@cli.command(epilog=_EPILOG)
+@click.option("--stops", "stop_count", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--drivers", "driver_count", type=click.IntRange(1, 50), default=5, show_default=True)
+@click.option(
+    "--speedup",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Run the emulator (and the client's limits) this many times faster than the contract.",
+)
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the generated stops.")
+@click.option(
+    "--map",
+    "map_path",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Also draw the routes into this HTML file.",
+)
+@_shared_options
+@click.pass_context
+def demo(
+    ctx: click.Context,
+    stop_count: int,
+    driver_count: int,
+    speedup: float,
+    seed: int,
+    map_path: Path | None,
+) -> None:
+    """Run the whole workflow against an embedded emulator over HTTPS.
+
+    Creates a plan with drivers, imports realistic stops around the depot,
+    optimizes, distributes, and prints the routes, the skipped stops and the
+    requests per rate-limit category. At --speedup 1 the emulator enforces the
+    contract's limits as they are.
+    """
+    settings = _settings(ctx)
+    run_command(
+        lambda: _commands.demo(
+            settings,
+            stop_count=stop_count,
+            driver_count=driver_count,
+            speedup=speedup,
+            seed=seed,
+            map_path=map_path,
+        )
+    )
+
+
+@cli.group(epilog=_EPILOG)
+@_shared_options
+def plans() -> None:
+    """List and create plans."""
+
+
+@plans.command("list", epilog=_EPILOG)
+@click.option("--title", help="Only plans with this title.")
+@click.option(
+    "--from", "starts_from", metavar="DATE", help="Only plans starting on or after DATE (YYYY-MM-DD)."
+)
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after this many plans.")
+@_shared_options
+@click.pass_context
+def plans_list(ctx: click.Context, title: str | None, starts_from: str | None, limit: int | None) -> None:
+    """List the team's plans."""
+    settings = _settings(ctx)
+    starts = _date(starts_from, "--from") if starts_from is not None else None
+    run_command(lambda: _commands.plans_list(settings, title=title, starts_from=starts, limit=limit))
+
+
+@plans.command("create", epilog=_EPILOG)
+@click.option("--title", required=True, help="1 to 255 characters.")
+@click.option("--starts", required=True, metavar="DATE", help="The plan's day (YYYY-MM-DD).")
+@click.option(
+    "--driver", "drivers", multiple=True, metavar="DRIVER", help="drivers/<id> or <id>; repeatable."
+)
+@click.option("--depot", metavar="DEPOT", help="depots/<id> or <id> (default: the team's main depot).")
+@_shared_options
+@click.pass_context
+def plans_create(
+    ctx: click.Context, title: str, starts: str, drivers: Sequence[str], depot: str | None
+) -> None:
+    """Create a plan."""
+    settings = _settings(ctx)
+    day = _date(starts, "--starts")
+    run_command(
+        lambda: _commands.plans_create(settings, title=title, starts=day, drivers=list(drivers), depot=depot)
+    )
+
+
+@cli.group(epilog=_EPILOG)
+@_shared_options
+def stops() -> None:
+    """Import stops from CSV files."""
+
+
+@stops.command("import", epilog=_EPILOG)
+@click.argument("plan")
+@click.argument("csv_file", metavar="CSV", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--map-column",
+    "map_columns",
+    multiple=True,
+    metavar="FIELD=HEADER",
+    help="Read FIELD from the column HEADER (e.g. external_id='Order ref'); repeatable.",
+)
+@click.option(
+    "--failures",
+    "failures_path",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the rows that failed here: the input's columns plus 'error'; it can be imported again.",
+)
+@click.option("--dry-run", is_flag=True, help="Check every row and report the bad ones; send nothing.")
+@_shared_options
+@click.pass_context
+def stops_import(
+    ctx: click.Context,
+    plan: str,
+    csv_file: Path,
+    map_columns: Sequence[str],
+    failures_path: Path | None,
+    dry_run: bool,
+) -> None:
+    """Import the stops of a CSV file into PLAN, 100 per request, at the contract's pace.
+
+    \b
+    Columns are found by their header (case, spaces and '_' do not matter):
+      address / address_line_one / line1 / street, address_line_two / line2,
+      city, state, zip / postcode, country, lat / latitude, lng / lon / longitude,
+      recipient_name / name, recipient_email / email, recipient_phone / phone,
+      external_id, earliest and latest (HH:MM), duration (seconds, or 5m, 1h),
+      notes, package_count, barcodes and products (split on ';' or ','),
+      seller_order_id / order_id, activity, optimization_order, allowed_drivers.
+    An 'error' column (from a failure report) is ignored.
+    """
+    settings = _settings(ctx)
+    run_command(
+        lambda: _commands.stops_import(
+            settings,
+            plan=plan,
+            csv_path=csv_file,
+            map_columns=list(map_columns),
+            failures_path=failures_path,
+            dry_run=dry_run,
+        )
+    )
+
+
+@stops.command("sample", epilog=_EPILOG)
+@click.option("--count", type=click.IntRange(1, 100_000), default=50, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write here instead of stdout.",
+)
+def stops_sample(count: int, seed: int, output: Path | None) -> None:
+    """Write a CSV file of realistic stops around the demo depot, to try 'stops import' with."""
+    rows = [fields_as_csv_row(fields) for fields in generate_stop_fields(count, seed=seed)]
+    header: list[str] = []
+    for row in rows:
+        header.extend(name for name in row if name not in header)
+    stream = output.open("w", encoding="utf-8", newline="") if output is not None else sys.stdout
+    try:
+        writer = csv.DictWriter(stream, fieldnames=header, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    finally:
+        if output is not None:
+            stream.close()
+
+
+@cli.command(epilog=_EPILOG)
+@click.argument("plan")
+@click.option("--wait", is_flag=True, help="Poll the optimization until it is done.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Give up waiting after SECONDS.")
+@_shared_options
+@click.pass_context
+def optimize(ctx: click.Context, plan: str, wait: bool, timeout: float | None) -> None:
+    """Start the optimization of PLAN (3 per minute); print its operation."""
+    settings = _settings(ctx)
+    run_command(lambda: _commands.optimize(settings, plan=plan, wait=wait, max_wait=timeout))
+
+
+@cli.command(epilog=_EPILOG)
+@click.argument("plan")
+@_shared_options
+@click.pass_context
+def distribute(ctx: click.Context, plan: str) -> None:
+    """Send the routes of the optimized PLAN to its drivers."""
+    settings = _settings(ctx)
+    run_command(lambda: _commands.distribute(settings, plan=plan))
+
+
+@cli.group(epilog=_EPILOG)
+@_shared_options
+def operations() -> None:
+    """Follow optimization operations."""
+
+
+@operations.command("wait", epilog=_EPILOG)
+@click.argument("operation_ids", metavar="OPERATION...", nargs=-1, required=True)
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Give up after SECONDS.")
+@_shared_options
+@click.pass_context
+def operations_wait(ctx: click.Context, operation_ids: Sequence[str], timeout: float | None) -> None:
+    """Wait until every OPERATION is done; fail when one of them failed."""
+    settings = _settings(ctx)
+    run_command(
+        lambda: _commands.operations_wait(settings, operation_ids=list(operation_ids), max_wait=timeout)
+    )

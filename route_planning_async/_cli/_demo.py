@@ -1,0 +1,126 @@
+"""``route-planning demo``: the whole workflow, through the public client API, against the emulator.
+
+The emulated team has one depot (the demo area's centre) and as many drivers as
+asked for. The emulator enforces the contract's limits divided by the speed-up,
+and the client's scheduler uses the same limits, so the run shows that a
+thousand stops go through at the contract's pace without a single 429.
+"""
+
+from __future__ import annotations
+
+import collections
+import datetime
+from pathlib import Path
+from typing import Any
+
+from route_planning_async import OptimizationSuccess, Stop
+from route_planning_async._cli._commands import import_with_progress, stats_rows, wait_with_status
+from route_planning_async._cli._emulated import demo_config
+from route_planning_async._cli._map import write_map
+from route_planning_async._cli._render import Output, routes_table, skipped_table, stats_table
+from route_planning_async._cli._run import Settings, open_client
+from route_planning_async._cli._stops import DEFAULT_DEPOT, generate_stops
+from route_planning_async._cli._summary import summarize_routes
+
+__all__ = ["run_demo"]
+
+_SKIPPED_SHOWN = 15
+
+
+def _label(stop: Stop | None) -> str:
+    if stop is None:
+        return "—"
+    who = stop.recipient.external_id or stop.recipient.name or ""
+    where = stop.address.address_line_one or stop.address.address
+    window = ""
+    timing = stop.timing
+    if timing.earliest_attempt_time is not None and timing.latest_attempt_time is not None:
+        window = f" [{timing.earliest_attempt_time:%H:%M}-{timing.latest_attempt_time:%H:%M}]"
+    return f"{who} {where}{window}".strip()
+
+
+async def run_demo(
+    output: Output,
+    *,
+    stop_count: int,
+    driver_count: int,
+    speedup: float,
+    seed: int,
+    map_path: Path | None,
+) -> dict[str, Any]:
+    """Run the workflow, print its tables, and return the facts for ``--json``."""
+    area = DEFAULT_DEPOT
+    config = demo_config(area, driver_count=driver_count, speedup=speedup, seed=seed)
+    stops = generate_stops(stop_count, seed=seed, area=area)
+    async with open_client(Settings(), emulator_config=config) as client:
+        output.note(
+            f"emulator at {client.base_url} (HTTPS), speed-up {speedup:g}: "
+            f"{stop_count} stops, {driver_count} drivers, seed {seed}"
+        )
+        starts = datetime.datetime.now(datetime.UTC).date()
+        plan = await client.plans.create(
+            title=f"Demo {starts:%a %d %b}: {stop_count} stops",
+            starts=starts,
+            drivers=[f"drivers/{driver.id}" for driver in config.team.drivers],
+        )
+        output.note(f"created {plan.id} with {len(plan.drivers)} drivers")
+
+        outcomes = await import_with_progress(client, output, plan.id, stops)
+        imported = sum(1 for stop_id, _ in outcomes if stop_id is not None)
+        import_errors = collections.Counter(error for stop_id, error in outcomes if stop_id is None)
+
+        operation = await client.plans.optimize(plan.id)
+        if not operation.done:
+            operation = await wait_with_status(client, output, operation, None)
+        result = operation.result
+        skipped = result.skipped_stops if isinstance(result, OptimizationSuccess) else []
+        distributed = await client.plans.distribute(plan.id)
+
+        plan_stops = await client.stops.list(plan.id).collect()
+        routes = summarize_routes(distributed, plan_stops)
+        by_id = {stop.id: stop for stop in plan_stops}
+        stats = stats_rows(client)
+
+    reasons = collections.Counter(item.reason for item in skipped)
+    if not output.json:
+        output.out.print(routes_table(routes))
+        if skipped:
+            rows = [
+                (item.id.rpartition("/")[2], _label(by_id.get(item.id)), item.reason)
+                for item in skipped[:_SKIPPED_SHOWN]
+            ]
+            table = skipped_table(rows)
+            counts = ", ".join(f"{count} {reason}" for reason, count in reasons.most_common())
+            table.caption = f"{len(skipped)} skipped: {counts}" + (
+                f" (first {_SKIPPED_SHOWN} shown)" if len(skipped) > _SKIPPED_SHOWN else ""
+            )
+            output.out.print(table)
+        else:
+            output.out.print("No stop was skipped.")
+        if import_errors:
+            output.warn(f"{len(outcomes) - imported} stops were not imported: {dict(import_errors)}")
+        output.out.print(stats_table(stats))
+    if map_path is not None:
+        unrouted = [
+            (stop.address.latitude, stop.address.longitude)
+            for stop in (by_id.get(item.id) for item in skipped)
+            if stop is not None and stop.address.latitude is not None and stop.address.longitude is not None
+        ]
+        write_map(
+            map_path,
+            routes,
+            depot=(area.latitude, area.longitude),
+            title=f"{distributed.title} ({len(routes)} routes)",
+            unrouted=unrouted,
+        )
+        output.note(f"map written to {map_path}")
+    return {
+        "plan": distributed.id,
+        "stops": stop_count,
+        "imported": imported,
+        "optimized": result.num_optimized_stops if isinstance(result, OptimizationSuccess) else 0,
+        "routes": [route.to_json() for route in routes],
+        "skipped": [{"id": item.id, "reason": item.reason} for item in skipped],
+        "skipped_by_reason": dict(reasons),
+        "stats": stats,
+    }

@@ -1,0 +1,72 @@
+"""The embedded emulator behind ``--emulator`` and ``demo``."""
+
+from __future__ import annotations
+
+import contextlib
+import datetime
+import importlib.util
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from route_planning_async._cli._run import CommandError
+from route_planning_async._cli._stops import DemoArea
+
+if TYPE_CHECKING:
+    from route_planning_async.emulator import Emulator, EmulatorConfig
+
+__all__ = ["DEMO_DRIVER_NAMES", "demo_config", "running_emulator"]
+
+DEMO_DRIVER_NAMES = (
+    "Alex Morgan", "Sam Okoye", "Jo Fischer", "Ravi Shah", "Maya Costa", "Tom Becker", "Ines Duarte",
+    "Kofi Mensah", "Lucia Romano", "Erik Lund",
+)  # fmt: skip
+"""Names of the demo's drivers (numbered beyond the tenth)."""
+
+_DEMO_START = datetime.time(8, 0)
+
+
+def _require_trustme() -> None:
+    # The emulator serves HTTPS with a throwaway CA made by trustme.
+    if importlib.util.find_spec("trustme") is None:
+        raise CommandError(
+            "the embedded emulator needs trustme; run: pip install 'route_planning_async[cli]'"
+        )
+
+
+def demo_config(area: DemoArea, *, driver_count: int, speedup: float, seed: int) -> EmulatorConfig:
+    """An emulated team with one depot at ``area`` and ``driver_count`` drivers starting at 08:00."""
+    _require_trustme()
+    from route_planning_async.emulator import DepotConfig, DriverConfig, EmulatorConfig, TeamConfig
+
+    drivers = []
+    for index in range(driver_count):
+        base = DEMO_DRIVER_NAMES[index % len(DEMO_DRIVER_NAMES)]
+        name = base if index < len(DEMO_DRIVER_NAMES) else f"{base} {index // len(DEMO_DRIVER_NAMES) + 1}"
+        handle = name.lower().replace(" ", ".")
+        drivers.append(
+            DriverConfig(
+                f"driver-{index + 1}",
+                name,
+                f"{handle}@example.com",
+                display_name=name,
+                start_time=_DEMO_START,
+            )
+        )
+    # Passed as a mapping: the tuple converters of these fields type their
+    # parameters as a bare Iterable[_T_co], which no argument satisfies.
+    team_fields: dict[str, Any] = {
+        "depots": (DepotConfig("main", area.name, area.latitude, area.longitude),),
+        "drivers": tuple(drivers),
+    }
+    team = TeamConfig(**team_fields)
+    return EmulatorConfig(speedup=speedup, team=team, seed=seed)
+
+
+@contextlib.asynccontextmanager
+async def running_emulator(config: EmulatorConfig | None = None) -> AsyncIterator[Emulator]:
+    """A fresh emulator over HTTPS (the default team and the contract's limits), stopped on exit."""
+    _require_trustme()
+    from route_planning_async.emulator import Emulator
+
+    async with Emulator(config) as emulator:
+        yield emulator

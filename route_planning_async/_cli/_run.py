@@ -1,0 +1,200 @@
+"""How a command runs: its settings, the client it talks through, and its exit code.
+
+Exit codes (also in ``route-planning --help``):
+
+- 0: success.
+- 1: the service or the network failed (an API error, a failed optimization, a timeout).
+- 2: usage or validation: a bad option, a missing API key, a bad CSV file, a value the contract rejects.
+- 3: an import ran, but some rows were not imported (see ``--failures``).
+
+User errors print one line on standard error and no traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import datetime
+import enum
+import json
+import os
+import ssl
+from collections.abc import AsyncIterator, Callable, Coroutine
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+import click
+
+from route_planning_async import (
+    APIError,
+    AuthenticationError,
+    ConfigurationError,
+    OperationCanceledError,
+    OperationTimeoutError,
+    OptimizationFailedError,
+    RoutePlanningClient,
+    RoutePlanningError,
+    TransportError,
+    ValidationError,
+)
+from route_planning_async._cli._csv import CsvError
+
+if TYPE_CHECKING:
+    from route_planning_async.emulator import EmulatorConfig
+
+__all__ = [
+    "API_KEY_ENV",
+    "CommandError",
+    "ExitCode",
+    "InputError",
+    "Settings",
+    "dump_json",
+    "jsonable",
+    "open_client",
+    "run_command",
+]
+
+API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
+"""The environment variable the API key is read from."""
+
+
+class ExitCode(enum.IntEnum):
+    """The process exit codes."""
+
+    OK = 0
+    """Success."""
+    FAILURE = 1
+    """The service or the network failed."""
+    USAGE = 2
+    """Bad usage or input: nothing (more) was sent."""
+    PARTIAL = 3
+    """An import ran, but some rows were not imported."""
+
+
+class CommandError(click.ClickException):
+    """A failure of the service, the network or the run: one line on stderr, exit code 1."""
+
+    exit_code = ExitCode.FAILURE
+
+
+class InputError(CommandError):
+    """Bad usage or input (a missing key, a bad file, a rejected value): exit code 2."""
+
+    exit_code = ExitCode.USAGE
+
+
+@attrs.define
+class Settings:
+    """Options shared by every command; given before or after the command name."""
+
+    api_key_file: Path | None = None
+    """A file whose content is the API key (instead of ``ROUTE_PLANNING_API_KEY``)."""
+    base_url: str | None = None
+    """The service address; the client's default (or ``ROUTE_PLANNING_BASE_URL``) when None."""
+    ca_file: Path | None = None
+    """A PEM file of extra CA certificates to trust (a private CA, a local emulator)."""
+    emulator: bool = False
+    """Run against a fresh embedded emulator instead of the service."""
+    json: bool = False
+    """Machine-readable output on stdout."""
+
+
+def read_api_key(settings: Settings) -> str:
+    """The key from ``--api-key-file``, else from ``ROUTE_PLANNING_API_KEY``.
+
+    The key is never taken from a command-line argument, where it would end up
+    in the shell history and the process list.
+    """
+    if settings.api_key_file is not None:
+        try:
+            key = settings.api_key_file.read_text(encoding="utf-8").strip()
+        except OSError as exc:
+            raise InputError(f"cannot read --api-key-file {settings.api_key_file}: {exc.strerror}") from None
+        if not key:
+            raise InputError(f"--api-key-file {settings.api_key_file} is empty")
+        return key
+    key = os.environ.get(API_KEY_ENV, "").strip()
+    if not key:
+        raise InputError(f"no API key: set {API_KEY_ENV} or pass --api-key-file FILE (or try --emulator)")
+    return key
+
+
+@contextlib.asynccontextmanager
+async def open_client(
+    settings: Settings, *, emulator_config: EmulatorConfig | None = None
+) -> AsyncIterator[RoutePlanningClient]:
+    """The client a command talks through: to the service, or to a fresh embedded emulator.
+
+    With the emulator (``--emulator``, or an ``emulator_config``), its key and CA
+    are used, and the client's limits are the emulator's, sped up as much.
+    """
+    if settings.emulator or emulator_config is not None:
+        from route_planning_async._cli._emulated import running_emulator
+
+        async with running_emulator(emulator_config) as emulator, emulator.client() as client:
+            yield client
+        return
+    ssl_context = None
+    if settings.ca_file is not None:
+        try:
+            ssl_context = ssl.create_default_context(cafile=str(settings.ca_file))
+        except (OSError, ssl.SSLError) as exc:
+            raise InputError(f"cannot use --ca-file {settings.ca_file}: {exc}") from None
+    async with RoutePlanningClient(
+        read_api_key(settings), base_url=settings.base_url, ssl=ssl_context
+    ) as client:
+        yield client
+
+
+def _failure(exc: BaseException) -> CommandError | None:
+    """The one-line report of an expected failure; None for a bug (which keeps its traceback)."""
+    if isinstance(exc, CommandError):
+        return exc
+    if isinstance(exc, CsvError | ValidationError | ConfigurationError):
+        return InputError(str(exc))
+    if isinstance(exc, AuthenticationError):
+        return CommandError(f"{exc} (check {API_KEY_ENV} or --api-key-file)")
+    if isinstance(
+        exc,
+        APIError
+        | TransportError
+        | OptimizationFailedError
+        | OperationCanceledError
+        | OperationTimeoutError
+        | RoutePlanningError,
+    ):
+        return CommandError(str(exc))
+    return None
+
+
+def run_command(work: Callable[[], Coroutine[Any, Any, int]]) -> None:
+    """Run a command's coroutine and exit with its code; expected failures become one line on stderr."""
+    try:
+        code = asyncio.run(work())
+    except Exception as exc:
+        failure = _failure(exc)
+        if failure is None:
+            raise
+        raise failure from None
+    raise SystemExit(code)
+
+
+def jsonable(value: Any) -> Any:
+    """Models, dates and times as JSON data: snake_case keys, ISO 8601 strings."""
+    if attrs.has(type(value)):
+        return {name: jsonable(item) for name, item in attrs.asdict(value, recurse=False).items()}
+    if isinstance(value, dict):
+        return {str(key): jsonable(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [jsonable(item) for item in value]
+    if isinstance(value, datetime.date | datetime.time):
+        return value.isoformat()
+    if isinstance(value, enum.Enum):
+        return value.value
+    return value
+
+
+def dump_json(data: Any) -> None:
+    """Print ``data`` as JSON on stdout, alone."""
+    click.echo(json.dumps(jsonable(data), indent=2, ensure_ascii=False))
