@@ -30,6 +30,7 @@ from route_planning_async._errors import (
     UnprocessableEntityError,
     ValidationError,
 )
+from route_planning_async._importer import FailedBatch, ImportProgress, ImportReport, Outcome, RejectedStop
 from route_planning_async._inputs import (
     UNSET,
     AddressInput,
@@ -81,7 +82,9 @@ from route_planning_async._models import (
     UnassignedStop,
 )
 from route_planning_async._pagination import Page, Paginator
+from route_planning_async._polling import LiveEdit
 from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import CategoryStats, InMemoryBackend, RateLimitBackend
 
 try:
     __version__ = metadata.version("route_planning_async")
@@ -99,6 +102,7 @@ __all__ = [
     "AuthenticationError",
     "BadRequestError",
     "Category",
+    "CategoryStats",
     "ConfigurationError",
     "ConflictError",
     "CustomStopProperty",
@@ -108,10 +112,15 @@ __all__ = [
     "Driver",
     "Eta",
     "EtaNullReason",
+    "FailedBatch",
     "GoneError",
     "ImportFailure",
+    "ImportProgress",
+    "ImportReport",
     "ImportResult",
+    "InMemoryBackend",
     "LiveChange",
+    "LiveEdit",
     "NotFoundError",
     "Operation",
     "OperationCanceledError",
@@ -124,6 +133,7 @@ __all__ = [
     "OptimizationSuccess",
     "OrderInfo",
     "OrderInfoInput",
+    "Outcome",
     "Page",
     "Paginator",
     "PermissionDeniedError",
@@ -134,10 +144,12 @@ __all__ = [
     "PlanOptimization",
     "PlanUpdate",
     "ProofOfAttemptRequirements",
+    "RateLimitBackend",
     "RateLimitError",
     "RateLimits",
     "Recipient",
     "RecipientInput",
+    "RejectedStop",
     "ReoptimizationType",
     "RequestTimeoutError",
     "RetryPolicy",

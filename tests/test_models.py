@@ -315,3 +315,13 @@ def test_every_model_is_exported() -> None:
     for name in _models.__all__:
         assert getattr(rp, name) is getattr(_models, name)
         assert name in rp.__all__
+
+
+def test_every_input_and_the_pagination_types_are_exported() -> None:
+    public_inputs = [
+        name for name in _inputs.__all__ if not name.startswith(("MAX_", "PLAN_")) and name[0].isupper()
+    ]
+    for name in [*public_inputs, "UNSET", "Page", "Paginator"]:
+        assert name in rp.__all__, name
+        assert getattr(rp, name) is not None
+    assert rp.__all__ == sorted(rp.__all__, key=lambda n: (not n.isupper(), n))
