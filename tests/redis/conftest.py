@@ -1,0 +1,62 @@
+"""A real redis-server for the Redis backend tests, started and stopped by the tests themselves.
+
+The server runs without persistence (``--save '' --appendonly no``) on a free
+loopback port. When ``redis-server`` is not on PATH every test here is skipped,
+with the reason shown in the test report.
+"""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+import pytest_asyncio
+import redis.asyncio as redis_asyncio
+from redis_server import RedisServer, free_port
+
+
+def _executable() -> str:
+    found = shutil.which("redis-server")
+    if found is None:
+        pytest.skip("redis-server is not on PATH: the Redis backend tests need a real server")
+    return found
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    """A redis-server shared by the tests of this directory (each test uses its own key prefix)."""
+    server = RedisServer(_executable(), free_port())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def private_redis_server() -> Iterator[RedisServer]:
+    """A redis-server of the test's own, for tests that stop or restart it."""
+    server = RedisServer(_executable(), free_port())
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def key_prefix() -> str:
+    """A key prefix no other test uses."""
+    return f"rp-test-{uuid.uuid4().hex[:12]}"
+
+
+@pytest_asyncio.fixture
+async def redis_client(redis_server: RedisServer) -> AsyncIterator[redis_asyncio.Redis]:
+    """A plain redis-py client of the shared server, to look at the keys."""
+    client = redis_asyncio.Redis.from_url(redis_server.url)
+    try:
+        yield client
+    finally:
+        await client.aclose()
