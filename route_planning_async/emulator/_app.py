@@ -204,6 +204,7 @@ class EmulatorApp:
         self.internal_errors: list[BaseException] = []
         """Exceptions the handlers raised (answered as 500); a correct emulator keeps it empty."""
         self._cursors: dict[str, _Cursor] = {}
+        self._tokens: dict[_Cursor, str] = {}
         self._seq = 0
         self._timers: set[asyncio.TimerHandle] = set()
         self._handlers: dict[str, Callable[[Call], Reply]] = {
@@ -224,20 +225,29 @@ class EmulatorApp:
 
     # ----------------------------------------------------------------- pipeline
 
-    def _authorized(self, header: str | None) -> bool:
+    def _key_of(self, header: str | None) -> str | None:
+        """The API key the ``Authorization`` header carries, when it is one of the team's."""
         if not header:
-            return False
+            return None
         scheme, _, value = header.partition(" ")
         value = value.strip()
         if scheme.lower() == "bearer":
-            return hmac.compare_digest(value.encode(), self.config.api_key.encode())
-        if scheme.lower() == "basic":
+            sent = value.encode()
+        elif scheme.lower() == "basic":
             try:
                 decoded = base64.b64decode(value, validate=True)
             except (binascii.Error, ValueError):
-                return False
-            return hmac.compare_digest(decoded, f"{self.config.api_key}:".encode())
-        return False
+                return None
+            # The key is the user name and the password is empty: "<key>:".
+            if not decoded.endswith(b":"):
+                return None
+            sent = decoded[:-1]
+        else:
+            return None
+        for key in (self.config.api_key, *self.config.extra_api_keys):
+            if hmac.compare_digest(sent, key.encode()):
+                return key
+        return None
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
         self._seq += 1
@@ -263,7 +273,8 @@ class EmulatorApp:
             return _error(Problem.not_found(f"No endpoint at {raw_path}"))
         path = raw_path[len(BASE_PATH) :]
         record.path = path
-        if not self._authorized(request.headers.get("Authorization")):
+        key = self._key_of(request.headers.get("Authorization"))
+        if key is None:
             record.outcome = "unauthorized"
             return _error(Problem(401, "Unauthorized: send the API key as Basic or Bearer", "unauthorized"))
         try:
@@ -277,7 +288,7 @@ class EmulatorApp:
         record.weight = weight
         now = self.config.clock()
         record.time = now
-        decision = self.limiter.check(self.config.api_key, route.category, weight, now)
+        decision = self.limiter.check(key, route.category, weight, now)
         if not decision.admitted:
             record.outcome = "rate_limited"
             record.reason = decision.reason
@@ -461,8 +472,12 @@ class EmulatorApp:
         items, last, more = fetch(after, limit, filters)
         next_token: str | None = None
         if more:
-            next_token = self.state.new_id(24)
-            self._cursors[next_token] = _Cursor(call.route.name, scope, signature, last)
+            cursor = _Cursor(call.route.name, scope, signature, last)
+            # The same page asked for again (a retried GET) gets the same next token.
+            next_token = self._tokens.get(cursor)
+            if next_token is None:
+                next_token = self._tokens[cursor] = self.state.new_id(24)
+                self._cursors[next_token] = cursor
         return items, next_token
 
     def _plan(self, call: Call) -> PlanRecord:

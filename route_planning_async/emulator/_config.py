@@ -210,7 +210,9 @@ class EmulatorConfig:
     """
 
     api_key: str = "emulator-api-key"
-    """The only key accepted (Basic ``base64("<key>:")`` or Bearer)."""
+    """The team's API key (Basic ``base64("<key>:")`` or Bearer)."""
+    extra_api_keys: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    """More keys of the same team; each key has its own rate-limit windows."""
     host: str = attrs.field(default="127.0.0.1", validator=_loopback)
     """Loopback address to bind: ``127.0.0.1`` or ``::1``."""
     port: int = 0

@@ -61,6 +61,19 @@ def emu(route_planning_emulator: Emulator) -> Emulator:
     return route_planning_emulator
 
 
+@attrs.define
+class FakeClock:
+    """A server clock the test moves by hand (pass it as ``clock=``)."""
+
+    now: float = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
 @attrs.frozen
 class Answer:
     """One HTTP answer."""

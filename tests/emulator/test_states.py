@@ -7,25 +7,14 @@ import datetime
 import math
 from typing import Any
 
-import attrs
 import pytest
 
 from route_planning_async import RateLimits
 from route_planning_async.emulator import Emulator, EmulatorConfig
 
-from .conftest import Api, open_api
+from .conftest import Api, FakeClock, open_api
 
 pytestmark = pytest.mark.asyncio
-
-
-@attrs.define
-class FakeClock:
-    """A server clock the test moves by hand."""
-
-    now: float = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def haversine(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
