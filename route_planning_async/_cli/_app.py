@@ -49,6 +49,16 @@ def _set(name: str) -> Callable[[click.Context, click.Parameter, Any], None]:
     return callback
 
 
+_JSON_OPTION = click.option(
+    "--json",
+    "json_output",
+    is_flag=True,
+    expose_value=False,
+    callback=_set("json"),
+    help="Print machine-readable JSON on stdout (and nothing else).",
+)
+
+
 def _shared_options(command: F) -> F:
     """The connection and output options, accepted before or after any command name."""
     options = (
@@ -81,14 +91,7 @@ def _shared_options(command: F) -> F:
             callback=_set("emulator"),
             help="Run against a fresh embedded emulator instead of the service.",
         ),
-        click.option(
-            "--json",
-            "json_output",
-            is_flag=True,
-            expose_value=False,
-            callback=_set("json"),
-            help="Print machine-readable JSON on stdout (and nothing else).",
-        ),
+        _JSON_OPTION,
     )
     for option in reversed(options):
         command = option(command)
@@ -129,7 +132,7 @@ def cli() -> None:
     type=click.Path(dir_okay=False, writable=True, path_type=Path),
     help="Also draw the routes into this HTML file.",
 )
-@_shared_options
+@_JSON_OPTION
 @click.pass_context
 def demo(
     ctx: click.Context,

@@ -29,7 +29,7 @@ from route_planning_async._cli._render import (
     failures_table,
     plans_table,
 )
-from route_planning_async._cli._run import ExitCode, Settings, dump_json, jsonable, open_client
+from route_planning_async._cli._run import CommandError, ExitCode, Settings, dump_json, jsonable, open_client
 
 _STATUS_REFRESH = 0.1
 
@@ -140,8 +140,17 @@ async def stops_import(
     imported: list[tuple[int, str]] = []
     if valid:
         async with open_client(settings) as client:
+            # One read first: a missing or optimized plan is one clear error, not
+            # the same failure repeated for every row (stops rule 1: imports into a
+            # plan that is not writable fail).
+            target = await client.plans.get(plan)
+            if not target.writable:
+                raise CommandError(
+                    f"{target.id} is not writable (it was optimized): stops can only be imported "
+                    "into a writable plan"
+                )
             stops = [row.stop for row in valid if row.stop is not None]
-            outcomes = await import_with_progress(client, output, plan, stops)
+            outcomes = await import_with_progress(client, output, target.id, stops)
         for row, (stop_id, error) in zip(valid, outcomes, strict=True):
             if stop_id is not None:
                 imported.append((row.line, stop_id))
@@ -221,13 +230,24 @@ def _failed(operation: Operation) -> bool:
 
 
 async def wait_with_status(
-    client: RoutePlanningClient, output: Output, operation: Operation, max_wait: float | None
+    client: RoutePlanningClient,
+    output: Output,
+    operation: Operation,
+    max_wait: float | None,
+    *,
+    poll_every: float | None = None,
 ) -> Operation:
-    """Wait for ``operation`` with a live status line (elapsed time, polls so far)."""
+    """Wait for ``operation`` with a live status line (elapsed time, polls so far).
+
+    ``poll_every`` polls at a steady pace instead of the library's growing delay.
+    """
+    pace: dict[str, float] = {}
+    if poll_every is not None:
+        pace = {"poll_interval": poll_every, "max_poll_interval": poll_every}
     label = f"Optimizing {operation.metadata.target_plan_id or operation.id}"
     reads_before = client.stats[Category.READ].sent
     with OptimizationStatus(output, label) as status:
-        waiting = asyncio.ensure_future(client.operations.wait(operation, timeout=max_wait))
+        waiting = asyncio.ensure_future(client.operations.wait(operation, timeout=max_wait, **pace))
         while True:
             finished, _ = await asyncio.wait({waiting}, timeout=_STATUS_REFRESH)
             status.polled(

@@ -160,6 +160,15 @@ def test_plans_optimize_distribute_and_wait_in_json(run: Cli, tmp_path: Path) ->
     assert distributed["distributed"] is True
     assert len(distributed["routes"]) == 2
 
+    # The optimized plan is not writable: one clear error, and nothing is sent.
+    imports_before = run.served.requests("stops.import_batch")
+    late = run("stops", "import", plan, tmp_path / "s.csv")
+    assert late.exit_code == 1
+    assert late.stderr.strip().splitlines() == [
+        f"Error: {plan} is not writable (it was optimized): stops can only be imported into a writable plan"
+    ]
+    assert run.served.requests("stops.import_batch") == imports_before
+
 
 def test_optimize_wait_prints_the_result(run: Cli, tmp_path: Path) -> None:
     plan = run.create_plan(drivers=["driver-ana"])
@@ -207,6 +216,12 @@ def test_exit_codes_and_one_line_errors(run: Cli, tmp_path: Path) -> None:
     not_found = run("distribute", "plans/nope")
     assert not_found.exit_code == 1
     check(not_found.exit_code, not_found.stderr, "404")
+
+    one_stop = _write(tmp_path / "one.csv", "address\n1 Upper Street\n")
+    no_plan = run("stops", "import", "plans/nope", one_stop, "--json")
+    assert no_plan.exit_code == 1
+    check(no_plan.exit_code, no_plan.stderr, "404: Plan not found")
+    assert no_plan.stdout == ""
 
     bad_id = run("optimize", "plans/not/valid")
     assert bad_id.exit_code == 2

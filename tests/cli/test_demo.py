@@ -42,6 +42,7 @@ def test_demo_json_runs_the_whole_workflow(tmp_path: Path) -> None:
     assert stats["batch_import"]["requests"] == 2
     assert stats["optimize"]["requests"] == 1
     assert all(category["429s"] == 0 for category in stats.values())
+    assert set(data["seconds"]) == {"import", "optimize", "distribute", "list"}
     # The map: one line per route, a dot per routed stop, a ring per skipped one.
     page = map_file.read_text(encoding="utf-8")
     assert page.count("<polyline") == 3
