@@ -420,6 +420,8 @@ class _Lane:
         self._abandoned = 0
         self._head_taken = False
         self._wake: asyncio.Future[None] | None = None
+        self._wake_at = -math.inf
+        self._shortest_period = min((rule.period for rule in rules), default=0.0)
         self._recheck = min([rule.period for rule in rules] + [1.0])
         self._closed = False
         self._successes = 0
@@ -466,6 +468,16 @@ class _Lane:
         """Something changed that may let the head through earlier: make it ask again."""
         if self._wake is not None:
             _set_if_pending(self._wake)
+
+    def poke_after_release(self, now: float) -> None:
+        """A slot was anchored at ``now`` or later: wake the head only if that can help it.
+
+        The new slot stops counting at ``now + period`` at the earliest (a slowdown
+        only stretches periods), so a head that will wake before then anyway would
+        only compute the same wait again.
+        """
+        if self._wake_at > now + self._shortest_period:
+            self.poke()
 
     async def admit(self, weight: int) -> Grant:
         """Wait in FIFO order until the backend grants a slot of ``weight``."""
@@ -529,18 +541,22 @@ class _Lane:
                 logger.debug("%s: waiting for an answer to free capacity (%d queued)", self.key, self.waiting)
             else:
                 logger.debug("%s: waiting %.3f s for capacity (%d queued)", self.key, result, self.waiting)
-            await self._sleep_or_wake(self._recheck if math.isinf(result) else result)
+            await self._sleep_or_wake(result)
 
-    async def _sleep_or_wake(self, seconds: float) -> None:
+    async def _sleep_or_wake(self, wait: float) -> None:
         loop = asyncio.get_running_loop()
         wake: asyncio.Future[None] = loop.create_future()
         self._wake = wake
-        timer = loop.create_task(self._clock.sleep(seconds))
+        self._wake_at = self._clock.now() + wait
+        # An infinite wait ends with a local answer (a poke), or, for slots held by
+        # other processes on a shared backend, by asking again after a while.
+        timer = loop.create_task(self._clock.sleep(self._recheck if math.isinf(wait) else wait))
         timer.add_done_callback(lambda _: _set_if_pending(wake))
         try:
             await wake
         finally:
             self._wake = None
+            self._wake_at = -math.inf
             timer.cancel()
 
     async def send(self, grant: Grant, request: Request, send: Send) -> Response | TransportError:
@@ -553,21 +569,26 @@ class _Lane:
             response = await send(request)
         except TransportError as exc:
             if exc.maybe_sent:
-                ended = self._clock.now()
-                await self._backend.release(grant, ended, extra=ended - sent_at)
+                await self._release(grant, sent_at, answered=False)
             else:
                 await self._backend.cancel(grant)
+                self.poke()
             return exc
         except BaseException:
-            ended = self._clock.now()
-            await self._backend.release(grant, ended, extra=ended - sent_at)
+            await self._release(grant, sent_at, answered=False)
             raise
         else:
-            await self._backend.release(grant, self._clock.now())
+            await self._release(grant, sent_at, answered=True)
             return response
         finally:
             self.in_flight -= 1
-            self.poke()
+
+    async def _release(self, grant: Grant, sent_at: float, *, answered: bool) -> None:
+        ended = self._clock.now()
+        # Without an answer the request may still arrive later: add the time it was
+        # in flight as a margin (module docstring, "Safety").
+        await self._backend.release(grant, ended, extra=0.0 if answered else ended - sent_at)
+        self.poke_after_release(ended)
 
     async def rate_limited_answer(self, pause: float, sent_at: float, policy: RetryPolicy) -> None:
         """A 429: pause the category and, once per round trip, slow it down."""
