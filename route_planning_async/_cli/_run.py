@@ -165,6 +165,10 @@ def _failure(exc: BaseException) -> CommandError | None:
         | RoutePlanningError,
     ):
         return CommandError(str(exc))
+    if isinstance(exc, OSError):
+        # Files the command writes (--failures, --map): a full disk or a
+        # read-only directory is the user's to fix, not a bug.
+        return CommandError(f"{exc.filename}: {exc.strerror}" if exc.filename else str(exc))
     return None
 
 

@@ -144,3 +144,16 @@ def test_stops_sample_writes_a_file_that_imports_cleanly(tmp_path: Path) -> None
         "columns": json.loads(checked.stdout)["columns"],
     }
     assert json.loads(checked.stdout)["columns"]["external_id"] == "external_id"
+
+
+def test_an_unwritable_map_is_one_line(tmp_path: Path) -> None:
+    code, stdout, stderr = _demo(
+        "--stops", "20", "--speedup", "120", "--map", str(tmp_path / "missing" / "m.html")
+    )
+    assert code == 1
+    assert "Routes" in stdout
+    assert (
+        stderr.strip().splitlines()[-1]
+        == f"Error: {tmp_path / 'missing' / 'm.html'}: No such file or directory"
+    )
+    assert "Traceback" not in stderr
