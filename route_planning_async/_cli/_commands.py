@@ -6,9 +6,8 @@ raised and turned into one line on stderr by :func:`~._run.run_command`.
 
 from __future__ import annotations
 
-import asyncio
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
@@ -23,15 +22,13 @@ from route_planning_async import (
 )
 from route_planning_async._cli._csv import CsvRow, parse_column_overrides, read_stop_csv, write_failures
 from route_planning_async._cli._render import (
-    ImportProgress,
-    OptimizationStatus,
+    ImportBar,
     Output,
+    WaitStatus,
     failures_table,
     plans_table,
 )
 from route_planning_async._cli._run import CommandError, ExitCode, Settings, dump_json, jsonable, open_client
-
-_STATUS_REFRESH = 0.1
 
 __all__ = [
     "demo",
@@ -191,7 +188,7 @@ async def import_with_progress(
     client: RoutePlanningClient, output: Output, plan: str, stops: Sequence[StopInput]
 ) -> list[tuple[str | None, str | None]]:
     """Import ``stops`` with a progress bar; per input, ``(stop id, None)`` or ``(None, why not)``."""
-    with ImportProgress(output, len(stops)) as bar:
+    with ImportBar(output, len(stops)) as bar:
         report = await client.stops.import_many(
             plan, stops, on_progress=lambda progress: bar.update(progress.done, progress.failed)
         )
@@ -225,6 +222,12 @@ def _describe_result(operation: Operation) -> str:
     return f"{operation.id}: {'done' if operation.done else 'running'}"
 
 
+def _read_counter(client: RoutePlanningClient) -> Callable[[], int]:
+    """Reads sent from now on: the polls, for a status line."""
+    before = client.stats[Category.READ].sent
+    return lambda: client.stats[Category.READ].sent - before
+
+
 def _failed(operation: Operation) -> bool:
     return operation.metadata.canceled or isinstance(operation.result, OptimizationFailure)
 
@@ -245,16 +248,8 @@ async def wait_with_status(
     if poll_every is not None:
         pace = {"poll_interval": poll_every, "max_poll_interval": poll_every}
     label = f"Optimizing {operation.metadata.target_plan_id or operation.id}"
-    reads_before = client.stats[Category.READ].sent
-    with OptimizationStatus(output, label) as status:
-        waiting = asyncio.ensure_future(client.operations.wait(operation, timeout=max_wait, **pace))
-        while True:
-            finished, _ = await asyncio.wait({waiting}, timeout=_STATUS_REFRESH)
-            status.polled(
-                "done" if finished else "optimizing", client.stats[Category.READ].sent - reads_before
-            )
-            if finished:
-                return waiting.result()
+    with WaitStatus(output, label, _read_counter(client), state="running"):
+        return await client.operations.wait(operation, timeout=max_wait, **pace)
 
 
 async def optimize(settings: Settings, *, plan: str, wait: bool, max_wait: float | None) -> int:
@@ -290,10 +285,11 @@ async def operations_wait(settings: Settings, *, operation_ids: Sequence[str], m
     output = Output(json=settings.json)
     finished: list[Operation] = []
     async with open_client(settings) as client:
-        with OptimizationStatus(output, f"Waiting for {len(operation_ids)} operation(s)") as status:
+        label = f"Waiting for {len(operation_ids)} operation(s)"
+        with WaitStatus(output, label, _read_counter(client)) as status:
             async for operation in client.operations.wait_many(operation_ids, timeout=max_wait):
                 finished.append(operation)
-                status.polled(f"{len(finished)} done", client.stats[Category.READ].sent)
+                status.state(f"{len(finished)} done")
                 if not output.json:
                     output.out.print(_describe_result(operation), highlight=False)
     if output.json:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
@@ -23,9 +23,9 @@ from rich.table import Table
 from route_planning_async._cli._summary import RouteSummary
 
 __all__ = [
-    "ImportProgress",
-    "OptimizationStatus",
+    "ImportBar",
     "Output",
+    "WaitStatus",
     "failures_table",
     "format_distance",
     "format_duration",
@@ -75,7 +75,7 @@ def format_eta(moment: datetime | None) -> str:
     return moment.strftime("%H:%M") if moment is not None else "—"
 
 
-class ImportProgress:
+class ImportBar:
     """A progress bar of stops imported (and failed) out of the total."""
 
     def __init__(self, output: Output, total: int, description: str = "Importing stops") -> None:
@@ -105,21 +105,23 @@ class ImportProgress:
         self._progress.update(self._task, completed=done, failed=failed)
 
 
-class OptimizationStatus:
-    """A live status line while an optimization is polled."""
+class WaitStatus:
+    """A live status line while something is polled: what it waits for, the state, time and polls."""
 
-    def __init__(self, output: Output, label: str) -> None:
+    def __init__(self, output: Output, label: str, polls: Callable[[], int], state: str = "waiting") -> None:
         self._label = label
         self._started = time.monotonic()
-        self._polls = 0
-        self._state = "started"
-        self._spinner = Spinner("dots", text=self._text())
-        self._live = Live(self._spinner, console=output.err, transient=True, refresh_per_second=8)
+        self._polls = polls
+        self._state = state
+        self._spinner = Spinner("dots")
+        self._live = Live(self, console=output.err, transient=True, refresh_per_second=8)
         self._enabled = not output.json
 
-    def _text(self) -> str:
+    def __rich__(self) -> Spinner:
+        # Rendered on every refresh, so the elapsed time moves between polls too.
         elapsed = time.monotonic() - self._started
-        return f"{self._label}: {self._state} ({elapsed:.1f} s, {self._polls} polls)"
+        self._spinner.update(text=f"{self._label}: {self._state} ({elapsed:.1f} s, {self._polls()} polls)")
+        return self._spinner
 
     def __enter__(self) -> Self:
         if self._enabled:
@@ -132,11 +134,9 @@ class OptimizationStatus:
         if self._enabled:
             self._live.stop()
 
-    def polled(self, state: str, polls: int) -> None:
-        """Where the wait stands: ``state``, after ``polls`` polls."""
-        self._polls = polls
+    def state(self, state: str) -> None:
+        """Where the wait stands now."""
         self._state = state
-        self._spinner.update(text=self._text())
 
 
 def routes_table(routes: Sequence[RouteSummary]) -> Table:
