@@ -27,15 +27,10 @@ import attrs
 import click
 
 from route_planning_async import (
-    APIError,
     AuthenticationError,
     ConfigurationError,
-    OperationCanceledError,
-    OperationTimeoutError,
-    OptimizationFailedError,
     RoutePlanningClient,
     RoutePlanningError,
-    TransportError,
     ValidationError,
 )
 from route_planning_async._cli._csv import CsvError
@@ -76,6 +71,10 @@ class CommandError(click.ClickException):
     """A failure of the service, the network or the run: one line on stderr, exit code 1."""
 
     exit_code = ExitCode.FAILURE
+
+    def format_message(self) -> str:
+        """The message on one line, whatever the service put in it."""
+        return " ".join(self.message.split())
 
 
 class InputError(CommandError):
@@ -155,15 +154,8 @@ def _failure(exc: BaseException) -> CommandError | None:
         return InputError(str(exc))
     if isinstance(exc, AuthenticationError):
         return CommandError(f"{exc} (check {API_KEY_ENV} or --api-key-file)")
-    if isinstance(
-        exc,
-        APIError
-        | TransportError
-        | OptimizationFailedError
-        | OperationCanceledError
-        | OperationTimeoutError
-        | RoutePlanningError,
-    ):
+    if isinstance(exc, RoutePlanningError):
+        # API errors, transport errors, failed, canceled or timed-out operations.
         return CommandError(str(exc))
     if isinstance(exc, OSError):
         # Files the command writes (--failures, --map): a full disk or a
