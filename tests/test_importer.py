@@ -1,0 +1,555 @@
+"""The bulk importer against the emulator, over HTTPS on a real socket, with faults injected.
+
+Every test ends with the same check (:func:`assert_accounted`): each input row is
+on the server exactly once when the report says ``created`` (with the id the
+report gives), absent when it says ``rejected`` or ``not_created``, and at most
+once when it says ``unknown``; the server holds nothing else. Rows are told
+apart on the server by their ``notes`` (``row-<position>``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections import Counter
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from route_planning_async import (
+    AuthenticationError,
+    PlanNotWritableError,
+    RetryPolicy,
+    RoutePlanningClient,
+    ValidationError,
+)
+from route_planning_async._importer import (
+    ImportProgress,
+    ImportReport,
+    Outcome,
+    import_many,
+    import_unassigned_many,
+)
+from route_planning_async._inputs import AddressInput, RecipientInput, StopInput, UnassignedStopInput
+from route_planning_async.emulator import Emulator, Fault
+
+SPEEDUP = 600.0
+"""A minute of rate limit lasts 0.1 s: 1,000 stops per 0.1 s of batch import."""
+
+IMPORT = "stops.import_batch"
+
+
+@asynccontextmanager
+async def running(**config: Any) -> AsyncIterator[tuple[Emulator, RoutePlanningClient]]:
+    """An emulator (HTTPS, sped up) and a client for it with the emulator's limits."""
+    retry = config.pop("retry", RetryPolicy(attempts=12, base=0.001, cap=0.01, rng=random.Random(1)))
+    config.setdefault("speedup", SPEEDUP)
+    async with Emulator(**config) as emu, emu.client(retry=retry) as client:
+        assert emu.base_url.startswith("https://127.0.0.1:")
+        yield emu, client
+
+
+def row(position: int, *, external: bool = True, rejected: bool = False) -> StopInput:
+    """Input row ``position``: unique coordinates, ``notes`` naming it, an external id if asked."""
+    if rejected:
+        # The emulator cannot geocode an address that carries its marker.
+        address = AddressInput(address_line_one=f"{position} UNGEOCODABLE Road", city="Nowhere")
+    else:
+        address = AddressInput(
+            address_line_one=f"{position} High Street",
+            latitude=51.0 + position * 1e-5,
+            longitude=-0.2 + (position % 97) * 1e-4,
+        )
+    recipient = RecipientInput(external_id=f"ext-{position}", name=f"R{position}") if external else None
+    return StopInput(address=address, recipient=recipient, notes=f"row-{position}")
+
+
+def unassigned_row(position: int, *, external: bool = True) -> UnassignedStopInput:
+    address = AddressInput(address_line_one=f"{position} Depot Lane", latitude=51.2, longitude=-0.1)
+    recipient = RecipientInput(external_id=f"u-{position}") if external else None
+    return UnassignedStopInput(address=address, recipient=recipient, notes=f"row-{position}")
+
+
+def server_rows(emu: Emulator, plan_id: str) -> dict[int, list[str]]:
+    """Position -> ids of the stops the server holds for it."""
+    found: dict[int, list[str]] = {}
+    for record in emu.state.stops_of(plan_id.removeprefix("plans/")):
+        notes = record.body.get("notes") or ""
+        assert notes.startswith("row-"), notes
+        found.setdefault(int(notes[4:]), []).append(record.body["id"])
+    return found
+
+
+def assert_accounted(report: ImportReport[Any], on_server: dict[int, list[str]], rows: int) -> None:
+    """Server stops plus the rows the report names as missing are the input, with no duplicates."""
+    assert report.total == rows
+    assert set(on_server) <= set(range(rows)), "the server holds stops that were never read"
+    counts = Counter(dict.fromkeys(Outcome, 0))
+    for position in range(rows):
+        outcome = report.outcome(position)
+        counts[outcome] += 1
+        ids = on_server.get(position, [])
+        if outcome is Outcome.CREATED:
+            assert len(ids) == 1, (position, ids)
+            assert report.stop_id(position) == ids[0]
+        elif outcome in (Outcome.REJECTED, Outcome.NOT_CREATED):
+            assert ids == [], (position, outcome, ids)
+        else:
+            assert len(ids) <= 1, (position, ids)
+    assert counts[Outcome.CREATED] == report.created
+    assert counts[Outcome.REJECTED] == report.rejected == len(report.rejected_stops)
+    assert counts[Outcome.NOT_CREATED] == report.not_created == len(report.to_resend())
+    assert counts[Outcome.UNKNOWN] == report.unknown == len(report.uncertain())
+    assert report.done == rows
+
+
+async def create_plan(client: RoutePlanningClient) -> str:
+    import datetime
+
+    plan = await client.plans.create(title="Import", starts=datetime.date(2026, 3, 2), drivers=["driver-ana"])
+    return plan.id
+
+
+# Clean imports ------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_generator_is_streamed_in_bounded_batches() -> None:
+    rows = 1050
+    read = 0
+    progress: list[ImportProgress[StopInput]] = []
+
+    def source() -> Iterator[StopInput]:
+        nonlocal read
+        for position in range(rows):
+            read += 1
+            yield row(position)
+
+    def on_progress(p: ImportProgress[StopInput]) -> None:
+        progress.append(p)
+        # Never more than max_in_flight batches, plus the one being read, ahead of the results.
+        assert read - p.done <= (4 + 1) * 100
+
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        report = await import_many(client, plan_id, source(), on_progress=on_progress, max_in_flight=4)
+        assert report.ok
+        assert report.created == rows
+        assert_accounted(report, server_rows(emu, plan_id), rows)
+        imports = emu.log.select(route=IMPORT)
+        assert [r.weight for r in imports] == [100] * 10 + [50]
+        assert emu.max_in_window("batch_import", per="weight") <= 1000
+        assert emu.max_in_window("batch_import") <= 10
+    assert len(progress) == 12
+    assert progress[-1].final
+    assert not progress[-2].final
+    assert [p.done for p in progress[:-1]] == sorted(p.done for p in progress[:-1])
+    assert progress[-1].created == rows
+    assert progress[-1].total is None
+    assert report.throughput > 0
+    assert report.elapsed > 0
+    ids = dict(report.created_ids())
+    assert len(ids) == rows
+    assert len(set(ids.values())) == rows
+
+
+@pytest.mark.asyncio
+async def test_async_iterable_and_sequence_inputs() -> None:
+    async def source() -> AsyncIterator[StopInput]:
+        for position in range(120):
+            await asyncio.sleep(0)
+            yield row(position)
+
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        report = await import_many(client, plan_id, source())
+        assert_accounted(report, server_rows(emu, plan_id), 120)
+        second = await create_plan(client)
+        totals: list[int | None] = []
+        listed = await import_many(
+            client, second, [row(p) for p in range(30)], on_progress=lambda p: totals.append(p.total)
+        )
+        assert listed.created == 30
+        assert totals == [30, 30]
+
+
+@pytest.mark.asyncio
+async def test_saturates_the_batch_import_limits_without_exceeding_them() -> None:
+    async with running(speedup=300.0) as (emu, client):
+        plan_id = await create_plan(client)
+        report = await import_many(client, plan_id, (row(p) for p in range(3000)))
+        assert report.created == 3000
+        # 1,000 stops per (sped-up) minute: the weighted rule is the binding one.
+        assert emu.max_in_window("batch_import", per="weight") <= 1000
+        assert emu.utilization("batch_import", per="weight") > 0.6
+        assert not emu.log.rejected("batch_import")
+
+
+@pytest.mark.asyncio
+async def test_keep_ids_false_keeps_counts_and_failures_only() -> None:
+    async with running() as (_, client):
+        plan_id = await create_plan(client)
+        stops = [row(p, rejected=p == 7) for p in range(150)]
+        report = await import_many(client, plan_id, stops, keep_ids=False)
+        assert report.created == 149
+        assert report.rejected == 1
+        assert report.rejected_stops[0].position == 7
+        assert report.outcome(8) is Outcome.CREATED
+        with pytest.raises(LookupError):
+            report.stop_id(0)
+        with pytest.raises(LookupError):
+            list(report.created_ids())
+
+
+# Per-stop failures ------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_per_stop_failures_are_mapped_back_to_their_positions() -> None:
+    bad = {3, 4, 150, 151, 199}
+    # Rows with and without an external id: failures are matched by external id, else by address.
+    stops = [row(p, external=p % 2 == 0, rejected=p in bad) for p in range(200)]
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        report = await import_many(client, plan_id, stops)
+        assert_accounted(report, server_rows(emu, plan_id), 200)
+    assert {r.position for r in report.rejected_stops} == bad
+    for rejected in report.rejected_stops:
+        assert rejected.stop is stops[rejected.position]
+        assert "geocod" in rejected.message
+    assert report.created == 195
+    assert not report.ok
+
+
+# Ambiguous failures: reconciliation ------------------------------------------------
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["error_after_commit", "drop_after_commit", "error", "drop"])
+async def test_ambiguous_batch_is_reconciled_by_external_id(kind: str) -> None:
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault(kind, route=IMPORT, nth=2), Fault(kind, route=IMPORT, nth=5))
+        report = await import_many(client, plan_id, (row(p) for p in range(500)), settle_delay=0.01)
+        on_server = server_rows(emu, plan_id)
+        assert_accounted(report, on_server, 500)
+        assert report.ok, report.failed_batches
+        assert len(emu.faults.events) == 2
+        lookups = emu.log.select(route="stops.list")
+        assert len(lookups) == 200  # one filtered list per row of the two ambiguous batches
+        resent = [r for r in emu.log.select(route=IMPORT) if r.status == 200]
+        # Committed batches are found and not sent again; lost ones are sent once more.
+        assert len(resent) == (3 if kind.endswith("after_commit") else 5)
+
+
+@pytest.mark.asyncio
+async def test_ambiguous_batch_without_external_ids_is_unknown_and_not_resent() -> None:
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault("error_after_commit", route=IMPORT, nth=2))
+        report = await import_many(client, plan_id, [row(p, external=False) for p in range(300)])
+        on_server = server_rows(emu, plan_id)
+        assert_accounted(report, on_server, 300)
+        assert report.unknown == 100
+        assert report.created == 200
+        [batch] = report.failed_batches
+        assert batch.outcome is Outcome.UNKNOWN
+        assert batch.positions == tuple(range(100, 200))
+        assert batch.stops[0].notes == "row-100"
+        assert "500" in str(batch.error)
+        # They were committed before the 500, and were not sent a second time.
+        assert sum(len(ids) for ids in on_server.values()) == 300
+        assert len(emu.log.select(route=IMPORT)) == 3
+
+
+@pytest.mark.asyncio
+async def test_at_least_once_resends_batches_that_cannot_be_reconciled() -> None:
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault("drop", route=IMPORT, nth=1))
+        report = await import_many(
+            client, plan_id, [row(p, external=False) for p in range(100)], at_least_once=True
+        )
+        assert report.ok
+        assert_accounted(report, server_rows(emu, plan_id), 100)
+        assert len(emu.log.select(route=IMPORT)) == 2
+
+
+@pytest.mark.asyncio
+async def test_resends_are_bounded() -> None:
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault("error", route=IMPORT))  # every import fails, nothing is stored
+        report = await import_many(
+            client, plan_id, [row(p) for p in range(40)], max_resends=2, settle_delay=0
+        )
+        assert_accounted(report, server_rows(emu, plan_id), 40)
+        assert report.not_created == 40
+        assert len(emu.log.select(route=IMPORT)) == 3
+        assert report.to_resend()[0] == (0, report.failed_batches[0].stops[0])
+
+
+@pytest.mark.asyncio
+async def test_failed_lookup_leaves_the_outcome_unknown() -> None:
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault("error_after_commit", route=IMPORT, nth=1))
+        emu.faults.add(Fault("error", route="stops.list", status=403))
+        report = await import_many(client, plan_id, [row(p) for p in range(10)])
+        assert_accounted(report, server_rows(emu, plan_id), 10)
+        assert report.unknown == 10
+        assert any("externalId" in note for note in report.failed_batches[0].error.__notes__)
+
+
+# Whole-batch failures -------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_batch_rejected_with_4xx_fails_as_a_whole_and_can_be_resent() -> None:
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault("error", route=IMPORT, nth=2, status=422))
+        report = await import_many(client, plan_id, (row(p) for p in range(300)))
+        assert_accounted(report, server_rows(emu, plan_id), 300)
+        assert report.not_created == 100
+        retry = await import_many(client, plan_id, [stop for _, stop in report.to_resend()])
+        assert retry.ok
+        assert len(emu.state.stops_of(plan_id.removeprefix("plans/"))) == 300
+
+
+@pytest.mark.asyncio
+async def test_rate_limit_storm_is_absorbed_by_the_scheduler() -> None:
+    async with running(seed=4) as (emu, client):
+        plan_id = await create_plan(client)
+        emu.faults.add(Fault("rate_limit", route=IMPORT, probability=0.5, retry_after=0.002))
+        report = await import_many(client, plan_id, (row(p) for p in range(1000)))
+        assert_accounted(report, server_rows(emu, plan_id), 1000)
+        assert report.ok
+        assert len(emu.faults.events) >= 5
+        assert not emu.log.select(route="stops.list")  # a 429 is never ambiguous
+
+
+@pytest.mark.asyncio
+async def test_plan_not_writable_stops_the_import() -> None:
+    finals: list[ImportProgress[StopInput]] = []
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        await import_many(client, plan_id, [row(p) for p in range(5)])
+        operation = await client.plans.optimize(plan_id)
+        assert operation.done
+        with pytest.raises(PlanNotWritableError):
+            await import_many(
+                client,
+                plan_id,
+                (row(p) for p in range(5, 100_000)),
+                on_progress=finals.append,
+                max_in_flight=2,
+            )
+        imports = emu.log.select(route=IMPORT)
+        assert len(imports) <= 3
+    report = finals[-1].report
+    assert finals[-1].final
+    assert report.created == 0
+    assert report.total <= 300
+    assert report.not_created == report.total
+
+
+@pytest.mark.asyncio
+async def test_wrong_key_raises_authentication_error() -> None:
+    async with running() as (emu, _):
+        wrong = RoutePlanningClient("not-the-key", base_url=emu.base_url, ssl=emu.ssl_context)
+        async with wrong as client:
+            with pytest.raises(AuthenticationError):
+                await import_many(client, "plan1", (row(p) for p in range(1000)), max_in_flight=2)
+        assert len(emu.log.select(route=IMPORT)) <= 2
+
+
+# Validation ------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_sequence_is_checked_before_anything_is_sent() -> None:
+    stops: list[Any] = [row(p) for p in range(300)]
+    stops[234] = {"address": "1 Main St"}
+    async with running() as (emu, client):
+        with pytest.raises(ValidationError) as caught:
+            await import_many(client, "plan1", stops)
+        assert caught.value.field == "stops[234]"
+        assert len(emu.log) == 0
+
+
+@pytest.mark.asyncio
+async def test_invalid_row_in_a_stream_names_its_position() -> None:
+    finals: list[ImportProgress[StopInput]] = []
+
+    def source() -> Iterator[StopInput]:
+        for position in range(1000):
+            latitude = 123.0 if position == 234 else 51.0 + position * 1e-5
+            yield StopInput(address=AddressInput(latitude=latitude, longitude=0.1), notes=f"row-{position}")
+
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        with pytest.raises(ValidationError) as caught:
+            await import_many(client, plan_id, source(), on_progress=finals.append, max_in_flight=1)
+        assert caught.value.field == "stops[234].address.latitude"
+        report = finals[-1].report
+        # The batches before the bad row were sent and finished; the rows read after them were not sent.
+        assert report.created == 200
+        assert report.not_created == 34
+        assert report.total == 234
+        assert_accounted(report, server_rows(emu, plan_id), 234)
+
+
+@pytest.mark.asyncio
+async def test_settings_are_checked() -> None:
+    async with running() as (_, client):
+        for kwargs in (
+            {"batch_size": 101},
+            {"max_in_flight": 0},
+            {"max_resends": -1},
+            {"settle_delay": -1.0},
+        ):
+            with pytest.raises(ValidationError):
+                await import_many(client, "plan1", [row(0)], **kwargs)
+        with pytest.raises(ValidationError):
+            await import_many(client, "../plans", [row(0)])
+
+
+# Cancellation -----------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_cancelled_import_reports_every_row_it_read() -> None:
+    finals: list[ImportProgress[StopInput]] = []
+    first_batch_done = asyncio.Event()
+
+    def on_progress(progress: ImportProgress[StopInput]) -> None:
+        finals.append(progress)
+        first_batch_done.set()
+
+    async with running() as (emu, client):
+        plan_id = await create_plan(client)
+        # Every batch stays in flight for a while (handled, answered late).
+        emu.faults.add(Fault("delay", route=IMPORT, delay=0.3))
+        task = asyncio.create_task(
+            import_many(
+                client, plan_id, (row(p) for p in range(10_000)), on_progress=on_progress, max_in_flight=3
+            )
+        )
+        await first_batch_done.wait()
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        await asyncio.sleep(0.4)  # let the delayed handlers finish on the server
+        report = finals[-1].report
+        assert finals[-1].final
+        assert report.done == report.total
+        assert report.created >= 100
+        assert report.unknown > 0
+        assert report.total < 10_000
+        assert_accounted(report, server_rows(emu, plan_id), report.total)
+        # The client is still usable, and nothing of the import is left running.
+        assert [t for t in asyncio.all_tasks() if t is not asyncio.current_task()] == []
+        assert (await client.plans.get(plan_id)).id == plan_id
+
+
+# Unassigned stops ------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_unassigned_import_reconciles_by_external_id() -> None:
+    async with running() as (emu, client):
+        emu.faults.add(Fault("error_after_commit", route="unassigned_stops.import_batch", nth=2))
+        report = await import_unassigned_many(
+            client, (unassigned_row(p) for p in range(250)), depot="depots/north", settle_delay=0
+        )
+        assert report.ok
+        assert report.created == 250
+        stored = list(emu.state.unassigned_stops.values())
+        assert len(stored) == 250
+        assert {record.body["depot"] for record in stored} == {"depots/north"}
+        assert sorted(record.body["notes"] for record in stored) == sorted(f"row-{p}" for p in range(250))
+        ids = {stop_id for _, stop_id in report.created_ids()}
+        assert len(ids) == 250
+        assert all(i.startswith("unassignedStops/") for i in ids)
+        assert len(emu.log.select(route="unassigned_stops.list")) == 100
+
+
+@pytest.mark.asyncio
+async def test_unassigned_import_without_external_ids_reports_unknown() -> None:
+    async with running() as (emu, client):
+        emu.faults.add(Fault("drop_after_commit", route="unassigned_stops.import_batch", nth=1))
+        report = await import_unassigned_many(client, [unassigned_row(p, external=False) for p in range(120)])
+        assert report.unknown == 100
+        assert report.created == 20
+        assert report.uncertain()[0][0] == 0
+        assert not emu.log.select(route="unassigned_stops.list")
+
+
+@pytest.mark.asyncio
+async def test_unassigned_stops_may_not_carry_a_depot() -> None:
+    async with running() as (_, client):
+        stops = [unassigned_row(0), UnassignedStopInput(address=AddressInput(city="Leeds"), depot="main")]
+        with pytest.raises(ValidationError) as caught:
+            await import_unassigned_many(client, stops)
+        assert caught.value.field == "stops[1].depot"
+
+
+# The invariant, over random fault schedules -------------------------------------------------
+
+_FAULT_KINDS = ("error", "drop", "error_after_commit", "drop_after_commit", "rate_limit", "client_error")
+
+
+@st.composite
+def schedules(draw: st.DrawFn) -> tuple[int, int, list[tuple[str, str, int]]]:
+    rows = draw(st.integers(min_value=1, max_value=450))
+    seed = draw(st.integers(min_value=0, max_value=2**16))
+    faults = draw(
+        st.lists(
+            st.tuples(
+                st.sampled_from(_FAULT_KINDS), st.sampled_from([IMPORT, "stops.list"]), st.integers(1, 12)
+            ),
+            max_size=6,
+        )
+    )
+    return rows, seed, faults
+
+
+@pytest.mark.asyncio
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
+@given(schedules())
+async def test_every_row_is_on_the_server_once_or_reported(
+    schedule: tuple[int, int, list[tuple[str, str, int]]],
+) -> None:
+    rows, seed, faults = schedule
+    rng = random.Random(seed)
+    stops = [row(p, external=rng.random() < 0.8, rejected=rng.random() < 0.05) for p in range(rows)]
+    async with running(seed=seed) as (emu, client):
+        plan_id = await create_plan(client)
+        for kind, route, nth in faults:
+            if kind == "client_error":
+                emu.faults.add(Fault("error", route=route, nth=nth, status=400))
+            elif kind == "rate_limit":
+                emu.faults.add(Fault(kind, route=route, nth=nth, retry_after=0.001))
+            else:
+                emu.faults.add(Fault(kind, route=route, nth=nth))
+        report = await import_many(
+            client,
+            plan_id,
+            iter(stops),
+            settle_delay=0,
+            max_failed_batches=None,
+            batch_size=rng.choice([7, 50, 100]),
+        )
+        assert_accounted(report, server_rows(emu, plan_id), rows)
+        assert not emu.internal_errors
+    # Rows with an external id are never left unknown when their lookups work.
+    lookups_failed = any(route == "stops.list" and kind == "client_error" for kind, route, _ in faults)
+    if not lookups_failed:
+        for position, stop in report.uncertain():
+            assert stop.recipient is None, position
