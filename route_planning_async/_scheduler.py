@@ -550,8 +550,13 @@ class _Lane:
         self._wake_at = self._clock.now() + wait
         # An infinite wait ends with a local answer (a poke), or, for slots held by
         # other processes on a shared backend, by asking again after a while.
-        timer = loop.create_task(self._clock.sleep(self._recheck if math.isinf(wait) else wait))
-        timer.add_done_callback(lambda _: _set_if_pending(wake))
+        seconds = self._recheck if math.isinf(wait) else wait
+        timer: asyncio.TimerHandle | asyncio.Task[None]
+        if isinstance(self._clock, LoopClock):
+            timer = loop.call_later(seconds, _set_if_pending, wake)
+        else:
+            timer = loop.create_task(self._clock.sleep(seconds))
+            timer.add_done_callback(lambda _: _set_if_pending(wake))
         try:
             await wake
         finally:

@@ -605,6 +605,35 @@ def test_aclose_fails_waiters_and_refuses_new_requests() -> None:
     run_virtual(main)
 
 
+class ShiftedClock:
+    """A clock of its own, not the loop's: the scheduler must compare only its own readings."""
+
+    def __init__(self) -> None:
+        self.sleeps = 0
+
+    def now(self) -> float:
+        return asyncio.get_running_loop().time() + 10_000.0
+
+    async def sleep(self, seconds: float) -> None:
+        self.sleeps += 1
+        await asyncio.sleep(seconds)
+
+
+def test_a_custom_clock_drives_every_wait() -> None:
+    service = FakeService(up=0.125, down=0.125)
+    clock = ShiftedClock()
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(2, 1.0))
+
+    async def main() -> None:
+        scheduler = Scheduler(limits, RetryPolicy.testing(), clock=clock)
+        await asyncio.gather(*(scheduler.run(make_request(), service.send) for _ in range(6)))
+
+    run_virtual(main)
+    # Answered at 0.25, so the next pair goes at 1.25 and arrives at 1.375; and so on.
+    assert [a.at for a in service.arrivals] == [0.125, 0.125, 1.375, 1.375, 2.625, 2.625]
+    assert clock.sleeps >= 2
+
+
 @pytest.mark.asyncio
 async def test_real_event_loop_keeps_the_window() -> None:
     """The same guarantee on a real loop and the default clock, with a short period."""
