@@ -61,8 +61,9 @@ its head asks the backend for capacity; everybody else awaits a plain future
 (no timer, no polling), so 10,000 waiting tasks cost 10,000 futures and at most
 one timer per category. The head waits, nobody overtakes it: a heavy batch
 import at the head is not starved by lighter requests behind it. The head wakes
-when its computed wait ends, or early when a slot of its category is anchored,
-given back or a slowdown recovers. A task cancelled while it waits takes no
+when its computed wait ends, or early when something may shorten it: an answer
+that anchors a slot it was waiting for, a slot given back, a slowdown that
+recovers. A task cancelled while it waits takes no
 capacity; if it was the head, the next waiter is promoted. A retry joins the
 back of the queue. A request whose weight is larger than a weighted rule's
 ``amount`` could never pass, so :class:`~route_planning_async.ValidationError`
@@ -484,7 +485,9 @@ class _Lane:
         started = self._clock.now()
         self.waiting += 1
         try:
-            if self._head_taken or self._queue:
+            # Whenever the queue holds anybody, the head is taken (it empties the
+            # queue before letting go), so this is the one test that keeps FIFO.
+            if self._head_taken:
                 await self._wait_in_line()
             else:
                 self._head_taken = True

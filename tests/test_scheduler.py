@@ -442,6 +442,31 @@ def test_ten_thousand_waiters_complete_with_one_timer_per_category() -> None:
     assert window_violations(arrivals_of(service, Category.READ), [Rule(100, 1.0)]) == []
 
 
+def test_mass_cancellation_behind_a_blocked_head_does_not_pile_up() -> None:
+    """9,900 of 10,000 waiters give up while the head waits a minute: the queue shrinks too."""
+    service = FakeService()
+    limits = RateLimits.unlimited().replace(Category.OPTIMIZE, Rule(1, 60.0))
+
+    async def main() -> list[float]:
+        scheduler = Scheduler(limits, RetryPolicy.testing())
+        request = make_request(Category.OPTIMIZE, method="POST")
+        tasks = [asyncio.create_task(scheduler.run(request, service.send)) for _ in range(10_001)]
+        await asyncio.sleep(1)
+        assert scheduler.stats[Category.OPTIMIZE].queued == 10_000
+        for task in tasks[1:9_901]:
+            task.cancel()
+        await asyncio.sleep(0)
+        assert scheduler.stats[Category.OPTIMIZE].queued == 100
+        lane = scheduler._lanes[Category.OPTIMIZE]
+        assert len(lane._queue) <= 2 * 100 + 64
+        await asyncio.gather(tasks[0], *tasks[9_901:])
+        return [a.at for a in service.arrivals]
+
+    times = run_virtual(main)
+    # Nobody who left took a slot: the 100 who stayed went one per minute from the start.
+    assert times == [60.0 * n for n in range(101)]
+
+
 # --- throughput -----------------------------------------------------------------------------------
 
 
