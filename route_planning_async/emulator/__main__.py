@@ -21,6 +21,8 @@ from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
 
+_DEFAULT = EmulatorConfig()
+
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     """The command line."""
@@ -31,7 +33,7 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--host", default="127.0.0.1", help="loopback address to bind (127.0.0.1 or ::1)")
     parser.add_argument("--port", type=int, default=0, help="TCP port (default: a free one)")
     parser.add_argument("--http", action="store_true", help="serve plain HTTP instead of HTTPS")
-    parser.add_argument("--api-key", default=EmulatorConfig.api_key, help="the API key to accept")
+    parser.add_argument("--api-key", default=_DEFAULT.api_key, help="the API key to accept")
     parser.add_argument(
         "--speedup", type=float, default=1.0, help="divide rate-limit periods and delays by N"
     )
@@ -42,7 +44,10 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--no-keep-stops", action="store_true", help="keep only ids and counts of stops (memory benchmarks)"
     )
     parser.add_argument(
-        "--optimization-delay", type=float, default=5.0, help="seconds a large optimization takes"
+        "--optimization-delay",
+        type=float,
+        default=_DEFAULT.optimization_delay,
+        help="seconds a large optimization takes",
     )
     return parser.parse_args(argv)
 

@@ -381,7 +381,11 @@ class EmulatorApp:
                     429,
                     "Too many requests (injected)",
                     "rate_limit_exceeded",
-                    headers={"Retry-After": retry_after_header(fault.retry_after, self.config.speedup)},
+                    headers={
+                        "Retry-After": retry_after_header(
+                            self.config.scaled(fault.retry_after), self.config.speedup
+                        )
+                    },
                 )
             )
         if fault.kind is FaultKind.ERROR:

@@ -12,7 +12,7 @@ A :class:`Fault` says *what* goes wrong (``kind``), *for which requests*
 Kinds:
 
 ``rate_limit``
-    429 with ``Retry-After`` (``retry_after`` seconds); nothing is done.
+    429 with ``Retry-After`` (``retry_after`` contract seconds, sped up); nothing is done.
 ``error``
     An error answer (``status``, 500 by default); nothing is done.
 ``drop``
@@ -112,7 +112,7 @@ class Fault:
     status: int = 500
     """Status of ``error`` and ``error_after_commit`` answers."""
     retry_after: float = 1.0
-    """``Retry-After`` seconds of a ``rate_limit`` answer."""
+    """``Retry-After`` of a ``rate_limit`` answer, in contract seconds (divided by the speed-up)."""
     delay: float = 1.0
     """Real seconds a ``delay`` answer waits."""
     matched: int = attrs.field(default=0, init=False)

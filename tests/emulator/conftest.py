@@ -119,7 +119,10 @@ class Api:
             method, self.emu.base_url + path, data=data, headers=sent, params=params, ssl=self.emu.ssl_context
         ) as response:
             raw = await response.read()
-            parsed = json.loads(raw) if raw and response.content_type == "application/json" else None
+            try:
+                parsed = json.loads(raw) if raw and response.content_type == "application/json" else None
+            except ValueError:
+                parsed = None  # the malformed_json fault
             return Answer(response.status, parsed, response.headers, raw)
 
     async def checked(
