@@ -70,6 +70,19 @@ have been sent. The importer then stops reading, lets the batches in flight
 finish, and raises; the last ``on_progress`` call (``progress.final``) carries
 the report of what was sent.
 
+Errors
+------
+
+An error of one batch ends up in the report, and the import goes on: that is
+what the outcomes are for. The import itself raises only when going on makes
+no sense: a :class:`~route_planning_async.ValidationError` of the input (above);
+a 401 or a 409 ``plan_not_writable``, which every batch would get; ``max_failed_batches``
+batches in a row rejected as a whole with a 4xx (a plan that does not exist);
+or an exception that is not an answer of the service. It then stops reading the
+input, lets the batches in flight finish, calls ``on_progress`` with the final
+report, and raises. Rows never read stay in the caller's iterator (from
+position ``report.total`` on).
+
 Cancellation
 ------------
 
@@ -638,9 +651,14 @@ class _Importer(Generic[T]):
             except Exception as exc:
                 self._stop(exc)
 
+    def _fail(
+        self, batch: _Batch, items: list[T], offsets: list[int], outcome: Outcome, error: BaseException
+    ) -> None:
+        self.report._record_failed(batch, offsets, [items[o] for o in offsets], outcome, error)
+
     def _fail_pending(self, batch: _Batch, items: list[T], outcome: Outcome, error: BaseException) -> None:
         offsets = [o for o, code in enumerate(batch.codes) if code == _PENDING]
-        self.report._record_failed(batch, offsets, [items[o] for o in offsets], outcome, error)
+        self._fail(batch, items, offsets, outcome, error)
 
     # One batch ---------------------------------------------------------------
 
@@ -652,9 +670,7 @@ class _Importer(Generic[T]):
                 result = await self._send([items[o] for o in pending])
             except (AuthenticationError, PlanNotWritableError) as exc:
                 # Every other batch would fail the same way: stop reading input.
-                self.report._record_failed(
-                    batch, pending, [items[o] for o in pending], Outcome.NOT_CREATED, exc
-                )
+                self._fail(batch, items, pending, Outcome.NOT_CREATED, exc)
                 self._stop(exc)
                 return
             except (ServerError, TransportError) as exc:
@@ -666,9 +682,7 @@ class _Importer(Generic[T]):
                 continue
             except RateLimitError as exc:
                 # The scheduler already retried the 429s; a 429 creates nothing.
-                self.report._record_failed(
-                    batch, pending, [items[o] for o in pending], Outcome.NOT_CREATED, exc
-                )
+                self._fail(batch, items, pending, Outcome.NOT_CREATED, exc)
                 return
             except APIError as exc:
                 self._batch_rejected(batch, items, pending, exc)
@@ -680,7 +694,7 @@ class _Importer(Generic[T]):
     def _batch_rejected(
         self, batch: _Batch, items: list[T], pending: list[int], exc: RoutePlanningError
     ) -> None:
-        self.report._record_failed(batch, pending, [items[o] for o in pending], Outcome.NOT_CREATED, exc)
+        self._fail(batch, items, pending, Outcome.NOT_CREATED, exc)
         self._failures_in_a_row += 1
         if self._max_failed_batches is not None and self._failures_in_a_row >= self._max_failed_batches:
             self._stop(exc)
@@ -698,14 +712,14 @@ class _Importer(Generic[T]):
             if self._at_least_once and not last_round:
                 resend.extend(unkeyed)
             else:
-                self.report._record_failed(batch, unkeyed, [items[o] for o in unkeyed], Outcome.UNKNOWN, exc)
+                self._fail(batch, items, unkeyed, Outcome.UNKNOWN, exc)
 
         if keyed:
             if self._lookup is None:
                 if self._at_least_once and not last_round:
                     resend.extend(keyed)
                 else:
-                    self.report._record_failed(batch, keyed, [items[o] for o in keyed], Outcome.UNKNOWN, exc)
+                    self._fail(batch, items, keyed, Outcome.UNKNOWN, exc)
             else:
                 if isinstance(exc, TransportError) and self._settle_delay > 0:
                     # No answer came back: give a request still being processed
@@ -713,14 +727,10 @@ class _Importer(Generic[T]):
                     await asyncio.sleep(self._settle_delay)
                 absent, unresolved = await self._reconcile(batch, items, keyed, exc)
                 if unresolved:
-                    self.report._record_failed(
-                        batch, unresolved, [items[o] for o in unresolved], Outcome.UNKNOWN, exc
-                    )
+                    self._fail(batch, items, unresolved, Outcome.UNKNOWN, exc)
                 if last_round:
                     # The lookup shows them absent and no resend is left.
-                    self.report._record_failed(
-                        batch, absent, [items[o] for o in absent], Outcome.NOT_CREATED, exc
-                    )
+                    self._fail(batch, items, absent, Outcome.NOT_CREATED, exc)
                 else:
                     resend.extend(absent)
         return sorted(resend)
@@ -777,9 +787,7 @@ class _Importer(Generic[T]):
                 f"and {len(result.failed)} failed ({unmatched} unmatched) for {len(sent)} stops sent"
             )
             self.report.unattributed_ids.extend(result.success)
-            self.report._record_failed(
-                batch, remaining, [items[o] for o in remaining], Outcome.UNKNOWN, error
-            )
+            self._fail(batch, items, remaining, Outcome.UNKNOWN, error)
             return
         for offset, stop_id in zip(remaining, result.success, strict=True):
             self.report._record_created(batch, offset, stop_id)

@@ -26,6 +26,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import AsyncIterator, Awaitable, Iterable
+from contextlib import AbstractAsyncContextManager
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -425,11 +426,55 @@ class LiveEdit:
         return change
 
 
-class _LiveEditContext:
+async def _apply_live_changes(
+    client: RoutePlanningClient,
+    edit: LiveEdit,
+    *,
+    distribute: bool,
+    optimization_type: str | None,
+    deadline: _Deadline,
+    poll_interval: float,
+    max_poll_interval: float,
+) -> None:
+    """Re-optimize, wait, then redistribute or save."""
+    for _ in range(MAX_IN_PROGRESS_ROUNDS):
+        try:
+            operation = await deadline.run(
+                client.plans.reoptimize(edit.plan_id, optimization_type=optimization_type)
+            )
+        except OptimizationInProgressError as busy:
+            last_busy = busy
+            await _wait_until_not_optimizing(client, edit.plan_id, deadline, poll_interval, max_poll_interval)
+            continue
+        except ConflictError as conflict:
+            if conflict.code == "plan_already_optimized":
+                # Every pending change was undone inside the block (a live create
+                # then deleted): the service has nothing left to apply.
+                return
+            raise
+        break
+    else:
+        raise last_busy
+    remaining = deadline.remaining()
+    edit.operation = await wait(
+        client,
+        operation,
+        timeout=None if math.isinf(remaining) else max(0.0, remaining),
+        poll_interval=poll_interval,
+        max_poll_interval=max_poll_interval,
+    )
+    if distribute:
+        edit.plan = await client.plans.redistribute(edit.plan_id)
+    else:
+        await client.plans.save(edit.plan_id)
+
+
+class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
+    """What :func:`live_edit` returns: enter it with ``async with``."""
+
     def __init__(
         self,
-        client: RoutePlanningClient,
-        plan_id: str,
+        edit: LiveEdit,
         *,
         distribute: bool,
         optimization_type: str | None,
@@ -437,8 +482,7 @@ class _LiveEditContext:
         poll_interval: float,
         max_poll_interval: float,
     ) -> None:
-        self._client = client
-        self._edit = LiveEdit(client, plan_id)
+        self._edit = edit
         self._distribute = distribute
         self._optimization_type = optimization_type
         self._timeout = timeout
@@ -451,47 +495,22 @@ class _LiveEditContext:
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        if exc_type is not None or not self._edit.pending:
-            # On an error nothing is applied. With no pending change (none made,
-            # or the plan was writable and took them at once) there is nothing to apply.
+        if exc_type is not None:
+            # The block failed: nothing is applied, and the exception propagates.
             return
-        await self._apply()
-
-    async def _apply(self) -> None:
-        client, edit = self._client, self._edit
-        deadline = _Deadline(self._timeout, f"plans/{edit.plan_id}")
-        for _ in range(MAX_IN_PROGRESS_ROUNDS):
-            try:
-                operation = await deadline.run(
-                    client.plans.reoptimize(edit.plan_id, optimization_type=self._optimization_type)
-                )
-            except OptimizationInProgressError as busy:
-                last_busy = busy
-                await _wait_until_not_optimizing(
-                    client, edit.plan_id, deadline, self._poll_interval, self._max_poll_interval
-                )
-                continue
-            except ConflictError as conflict:
-                if conflict.code == "plan_already_optimized":
-                    # Every pending change was undone inside the block (a live create
-                    # then deleted): the service has nothing left to apply.
-                    return
-                raise
-            break
-        else:
-            raise last_busy
-        remaining = deadline.remaining()
-        edit.operation = await wait(
-            client,
-            operation,
-            timeout=None if math.isinf(remaining) else max(0.0, remaining),
+        if not self._edit.pending:
+            # No change waits on the service (none was made, or the plan was
+            # writable and took them at once): there is nothing to apply.
+            return
+        await _apply_live_changes(
+            self._edit._client,
+            self._edit,
+            distribute=self._distribute,
+            optimization_type=self._optimization_type,
+            deadline=_Deadline(self._timeout, f"plans/{self._edit.plan_id}"),
             poll_interval=self._poll_interval,
             max_poll_interval=self._max_poll_interval,
         )
-        if self._distribute:
-            edit.plan = await client.plans.redistribute(edit.plan_id)
-        else:
-            await client.plans.save(edit.plan_id)
 
 
 def live_edit(
@@ -528,12 +547,17 @@ def live_edit(
     (by anyone) applies them together with its own changes, unless they are
     undone with further live calls first. A failed re-optimization
     (:class:`OptimizationFailedError`) leaves them pending the same way.
+
+    :param distribute: ``:redistribute`` after the re-optimization (True), or ``:save``.
+    :param optimization_type: a :class:`ReoptimizationType` value; the service's
+        default (``reorder_changed_stops``) when None.
+    :param timeout: seconds for applying the changes (the re-optimization and the
+        wait for it); :class:`OperationTimeoutError` after that, changes still pending.
     """
     _check_intervals(poll_interval, max_poll_interval)
     _check_timeout(timeout)
     return _LiveEditContext(
-        client,
-        _ids.plan_id(plan_id),
+        LiveEdit(client, _ids.plan_id(plan_id)),
         distribute=distribute,
         optimization_type=optimization_type,
         timeout=timeout,
