@@ -85,8 +85,8 @@ def rounded(value: float | None, digits: int = 4) -> float | None:
 
 def _fmt(value: Any) -> str:
     if isinstance(value, float):
-        if value.is_integer() and abs(value) >= 1:
-            return f"{int(value):,}"
+        if abs(value) >= 1000 or (value.is_integer() and abs(value) >= 1):
+            return f"{value:,.0f}"
         return f"{value:.4g}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"

@@ -152,3 +152,32 @@ def stop_input(i: int) -> StopInput:
 def stop_inputs(count: int) -> Iterator[StopInput]:
     """``count`` stop inputs, made one at a time (a stream, as a large import reads them)."""
     return (stop_input(i) for i in range(count))
+
+
+CUSTOM_PROPERTY = "6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01"
+"""A custom stop property id the emulator's default team defines."""
+
+
+def rich_stop_body(i: int) -> dict[str, Any]:
+    """A stop body with every optional field the create and import calls take."""
+    body = stop_body(i)
+    body["address"]["addressName"] = f"Bench house {i}"
+    body["address"]["addressLineTwo"] = "Flat 2"
+    body["recipient"].update({"email": f"r{i}@example.com", "phone": "+440000000099"})
+    body["orderInfo"].update({"sellerName": "Bench Shop", "sellerWebsite": "https://shop.example.com"})
+    body.update(
+        {
+            "timing": {
+                "earliestAttemptTime": {"hour": 9, "minute": 0},
+                "latestAttemptTime": {"hour": 17, "minute": 30},
+                "estimatedAttemptDuration": 180,
+            },
+            "proofOfAttemptRequirements": {"enabled": True},
+            "activity": "delivery",
+            "optimizationOrder": "default",
+            "barcodes": [f"BC{i:08d}", f"BC{i + 1:08d}"],
+            "customProperties": {CUSTOM_PROPERTY: "1234"},
+            "serviceClientId": f"client-{i}",
+        }
+    )
+    return body

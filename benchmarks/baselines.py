@@ -183,6 +183,20 @@ async def backoff(target: Target, workload: Workload, progress: Progress, speedu
         await asyncio.gather(*(task(t) for t in workload))
 
 
+DESCRIPTIONS = {
+    "(a) sequential, no limiter": "one call after another, no limiter; a 429 is not retried "
+    "(the call is lost)",
+    "(b) fixed sleeps": "one call after another, sleeping 100 ms after a read, 200 ms after a write, "
+    "6 s after an import and 20 s after an optimize (divided by the speed-up); a 429 is not retried",
+    "(c) aiolimiter + retry on 429": "all tasks concurrently; one aiolimiter.AsyncLimiter(amount, period) "
+    "per rule of the category, default settings (a weighted rule acquires the batch size); a 429 is "
+    "retried through the limiter again, after Retry-After when the answer has one",
+    "(d) concurrent + backoff & jitter": "all tasks concurrently, no limiter; a 429 is retried after a "
+    "full-jitter exponential backoff, 1 s doubling to at most 60 s (divided by the speed-up)",
+}
+"""What each baseline does, for RESULTS.md."""
+
+
 def strategies(limits: RateLimits) -> dict[str, Strategy]:
     """The four baselines by their row label in RESULTS.md."""
     return {
