@@ -84,7 +84,13 @@ from route_planning_async._models import (
 from route_planning_async._pagination import Page, Paginator
 from route_planning_async._polling import LiveEdit
 from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import CategoryStats, InMemoryBackend, RateLimitBackend
+from route_planning_async._scheduler import (
+    CategoryStats,
+    Grant,
+    InMemoryBackend,
+    RateLimitBackend,
+    SchedulerStats,
+)
 
 try:
     __version__ = metadata.version("route_planning_async")
@@ -114,6 +120,7 @@ __all__ = [
     "EtaNullReason",
     "FailedBatch",
     "GoneError",
+    "Grant",
     "ImportFailure",
     "ImportProgress",
     "ImportReport",
@@ -159,6 +166,7 @@ __all__ = [
     "RoutePlanningError",
     "RouteState",
     "Rule",
+    "SchedulerStats",
     "ServerError",
     "SkippedStop",
     "Stop",

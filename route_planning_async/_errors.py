@@ -97,11 +97,21 @@ class TransportError(RoutePlanningError):
     service cannot have seen the request; otherwise the outcome is unknown.
     """
 
-    def __init__(self, message: str, *, method: str, url: str, maybe_sent: bool) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        method: str,
+        url: str,
+        maybe_sent: bool,
+        history: Sequence[AttemptRecord] = (),
+    ) -> None:
         super().__init__(f"{method} {url}: {message}")
         self.method = method
         self.url = url
         self.maybe_sent = maybe_sent
+        self.history: tuple[AttemptRecord, ...] = tuple(history)
+        """The failed attempts that came before this one, when the request was retried."""
 
 
 class RequestTimeoutError(TransportError):

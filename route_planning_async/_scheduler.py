@@ -170,9 +170,6 @@ logger = logging.getLogger("route_planning_async.scheduler")
 Send = Callable[[Request], Awaitable[Response]]
 """What the scheduler calls to put one attempt on the wire (the transport's ``send``)."""
 
-_HISTORY_ATTRIBUTE = "history"
-
-
 class Clock(Protocol):
     """The scheduler's time source: a monotonic ``now()`` and a matching ``sleep()``."""
 
@@ -754,9 +751,7 @@ class Scheduler:
     ) -> Response:
         if isinstance(outcome, TransportError):
             if history:
-                # TransportError declares no history of its own; it is given one
-                # so that every exhausted request tells what came before.
-                setattr(outcome, _HISTORY_ATTRIBUTE, tuple(history))
+                outcome.history = tuple(history)
                 outcome.add_note(
                     f"after {len(history) + 1} attempts: "
                     + "; ".join(record.description for record in history)
