@@ -150,6 +150,7 @@ ProgressCallback = Callable[["ImportProgress[Any]"], object]
 _DEFAULT_IN_FLIGHT = 8
 _MAX_IN_FLIGHT = 32
 _LOOKUP_CONCURRENCY = 10
+_LOOKUP_ATTEMPTS = 3
 _ADDRESS_KEYS = (
     "addressName",
     "addressLineOne",
@@ -475,12 +476,25 @@ class _Lookup:
         carry the key: then it ignores the filter and cannot reconcile.
         """
         async with self._gate:
-            found: list[str] = []
-            async for stop_id, external_id in self._find(key):
-                if external_id != key:
-                    raise LookupError(f"the list filter externalId={key!r} returned other stops")
-                found.append(stop_id)
-            return found
+            attempt = 1
+            while True:
+                try:
+                    return await self._ids_for(key)
+                except (ServerError, TransportError):
+                    # A list is a read: asking again is harmless. The scheduler
+                    # already retried 5xx answers; this covers an answer whose
+                    # body could not be read.
+                    if attempt == _LOOKUP_ATTEMPTS:
+                        raise
+                    attempt += 1
+
+    async def _ids_for(self, key: str) -> list[str]:
+        found: list[str] = []
+        async for stop_id, external_id in self._find(key):
+            if external_id != key:
+                raise LookupError(f"the list filter externalId={key!r} returned other stops")
+            found.append(stop_id)
+        return found
 
 
 class _Importer(Generic[T]):

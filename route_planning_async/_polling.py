@@ -205,14 +205,21 @@ class _Pending:
 
     id: str
     """Its serialized id."""
+    checked: float
+    """Loop time its state was last learnt; -inf for an id never fetched."""
     started: float
-    """When it started (epoch seconds); -inf until its first fetch tells."""
+    """When it started (epoch seconds); +inf while unknown."""
     due: float
     """Loop time of its next poll."""
     delay: float
     """The delay that follows its next poll, when it is still running then."""
     order: int
     """Position in the input, for ties."""
+
+    def priority(self) -> tuple[float, float, int]:
+        # Unseen the longest first (the most likely to have finished since), then
+        # the oldest: under a tight read share this is a fair round robin.
+        return (self.checked, self.started, self.order)
 
 
 async def wait_many(
@@ -231,8 +238,11 @@ async def wait_many(
     loop never uses more than ``read_share`` of the read category's rate
     (:func:`read_rate`; an :class:`aiolimiter.AsyncLimiter` holds that cap, and
     every poll still passes the scheduler's read limits). Each operation has its
-    own delay, growing like :func:`wait`'s; among the operations that are due, the
-    one that started first (the most likely to be done) is polled first.
+    own delay, growing like :func:`wait`'s. Among the operations that are due,
+    the one unseen the longest (then the one that started first) is polled
+    first: it is the most likely to have finished, and when the read share is
+    too small for every operation's own delay, the operations share it round
+    robin instead of the first ones starving the rest.
 
     Finished operations are yielded in the order they are seen to finish; the
     ones given already finished come first, without a request. Failed and
@@ -275,10 +285,10 @@ async def wait_many(
                 finished.append(item)
             else:
                 pending[operation_id] = _Pending(
-                    operation_id, _started(item), now + poll_interval, poll_interval * POLL_GROWTH, order
+                    operation_id, now, _started(item), now + poll_interval, poll_interval * POLL_GROWTH, order
                 )
         else:
-            pending[operation_id] = _Pending(operation_id, -math.inf, now, poll_interval, order)
+            pending[operation_id] = _Pending(operation_id, -math.inf, math.inf, now, poll_interval, order)
     for operation in finished:
         yield deliver(operation)
 
@@ -288,14 +298,15 @@ async def wait_many(
         await deadline.run(limiter.acquire(), first.id)
         now = loop.time()
         due = [p for p in pending.values() if p.due <= now] or [first]
-        chosen = min(due, key=lambda p: (p.started, p.order))
+        chosen = min(due, key=_Pending.priority)
         operation = await deadline.run(client.operations.get(chosen.id), chosen.id)
         if _finished(operation):
             del pending[chosen.id]
             yield deliver(operation)
         else:
             chosen.started = _started(operation)
-            chosen.due = loop.time() + chosen.delay
+            chosen.checked = loop.time()
+            chosen.due = chosen.checked + chosen.delay
             chosen.delay = min(chosen.delay * POLL_GROWTH, max_poll_interval)
 
 

@@ -6,6 +6,7 @@ import asyncio
 import datetime
 import itertools
 import time
+from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import aclosing, asynccontextmanager
 from typing import Any
@@ -251,13 +252,38 @@ async def test_wait_many_polls_the_oldest_operation_first() -> None:
         second = await client.plans.optimize(await plan_with_stops(client, 2))
         emu.log.clear()
         # The newer one is given first; both are due at once, so the older one is polled first.
-        iterator = wait_many(client, [second.id, first.id], poll_interval=0.01)
+        iterator = wait_many(client, [second, first], poll_interval=0.01)
         async with aclosing(iterator):
             finished = await anext(iterator)
         assert finished.id == first.id
         paths = [record.path for record in emu.log.select(route=GET_OPERATION)]
-        assert paths[0].endswith(second.id.split("/")[1])  # ids are fetched once, in input order
-        assert paths[-1].endswith(first.id.split("/")[1])
+        assert paths[0].endswith(first.id.split("/")[1])
+
+
+@pytest.mark.asyncio
+async def test_wait_many_shares_a_tight_budget_round_robin() -> None:
+    # Reads: 100 per second; a share of 0.2 gives 20 polls per second for 8 operations
+    # that each want one every 10 ms.
+    limits = RateLimits.default().replace("read", Rule(10, 60.0))
+    config = {"instant_optimization_max_stops": 0, "optimization_delay": seconds(30), "rate_limits": limits}
+    async with running(**config) as (emu, client):
+        operations = [await client.plans.optimize(await plan_with_stops(client, 1)) for _ in range(8)]
+        emu.log.clear()
+        with pytest.raises(OperationTimeoutError):
+            await drain(
+                wait_many(
+                    client,
+                    operations,
+                    read_share=0.2,
+                    poll_interval=0.01,
+                    max_poll_interval=0.01,
+                    timeout=0.6,
+                )
+            )
+        per_operation = Counter(record.path for record in emu.log.select(route=GET_OPERATION))
+        assert len(per_operation) == 8
+        assert max(per_operation.values()) - min(per_operation.values()) <= 1
+        assert sum(per_operation.values()) <= 20 * 0.6 + 2
 
 
 @pytest.mark.asyncio
