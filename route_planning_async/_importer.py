@@ -505,7 +505,7 @@ class _Importer(Generic[T]):
         *,
         item_type: type[T],
         send: Callable[[list[T]], Awaitable[ImportResult]],
-        lookup: _Lookup | None,
+        lookup: _Lookup,
         report: ImportReport[T],
         batch_size: int,
         max_in_flight: int,
@@ -729,24 +729,18 @@ class _Importer(Generic[T]):
                 self._fail(batch, items, unkeyed, Outcome.UNKNOWN, exc)
 
         if keyed:
-            if self._lookup is None:
-                if self._at_least_once and not last_round:
-                    resend.extend(keyed)
-                else:
-                    self._fail(batch, items, keyed, Outcome.UNKNOWN, exc)
+            if isinstance(exc, TransportError) and self._settle_delay > 0:
+                # No answer came back: give a request still being processed
+                # by the service time to land before looking for its stops.
+                await asyncio.sleep(self._settle_delay)
+            absent, unresolved = await self._reconcile(batch, items, keyed, exc)
+            if unresolved:
+                self._fail(batch, items, unresolved, Outcome.UNKNOWN, exc)
+            if last_round:
+                # The lookup shows them absent and no resend is left.
+                self._fail(batch, items, absent, Outcome.NOT_CREATED, exc)
             else:
-                if isinstance(exc, TransportError) and self._settle_delay > 0:
-                    # No answer came back: give a request still being processed
-                    # by the service time to land before looking for its stops.
-                    await asyncio.sleep(self._settle_delay)
-                absent, unresolved = await self._reconcile(batch, items, keyed, exc)
-                if unresolved:
-                    self._fail(batch, items, unresolved, Outcome.UNKNOWN, exc)
-                if last_round:
-                    # The lookup shows them absent and no resend is left.
-                    self._fail(batch, items, absent, Outcome.NOT_CREATED, exc)
-                else:
-                    resend.extend(absent)
+                resend.extend(absent)
         return sorted(resend)
 
     async def _reconcile(
@@ -756,7 +750,6 @@ class _Importer(Generic[T]):
 
         Answers the offsets found absent, and those whose lookup failed.
         """
-        assert self._lookup is not None
         lookup = self._lookup
         by_key: dict[str, list[int]] = {}
         for offset in offsets:
@@ -774,15 +767,18 @@ class _Importer(Generic[T]):
         answers = await asyncio.gather(*(look_up(key) for key in keys))
         absent: list[int] = []
         unresolved: list[int] = []
+        failures: list[str] = []
         for key, answer in zip(keys, answers, strict=True):
             waiting = by_key[key]
             if isinstance(answer, Exception):
-                cause.add_note(f"looking up externalId={key!r} failed: {answer}")
+                failures.append(f"externalId={key!r}: {answer}")
                 unresolved.extend(waiting)
                 continue
             for offset, stop_id in zip(waiting, answer, strict=False):
                 self.report._record_created(batch, offset, stop_id)
             absent.extend(waiting[len(answer) :])
+        if failures:
+            cause.add_note(f"reconciliation failed for {len(failures)} stops, first {failures[0]}")
         return sorted(absent), sorted(unresolved)
 
     def _attribute(self, batch: _Batch, items: list[T], sent: list[int], result: ImportResult) -> None:

@@ -303,7 +303,9 @@ async def test_failed_lookup_leaves_the_outcome_unknown() -> None:
         report = await import_many(client, plan_id, [row(p) for p in range(10)])
         assert_accounted(report, server_rows(emu, plan_id), 10)
         assert report.unknown == 10
-        assert any("externalId" in note for note in report.failed_batches[0].error.__notes__)
+        assert any(
+            "reconciliation failed for 10 stops" in note for note in report.failed_batches[0].error.__notes__
+        )
 
 
 # Whole-batch failures -------------------------------------------------------------------
