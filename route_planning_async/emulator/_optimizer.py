@@ -9,7 +9,9 @@
    pinned to a driver by re-optimization keeps it.
 3. Each route visits its ``first`` stops, then its ``default`` stops, then its
    ``last`` stops (contract, stop body ``optimizationOrder``), each group by nearest
-   neighbour from the current position (ties by id).
+   neighbour from the current position (ties by id). Groups of more than 300 stops
+   are swept by bearing and distance instead, so a 100,000-stop plan is ordered in
+   well under a second.
 4. Driving at a constant speed from the driver's start time, a stop reached after its
    ``latestAttemptTime`` is skipped with ``impossible_time_window``; one reached before
    its ``earliestAttemptTime`` waits.
@@ -148,6 +150,10 @@ def _assign(
     return assigned, skipped
 
 
+NEAREST_NEIGHBOUR_MAX = 300
+"""Largest group ordered by nearest neighbour (quadratic); larger ones are swept."""
+
+
 def _order(depot: tuple[float, float], stops: list[OptStop]) -> list[OptStop]:
     route: list[OptStop] = []
     here = depot
@@ -156,6 +162,17 @@ def _order(depot: tuple[float, float], stops: list[OptStop]) -> list[OptStop]:
             (s for s in stops if (s.order if s.order in ("first", "last") else "default") == group),
             key=lambda s: s.id,
         )
+        if len(left) > NEAREST_NEIGHBOUR_MAX:
+            left.sort(
+                key=lambda s: (
+                    round(bearing(depot[0], depot[1], s.latitude, s.longitude), 2),
+                    haversine_m(depot[0], depot[1], s.latitude, s.longitude),
+                    s.id,
+                )
+            )
+            route.extend(left)
+            here = (left[-1].latitude, left[-1].longitude)
+            continue
         while left:
             nearest = min(left, key=lambda s: (haversine_m(here[0], here[1], s.latitude, s.longitude), s.id))
             left.remove(nearest)

@@ -232,3 +232,18 @@ def test_fault_arguments_are_checked() -> None:
     assert Fault("drop", method="get").method == "GET"
     assert FaultKind("error_after_commit").commits
     assert not FaultKind("drop").commits
+
+
+def test_large_groups_are_swept_in_bearing_order() -> None:
+    import time
+
+    stops = [
+        OptStop(f"s{i:05}", DEPOT[0] + 0.001 * (i % 37) * ((-1) ** i), DEPOT[1] + 0.0013 * (i % 53))
+        for i in range(5000)
+    ]
+    started = time.perf_counter()
+    outcome = optimize(DEPOT, [OptDriver("drivers/a", 0)], stops, 10.0)
+    assert time.perf_counter() - started < 5.0
+    visits = outcome.routes["drivers/a"]
+    assert [v.position for v in visits] == list(range(1, 5001))
+    assert {v.stop_id for v in visits} == {s.id for s in stops}
