@@ -533,7 +533,7 @@ def live_edit(
     timeout: float | None = None,
     poll_interval: float = DEFAULT_POLL_INTERVAL,
     max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
-) -> _LiveEditContext:
+) -> AbstractAsyncContextManager[LiveEdit]:
     """Edit a plan that is not writable, and apply the changes on a clean exit::
 
         async with live_edit(client, plan_id) as edit:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager
 from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 import attrs
@@ -280,7 +281,7 @@ class Plans(_Resource):
         timeout: float | None = None,
         poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
         max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
-    ) -> _polling._LiveEditContext:
+    ) -> AbstractAsyncContextManager[_polling.LiveEdit]:
         """Live-edit a plan that is not writable; on a clean exit the changes are
         re-optimized and redistributed (or saved). See :func:`_polling.live_edit`::
 
