@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 import attrs
 
-from route_planning_async._errors import AttemptRecord, ConfigurationError, error_for_status
+from route_planning_async._errors import AttemptRecord, ConfigurationError, ServerError, error_for_status
 from route_planning_async._limits import Category
 
 __all__ = [
@@ -113,8 +113,9 @@ def encode_body(data: Any) -> bytes:
 def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     """The JSON data of a 2xx answer (None when it has no body), or raise the error.
 
-    Every response body is a JSON object (contract, General conventions); a 2xx
-    whose body is not JSON raises :class:`~route_planning_async.ServerError`.
+    Every response body is JSON (contract, General conventions); a 2xx whose
+    body is not raises :class:`~route_planning_async.ServerError`: the service
+    answered, but not with anything usable.
     """
     if not response.ok:
         raise error_for(request, response, base_url=base_url)
@@ -123,8 +124,14 @@ def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     try:
         return json.loads(response.body)
     except ValueError:
-        raise error_for(
-            request, attrs.evolve(response, status=502), base_url=base_url
+        preview = response.body[:80].decode("utf-8", "replace")
+        raise ServerError(
+            response.status,
+            f"the answer is not JSON: {preview!r}",
+            method=request.method,
+            request_url=base_url + request.path,
+            headers=response.headers,
+            body=response.body,
         ) from None
 
 

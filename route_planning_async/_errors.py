@@ -133,8 +133,7 @@ class AttemptRecord:
 
     def __repr__(self) -> str:
         return (
-            f"AttemptRecord(status={self.status!r}, description={self.description!r}, "
-            f"delay={self.delay:.3f})"
+            f"AttemptRecord(status={self.status!r}, description={self.description!r}, delay={self.delay:.3f})"
         )
 
 

@@ -170,6 +170,7 @@ logger = logging.getLogger("route_planning_async.scheduler")
 Send = Callable[[Request], Awaitable[Response]]
 """What the scheduler calls to put one attempt on the wire (the transport's ``send``)."""
 
+
 class Clock(Protocol):
     """The scheduler's time source: a monotonic ``now()`` and a matching ``sleep()``."""
 

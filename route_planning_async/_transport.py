@@ -57,9 +57,7 @@ class AiohttpTransport:
                 body = await answer.read()
                 return Response(answer.status, answer.headers, body)
         except TimeoutError as exc:
-            raise RequestTimeoutError(
-                "timed out", method=request.method, url=url, maybe_sent=True
-            ) from exc
+            raise RequestTimeoutError("timed out", method=request.method, url=url, maybe_sent=True) from exc
         except aiohttp.ClientConnectorError as exc:
             # The connection was never made: the service cannot have seen the request.
             raise TransportError(

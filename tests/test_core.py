@@ -1,0 +1,122 @@
+"""The pure core, without any network: decoding, error mapping, headers, ids."""
+
+from __future__ import annotations
+
+import base64
+import email.utils
+
+import pytest
+
+from route_planning_async import (
+    APIError,
+    ConfigurationError,
+    GoneError,
+    PlanNotWritableError,
+    RateLimitError,
+    ServerError,
+    ValidationError,
+)
+from route_planning_async._core import Request, Response, auth_header, decode, parse_retry_after
+from route_planning_async._ids import plan_id, stop_ref
+from route_planning_async._limits import Category
+
+GET = Request("GET", "/plans/p1", Category.READ)
+
+
+def answer(status: int, body: bytes, **headers: str) -> Response:
+    return Response(status, headers, body)
+
+
+def test_a_2xx_json_body_is_decoded() -> None:
+    assert decode(GET, answer(200, b'{"id": "plans/p1"}')) == {"id": "plans/p1"}
+
+
+def test_an_empty_2xx_body_decodes_to_none() -> None:
+    assert decode(GET, answer(204, b"")) is None
+
+
+def test_a_2xx_body_that_is_not_json_is_a_server_error_with_the_real_status() -> None:
+    with pytest.raises(ServerError) as caught:
+        decode(GET, answer(200, b"<html>oops</html>"), base_url="https://h/public/v0.2b")
+    assert caught.value.status == 200
+    assert "not JSON" in str(caught.value)
+    assert "https://h/public/v0.2b/plans/p1" in str(caught.value)
+
+
+def test_an_error_body_gives_every_field() -> None:
+    body = b'{"message": "Plan is not writable", "code": "plan_not_writable", "param": "p", "url": "u"}'
+    with pytest.raises(PlanNotWritableError) as caught:
+        decode(GET, answer(409, body))
+    error = caught.value
+    assert (error.status, error.message, error.code, error.param, error.url) == (
+        409,
+        "Plan is not writable",
+        "plan_not_writable",
+        "p",
+        "u",
+    )
+    assert "live" in str(error)
+
+
+def test_an_error_body_that_is_not_json_still_gives_an_api_error() -> None:
+    with pytest.raises(ServerError) as caught:
+        decode(GET, answer(503, b"upstream unavailable"))
+    assert caught.value.message == "upstream unavailable"
+    assert caught.value.code is None
+
+
+def test_an_unlisted_4xx_status_is_a_plain_api_error() -> None:
+    with pytest.raises(APIError) as caught:
+        decode(GET, answer(418, b""))
+    assert type(caught.value) is APIError
+    assert caught.value.message == "HTTP 418"
+
+
+def test_410_explains_the_missing_stop_collections() -> None:
+    with pytest.raises(GoneError, match="2023-04-01"):
+        decode(GET, answer(410, b'{"message": "Gone"}'))
+
+
+@pytest.mark.parametrize(
+    ("header", "expected"),
+    [("7", 7.0), ("0.5", 0.5), ("-3", 0.0), ("soon", None), ("nan", None)],
+)
+def test_retry_after_in_seconds(header: str, expected: float | None) -> None:
+    assert parse_retry_after(header) == expected
+
+
+def test_retry_after_as_an_http_date() -> None:
+    now = 1_700_000_000.0
+    header = email.utils.formatdate(now + 12, usegmt=True)
+    assert parse_retry_after(header, now=now) == pytest.approx(12.0)
+
+
+def test_a_429_carries_retry_after() -> None:
+    with pytest.raises(RateLimitError) as caught:
+        decode(GET, Response(429, {"Retry-After": "3"}, b'{"message": "slow down"}'))
+    assert caught.value.retry_after == 3.0
+
+
+def test_basic_auth_is_the_key_as_user_with_an_empty_password() -> None:
+    assert auth_header("k3y", "basic") == "Basic " + base64.b64encode(b"k3y:").decode()
+    assert auth_header("k3y", "bearer") == "Bearer k3y"
+    with pytest.raises(ConfigurationError):
+        auth_header("k3y", "digest")  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("bad", ["../etc", "a?b", "a#b", "", "x" * 51, "plans/a/b", "a b", "é"])
+def test_ids_that_could_break_a_url_are_refused(bad: str) -> None:
+    with pytest.raises(ValidationError):
+        plan_id(bad)
+
+
+def test_plan_ids_are_accepted_bare_or_serialized() -> None:
+    assert plan_id("plans/Ab_9-x") == plan_id("Ab_9-x") == "Ab_9-x"
+
+
+def test_stop_ids_must_be_serialized() -> None:
+    assert stop_ref("plans/p1/stops/s1") == ("p1", "s1")
+    with pytest.raises(ValidationError, match="plans/<planId>/stops/<stopId>"):
+        stop_ref("s1")
+    with pytest.raises(ValidationError):
+        stop_ref("plans/p1/stops/../x")
