@@ -253,6 +253,9 @@ class EmulatorConfig:
     """Plans starting later are rejected ("dates too far in the future")."""
     stop_collections_since: datetime.date = datetime.date(2023, 4, 1)
     """Plans starting before this have no stop collections: stop calls answer 410."""
+    inaccessible_before: datetime.date | None = None
+    """Plans starting before this answer 403 ``plan_inaccessible`` (the public OpenAPI document's
+    data-access restriction); None keeps every plan accessible."""
     openapi_fields: bool = False
     """Also serve fields only the public OpenAPI document has (``weight``, ``paymentOnDelivery``,
     ``circuitClientId``, ``trackingLink`` on unassigned stops), to exercise a client's tolerance."""

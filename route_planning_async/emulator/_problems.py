@@ -14,6 +14,9 @@ __all__ = ["DOCS_URL", "Problem"]
 DOCS_URL = "https://route-planning.example/docs/errors"
 """Base of the ``url`` field of error bodies (an ``.example`` address: the emulator has no docs site)."""
 
+PAYWALL_URL = "https://route-planning.example/paywall"
+"""The ``url`` of ``plan_inaccessible`` answers (the service links its upgrade page there)."""
+
 
 class Problem(Exception):
     """An error answer. Raised anywhere below a handler; the app turns it into JSON."""
@@ -26,8 +29,10 @@ class Problem(Exception):
         param: str = "",
         *,
         headers: Mapping[str, str] | None = None,
+        url: str | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {message}")
+        self.url = url if url is not None else f"{DOCS_URL}#{code}"
         self.status = status
         self.message = message
         self.code = code
@@ -40,7 +45,7 @@ class Problem(Exception):
             "message": self.message,
             "code": self.code,
             "param": self.param,
-            "url": f"{DOCS_URL}#{self.code}",
+            "url": self.url,
         }
 
     @classmethod
@@ -68,6 +73,11 @@ PLAN_ALREADY_DISTRIBUTED = ("plan_already_distributed", "Plan already distribute
 PLAN_OPTIMIZATION_NOT_SUPPORTED = (
     "plan_optimization_not_supported",
     "Only `reorder_changed_stops` optimization type is supported when the plan is already distributed.",
+)
+PLAN_INACCESSIBLE = (
+    "plan_inaccessible",
+    "Plan is no longer accessible due to data access restrictions. Upgrade to a plan that supports a "
+    "longer delivery history period to access it.",
 )
 NO_DRIVERS_AVAILABLE = (
     "no_drivers_available",

@@ -410,10 +410,14 @@ class EmulatorState:
         return depot_id
 
     def plan(self, plan_id: str) -> PlanRecord:
-        """The plan, or 404."""
+        """The plan, or 404 (403 when it is older than the team's data access allows)."""
         plan = self.plans.get(plan_id)
         if plan is None:
             raise Problem.not_found("Plan not found", "plan_not_found")
+        limit = self.config.inaccessible_before
+        if limit is not None and plan.starts < limit:
+            code, message = problems.PLAN_INACCESSIBLE
+            raise Problem(403, message, code, url=problems.PAYWALL_URL)
         return plan
 
     def stop(self, plan: PlanRecord, stop_id: str) -> StopRecord:

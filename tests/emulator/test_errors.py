@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import base64
+import datetime
 from typing import Any
 
 import pytest
@@ -10,7 +11,7 @@ import pytest
 from route_planning_async.emulator import Emulator
 
 from .conftest import Answer, Api
-from .openapi import validate_response
+from .openapi import response_errors, validate_response
 
 pytestmark = pytest.mark.asyncio
 
@@ -411,3 +412,17 @@ async def test_stop_operations_on_plans_before_2023_04_01_are_410(
 async def test_plans_from_2023_04_01_have_stops(api: Api) -> None:
     plan = await api.plan(starts={"day": 1, "month": 4, "year": 2023})
     assert (await api.call("GET", f"/{plan['id']}/stops")).status == 200
+
+
+@pytest.mark.route_planning_emulator(inaccessible_before=datetime.date(2024, 1, 1))
+async def test_plans_beyond_the_data_access_period_are_403(api: Api) -> None:
+    old = await api.plan(starts={"day": 31, "month": 12, "year": 2023})
+    recent = await api.plan(starts={"day": 1, "month": 1, "year": 2024})
+    for method, suffix in (("GET", ""), ("POST", ":optimize"), ("GET", "/stops"), ("DELETE", "")):
+        answer = await api.call(method, f"/{old['id']}{suffix}")
+        assert_error(answer, 403, "plan_inaccessible")
+    errors = response_errors("/plans/{planId}", "get", 403, answer.body)
+    # Only the link differs: the emulator does not point at the service's upgrade page.
+    assert len(errors) == 1
+    assert errors[0].startswith("url:")
+    assert (await api.call("GET", f"/{recent['id']}")).status == 200
