@@ -36,7 +36,7 @@ PLAN_DATE = datetime.date(2030, 1, 7)
 
 def _sizes(quick: bool) -> tuple[float, int, int]:
     """(seconds per timing, GETs per round, rounds)."""
-    return (0.02, 100, 1) if quick else (0.5, 1000, 3)
+    return (0.02, 100, 1) if quick else (0.5, 500, 3)
 
 
 def per_call(func: Callable[[], object], seconds: float, repeats: int = 5) -> float:

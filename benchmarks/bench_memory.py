@@ -28,6 +28,7 @@ MB = 1_000_000
 
 
 def _import(server: EmulatorServer, stops: int, timeout: float, sample_every: float) -> dict[str, Any]:
+    emulator_cpu = server.cpu_seconds()
     settings = {
         "base_url": server.base_url,
         "api_key": server.api_key,
@@ -42,12 +43,14 @@ def _import(server: EmulatorServer, stops: int, timeout: float, sample_every: fl
         timeout=timeout,
         check=False,
     )
+    figures_emulator_cpu = server.cpu_seconds()
     if done.returncode != 0:
         raise RuntimeError(f"the import process failed ({done.returncode}):\n{done.stderr[-3000:]}")
     figures: dict[str, Any] = json.loads(done.stdout.strip().splitlines()[-1])
     if figures["created"] != stops:
         raise RuntimeError(f"{figures['created']} of {stops} stops created")
     figures["max_sampled_rss"] = max(rss for _, rss in figures["samples"])
+    figures["emulator_cpu"] = figures_emulator_cpu - emulator_cpu
     return figures
 
 
@@ -87,6 +90,7 @@ def run_memory(quick: bool = False) -> dict[str, Any]:
             "stops created": out["created"],
             "time (s)": rounded(out["elapsed"], 2),
             "client CPU per stop (us)": rounded(out["cpu"] / stops * 1e6, 2),
+            "emulator CPU per stop (us)": rounded(out["emulator_cpu"] / stops * 1e6, 2),
             "stops per second": rounded(stops / out["elapsed"], 0),
         },
         checks=[check("peak RSS streaming 1M stops (MB)", rounded(peak, 1), "<", MEMORY_BAR_MB)],
@@ -114,6 +118,7 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
                 rounded(out["elapsed"], 3),
                 rounded(out["elapsed"] / n * 1e6, 2),
                 rounded(out["cpu"] / n * 1e6, 2),
+                rounded(out["emulator_cpu"] / n * 1e6, 2),
                 rounded(out["rss_before"] / MB, 1),
                 rounded(out["max_sampled_rss"] / MB, 1),
                 rounded(out["peak_rss"] / MB, 1),
@@ -132,6 +137,12 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
         figures={
             f"per-stop time {sizes[-1]:,} / {sizes[1]:,}": rounded(linear, 3),
             f"per-stop time {sizes[-1]:,} / {sizes[0]:,}": rounded(per_stop[-1] / per_stop[0], 3),
+            f"client CPU per stop {sizes[-1]:,} / {sizes[1]:,}": rounded(
+                (runs[-1]["cpu"] / sizes[-1]) / (runs[1]["cpu"] / sizes[1]), 3
+            ),
+            f"emulator CPU per stop {sizes[-1]:,} / {sizes[1]:,}": rounded(
+                (runs[-1]["emulator_cpu"] / sizes[-1]) / (runs[1]["emulator_cpu"] / sizes[1]), 3
+            ),
             f"largest RSS sampled during the import {sizes[-1]:,} / {sizes[0]:,}": rounded(flat, 3),
             f"peak RSS (ru_maxrss) {sizes[-1]:,} / {sizes[0]:,}": rounded(
                 runs[-1]["peak_rss"] / runs[0]["peak_rss"], 3
@@ -159,6 +170,7 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
                     "time (s)",
                     "time per stop (us)",
                     "client CPU per stop (us)",
+                    "emulator CPU per stop (us)",
                     "RSS before (MB)",
                     "largest RSS sampled during the import (MB)",
                     "peak RSS, ru_maxrss (MB)",

@@ -82,8 +82,11 @@ def profile_summary(profile: cProfile.Profile, top: int = 15) -> dict[str, Any]:
         reverse=True,
     )
     areas: dict[str, float] = {}
+    modules: dict[str, float] = {}
     for (file, _, _), (_, _, tt, _, _) in entries.items():
         areas[_area(file)] = areas.get(_area(file), 0.0) + tt
+        if "route_planning_async" in file:
+            modules[_short(file)] = modules.get(_short(file), 0.0) + tt
     library = sorted(
         (
             (ct, tt, nc, f"{func} ({_short(file)}:{line})")
@@ -103,6 +106,9 @@ def profile_summary(profile: cProfile.Profile, top: int = 15) -> dict[str, Any]:
             [name, nc, rounded(tt / total * 100, 1), rounded(ct / total * 100, 1)]
             for ct, tt, nc, name in library[:top]
         ],
+        "library_own_time_by_module": {
+            k: rounded(v / total * 100, 1) for k, v in sorted(modules.items(), key=lambda x: -x[1])
+        },
         "own_time_by_area": {
             k: rounded(v / total * 100, 1) for k, v in sorted(areas.items(), key=lambda x: -x[1])
         },
@@ -207,6 +213,11 @@ def run(quick: bool = False) -> dict[str, Any]:
                 "Client path profile (cProfile): own time by area",
                 ["Area", "% of own time"],
                 list(prof["own_time_by_area"].items()),
+            ),
+            table(
+                "Client path profile: the library's own time by module",
+                ["Module", "% of own time"],
+                list(prof["library_own_time_by_module"].items()),
             ),
             table(
                 "Client path profile: top functions by own time",
