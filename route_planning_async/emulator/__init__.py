@@ -11,7 +11,7 @@ loopback with a throwaway CA::
     async with Emulator(speedup=60) as emu:
         emu.faults.add(Fault("error_after_commit", route="stops.import_batch", nth=3))
         async with emu.client() as client:
-            ...
+            report = await client.stops.import_many(plan_id, rows)
         assert emu.max_in_window("batch_import", per="weight") <= 1000
 
 Run it as a process with ``python -m route_planning_async.emulator``; pytest gets

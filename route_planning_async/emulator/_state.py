@@ -154,17 +154,20 @@ class CompactStops:
         return isinstance(stop_id, str) and self._number(stop_id) is not None
 
     def new_id(self) -> str:
-        """The id the next stop will get."""
-        return f"s{len(self._alive)}"
+        """Reserve the id of a stop about to be built (a pending live create keeps its slot)."""
+        self._alive.append(0)
+        self._external.append(None)
+        return f"s{len(self._alive) - 1}"
 
     def add(self, stop_id: str, record: StopRecord) -> int:
-        """Count a stop; only its externalId is kept."""
-        if stop_id != self.new_id():
+        """Count a stop under its reserved id; only its externalId is kept."""
+        number = int(stop_id[1:]) if stop_id[1:].isdigit() else -1
+        if not 0 <= number < len(self._alive) or self._alive[number]:
             raise KeyError(stop_id)
-        self._alive.append(1)
-        self._external.append(record.external_id)
+        self._alive[number] = 1
+        self._external[number] = record.external_id
         self._count += 1
-        return len(self._alive)
+        return number + 1
 
     def replace(self, stop_id: str, record: StopRecord) -> None:
         """Updates are not kept in compact mode."""

@@ -33,6 +33,10 @@ async def test_compact_plans_serve_skeleton_stops(api: Api) -> None:
     assert api.emu.state.stop_count(plan["id"].split("/")[1]) == 199
     operation = await api.ok("POST", f"/{plan['id']}:optimize")
     assert operation["result"] == {"numOptimizedStops": 199, "skippedStops": []}
+    # Pending live creates keep distinct ids.
+    first = await api.ok("POST", f"/{plan['id']}/stops:liveCreate", {"address": {"city": "A"}})
+    second = await api.ok("POST", f"/{plan['id']}/stops:liveCreate", {"address": {"city": "B"}})
+    assert first["stop"]["id"] != second["stop"]["id"]
 
 
 def test_a_compact_stop_costs_about_ten_bytes() -> None:
@@ -43,6 +47,8 @@ def test_a_compact_stop_costs_about_ten_bytes() -> None:
         before = tracemalloc.get_traced_memory()[0]
         for _ in range(200_000):
             stops.add(stops.new_id(), record)
+        with pytest.raises(KeyError):
+            stops.add("s0", record)
         used = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()
