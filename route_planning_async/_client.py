@@ -87,7 +87,9 @@ class RoutePlanningClient:
     :param retry: how 429s, 5xx answers and connection errors are retried.
     :param rate_limit_backend: where the limit state lives; in memory by default.
         A shared backend (Redis) lets many processes share one key's limits.
-    :param session: an aiohttp session to borrow; it is left open on exit.
+    :param session: an aiohttp session to borrow; it is left open on exit. Note that
+        aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
+        pooled one was closed; the client turns that off on the session it creates.
     :param ssl: an :class:`ssl.SSLContext` for a private CA. Verification stays on.
     :param timeout: total seconds for one attempt of one request.
     """
@@ -164,9 +166,13 @@ class RoutePlanningClient:
         if self._borrowed_session is not None:
             session = self._borrowed_session
         else:
-            session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=100),
-            )
+            session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=100))
+            # aiohttp silently sends a GET or DELETE again when a pooled
+            # connection turns out to be closed. The service would then see a
+            # request the scheduler never counted, so that retry is left to the
+            # scheduler, which counts every attempt. (A borrowed session keeps
+            # its owner's setting.)
+            session._retry_connection = False
         self._session = session
         self._transport = AiohttpTransport(
             session, self._base_url, self._headers, ssl_context=self._ssl, timeout=self._timeout
