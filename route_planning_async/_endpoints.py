@@ -72,6 +72,8 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint("plans.save", "POST", "/plans/{plan}:save", _W, False),
         # Operations
         Endpoint("operations.get", "GET", "/operations/{operation}", _R, False),
+        # Not in the contract; the public API documentation's GET /operations.
+        Endpoint("operations.list", "GET", "/operations", _R, False),
         # Stops in a plan
         Endpoint("stops.create", "POST", "/plans/{plan}/stops", _W, True),
         Endpoint("stops.list", "GET", "/plans/{plan}/stops", _R, False),

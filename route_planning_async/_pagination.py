@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
 from typing import Any, Final, Generic, TypeVar
 
 import attrs
@@ -44,6 +44,9 @@ MAX_PAGE_SIZES: Final[Mapping[str, int]] = {
     # The contract does not show the depot list's parameters; the public API
     # documentation gives 1..20.
     "depots.list": 20,
+    # The contract does not show the operation list; the public API
+    # documentation gives 1..20 (default 20).
+    "operations.list": 20,
 }
 """Largest ``maxPageSize`` per list endpoint (the smallest is 1)."""
 
@@ -153,8 +156,12 @@ class Paginator(Generic[T]):
         query = self._query if page_token is None else (*self._query, ("pageToken", page_token))
         return self._endpoint.request(self._path, query=query)
 
-    async def pages(self) -> AsyncIterator[Page[T]]:
-        """Every page in order, following ``nextPageToken`` until it is null."""
+    async def pages(self) -> AsyncGenerator[Page[T], None]:
+        """Every page in order, following ``nextPageToken`` until it is null.
+
+        Stopping early (``break``) leaves the generator suspended; close it with
+        :func:`contextlib.aclosing` to end it at once.
+        """
         token = self._first_token
         sent: set[str] = set()
         while True:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import AsyncIterator, Awaitable, Iterable
-from contextlib import AbstractAsyncContextManager
+from contextlib import AbstractAsyncContextManager, aclosing
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -40,6 +40,7 @@ from route_planning_async._errors import (
     OperationTimeoutError,
     OptimizationFailedError,
     OptimizationInProgressError,
+    RoutePlanningError,
     ValidationError,
 )
 from route_planning_async._inputs import StopInput, StopUpdate
@@ -335,6 +336,46 @@ async def _wait_until_not_optimizing(
         delay = min(delay * POLL_GROWTH, max_poll_interval)
 
 
+_OPTIMIZATIONS = "plan_optimization"
+
+
+def _recency(operation: Operation) -> tuple[float, float]:
+    """Sort key of the most recent operation: started, then finished (unknown times first)."""
+    started = operation.metadata.started_at
+    finished = operation.metadata.finished_at
+    return (
+        started.timestamp() if started is not None else -math.inf,
+        finished.timestamp() if finished is not None else -math.inf,
+    )
+
+
+async def _running_optimization(client: RoutePlanningClient, plan_ref: str) -> Operation | None:
+    """The plan's optimization that is still running, from the operation list; None when none is."""
+    listing = client.operations.list(filter={"done": False, "type": _OPTIMIZATIONS})
+    async with aclosing(listing.pages()) as pages:
+        async for page in pages:
+            for operation in page.items:
+                # A plan runs one optimization at a time (409 otherwise), so the first match is it.
+                if operation.metadata.target_plan_id == plan_ref and not _finished(operation):
+                    return operation
+    return None
+
+
+async def _latest_optimization(client: RoutePlanningClient, plan_ref: str) -> Operation | None:
+    """The plan's most recent finished optimization, from the operation list; None when it shows none.
+
+    The public API documentation gives the list no order, so every page is read.
+    """
+    latest: Operation | None = None
+    listing = client.operations.list(filter={"done": True, "type": _OPTIMIZATIONS})
+    async for operation in listing:
+        if operation.metadata.target_plan_id != plan_ref:
+            continue
+        if latest is None or _recency(operation) > _recency(latest):
+            latest = operation
+    return latest
+
+
 async def optimize_and_wait(
     client: RoutePlanningClient,
     plan_id: str,
@@ -342,43 +383,61 @@ async def optimize_and_wait(
     timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
     poll_interval: float = DEFAULT_POLL_INTERVAL,
     max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
-) -> Operation | None:
-    """Optimize a plan and wait for the result; the finished :class:`Operation`.
+) -> Operation:
+    """Optimize a plan, wait for the result, and return the finished :class:`Operation`.
 
     The ``:optimize`` call waits in the scheduler's optimize category (3 per
-    minute by default) like any other. When the service answers 409
+    minute by default) like any other, and the operation is waited for like
+    :func:`wait` does. When the service answers 409
     ``plan_optimization_in_progress``, another optimization of the plan is
-    running. The contract offers no way to find that operation (it shows no
-    operation list), so the plan is polled (read category) until its
-    ``optimization`` is no longer ``optimizing``, and then:
+    running (an ``:optimize`` or a ``:reoptimize``, by anyone). It is found in
+    the operation list (``client.operations.list`` with ``done`` false and type
+    ``plan_optimization``, by ``metadata.target_plan_id``; the contract does not
+    show that list, the public API documentation does), and that operation is
+    waited for and returned, or raised for, exactly as if this call had started it.
+
+    When the list shows no running optimization of the plan (it finished
+    between the 409 and the listing), the plan is polled (read category) until
+    its ``optimization`` is no longer ``optimizing``, and then:
 
     - if the plan is writable again (that optimization failed or was canceled),
       it is optimized again and waited for, as if nothing had happened;
-    - otherwise that optimization optimized the plan, and None is returned:
-      the plan is optimized, but its operation (and so ``skipped_stops``) is not
-      known here.
+    - otherwise the plan's most recent finished optimization is looked up in the
+      operation list (every page of the finished ones, since the list has no
+      documented order) and returned, or raised for like :func:`wait`.
 
     :raises OptimizationFailedError: the optimization failed.
     :raises OperationCanceledError: it was canceled.
     :raises OperationTimeoutError: it did not finish within ``timeout`` seconds.
     :raises OptimizationInProgressError: the plan stayed busy for
         :data:`MAX_IN_PROGRESS_ROUNDS` optimizations in a row.
+    :raises RoutePlanningError: the plan was optimized by an operation that the
+        operation list does not show at all (then no operation can be returned).
     """
     _check_intervals(poll_interval, max_poll_interval)
     _check_timeout(timeout)
     checked = _ids.plan_id(plan_id)
-    deadline = _Deadline(timeout, f"plans/{checked}")
+    plan_ref = f"plans/{checked}"
+    deadline = _Deadline(timeout, plan_ref)
     for _ in range(MAX_IN_PROGRESS_ROUNDS):
         try:
             operation = await deadline.run(client.plans.optimize(checked))
         except OptimizationInProgressError as busy:
             last_busy = busy
-            plan = await _wait_until_not_optimizing(
-                client, checked, deadline, poll_interval, max_poll_interval
-            )
-            if not plan.writable:
-                return None
-            continue
+            running = await deadline.run(_running_optimization(client, plan_ref))
+            if running is None:
+                plan = await _wait_until_not_optimizing(
+                    client, checked, deadline, poll_interval, max_poll_interval
+                )
+                if plan.writable:
+                    continue
+                latest = await deadline.run(_latest_optimization(client, plan_ref))
+                if latest is None:
+                    raise RoutePlanningError(
+                        f"{plan_ref} was optimized by an operation the operation list does not show"
+                    ) from busy
+                return _settled(latest)
+            operation = running
         remaining = deadline.remaining()
         return await wait(
             client,
@@ -550,7 +609,7 @@ def live_edit(
     is redistributed (``:redistribute``), or saved (``:save``) when
     ``distribute=False``. ``edit.operation`` and ``edit.plan`` then hold the
     results. A 409 ``plan_optimization_in_progress`` is waited out by polling the
-    plan, as in :func:`optimize_and_wait`.
+    plan until it is no longer ``optimizing``, then re-optimizing.
 
     When the block raises, nothing is applied and the exception propagates. The
     live calls already made stay pending on the service (``edit.changes`` lists

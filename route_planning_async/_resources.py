@@ -76,6 +76,11 @@ U = TypeVar("U")
 
 _REOPTIMIZATION_TYPES: Final = frozenset(ReoptimizationType)
 
+# The operation list's filters and their values (public API documentation,
+# GET /operations: ``filter.done`` "true"/"false", ``filter.type`` "plan_optimization").
+_OPERATION_FILTERS: Final = ("done", "type")
+_OPERATION_TYPES: Final = frozenset({"plan_optimization"})
+
 # Fields an update can never carry, and why (contract, Stops rule 2 and the
 # unassigned stop update table).
 _NOT_UPDATABLE: Final = {
@@ -262,7 +267,7 @@ class Plans(_Resource):
         timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
         poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
         max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
-    ) -> Operation | None:
+    ) -> Operation:
         """Optimize the plan and wait for the finished operation (see :func:`_polling.optimize_and_wait`)."""
         return await _polling.optimize_and_wait(
             self._client,
@@ -297,6 +302,28 @@ class Plans(_Resource):
             poll_interval=poll_interval,
             max_poll_interval=max_poll_interval,
         )
+
+
+def _operation_filter(filter: Mapping[str, FilterValue] | None) -> dict[str, FilterValue] | None:
+    """The operation list's filter, checked: ``done`` a bool, ``type`` a known operation type."""
+    if filter is None:
+        return None
+    if not isinstance(filter, Mapping):
+        raise ValidationError("filter", f"must be a mapping of name to value, got {type(filter).__name__}")
+    checked: dict[str, FilterValue] = {}
+    for name, value in filter.items():
+        if name == "done":
+            if not isinstance(value, bool):
+                raise ValidationError("filter[done]", f"must be True or False, got {value!r}")
+        elif name == "type":
+            if value not in _OPERATION_TYPES:
+                names = ", ".join(sorted(_OPERATION_TYPES))
+                raise ValidationError("filter[type]", f"must be one of {names}, got {value!r}")
+        else:
+            names = " and ".join(_OPERATION_FILTERS)
+            raise ValidationError("filter", f"the operation list filters on {names} only, got {name!r}")
+        checked[name] = value
+    return checked
 
 
 def _stop_path(stop_id: str) -> dict[str, str]:
@@ -526,6 +553,36 @@ class Operations(_Resource):
         """One operation, by ``operations/<id>`` or ``<id>``; poll it until ``done``."""
         path = {"operation": _ids.operation_id(operation_id)}
         return await self._fetch(ENDPOINTS["operations.get"].request(path), Operation)
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Operation]:
+        """The team's operations, lazily (read category, one request per page).
+
+        The contract does not show this call; it follows the public API
+        documentation: ``GET /operations`` with ``filter[done]`` (``True`` or
+        ``False``, sent as ``"true"``/``"false"``) and ``filter[type]``
+        (``"plan_optimization"``), ``max_page_size`` 1..20 (the service's
+        default is 20); the answer is ``{operations, nextPageToken}``. Other
+        filter names are refused. The documentation gives no order, so do not
+        rely on one::
+
+            running = client.operations.list(filter={"done": False, "type": "plan_optimization"})
+            async for operation in running:
+                print(operation.metadata.target_plan_id)
+        """
+        return self._paginate(
+            "operations.list",
+            Operation,
+            "operations",
+            filter=_operation_filter(filter),
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
 
     async def wait(
         self,

@@ -589,6 +589,54 @@ REQUEST_RULES: list[tuple[str, Call, str, str]] = [
         "filter",
         "must be a mapping",
     ),
+    (
+        "operations page size 0",
+        _collect(lambda c: c.operations.list(max_page_size=0)),
+        "max_page_size",
+        "from 1 to 20",
+    ),
+    (
+        "operations page size 21",
+        _collect(lambda c: c.operations.list(max_page_size=21)),
+        "max_page_size",
+        "from 1 to 20",
+    ),
+    (
+        "operations page token long",
+        _collect(lambda c: c.operations.list(page_token="t" * 256)),
+        "page_token",
+        "1 to 255",
+    ),
+    (
+        "operations filter done string",
+        _collect(lambda c: c.operations.list(filter={"done": "false"})),
+        "filter[done]",
+        "must be True or False",
+    ),
+    (
+        "operations filter done number",
+        _collect(lambda c: c.operations.list(filter={"done": 0})),
+        "filter[done]",
+        "must be True or False",
+    ),
+    (
+        "operations filter type",
+        _collect(lambda c: c.operations.list(filter={"type": "plan_import"})),
+        "filter[type]",
+        "must be one of plan_optimization",
+    ),
+    (
+        "operations filter unknown name",
+        _collect(lambda c: c.operations.list(filter={"target_plan_id": "plans/p1"})),
+        "filter",
+        "filters on done and type only",
+    ),
+    (
+        "operations filter not a mapping",
+        _collect(lambda c: c.operations.list(filter=[("done", True)])),  # type: ignore[arg-type]
+        "filter",
+        "must be a mapping",
+    ),
 ]
 
 
@@ -664,7 +712,25 @@ def test_list_arguments_are_checked_when_the_paginator_is_made(client: Recording
         client.stops.list("p1", max_page_size=50)
     with raises("plan_id", "1 to 50 letters"):
         client.stops.list("bad id")
+    with raises("filter[done]", "must be True or False"):
+        client.operations.list(filter={"done": "yes"})
     assert client.requests == []
+
+
+@pytest.mark.asyncio
+async def test_operation_list_filter_values_are_sent_as_the_api_spells_them(client: RecordingClient) -> None:
+    # The recorder's answer has no "operations" key: an empty last page.
+    assert await client.operations.list(filter={"done": True, "type": "plan_optimization"}).collect() == []
+    assert await client.operations.list(filter={"done": False}, max_page_size=1).collect() == []
+    assert [(r.method, r.path, r.category, r.query) for r in client.requests] == [
+        (
+            "GET",
+            "/operations",
+            rp.Category.READ,
+            (("filter[done]", "true"), ("filter[type]", "plan_optimization")),
+        ),
+        ("GET", "/operations", rp.Category.READ, (("maxPageSize", "1"), ("filter[done]", "false"))),
+    ]
 
 
 @pytest.mark.asyncio

@@ -25,6 +25,7 @@ from route_planning_async import (
 from route_planning_async._inputs import AddressInput, StopInput
 from route_planning_async._models import Operation, OptimizationFailure, OptimizationSuccess
 from route_planning_async._polling import LiveEdit, live_edit, optimize_and_wait, read_rate, wait, wait_many
+from route_planning_async._resources import Operations
 from route_planning_async.emulator import Emulator
 
 SPEEDUP = 600.0
@@ -331,7 +332,6 @@ async def test_optimize_and_wait() -> None:
     async with running(**config) as (emu, client):
         plan_id = await plan_with_stops(client, 6)
         operation = await optimize_and_wait(client, plan_id, poll_interval=0.01)
-        assert operation is not None
         assert isinstance(operation.result, OptimizationSuccess)
         assert operation.result.num_optimized_stops == 6
         assert (await client.plans.get(plan_id)).optimization == "optimized"
@@ -339,31 +339,118 @@ async def test_optimize_and_wait() -> None:
 
 
 @pytest.mark.asyncio
-async def test_optimize_and_wait_waits_out_a_running_optimization() -> None:
+async def test_optimize_and_wait_waits_for_the_running_optimization_it_finds_in_the_list() -> None:
     config = {"instant_optimization_max_stops": 0, "optimization_delay": seconds(0.3)}
     async with running(**config) as (emu, client):
         plan_id = await plan_with_stops(client, 6)
         running_elsewhere = await client.plans.optimize(plan_id)
+        # Another plan's optimization, newer, so it comes first in the list.
+        await client.plans.optimize(await plan_with_stops(client, 2))
         assert not running_elsewhere.done
         result = await optimize_and_wait(client, plan_id, poll_interval=0.02)
-        # That optimization optimized the plan; its operation cannot be found through the contract.
-        assert result is None
+        assert result.id == running_elsewhere.id
+        assert result.done
+        assert isinstance(result.result, OptimizationSuccess)
+        assert result.result.num_optimized_stops == 6
         assert (await client.plans.get(plan_id)).optimization == "optimized"
         statuses = [r.status for r in emu.log.select(route="plans.optimize")]
-        assert statuses == [200, 409]
-        assert len(emu.log.select(route="plans.get")) >= 2
+        assert statuses == [200, 200, 409]
+        assert len(emu.log.select(route="operations.list")) == 1
+        # Found in the list, the operation itself is polled; the plan never is.
+        assert len(emu.log.select(route="plans.get")) == 1
+        assert {r.path for r in emu.log.select(route=GET_OPERATION)} == {f"/{running_elsewhere.id}"}
 
 
 @pytest.mark.asyncio
-async def test_optimize_and_wait_optimizes_again_after_a_failed_running_optimization() -> None:
+async def test_two_concurrent_optimize_and_wait_on_one_plan_return_the_same_operation() -> None:
+    config = {"instant_optimization_max_stops": 0, "optimization_delay": seconds(0.3)}
+    async with running(**config) as (emu, client):
+        plan_id = await plan_with_stops(client, 6)
+        first, second = await asyncio.gather(
+            optimize_and_wait(client, plan_id, poll_interval=0.02),
+            optimize_and_wait(client, plan_id, poll_interval=0.02),
+        )
+        # One of the two optimize calls started the optimization, the other got 409.
+        assert sorted(r.status for r in emu.log.select(route="plans.optimize")) == [200, 409]
+        assert len(emu.state.operations) == 1
+        assert first.id == second.id
+        assert first.done
+        assert second.done
+        assert first.result == second.result
+        assert isinstance(first.result, OptimizationSuccess)
+        assert first.result.num_optimized_stops == 6
+
+
+@pytest.mark.asyncio
+async def test_optimize_and_wait_raises_the_failure_of_the_running_optimization() -> None:
+    config = {"instant_optimization_max_stops": 0, "optimization_delay": seconds(0.2)}
+    async with running(**config) as (emu, client):
+        plan_id = await plan_with_stops(client, 3, drivers=())
+        failing = await client.plans.optimize(plan_id)  # fails: the plan has no drivers
+        with pytest.raises(OptimizationFailedError) as caught:
+            await optimize_and_wait(client, plan_id, poll_interval=0.02)
+        assert caught.value.operation.id == failing.id
+        assert caught.value.code == "no_drivers_available"
+        statuses = [r.status for r in emu.log.select(route="plans.optimize")]
+        assert statuses == [200, 409]
+
+
+def finish_before_listing(monkeypatch: pytest.MonkeyPatch, emu: Emulator) -> list[dict[str, Any]]:
+    """Every running optimization finishes right before each operation listing: the
+    race between a 409 and the listing, made deterministic. Returns the filters listed."""
+    real = Operations.list
+    filters: list[dict[str, Any]] = []
+
+    def listing(self: Operations, **kwargs: Any) -> Any:
+        filters.append(dict(kwargs.get("filter") or {}))
+        now = emu.config.clock()
+        for operation in emu.state.operations.values():
+            operation.deadline = min(operation.deadline, now)
+        return real(self, **kwargs)
+
+    monkeypatch.setattr(Operations, "list", listing)
+    return filters
+
+
+@pytest.mark.asyncio
+async def test_optimize_and_wait_returns_the_latest_finished_optimization_when_none_runs_any_more(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    config = {"instant_optimization_max_stops": 0, "optimization_delay": seconds(0.1)}
+    async with running(**config) as (emu, client):
+        plan_id, stops = await optimized_plan(client)
+        [optimized] = emu.state.operations
+        await client.stops.live_delete(stops[0])
+        reoptimizing = await client.plans.reoptimize(plan_id)
+        assert not reoptimizing.done
+        listed = finish_before_listing(monkeypatch, emu)
+        result = await optimize_and_wait(client, plan_id, poll_interval=0.02)
+        # The plan's most recent finished optimization: the re-optimization, not the first one.
+        assert result.id == reoptimizing.id != f"operations/{optimized}"
+        assert result.done
+        assert isinstance(result.result, OptimizationSuccess)
+        assert listed == [
+            {"done": False, "type": "plan_optimization"},
+            {"done": True, "type": "plan_optimization"},
+        ]
+        assert [r.status for r in emu.log.select(route="plans.optimize")] == [200, 409]
+        assert [r.status for r in emu.log.select(route="plans.get")] == [200]
+
+
+@pytest.mark.asyncio
+async def test_optimize_and_wait_optimizes_again_when_the_finished_optimization_left_the_plan_writable(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     config = {"instant_optimization_max_stops": 0, "optimization_delay": seconds(0.2)}
     async with running(**config) as (emu, client):
         plan_id = await plan_with_stops(client, 3, drivers=())
         await client.plans.optimize(plan_id)  # fails: the plan has no drivers
+        finish_before_listing(monkeypatch, emu)
         with pytest.raises(OptimizationFailedError):
             await optimize_and_wait(client, plan_id, poll_interval=0.02)
         statuses = [r.status for r in emu.log.select(route="plans.optimize")]
         assert statuses == [200, 409, 200]
+        assert len(emu.state.operations) == 2
 
 
 # live_edit ------------------------------------------------------------------------------------

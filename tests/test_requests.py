@@ -247,6 +247,26 @@ CASES = [
         answer=load("operation_success.json"),
         result=rp.Operation,
     ),
+    Case(
+        "operations.list",
+        _list(
+            lambda c: c.operations.list(filter={"done": False, "type": "plan_optimization"}, max_page_size=20)
+        ),
+        "GET",
+        "/operations",
+        params=(("maxPageSize", "20"), ("filter[done]", "false"), ("filter[type]", "plan_optimization")),
+        answer={"operations": [load("operation_running.json")], "nextPageToken": None},
+        result=list,
+    ),
+    Case(
+        "operations.list done",
+        _list(lambda c: c.operations.list(filter={"done": True})),
+        "GET",
+        "/operations",
+        params=(("filter[done]", "true"),),
+        answer={"operations": [load("operation_success.json"), load("operation_failure.json")]},
+        result=list,
+    ),
     # Stops
     Case(
         "stops.create",
@@ -631,12 +651,98 @@ async def test_plans_optimize_and_wait(mocked: aioresponses, client: rp.RoutePla
     mocked.post(f"{BASE}/plans/p1:optimize", payload=load("operation_running.json"))
     mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
     operation = await client.plans.optimize_and_wait("plans/p1", poll_interval=0.001, max_poll_interval=0.001)
-    assert operation is not None
     assert isinstance(operation.result, rp.OptimizationSuccess)
     assert [(r.method, r.url) for r in sent(mocked)] == [
         ("POST", f"{BASE}/plans/p1:optimize"),
         ("GET", f"{BASE}/operations/o1"),
     ]
+
+
+async def test_plans_optimize_and_wait_finds_the_running_optimization_in_the_operation_list(
+    mocked: aioresponses, client: rp.RoutePlanningClient
+) -> None:
+    busy = {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}
+    mocked.post(f"{BASE}/plans/p1:optimize", status=409, payload=busy)
+    other_plan = {**load("operation_running.json"), "id": "operations/o0"}
+    other_plan["metadata"] = {**other_plan["metadata"], "targetPlanId": "plans/p0"}
+    mocked.get(url_pattern("/operations"), payload={"operations": [other_plan], "nextPageToken": "t2"})
+    mocked.get(
+        url_pattern("/operations"),
+        payload={"operations": [load("operation_running.json")], "nextPageToken": "t3"},
+    )
+    mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
+
+    operation = await client.plans.optimize_and_wait("p1", poll_interval=0.001, max_poll_interval=0.001)
+
+    assert operation.id == "operations/o1"
+    assert isinstance(operation.result, rp.OptimizationSuccess)
+    running = (("filter[done]", "false"), ("filter[type]", "plan_optimization"))
+    # The match is on the second page: the list stops there, the third page is never asked for.
+    assert [(r.method, r.url, r.params) for r in sent(mocked)] == [
+        ("POST", f"{BASE}/plans/p1:optimize", ()),
+        ("GET", f"{BASE}/operations", running),
+        ("GET", f"{BASE}/operations", (*running, ("pageToken", "t2"))),
+        ("GET", f"{BASE}/operations/o1", ()),
+    ]
+
+
+def _operation(operation_id: str, plan: str, started: float) -> dict[str, Any]:
+    answer = load("operation_success.json")
+    answer["id"] = operation_id
+    answer["metadata"] = {**answer["metadata"], "targetPlanId": plan, "startedAt": started}
+    return answer
+
+
+async def test_plans_optimize_and_wait_returns_the_latest_finished_optimization_in_any_list_order(
+    mocked: aioresponses, client: rp.RoutePlanningClient
+) -> None:
+    busy = {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}
+    mocked.post(f"{BASE}/plans/p1:optimize", status=409, payload=busy)
+    # It finished between the 409 and the listing: nothing of plans/p1 runs any more.
+    mocked.get(url_pattern("/operations"), payload={"operations": [], "nextPageToken": None})
+    mocked.get(
+        f"{BASE}/plans/p1", payload={**load("plan.json"), "optimization": "optimized", "writable": False}
+    )
+    # Oldest first here, and the latest of plans/p1 on the first page: every page is read.
+    first_page = [
+        _operation("operations/old", "plans/p1", 1795400000),
+        _operation("operations/latest", "plans/p1", 1795420000),
+    ]
+    second_page = [
+        _operation("operations/other-plan", "plans/p0", 1795430000),
+        _operation("operations/older", "plans/p1", 1795300000),
+    ]
+    mocked.get(url_pattern("/operations"), payload={"operations": first_page, "nextPageToken": "t2"})
+    mocked.get(url_pattern("/operations"), payload={"operations": second_page, "nextPageToken": None})
+
+    operation = await client.plans.optimize_and_wait("p1", poll_interval=0.001, max_poll_interval=0.001)
+
+    assert operation.id == "operations/latest"
+    assert isinstance(operation.result, rp.OptimizationSuccess)
+    running = (("filter[done]", "false"), ("filter[type]", "plan_optimization"))
+    finished = (("filter[done]", "true"), ("filter[type]", "plan_optimization"))
+    assert [(r.method, r.url, r.params) for r in sent(mocked)] == [
+        ("POST", f"{BASE}/plans/p1:optimize", ()),
+        ("GET", f"{BASE}/operations", running),
+        ("GET", f"{BASE}/plans/p1", ()),
+        ("GET", f"{BASE}/operations", finished),
+        ("GET", f"{BASE}/operations", (*finished, ("pageToken", "t2"))),
+    ]
+
+
+async def test_plans_optimize_and_wait_raises_when_the_list_shows_no_operation_of_the_optimized_plan(
+    mocked: aioresponses, client: rp.RoutePlanningClient
+) -> None:
+    busy = {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}
+    mocked.post(f"{BASE}/plans/p1:optimize", status=409, payload=busy)
+    mocked.get(url_pattern("/operations"), payload={"operations": [], "nextPageToken": None}, repeat=True)
+    mocked.get(
+        f"{BASE}/plans/p1", payload={**load("plan.json"), "optimization": "optimized", "writable": False}
+    )
+    with pytest.raises(rp.RoutePlanningError, match="the operation list does not show") as caught:
+        await client.plans.optimize_and_wait("p1", poll_interval=0.001, max_poll_interval=0.001)
+    assert isinstance(caught.value.__cause__, rp.OptimizationInProgressError)
+    assert len(sent(mocked)) == 4
 
 
 async def test_operations_wait_and_wait_many(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:

@@ -37,7 +37,7 @@ from route_planning_async.emulator._faults import Fault, FaultInjector, FaultKin
 from route_planning_async.emulator._limits import SlidingWindowLimiter, retry_after_header
 from route_planning_async.emulator._log import Outcome, RequestLog, RequestRecord
 from route_planning_async.emulator._problems import Problem
-from route_planning_async.emulator._state import CompactStops, EmulatorState, PlanRecord
+from route_planning_async.emulator._state import CompactStops, EmulatorState, OperationRecord, PlanRecord
 from route_planning_async.emulator._validation import (
     ID_RE,
     array,
@@ -97,6 +97,8 @@ ROUTES: tuple[RouteSpec, ...] = (
     RouteSpec("plans.redistribute", "POST", "/plans/{plan}:redistribute", _W, "none"),
     RouteSpec("plans.save", "POST", "/plans/{plan}:save", _W, "none"),
     RouteSpec("operations.get", "GET", "/operations/{operation}", _R, "none"),
+    # The contract does not show the operation list; the public OpenAPI document does.
+    RouteSpec("operations.list", "GET", "/operations", _R, "none"),
     RouteSpec("stops.create", "POST", "/plans/{plan}/stops", _W, "required"),
     RouteSpec("stops.list", "GET", "/plans/{plan}/stops", _R, "none"),
     RouteSpec("stops.import_batch", "POST", "/plans/{plan}/stops:import", _I, "required"),
@@ -140,11 +142,14 @@ class _ListSpec:
     filters: tuple[str, ...] = ()
 
 
-# maxPageSize ranges and defaults (contract, Limits; depots from the public OpenAPI document).
+# maxPageSize ranges and defaults (contract, Limits; depots and operations from the
+# public OpenAPI document, which also gives the operation list's two filters).
 _PLANS_LIST = _ListSpec(10, 20, ("title", "startsGte", "startsLte"))
 _STOPS_LIST = _ListSpec(10, 10, ("externalId",))
 _UNASSIGNED_LIST = _ListSpec(20, 20, ("externalId",))
 _DEPOTS_LIST = _ListSpec(20, 20)
+_OPERATIONS_LIST = _ListSpec(20, 20, ("done", "type"))
+_OPERATION_TYPES = ("plan_optimization",)
 
 
 @attrs.frozen
@@ -566,6 +571,21 @@ class EmulatorApp:
     def _h_operations_get(self, call: Call) -> Reply:
         return Reply(200, self.state.operation_json(self.state.operation(call.params["operation"])))
 
+    def _h_operations_list(self, call: Call) -> Reply:
+        # Newest first (the public OpenAPI document gives no order): the operations
+        # a caller looks for, the running and the latest ones, come on the first page.
+        def keep(operation: OperationRecord, filters: dict[str, Any]) -> bool:
+            done = filters.get("done")
+            # Every operation of the emulator is a plan_optimization, the only documented type.
+            return done is None or operation.done == done
+
+        def fetch(before: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            found, last, more = self.state.operations_page(before, limit, lambda op: keep(op, filters))
+            return [self.state.operation_json(operation) for operation in found], last, more
+
+        items, token = self._paginate(call, "", _OPERATIONS_LIST, fetch)
+        return Reply(200, {"operations": items, "nextPageToken": token})
+
     # ---------------------------------------------------------------- stops
 
     def _h_stops_create(self, call: Call) -> Reply:
@@ -758,6 +778,12 @@ def _filter_value(name: str, value: str) -> Any:
             return datetime.date.fromisoformat(value)
         except ValueError:
             raise Problem.invalid(f"filter.{name}", f"is not a calendar date: {value!r}") from None
+    if name == "done":
+        if value not in ("true", "false"):
+            raise Problem.invalid("filter.done", f"must be 'true' or 'false', got {value!r}")
+        return value == "true"
+    if name == "type" and value not in _OPERATION_TYPES:
+        raise Problem.invalid("filter.type", f"must be one of {', '.join(_OPERATION_TYPES)}, got {value!r}")
     return string(value, f"filter.{name}")
 
 

@@ -22,7 +22,7 @@ import datetime
 import random
 import string
 import zoneinfo
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any, Literal
 
 import attrs
@@ -383,6 +383,8 @@ class EmulatorState:
         """Routes by bare id."""
         self.operations: dict[str, OperationRecord] = {}
         """Operations by bare id."""
+        self._operation_order: list[str] = []
+        """Bare operation ids in the order they started (operations are never removed)."""
         self._rng = random.Random(config.seed)
         self._drivers = {driver.id: driver for driver in self.team.drivers}
         self._depots = {depot.id: depot for depot in self.team.depots}
@@ -832,6 +834,7 @@ class EmulatorState:
             pending=pending,
         )
         self.operations[operation.id] = operation
+        self._operation_order.append(operation.id)
         plan.running_operation = operation.id
         plan.optimization = "optimizing"
         plan.writable = False
@@ -1022,6 +1025,30 @@ class EmulatorState:
         if operation is None:
             raise Problem.not_found("The operation was not found.", "operation_not_found")
         return operation
+
+    def operations_page(
+        self, before: int, limit: int, keep: Callable[[OperationRecord], bool]
+    ) -> tuple[list[OperationRecord], int, bool]:
+        """GET /operations: newest first, up to ``limit`` kept operations that started
+        before sequence number ``before`` (0: from the newest).
+
+        Returns ``(operations, sequence number of the last one served, more left)``; an
+        operation's sequence number is its 1-based place in start order. Operations that
+        start after the first page was served are not on the later pages, so walking
+        the pages never skips or repeats one.
+        """
+        found: list[OperationRecord] = []
+        start = len(self._operation_order) if before == 0 else before - 1
+        last = before
+        for index in range(start - 1, -1, -1):
+            operation = self.operations[self._operation_order[index]]
+            if not keep(operation):
+                continue
+            if len(found) == limit:
+                return found, last, True
+            found.append(operation)
+            last = index + 1
+        return found, last, False
 
     def operation_json(self, operation: OperationRecord) -> dict[str, Any]:
         """The operation representation; ``result`` is absent until done (contract, the service)."""

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
 from route_planning_async.emulator import Emulator
 
-from .conftest import Api
+from .conftest import Api, FakeClock
 
 pytestmark = pytest.mark.asyncio
 
@@ -166,6 +166,49 @@ async def test_operations_get(api: Api) -> None:
     answer = await api.checked("GET", "/operations/{operationId}", f"/{operation['id']}")
     assert answer.status == 200
     assert answer.body == operation
+
+
+@pytest.mark.route_planning_emulator(
+    clock=FakeClock(), instant_optimization_max_stops=0, optimization_delay=600.0
+)
+async def test_operations_list(api: Api, emu: Emulator) -> None:
+    # GET /operations is not in the contract; the public OpenAPI document gives it.
+    first = await api.plan()
+    await api.import_stops(first["id"], 2)
+    finished = await api.ok("POST", f"/{first['id']}:optimize")
+    cast(FakeClock, emu.config.clock).advance(1.0)  # 600 s of contract time, sped up 1000 times
+    second = await api.plan()
+    await api.import_stops(second["id"], 3)
+    running = await api.ok("POST", f"/{second['id']}:optimize")
+
+    answer = await api.checked("GET", "/operations", "/operations")
+    assert answer.status == 200
+    operations = answer.body["operations"]
+    # Newest first.
+    assert [op["id"] for op in operations] == [running["id"], finished["id"]]
+    assert [op["done"] for op in operations] == [False, True]
+    assert [op["metadata"]["targetPlanId"] for op in operations] == [second["id"], first["id"]]
+    assert "result" not in operations[0]
+    assert operations[1]["result"] == {"numOptimizedStops": 2, "skippedStops": []}
+    assert answer.body["nextPageToken"] is None
+    # Each entry is what GET /operations/<id> answers.
+    for operation in operations:
+        assert operation == await api.ok("GET", f"/{operation['id']}")
+
+    not_done = await api.checked(
+        "GET",
+        "/operations",
+        "/operations",
+        params={"filter[done]": "false", "filter[type]": "plan_optimization"},
+    )
+    assert [op["id"] for op in not_done.body["operations"]] == [running["id"]]
+    done = await api.checked("GET", "/operations", "/operations", params={"filter.done": "true"})
+    assert [op["id"] for op in done.body["operations"]] == [finished["id"]]
+
+
+async def test_operations_list_empty(api: Api) -> None:
+    answer = await api.checked("GET", "/operations", "/operations")
+    assert answer.body == {"operations": [], "nextPageToken": None}
 
 
 async def test_stops_create_with_every_field(api: Api) -> None:

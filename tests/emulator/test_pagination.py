@@ -6,9 +6,14 @@ from typing import Any
 
 import pytest
 
-from .conftest import Api
+from .conftest import Api, FakeClock
 
 pytestmark = pytest.mark.asyncio
+
+SLOW_OPTIMIZATIONS = pytest.mark.route_planning_emulator(
+    clock=FakeClock(), instant_optimization_max_stops=0, optimization_delay=600.0
+)
+"""Optimizations that run until the test moves the fake clock by a second."""
 
 
 async def collect(api: Api, path: str, key: str, params: dict[str, str] | None = None) -> list[list[Any]]:
@@ -189,3 +194,106 @@ async def test_depots_paginate(api: Api) -> None:
     second = await api.ok("GET", "/depots", params={"maxPageSize": "1", "pageToken": first["nextPageToken"]})
     assert [d["id"] for d in second["depots"]] == ["depots/north"]
     assert second["nextPageToken"] is None
+
+
+async def optimizations(api: Api, count: int) -> list[str]:
+    """Start ``count`` optimizations, one per new plan; their operation ids, oldest first."""
+    ids: list[str] = []
+    for i in range(count):
+        plan = await api.plan(title=f"P{i}")
+        await api.import_stops(plan["id"], 1)
+        ids.append((await api.ok("POST", f"/{plan['id']}:optimize"))["id"])
+    return ids
+
+
+async def test_operations_pages_are_newest_first_with_a_default_of_20(api: Api) -> None:
+    ids = await optimizations(api, 23)
+    pages = await collect(api, "/operations", "operations")
+    assert [len(page) for page in pages] == [20, 3]
+    assert [op["id"] for page in pages for op in page] == ids[::-1]
+    pages = await collect(api, "/operations", "operations", {"maxPageSize": "10"})
+    assert [len(page) for page in pages] == [10, 10, 3]
+    assert [op["id"] for page in pages for op in page] == ids[::-1]
+
+
+async def test_operations_max_page_size_range(api: Api) -> None:
+    assert (await api.call("GET", "/operations", params={"maxPageSize": "20"})).status == 200
+    assert (await api.call("GET", "/operations", params={"maxPageSize": "1"})).status == 200
+    for bad in ("0", "21", "-1", "2.5"):
+        answer = await api.call("GET", "/operations", params={"maxPageSize": bad})
+        assert (answer.status, answer.body["param"]) == (400, "maxPageSize"), bad
+
+
+async def test_operations_started_between_pages_are_not_served_later(api: Api) -> None:
+    ids = await optimizations(api, 3)
+    first = await api.ok("GET", "/operations", params={"maxPageSize": "2"})
+    assert [op["id"] for op in first["operations"]] == [ids[2], ids[1]]
+    newer = await optimizations(api, 1)
+    second = await api.ok(
+        "GET", "/operations", params={"maxPageSize": "2", "pageToken": first["nextPageToken"]}
+    )
+    # The page goes on below the last one served: nothing skipped or repeated.
+    assert [op["id"] for op in second["operations"]] == [ids[0]]
+    assert second["nextPageToken"] is None
+    fresh = await api.ok("GET", "/operations", params={"maxPageSize": "1"})
+    assert [op["id"] for op in fresh["operations"]] == newer
+
+
+async def test_an_operations_page_request_with_different_parameters_is_400(api: Api) -> None:
+    await optimizations(api, 3)
+    query = {"maxPageSize": "1", "filter[done]": "true"}
+    token = (await api.ok("GET", "/operations", params=query))["nextPageToken"]
+    assert token
+    for changed in ({**query, "filter[done]": "false"}, {"maxPageSize": "1"}, {**query, "maxPageSize": "2"}):
+        answer = await api.call("GET", "/operations", params={**changed, "pageToken": token})
+        assert (answer.status, answer.body["code"], answer.body["param"]) == (
+            400,
+            "invalid_page_token",
+            "pageToken",
+        ), changed
+    assert (await api.call("GET", "/operations", params={**query, "pageToken": token})).status == 200
+    # A token of another list is refused too.
+    answer = await api.call("GET", "/plans", params={"maxPageSize": "1", "pageToken": token})
+    assert answer.status == 400
+
+
+@SLOW_OPTIMIZATIONS
+@pytest.mark.parametrize("form", ["filter[{}]", "filter.{}"])
+async def test_operation_filters_in_both_forms(api: Api, form: str) -> None:
+    finished = await optimizations(api, 2)
+    assert isinstance(api.emu.config.clock, FakeClock)
+    api.emu.config.clock.advance(1.0)
+    running = await optimizations(api, 2)
+
+    async def listed(params: dict[str, str]) -> list[str]:
+        pages = await collect(api, "/operations", "operations", {"maxPageSize": "1", **params})
+        return [op["id"] for page in pages for op in page]
+
+    assert await listed({form.format("done"): "false"}) == running[::-1]
+    assert await listed({form.format("done"): "true"}) == finished[::-1]
+    every = await listed({form.format("type"): "plan_optimization"})
+    assert every == (finished + running)[::-1]
+    both = {form.format("done"): "false", form.format("type"): "plan_optimization"}
+    assert await listed(both) == running[::-1]
+    # Finishing moves an operation from one filter to the other.
+    api.emu.config.clock.advance(1.0)
+    assert await listed({form.format("done"): "false"}) == []
+    assert await listed({form.format("done"): "true"}) == every
+
+
+@pytest.mark.parametrize(
+    ("params", "param"),
+    [
+        ({"filter[done]": "yes"}, "filter.done"),
+        ({"filter.done": "True"}, "filter.done"),
+        ({"filter[done]": ""}, "filter.done"),
+        ({"filter[type]": "plan_import"}, "filter.type"),
+        ({"filter[targetPlanId]": "plans/x"}, "filter.targetPlanId"),
+        ({"filter[done]": "true", "filter.done": "true"}, "filter.done"),
+        ({"pageToken": "not-a-token"}, "pageToken"),
+        ({"order": "asc"}, "order"),
+    ],
+)
+async def test_bad_operation_list_queries_are_400(api: Api, params: dict[str, str], param: str) -> None:
+    answer = await api.checked("GET", "/operations", "/operations", params=params)
+    assert (answer.status, answer.body["param"]) == (400, param)

@@ -52,6 +52,17 @@ async def test_reads_10_per_second(api: Api, emu: Emulator) -> None:
 
 
 @pytest.mark.route_planning_emulator(speedup=1.0, rate_limits=DEFAULT, clock=FakeClock())
+async def test_the_operation_list_is_a_read(api: Api, emu: Emulator) -> None:
+    answers = await burst(api, 5, "GET", "/operations") + await burst(api, 5, "GET", "/depots")
+    assert [a.status for a in answers] == [200] * 10
+    rejected = await api.call("GET", "/operations", params={"filter[done]": "false"})
+    assert (rejected.status, rejected.body["code"]) == (429, "rate_limit_exceeded")
+    assert [r.category for r in emu.log.select(route="operations.list")] == ["read"] * 6
+    clock_of(emu).advance(1.0)
+    assert (await api.call("GET", "/operations")).status == 200
+
+
+@pytest.mark.route_planning_emulator(speedup=1.0, rate_limits=DEFAULT, clock=FakeClock())
 async def test_writes_5_per_second_with_a_sliding_window(api: Api, emu: Emulator) -> None:
     clock = clock_of(emu)
     body = {"title": "T", "starts": {"day": 1, "month": 6, "year": 2025}}

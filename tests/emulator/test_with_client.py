@@ -55,7 +55,6 @@ async def test_whole_workflow_through_the_client(pair: tuple[Emulator, RoutePlan
     stops = await client.stops.list(plan.id).collect()
     assert [s.recipient.external_id for s in stops] == [f"ext-{i}" for i in range(30)]
     operation = await client.plans.optimize_and_wait(plan.id, poll_interval=0.001)
-    assert operation is not None
     assert operation.done
     optimized = await client.plans.get(plan.id)
     assert not optimized.writable
