@@ -25,6 +25,18 @@ def _cell(value: Any) -> str:
     return fmt(value).replace("|", "\\|").replace("\n", " ")
 
 
+def _flat(figures: Mapping[str, Any], prefix: str = "") -> list[list[Any]]:
+    """Nested figures as rows, their keys joined with " / "."""
+    rows: list[list[Any]] = []
+    for key, value in figures.items():
+        name = f"{prefix}{key}"
+        if isinstance(value, Mapping):
+            rows += _flat(value, f"{name} / ")
+        else:
+            rows.append([name, value])
+    return rows
+
+
 def _table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> list[str]:
     lines = ["| " + " | ".join(columns) + " |", "|" + "|".join("---" for _ in columns) + "|"]
     lines += ["| " + " | ".join(_cell(v) for v in row) + " |" for row in rows]
@@ -67,7 +79,7 @@ def render(run: Mapping[str, Any]) -> str:
             settings = "; ".join(f"{k} = {_cell(v)}" for k, v in bench["settings"].items())
             out += ["", f"Settings: {settings}."]
         if bench["figures"]:
-            out += ["", *_table(["Figure", "Value"], [[k, v] for k, v in bench["figures"].items()])]
+            out += ["", *_table(["Figure", "Value"], _flat(bench["figures"]))]
         for tbl in bench["tables"]:
             out += ["", f"**{tbl['title']}**", "", *_table(tbl["columns"], tbl["rows"])]
         if bench["notes"]:

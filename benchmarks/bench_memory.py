@@ -2,7 +2,7 @@
 
 Each import runs in a fresh client process (``_child.py``) against the emulator
 in another process (``keep_stops`` off, limits off on both sides, plain HTTP), so
-the client's peak RSS (``ru_maxrss``) is that import's alone. Stops are
+the client's peak RSS is that import's alone. Stops are
 generated lazily and streamed through ``client.stops.import_many`` with its
 defaults (ids of created stops kept, compactly).
 """
@@ -77,10 +77,12 @@ def run_memory(quick: bool = False) -> dict[str, Any]:
             "input": "a generator of StopInput (nothing held in memory up front)",
             "import_many": "defaults (batches of 100, 8 in flight without limits, ids kept compactly)",
             "emulator": "its own process, keep_stops off, limits off, plain HTTP",
-            "RSS": f"ru_maxrss of the client process; samples every 0.25 s from {out['rss_source']}",
+            "RSS": "peak: VmHWM of the client process (/proc/self/status); samples every 0.25 s from "
+            f"{out['rss_source']}",
         },
         figures={
-            "peak RSS of the client process (MB)": rounded(peak, 1),
+            "peak RSS of the client process, VmHWM (MB)": rounded(peak, 1),
+            "ru_maxrss of the client process (MB)": rounded(out["ru_maxrss"] / MB, 1),
             "RSS before the import (MB)": rounded(out["rss_before"] / MB, 1),
             "RSS after the import (MB)": rounded(out["rss_after"] / MB, 1),
             "largest RSS sampled during the import (MB)": rounded(out["max_sampled_rss"] / MB, 1),
@@ -93,13 +95,26 @@ def run_memory(quick: bool = False) -> dict[str, Any]:
             "emulator CPU per stop (us)": rounded(out["emulator_cpu"] / stops * 1e6, 2),
             "stops per second": rounded(stops / out["elapsed"], 0),
         },
-        checks=[check("peak RSS streaming 1M stops (MB)", rounded(peak, 1), "<", MEMORY_BAR_MB)],
+        checks=[
+            check(f"peak RSS streaming {stops:,} stops (MB)", rounded(peak, 1), "<", MEMORY_BAR_MB),
+            check(
+                f"ru_maxrss streaming {stops:,} stops (MB)",
+                rounded(out["ru_maxrss"] / MB, 1),
+                "<",
+                MEMORY_BAR_MB,
+            ),
+        ],
         tables=[
             table(
                 "Largest RSS sample (MB) up to each tenth of the import",
                 [f"{k}0%" for k in range(1, 11)],
                 [tenths],
             )
+        ],
+        notes=[
+            "On Linux, ru_maxrss keeps the high-water mark of the address space a process had before exec, "
+            "which for a child is a copy of its parent's (here the benchmark runner), so it can only "
+            "overstate the client's peak; VmHWM counts the client's own address space.",
         ],
     )
 
@@ -122,17 +137,18 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
                 rounded(out["rss_before"] / MB, 1),
                 rounded(out["max_sampled_rss"] / MB, 1),
                 rounded(out["peak_rss"] / MB, 1),
+                rounded(out["ru_maxrss"] / MB, 1),
             ]
         )
     per_stop = [out["elapsed"] / out["stops"] for out in runs]
     linear = per_stop[-1] / per_stop[1]
-    flat = runs[-1]["max_sampled_rss"] / runs[0]["max_sampled_rss"]
+    flat = runs[-1]["peak_rss"] / runs[0]["peak_rss"]
     return result(
         "Scaling: import time and memory against the number of stops",
         settings={
             "sizes": ", ".join(f"{n:,}" for n in sizes),
             "each size": "a fresh client process; emulator in its own process, keep_stops off, limits off",
-            "RSS": "sampled every 10 ms during the import, and ru_maxrss",
+            "RSS": "peak: VmHWM of the client process; also sampled every 10 ms during the import",
         },
         figures={
             f"per-stop time {sizes[-1]:,} / {sizes[1]:,}": rounded(linear, 3),
@@ -143,9 +159,9 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
             f"emulator CPU per stop {sizes[-1]:,} / {sizes[1]:,}": rounded(
                 (runs[-1]["emulator_cpu"] / sizes[-1]) / (runs[1]["emulator_cpu"] / sizes[1]), 3
             ),
-            f"largest RSS sampled during the import {sizes[-1]:,} / {sizes[0]:,}": rounded(flat, 3),
-            f"peak RSS (ru_maxrss) {sizes[-1]:,} / {sizes[0]:,}": rounded(
-                runs[-1]["peak_rss"] / runs[0]["peak_rss"], 3
+            f"peak RSS (VmHWM) {sizes[-1]:,} / {sizes[0]:,}": rounded(flat, 3),
+            f"largest RSS sampled during the import {sizes[-1]:,} / {sizes[0]:,}": rounded(
+                runs[-1]["max_sampled_rss"] / runs[0]["max_sampled_rss"], 3
             ),
         },
         checks=[
@@ -156,7 +172,7 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
                 LINEAR_BAR,
             ),
             check(
-                f"memory flat: RSS during import {sizes[-1]:,} / {sizes[0]:,}",
+                f"memory flat: peak RSS {sizes[-1]:,} / {sizes[0]:,}",
                 rounded(flat, 3),
                 "<=",
                 FLAT_BAR,
@@ -173,7 +189,8 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
                     "emulator CPU per stop (us)",
                     "RSS before (MB)",
                     "largest RSS sampled during the import (MB)",
-                    "peak RSS, ru_maxrss (MB)",
+                    "peak RSS, VmHWM (MB)",
+                    "ru_maxrss (MB)",
                 ],
                 rows,
             )
@@ -181,8 +198,9 @@ def run_scaling(quick: bool = False) -> dict[str, Any]:
         notes=[
             "The acceptance asks for time linear and memory flat without a number; the bars used here are "
             f"per-stop time at the largest size <= {LINEAR_BAR} x that at the middle size (the smallest "
-            f"carries fixed costs: connections, the first batches), and the largest RSS sampled during the "
-            f"import at the largest size <= {FLAT_BAR} x that at the smallest (ru_maxrss is reached at "
-            "start-up, before any import, so it cannot show growth).",
+            f"carries fixed costs: connections, the first batches), and peak RSS at the largest size <= "
+            f"{FLAT_BAR} x that at the smallest.",
+            "ru_maxrss is shown for completeness: on Linux it keeps the high-water mark of the address space "
+            "before exec, a copy of the benchmark runner's.",
         ],
     )

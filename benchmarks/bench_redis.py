@@ -1,0 +1,452 @@
+"""Benchmark: four processes share one API key's limits through Redis, beside in-memory limiters.
+
+Run ``python -m benchmarks.bench_redis`` (``--quick`` for a smoke pass); it needs
+``redis-server`` on PATH and starts its own on a free port, and runs the emulator
+in its own event loop. It measures:
+
+- four worker processes (spawn), each with its own client and event loop, a
+  mixed load (reads, writes, 100-stop batch imports, optimizations) against ONE
+  emulator: the 429s the service answered and, per category and rule, how much
+  of the limit was used, with the shared :class:`RedisBackend`;
+- the same four processes with the default in-memory limiter each, which do not
+  know about each other: four times the limit is offered and the service
+  answers 429s;
+- the latency one admission adds (acquire and release, through
+  ``Scheduler.run`` with a transport that answers at once), Redis against
+  in-memory: median and p99.
+
+``main()`` prints the figures and returns them as a dict.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import datetime
+import math
+import multiprocessing
+import random
+import shutil
+import socket
+import statistics
+import subprocess
+import time
+import uuid
+from collections import Counter
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event
+from typing import Any
+
+import attrs
+
+from route_planning_async import (
+    AddressInput,
+    Category,
+    RateLimits,
+    RetryPolicy,
+    RoutePlanningClient,
+    RoutePlanningError,
+    Rule,
+    StopInput,
+)
+from route_planning_async._core import Response
+from route_planning_async._endpoints import ENDPOINTS
+from route_planning_async._scheduler import InMemoryBackend, RateLimitBackend, Scheduler
+from route_planning_async.emulator import Emulator, RequestLog
+from route_planning_async.redis import RedisBackend
+
+__all__ = ["main"]
+
+TITLE = "Shared Redis rate-limit backend: 4 processes, one API key"
+
+# The contract's limits, with the per-minute categories turned into per-second
+# ones so that each category goes through many windows in a few seconds.
+LIMITS = (
+    RateLimits.default()
+    .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
+    .replace(Category.OPTIMIZE, Rule(3, 1.0))
+)
+SPEEDUP = 2.0
+WORKERS = 4
+TASKS = 3
+"""Concurrent tasks per category and worker."""
+UTILIZATION_BAR = 0.95
+_STARTS = datetime.date(2030, 1, 7)
+_DRIVERS = ("drivers/driver-ana",)
+
+
+@attrs.frozen
+class _Plan:
+    index: int
+    base_url: str
+    api_key: str
+    redis_url: str | None
+    key_prefix: str
+    duration: float
+
+
+@attrs.frozen
+class _Result:
+    index: int
+    sent: dict[str, int]
+    rate_limited: dict[str, int]
+    errors: dict[str, int]
+
+
+def _stops(count: int, offset: int) -> list[StopInput]:
+    return [
+        StopInput(address=AddressInput(latitude=51.5 + (offset + i) / 100_000, longitude=-0.12))
+        for i in range(count)
+    ]
+
+
+async def _load(plan: _Plan, ready: Queue[int], go: Event) -> _Result:
+    backend = RedisBackend(plan.redis_url, key_prefix=plan.key_prefix) if plan.redis_url else None
+    errors: Counter[str] = Counter()
+    client = RoutePlanningClient(
+        plan.api_key,
+        base_url=plan.base_url,
+        rate_limits=LIMITS.scaled(SPEEDUP),
+        retry=RetryPolicy(rng=random.Random(plan.index)),
+        rate_limit_backend=backend,
+    )
+    async with client:
+        title = f"worker {plan.index}"
+        read_plan, write_plan, bulk_plan = [
+            await client.plans.create(title=title, starts=_STARTS, drivers=_DRIVERS) for _ in range(3)
+        ]
+        fresh_plans: asyncio.Queue[str] = asyncio.Queue()
+        for _ in range(TASKS):
+            fresh_plans.put_nowait((await client.plans.create(title=title, starts=_STARTS)).id)
+        ready.put(plan.index)
+        await asyncio.to_thread(go.wait)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + plan.duration
+        serial = 0
+        creating = 0
+
+        async def write() -> None:
+            nonlocal serial, creating
+            serial += 1
+            # Optimizations need fresh plans: the writes keep a few in stock.
+            if fresh_plans.qsize() + creating < 2 * TASKS:
+                creating += 1
+                try:
+                    fresh = await client.plans.create(title=title, starts=_STARTS, drivers=_DRIVERS)
+                finally:
+                    creating -= 1
+                fresh_plans.put_nowait(fresh.id)
+            else:
+                await client.plans.update(write_plan.id, title=f"{title} #{serial}")
+
+        async def batch_import() -> None:
+            nonlocal serial
+            serial += 100
+            await client.stops.import_batch(bulk_plan.id, _stops(100, serial))
+
+        async def read() -> None:
+            await client.plans.get(read_plan.id)
+
+        async def optimize() -> None:
+            await client.plans.optimize(await fresh_plans.get())
+
+        async def repeat(step: Any) -> None:
+            while loop.time() < deadline:
+                try:
+                    await step()
+                except RoutePlanningError as exc:
+                    errors[type(exc).__name__] += 1
+
+        tasks = [
+            asyncio.create_task(repeat(step))
+            for step in (read, write, batch_import, optimize)
+            for _ in range(TASKS)
+        ]
+        try:
+            async with asyncio.timeout_at(deadline):
+                await asyncio.gather(*tasks)
+        except TimeoutError:
+            pass
+        stats = client.stats
+    if backend is not None:
+        await backend.aclose()
+    return _Result(
+        plan.index,
+        {str(c): stats[c].sent for c in stats},
+        {str(c): stats[c].rate_limited for c in stats},
+        dict(errors),
+    )
+
+
+def _worker(plan: _Plan, ready: Queue[int], go: Event, results: Queue[_Result]) -> None:
+    results.put(asyncio.run(_load(plan, ready, go)))
+
+
+def _occupancy(log: RequestLog, category: Category, rule: Rule, since: float, until: float) -> float:
+    """Average fill of the rule's sliding window over ``[since, until]`` (1.0: always full)."""
+    filled = 0.0
+    for record in log.select(category, admitted=True):
+        cost = record.weight if rule.per == "weight" else 1
+        filled += cost * max(0.0, min(record.time + rule.period, until) - max(record.time, since))
+    return filled / (rule.amount * (until - since))
+
+
+async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
+    """Four worker processes against one emulator; the figures of what the emulator saw."""
+    context = multiprocessing.get_context("spawn")
+    ready: Queue[int] = context.Queue()
+    results: Queue[_Result] = context.Queue()
+    go = context.Event()
+    key_prefix = f"bench-{uuid.uuid4().hex[:8]}"
+    async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
+        processes = [
+            context.Process(
+                target=_worker,
+                args=(
+                    _Plan(i, emu.base_url, emu.api_key, redis_url, key_prefix, duration),
+                    ready,
+                    go,
+                    results,
+                ),
+            )
+            for i in range(WORKERS)
+        ]
+        for process in processes:
+            process.start()
+        try:
+            for _ in processes:
+                await asyncio.to_thread(ready.get, True, 120.0)
+            # The plans created while getting ready hold write slots for one period.
+            await asyncio.sleep(1.0 / SPEEDUP + 0.1)
+            started = time.monotonic()
+            go.set()
+            for process in processes:
+                await asyncio.to_thread(process.join, duration + 60)
+            outcomes = [await asyncio.to_thread(results.get, True, 10.0) for _ in processes]
+        finally:
+            for process in processes:
+                if process.is_alive():
+                    process.kill()
+                process.join(5)
+        log = RequestLog()
+        for record in emu.log:
+            if record.time >= started:
+                log.append(record)
+
+    per_category: dict[str, Any] = {}
+    for category in Category:
+        rules = LIMITS.scaled(SPEEDUP).for_category(category)
+        per_category[str(category)] = {
+            "admitted": len(log.select(category, admitted=True)),
+            "429": len(log.rejected(category)),
+            "rules": {
+                f"{rule.amount}/{rule.period:g}s {rule.per}": {
+                    "utilization": round(
+                        log.utilization(category, rule.amount, rule.period, per=rule.per), 4
+                    ),
+                    "window_fill": round(
+                        _occupancy(log, category, rule, started + rule.period, started + duration - 0.1), 4
+                    ),
+                    "max_in_window": log.max_in_window(category, rule.period, per=rule.per),
+                    "amount": rule.amount,
+                }
+                for rule in rules
+            },
+        }
+    errors: Counter[str] = Counter()
+    for outcome in outcomes:
+        errors.update(outcome.errors)
+    return {
+        "429": len(log.rejected()),
+        "client_429": sum(sum(outcome.rate_limited.values()) for outcome in outcomes),
+        "failed_requests": dict(errors),
+        "categories": per_category,
+    }
+
+
+async def _latency(backend: RateLimitBackend, samples: int) -> list[float]:
+    """Seconds ``Scheduler.run`` takes per request with a transport that answers at once."""
+    limits = RateLimits({Category.READ: [Rule(1_000_000, 1.0)]})
+    scheduler = Scheduler(limits, RetryPolicy.disabled(), backend=backend)
+    request = ENDPOINTS["plans.get"].request({"plan": "bench"})
+    answer = Response(200, {}, b"{}")
+
+    async def send(_: object) -> Response:
+        return answer
+
+    timings = []
+    for _ in range(samples):
+        started = time.perf_counter()
+        await scheduler.run(request, send)
+        timings.append(time.perf_counter() - started)
+    await scheduler.aclose()
+    return timings
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+async def _measure(redis_url: str, duration: float, samples: int) -> dict[str, Any]:
+    shared = await _fleet(redis_url, duration)
+    separate = await _fleet(None, duration)
+    in_memory = await _latency(InMemoryBackend(), samples)
+    async with RedisBackend(redis_url, key_prefix=f"bench-{uuid.uuid4().hex[:8]}") as backend:
+        with_redis = await _latency(backend, samples)
+    latency = {
+        name: {
+            "median_ms": round(statistics.median(timings) * 1000, 4),
+            "p99_ms": round(_percentile(timings, 99) * 1000, 4),
+        }
+        for name, timings in (("in_memory", in_memory), ("redis", with_redis))
+    }
+    latency["added"] = {
+        key: round(latency["redis"][key] - latency["in_memory"][key], 4) for key in ("median_ms", "p99_ms")
+    }
+    return {"redis": shared, "in_memory": separate, "admission_latency": latency}
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port: int = sock.getsockname()[1]
+        return port
+
+
+def _start_redis() -> tuple[subprocess.Popen[bytes], str]:
+    executable = shutil.which("redis-server")
+    if executable is None:
+        raise RuntimeError("redis-server is not on PATH")
+    port = _free_port()
+    process = subprocess.Popen(
+        [executable, "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5) as sock:
+                sock.sendall(b"PING\r\n")
+                if sock.recv(16).startswith(b"+PONG"):
+                    return process, f"redis://127.0.0.1:{port}/0"
+        except OSError:
+            time.sleep(0.05)
+    process.kill()
+    raise RuntimeError("redis-server did not start")
+
+
+def _report(figures: dict[str, Any]) -> list[dict[str, Any]]:
+    rows = []
+    for category in Category:
+        for rule, shared in figures["redis"]["categories"][str(category)]["rules"].items():
+            separate = figures["in_memory"]["categories"][str(category)]["rules"][rule]
+            rows.append(
+                [
+                    str(category),
+                    rule,
+                    shared["utilization"],
+                    shared["window_fill"],
+                    figures["redis"]["categories"][str(category)]["429"],
+                    separate["utilization"],
+                    separate["window_fill"],
+                    figures["in_memory"]["categories"][str(category)]["429"],
+                ]
+            )
+    return [
+        {
+            "title": f"{WORKERS} processes, one API key, one emulator",
+            "columns": [
+                "category",
+                "rule",
+                "Redis: utilization",
+                "Redis: window fill",
+                "Redis: 429s",
+                "in-memory: utilization",
+                "in-memory: window fill",
+                "in-memory: 429s",
+            ],
+            "rows": rows,
+        }
+    ]
+
+
+def _print(outcome: dict[str, Any]) -> None:
+    print(outcome["title"])
+    for key, value in outcome["settings"].items():
+        print(f"  {key}: {value}")
+    for table in outcome["tables"]:
+        print(table["title"])
+        widths = [max(len(str(row[i])) for row in [table["columns"], *table["rows"]]) for i in range(8)]
+        for row in [table["columns"], *table["rows"]]:
+            print("  " + "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)))
+    latency = outcome["figures"]["admission_latency"]
+    for name in ("in_memory", "redis", "added"):
+        figure = latency[name]
+        print(f"  admission latency {name}: median {figure['median_ms']} ms, p99 {figure['p99_ms']} ms")
+    for check in outcome["checks"]:
+        print(f"  {check['status']}: {check['name']} = {check['value']} (bar {check['bar']})")
+
+
+def main(quick: bool = False) -> dict[str, Any]:
+    """Run the benchmark, print its figures and return them (``title``, ``figures``, ``checks`` ...)."""
+    duration = 3.0 if quick else 10.0
+    samples = 300 if quick else 3000
+    server, redis_url = _start_redis()
+    try:
+        figures = asyncio.run(_measure(redis_url, duration, samples))
+    finally:
+        server.terminate()
+        server.wait(10)
+    checks = [
+        {
+            "name": "Redis: 429s from the emulator",
+            "value": figures["redis"]["429"],
+            "bar": "== 0",
+            "status": "PASS" if figures["redis"]["429"] == 0 else "MISSED",
+        }
+    ]
+    for category, data in figures["redis"]["categories"].items():
+        for rule, values in data["rules"].items():
+            checks.append(
+                {
+                    "name": f"Redis: utilization of {category} {rule}",
+                    "value": values["utilization"],
+                    "bar": f">= {UTILIZATION_BAR}",
+                    "status": "PASS" if values["utilization"] >= UTILIZATION_BAR else "MISSED",
+                }
+            )
+    outcome = {
+        "title": TITLE,
+        "settings": {
+            "workers": WORKERS,
+            "tasks per category and worker": TASKS,
+            "speed-up": SPEEDUP,
+            "seconds of load per run": duration,
+            "limits": "contract's, per-minute categories as per-second (read 10/s, write 5/s, "
+            "batch import 10/s + 1000 stops/s, optimize 3/s), sped up x2",
+            "latency samples": samples,
+        },
+        "figures": figures,
+        "checks": checks,
+        "tables": _report(figures),
+        "notes": [
+            "utilization: admitted traffic over the most the rule allows over the same span "
+            "(amount * (floor(span / period) + 1)), the emulator's measure.",
+            "window fill: the average fill of the rule's sliding window after the first period; a "
+            "saturating client scores period / (period + round trip), since a slot is freed one period "
+            "after its answer.",
+            "in-memory: each process has its own limiter, so together they offer four times the limit; "
+            "utilization counts only what the emulator admitted.",
+            "admission latency: Scheduler.run with a transport that answers at once (acquire + release).",
+        ],
+    }
+    _print(outcome)
+    return outcome
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--quick", action="store_true", help="short runs: a smoke pass")
+    main(quick=parser.parse_args().quick)
