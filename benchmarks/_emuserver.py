@@ -26,10 +26,12 @@ is system-wide).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import sys
 import tempfile
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
@@ -70,15 +72,20 @@ def _record(r: Any) -> list[Any]:
     ]
 
 
+@contextlib.asynccontextmanager
+async def _scratch() -> AsyncIterator[Path]:
+    with tempfile.TemporaryDirectory(prefix="bench-emulator-") as path:
+        yield Path(path)
+
+
 async def serve(settings: dict[str, Any]) -> None:
     """Serve and answer commands until ``quit`` or the end of stdin."""
     loop = asyncio.get_running_loop()
-    async with Emulator(_config(settings)) as emu:
+    async with Emulator(_config(settings)) as emu, _scratch() as scratch:
         print(f"base_url: {emu.base_url}", flush=True)
         print(f"api_key: {emu.api_key}", flush=True)
         if emu.ca_pem is not None:
-            ca_file = Path(tempfile.mkdtemp(prefix="bench-ca-")) / "ca.pem"
-            emu.write_ca(ca_file)
+            ca_file = emu.write_ca(scratch / "ca.pem")
             print(f"ca_file: {ca_file}", flush=True)
         print("ready", flush=True)
         while True:
