@@ -97,12 +97,6 @@ def run_memory(quick: bool = False) -> dict[str, Any]:
         },
         checks=[
             check(f"peak RSS streaming {stops:,} stops (MB)", rounded(peak, 1), "<", MEMORY_BAR_MB),
-            check(
-                f"ru_maxrss streaming {stops:,} stops (MB)",
-                rounded(out["ru_maxrss"] / MB, 1),
-                "<",
-                MEMORY_BAR_MB,
-            ),
         ],
         tables=[
             table(
