@@ -57,11 +57,13 @@ What it does not guarantee
 Failure behaviour: fail closed
 ------------------------------
 
-No request is sent that Redis did not admit. When Redis cannot be reached (or
-answers an error), ``acquire`` and ``penalize`` raise :class:`RedisBackendError`
-after at most about twice ``timeout`` (one reconnection is tried); the request
-that was waiting fails with it and nothing is sent. The next request tries Redis
-again, so the client recovers by itself once Redis is back.
+No request is sent that Redis did not admit. When Redis cannot be reached, is
+slower than ``timeout`` or answers an error, ``acquire`` and ``penalize`` raise
+:class:`RedisBackendError` (one reconnection is tried first, within ``timeout``);
+the request that was waiting fails with it and nothing is sent. The next
+request tries Redis again, so the client recovers by itself once Redis is back.
+An acquisition whose answer was lost (or whose caller was cancelled) gives back
+the slot the script may have granted.
 
 Bookkeeping after a request was sent never raises, since the answer must reach
 the caller: a failed ``release`` or ``recover`` is logged as a warning on the
@@ -86,6 +88,8 @@ keep a category's keys in one Redis Cluster slot, as one script needs.
 
 from __future__ import annotations
 
+import asyncio
+import functools
 import itertools
 import logging
 import math
@@ -153,7 +157,8 @@ local factor = tonumber(state[2]) or 1
 -- The server restarted since this caller last spoke to it: the slots of the
 -- last period are gone, so hold the key until they would have stopped counting.
 if seen_run_id ~= '' and seen_run_id ~= run_id and horizon > 0 then
-  local uptime = tonumber(string.match(info, 'uptime_in_seconds:(%d+)')) * 1000000
+  -- Whole seconds between two truncated clock readings: up to 1 s more than the truth.
+  local uptime = (tonumber(string.match(info, 'uptime_in_seconds:(%d+)')) - 1) * 1000000
   if uptime < horizon and now + horizon > paused_until then
     paused_until = now + horizon
     redis.call('HSET', penalty, 'until', paused_until)
@@ -307,10 +312,10 @@ _DEFAULT_HORIZON = 60.0
 
 
 class RedisBackendError(RoutePlanningError):
-    """The Redis server of a :class:`RedisBackend` could not be reached or failed.
+    """The Redis server of a :class:`RedisBackend` could not be reached, failed or was too slow.
 
     Raised instead of admitting a request (fail closed): nothing was sent. The
-    redis-py exception is kept as ``__cause__``.
+    redis-py exception (or the :class:`TimeoutError`) is kept as ``__cause__``.
     """
 
 
@@ -322,6 +327,13 @@ def _where(client: redis_asyncio.Redis) -> str:
     return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
 
 
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    # A background round trip whose caller was cancelled: nobody awaits it, and
+    # its failure must not be reported as "exception never retrieved".
+    if not task.cancelled():
+        task.exception()
+
+
 class RedisBackend:
     """Rate-limit slots and 429 penalties in Redis, shared by every process that uses them.
 
@@ -331,8 +343,13 @@ class RedisBackend:
         (e.g. the team's name); another API key needs another prefix.
     :param lease: seconds an in-flight slot is kept if its process never
         releases it (it died); must exceed the client's ``timeout``.
-    :param timeout: seconds to connect to and to wait for Redis before failing
-        closed with :class:`RedisBackendError`.
+    :param timeout: seconds one call to Redis (a reconnection included) may
+        take before failing closed with :class:`RedisBackendError`.
+
+    The backend bounds every call with ``asyncio.timeout`` itself. Its own
+    connections set no redis-py ``socket_timeout``: on Python 3.11 redis-py
+    applies it with ``asyncio.wait_for``, which can swallow a task's
+    cancellation. A borrowed client should not set it either.
     """
 
     def __init__(
@@ -353,14 +370,13 @@ class RedisBackend:
         """The namespace of this API key's keys."""
         self.lease = float(lease)
         """Seconds an unreleased in-flight slot is kept."""
+        self.timeout = float(timeout)
+        """Seconds one call to Redis may take before it fails closed."""
         if isinstance(url, str):
             # One reconnection, at once: a pooled connection broken by a server
-            # restart is replaced, and an unreachable server fails within ~2 * timeout.
+            # restart is replaced without the caller seeing an error.
             self._redis = redis_asyncio.Redis.from_url(
-                url,
-                socket_timeout=timeout,
-                socket_connect_timeout=timeout,
-                retry=Retry(NoBackoff(), 1),
+                url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 1)
             )
             self._owned = True
         else:
@@ -372,11 +388,14 @@ class RedisBackend:
         self._cancel = self._redis.register_script(_CANCEL)
         self._penalize = self._redis.register_script(_PENALIZE)
         self._recover = self._redis.register_script(_RECOVER)
-        self._instance = secrets.token_hex(6)
+        self.instance = secrets.token_hex(6)
+        """Names this backend's slots in Redis (``<instance>:<serial>|<weight>``), so that the
+        slots of one process can be told apart when inspecting the keys."""
         self._serials = itertools.count(1)
         self._horizons: dict[str, float] = {}
         self._run_ids: dict[str, str] = {}
         self._factors: dict[str, float] = {}
+        self._background: set[asyncio.Task[Any]] = set()
 
     def __repr__(self) -> str:
         return f"<RedisBackend {self._where} key_prefix={self.key_prefix!r}>"
@@ -393,7 +412,11 @@ class RedisBackend:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the connections this backend opened (a borrowed client stays open)."""
+        """Finish the round trips still under way, then close the connections this backend
+        opened (a borrowed client stays open)."""
+        # A finished acquisition may start one more round trip (giving a slot back).
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
         if self._owned:
             await self._redis.aclose()
 
@@ -409,22 +432,43 @@ class RedisBackend:
         return horizon * _MICROS
 
     def _new_token(self) -> str:
-        return f"{self._instance}:{next(self._serials)}"
+        return f"{self.instance}:{next(self._serials)}"
 
-    async def _run(self, script: Any, keys: Sequence[str], args: Sequence[object]) -> Any:
+    async def _call(self, script: Any, keys: Sequence[str], args: Sequence[object]) -> Any:
         try:
-            return await script(keys=keys, args=args)
-        except RedisError as exc:
+            async with asyncio.timeout(self.timeout):
+                return await script(keys=keys, args=args)
+        except (RedisError, TimeoutError) as exc:
+            reason = str(exc) or f"no answer within {self.timeout:g} s"
             raise RedisBackendError(
-                f"the rate-limit backend (Redis at {self._where}) failed, so nothing was sent: {exc}"
+                f"the rate-limit backend (Redis at {self._where}) failed, so nothing was sent: {reason}"
             ) from exc
+
+    def _start(self, script: Any, keys: Sequence[str], args: Sequence[object]) -> asyncio.Task[Any]:
+        """Run one round trip as a task of its own, so that it completes even if its caller is
+        cancelled: a slot is then never taken, or left, without this process knowing."""
+        task = asyncio.ensure_future(self._call(script, keys, args))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_retrieve)
+        return task
+
+    def _forget(self, key: str, member: str, round_trip: asyncio.Task[Any] | None = None) -> None:
+        """Remove a slot this process may have been granted without learning it."""
+        if round_trip is not None and (
+            round_trip.cancelled() or round_trip.exception() is not None or not round_trip.result()[0]
+        ):
+            return
+        slots, inflight, _ = self.keys(key)
+        self._start(self._cancel, (slots, inflight), [member])
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
         self._horizons[key] = max((rule.period for rule in rules), default=0.0)
         token = self._new_token()
+        member = f"{token}|{weight}"
         args: list[object] = [
-            f"{token}|{weight}",
+            member,
             weight,
             self.lease * _MICROS,
             self._run_ids.get(key, ""),
@@ -432,33 +476,43 @@ class RedisBackend:
         ]
         for rule in rules:
             args += [rule.amount, rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
-        granted, wait_us, factor, run_id = await self._run(self._acquire, self.keys(key), args)
+        round_trip = self._start(self._acquire, self.keys(key), args)
+        try:
+            granted, wait_us, factor, run_id = await asyncio.shield(round_trip)
+        except asyncio.CancelledError:
+            # The caller gave up waiting; if the script granted a slot, give it back.
+            round_trip.add_done_callback(functools.partial(self._forget, key, member))
+            raise
+        except RedisBackendError:
+            # No answer is not "not granted": the script may have run before the failure.
+            self._forget(key, member)
+            raise
         self._run_ids[key] = run_id if isinstance(run_id, str) else run_id.decode()
         self._factors[key] = float(factor)
         if granted:
             return Grant(key, token, weight, self._factors[key])
         return math.inf if wait_us < 0 else wait_us / _MICROS
 
+    async def _settle(self, script: Any, keys: Sequence[str], args: Sequence[object]) -> None:
+        try:
+            await asyncio.shield(self._start(script, keys, args))
+        except RedisBackendError as exc:
+            logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
+
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
         """Anchor the grant's in-flight slot at the server's now plus ``extra``."""
         args = [f"{grant.token}|{grant.weight}", extra * _MICROS, self._horizon_us(grant.key)]
-        try:
-            await self._run(self._release, self.keys(grant.key), args)
-        except RedisBackendError as exc:
-            logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
+        await self._settle(self._release, self.keys(grant.key), args)
 
     async def cancel(self, grant: Grant) -> None:
         """Remove the grant's slot: the attempt was never sent."""
         slots, inflight, _ = self.keys(grant.key)
-        try:
-            await self._run(self._cancel, (slots, inflight), [f"{grant.token}|{grant.weight}"])
-        except RedisBackendError as exc:
-            logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
+        await self._settle(self._cancel, (slots, inflight), [f"{grant.token}|{grant.weight}"])
 
     async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
         """Pause the key and slow it down for every process after a 429; answer the new rate factor."""
         args = [pause * _MICROS, slowdown, floor, self._horizon_us(key), self._new_token()]
-        factor = float(await self._run(self._penalize, self.keys(key), args))
+        factor = float(await self._call(self._penalize, self.keys(key), args))
         self._factors[key] = factor
         return factor
 
@@ -467,7 +521,7 @@ class RedisBackend:
         _, _, penalty = self.keys(key)
         args = [step, self._horizon_us(key), self._new_token()]
         try:
-            factor = float(await self._run(self._recover, (penalty,), args))
+            factor = float(await self._call(self._recover, (penalty,), args))
         except RedisBackendError as exc:
             logger.warning("%s; the rate stays as it was", exc)
             return self._factors.get(key, 1.0)

@@ -348,3 +348,34 @@ async def test_a_borrowed_client_stays_open(redis_server: RedisServer, key_prefi
         assert await client.ping()
     finally:
         await client.aclose()
+
+
+@pytest.mark.asyncio
+async def test_cancelled_callers_neither_leak_slots_nor_lose_their_cancellation(
+    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+) -> None:
+    rules = [Rule(1_000_000, 10.0)]
+    rng = random.Random(99)
+    backend = RedisBackend(redis_server.url, key_prefix=key_prefix)
+
+    async def busy() -> None:
+        while True:
+            grant = await backend.acquire("read", rules, 1, 0.0)
+            assert isinstance(grant, Grant)
+            await backend.release(grant, 0.0)
+
+    outcomes: list[BaseException | None] = []
+    for _ in range(40):
+        tasks = [asyncio.create_task(busy()) for _ in range(10)]
+        await asyncio.sleep(rng.uniform(0, 0.01))
+        for task in tasks:
+            task.cancel()
+        outcomes += await asyncio.gather(*tasks, return_exceptions=True)
+    await backend.aclose()
+
+    # Every task ended with its cancellation: none kept running, none ended otherwise.
+    assert {type(outcome) for outcome in outcomes} == {asyncio.CancelledError}
+    # Every slot granted was anchored or given back: nothing is left in flight.
+    slots, inflight, _ = backend.keys("read")
+    assert await redis_client.zcard(inflight) == 0
+    assert await redis_client.zcard(slots) > 0

@@ -1,0 +1,254 @@
+"""Four worker processes share one API key's limits through Redis, against one emulator.
+
+Each worker (``redis_load_worker.py``, started with ``spawn``) has its own
+client and event loop and runs a mixed load: reads, writes, 100-stop batch
+imports and optimizations. The emulator runs in the test's own event loop and
+logs every arrival, so the assertions are about what the service saw.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import AsyncIterator, Iterator, Sequence
+from multiprocessing.queues import Queue
+from multiprocessing.synchronize import Event
+
+import attrs
+import pytest
+import redis.asyncio as redis_asyncio
+from redis_load_worker import WorkerPlan, WorkerResult, main
+from redis_server import RedisServer
+
+from route_planning_async import Category, RateLimits, Rule
+from route_planning_async.emulator import Emulator, RequestLog
+from route_planning_async.redis import RedisBackend
+
+pytestmark = [pytest.mark.redis, pytest.mark.slow]
+
+# The contract's limits, with the per-minute categories turned into per-second
+# ones so that every category goes through many windows in a few seconds.
+LIMITS = (
+    RateLimits.default()
+    .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
+    .replace(Category.OPTIMIZE, Rule(3, 1.0))
+)
+SPEEDUP = 2.0
+"""Every window lasts 0.5 s."""
+WORKERS = 4
+LONGEST_PERIOD = 1.0 / SPEEDUP
+
+
+@attrs.define
+class Fleet:
+    """Worker processes, started and ready, waiting for :meth:`go`."""
+
+    processes: Sequence[multiprocessing.process.BaseProcess]
+    """The workers, by index."""
+    instances: dict[int, str]
+    """Each worker's ``RedisBackend.instance``, by index."""
+    go_event: Event
+    """Set to start the load."""
+    results: Queue[WorkerResult]
+    """Where the workers put their :class:`WorkerResult`."""
+    started: float = 0.0
+    """The emulator-clock time the load started."""
+
+    async def go(self) -> float:
+        """Start the load everywhere; answer the emulator-clock time it started."""
+        # The plans created while getting ready hold write slots for one period.
+        await asyncio.sleep(LONGEST_PERIOD + 0.1)
+        self.started = time.monotonic()
+        self.go_event.set()
+        return self.started
+
+    async def finish(self, within: float) -> list[WorkerResult]:
+        """Wait for every live worker and collect the results of those that finished."""
+        for process in self.processes:
+            await asyncio.to_thread(process.join, within)
+            assert process.exitcode is not None, f"worker {process.name} did not finish"
+        results: list[WorkerResult] = []
+        while len(results) < sum(process.exitcode == 0 for process in self.processes):
+            results.append(await asyncio.to_thread(self.results.get, True, 5.0))
+        return sorted(results, key=lambda result: result.index)
+
+
+@contextlib.asynccontextmanager
+async def fleet(
+    emu: Emulator, redis_url: str, key_prefix: str, *, duration: float, lease: float = 5.0
+) -> AsyncIterator[Fleet]:
+    context = multiprocessing.get_context("spawn")
+    ready = context.Queue()
+    go = context.Event()
+    results = context.Queue()
+    processes = []
+    for index in range(WORKERS):
+        plan = WorkerPlan(
+            index, emu.base_url, emu.api_key, emu.config.server_limits, redis_url, key_prefix, duration, lease
+        )
+        process = context.Process(target=main, args=(plan, ready, go, results), name=f"worker-{index}")
+        process.start()
+        processes.append(process)
+    try:
+        instances = dict([await asyncio.to_thread(ready.get, True, 60.0) for _ in processes])
+        yield Fleet(processes, instances, go, results)
+    finally:
+        for process in processes:
+            if process.is_alive():
+                process.kill()
+            process.join(5)
+        ready.close()
+        results.close()
+
+
+def arrivals(emu: Emulator, since: float, until: float = float("inf")) -> RequestLog:
+    """The emulator's records with arrival times in ``[since, until)``."""
+    log = RequestLog()
+    for record in emu.log:
+        if since <= record.time < until:
+            log.append(record)
+    return log
+
+
+def utilization(log: RequestLog) -> Iterator[tuple[Category, Rule, float]]:
+    for category in Category:
+        for rule in LIMITS.scaled(SPEEDUP).for_category(category):
+            yield category, rule, log.utilization(category, rule.amount, rule.period, per=rule.per)
+
+
+def occupancy(log: RequestLog, category: Category, rule: Rule, since: float, until: float) -> float:
+    """How full the sliding window of ``rule`` was on average over ``[since, until]``.
+
+    Every admission at ``a`` fills the windows ending in ``[a, a + period)``; a
+    client that keeps a category saturated scores ``period / (period + latency)``
+    whatever the phase of its bursts, unlike a count of whole windows.
+    """
+    filled = 0.0
+    for record in log.select(category, admitted=True):
+        cost = record.weight if rule.per == "weight" else 1
+        filled += cost * max(0.0, min(record.time + rule.period, until) - max(record.time, since))
+    return filled / (rule.amount * (until - since))
+
+
+async def keys_left(url: str, prefix: str) -> list[bytes]:
+    client = redis_asyncio.Redis.from_url(url)
+    try:
+        return [key async for key in client.scan_iter(match=f"{{{prefix}:*")]
+    finally:
+        await client.aclose()
+
+
+@pytest.mark.asyncio
+async def test_four_processes_share_the_limits_without_a_429(
+    redis_server: RedisServer, key_prefix: str
+) -> None:
+    async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
+        async with fleet(emu, redis_server.url, key_prefix, duration=6.0) as workers:
+            started = await workers.go()
+            results = await workers.finish(within=60)
+        assert len(results) == WORKERS
+        assert emu.internal_errors == []
+
+    assert [result.other_errors for result in results] == [{}] * WORKERS
+    assert sum(sum(result.rate_limited.values()) for result in results) == 0
+    assert emu.log.rejected() == []
+    # Every worker took part in every category.
+    for result in results:
+        assert all(result.sent[str(category)] > 0 for category in Category), result
+    log = arrivals(emu, started)
+    for category, rule, used in utilization(log):
+        assert log.max_in_window(category, rule.period, per=rule.per) <= rule.amount
+        assert used >= 0.95, f"{category} {rule}: {used:.3f}"
+
+
+async def in_flight_of(url: str, backend_keys: list[str], instance: str) -> int:
+    """How many in-flight slots of one backend instance the keys hold now."""
+    client = redis_asyncio.Redis.from_url(url)
+    try:
+        members = [member for key in backend_keys for member in await client.zrange(key, 0, -1)]
+    finally:
+        await client.aclose()
+    return sum(isinstance(member, bytes) and member.startswith(f"{instance}:".encode()) for member in members)
+
+
+async def kill_while_holding(
+    process: multiprocessing.process.BaseProcess, url: str, backend_keys: list[str], instance: str
+) -> int:
+    """SIGKILL ``process`` at a moment it holds in-flight slots; answer how many it held."""
+    assert process.pid is not None
+    for _ in range(500):
+        os.kill(process.pid, signal.SIGSTOP)
+        held = await in_flight_of(url, backend_keys, instance)
+        if held:
+            process.kill()
+            return held
+        os.kill(process.pid, signal.SIGCONT)
+        await asyncio.sleep(0.005)
+    raise AssertionError("the worker never held a slot")
+
+
+@pytest.mark.asyncio
+async def test_a_killed_worker_costs_at_most_its_lease(redis_server: RedisServer, key_prefix: str) -> None:
+    lease = 1.0
+    duration = 6.0
+    async with RedisBackend(redis_server.url, key_prefix=key_prefix) as probe:
+        inflight_keys = [probe.keys(category)[1] for category in Category]
+    async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
+        async with fleet(emu, redis_server.url, key_prefix, duration=duration, lease=lease) as workers:
+            started = await workers.go()
+            await asyncio.sleep(1.5)
+            victim = workers.instances[0]
+            held = await kill_while_holding(workers.processes[0], redis_server.url, inflight_keys, victim)
+            killed = time.monotonic()
+            # Its slots stay taken while the lease lasts...
+            await asyncio.sleep(lease / 2)
+            assert await in_flight_of(redis_server.url, inflight_keys, victim) == held
+            results = await workers.finish(within=60)
+        assert emu.internal_errors == []
+
+    assert [result.index for result in results] == [1, 2, 3]
+    assert [result.other_errors for result in results] == [{}] * 3
+    assert emu.log.rejected() == []
+    # ...and then count one period more at most: the three others fill every window again.
+    since, until = killed + lease + LONGEST_PERIOD, started + duration - 0.1
+    for category in Category:
+        for rule in LIMITS.scaled(SPEEDUP).for_category(category):
+            used = occupancy(emu.log, category, rule, since, until)
+            assert used >= 0.9, f"{category} {rule}: {used:.3f}"
+    # Nothing is left behind once the last slot stopped counting.
+    await asyncio.sleep(lease + LONGEST_PERIOD + 0.2)
+    assert await keys_left(redis_server.url, key_prefix) == []
+
+
+@pytest.mark.asyncio
+async def test_a_redis_restart_fails_closed_then_resumes_without_a_429(
+    private_redis_server: RedisServer, key_prefix: str
+) -> None:
+    async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
+        async with fleet(emu, private_redis_server.url, key_prefix, duration=5.0) as workers:
+            await workers.go()
+            await asyncio.sleep(1.5)
+            await asyncio.to_thread(private_redis_server.stop)
+            stopped = time.monotonic()
+            # Shorter than a period: what was sent before still fills the service's windows.
+            await asyncio.sleep(0.2)
+            restarted = time.monotonic()
+            await asyncio.to_thread(private_redis_server.start)
+            results = await workers.finish(within=60)
+        assert emu.internal_errors == []
+
+    assert [result.other_errors for result in results] == [{}] * WORKERS
+    # Fail closed: while Redis was down every worker's requests failed...
+    assert all(result.backend_errors > 0 for result in results), results
+    # ...and none reached the service (requests already in flight land within ms).
+    assert len(arrivals(emu, stopped + 0.1, restarted)) == 0
+    # The restarted Redis lost the slots; the restart hold kept the windows right.
+    assert emu.log.rejected() == []
+    assert sum(sum(result.rate_limited.values()) for result in results) == 0
+    resumed = arrivals(emu, restarted + LONGEST_PERIOD + 0.2)
+    for category in Category:
+        assert resumed.select(category), f"no {category} request after the restart"
