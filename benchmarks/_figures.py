@@ -87,7 +87,7 @@ def _fmt(value: Any) -> str:
     if isinstance(value, float):
         if abs(value) >= 1000 or (value.is_integer() and abs(value) >= 1):
             return f"{value:,.0f}"
-        return f"{value:.4g}"
+        return f"{value:.5g}"
     if isinstance(value, int) and not isinstance(value, bool):
         return f"{value:,}"
     return str(value)
