@@ -36,7 +36,8 @@ included, across processes:
   in-flight slots block, it answers ``math.inf`` and the scheduler asks again
   after its re-check interval (``min(shortest period, 1 s)``).
 - A 429 seen by one process pauses and slows the category for every process
-  (the penalty lives in Redis); the recovery steps of every process apply to it.
+  (the penalty lives in Redis); the recovery steps of every process apply to
+  it, and it lapses one stretched period after the category's traffic stops.
 - Each in-flight slot carries a lease (``lease`` seconds, which must exceed the
   client's timeout per attempt). A process that dies holding slots loses them
   for at most ``lease`` plus one period: when the lease runs out the slot is
@@ -52,7 +53,11 @@ What it does not guarantee
   capacity frees gets it, so a heavy batch import in one process can be
   overtaken by single requests of another.
 - The slots live in Redis memory. Without persistence a restart loses them;
-  the backend then holds the category for one period (below).
+  the backend then holds the category for one period (below), but only once a
+  process that spoke to the old server asks: a process started after the
+  restart is not held, and may use what the lost slots still covered.
+- ``TIME`` is the server's wall clock: if it is stepped (not slewed), windows
+  shift by the step.
 
 Failure behaviour: fail closed
 ------------------------------
@@ -73,8 +78,9 @@ anchored by its lease instead (it counts for at most ``lease`` plus one period).
 A restarted Redis (its ``run_id`` changed since this process last spoke to it)
 has lost the slots of the last period. The first acquisition of a category by a
 process that saw the old server then pauses the category for its longest
-period, if the server has been up for less than that, so that what was sent
-before the restart has left the service's windows before new slots are given.
+period from that moment, if the server has been up for less than that, so that
+what was sent before the restart has left the service's windows before new
+slots are given.
 
 Keys
 ----
@@ -118,8 +124,8 @@ logger = logging.getLogger("route_planning_async.redis")
 
 _MICROS = 1_000_000
 
-# Shared by every script: the server's clock in microseconds, the key's rate
-# factor, and the TTL that keeps a sorted set until its newest entry stops counting.
+# Shared by every script: the server's clock in microseconds, TTLs that keep a
+# sorted set until its newest entry stops counting, and the weight in a member.
 _PRELUDE = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
