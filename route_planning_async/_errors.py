@@ -4,6 +4,8 @@
 
     RoutePlanningError
     ├── ConfigurationError            the client was set up wrongly (e.g. an http:// base URL)
+    ├── RedisBackendError             (route_planning_async.redis) the shared limits could not be
+    │                                 reached; nothing was sent
     ├── ValidationError               bad input, caught on the client; nothing was sent
     ├── TransportError                no HTTP answer: connection refused, reset, or timed out
     │   └── RequestTimeoutError
