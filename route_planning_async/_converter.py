@@ -80,21 +80,32 @@ def _structure_epoch(value: Any, _: Any) -> datetime.datetime:
     return datetime.datetime.fromtimestamp(value, datetime.UTC)
 
 
+def _structure_epoch_or_none(value: Any, _: Any) -> datetime.datetime | None:
+    return None if value is None else datetime.datetime.fromtimestamp(value, datetime.UTC)
+
+
 def _unstructure_epoch(value: datetime.datetime) -> int | float:
     seconds = value.timestamp()
     return int(seconds) if seconds.is_integer() else seconds
 
 
-def _passthrough(value: Any, _: Any) -> Any:
-    return dict(value)
+class _AsIsHook:
+    """The hook of a value that JSON already delivers as it is kept (a string, a number).
+
+    It is falsy, and cattrs' generated functions read a field whose hook is
+    falsy straight from the JSON object, without a call per field; should that
+    ever change, calling it still gives the value back unchanged.
+    """
+
+    def __call__(self, value: Any, _: Any) -> Any:
+        return value
+
+    def __bool__(self) -> bool:
+        return False
 
 
-def _structure_dict_or_none(value: Any, _: Any) -> dict[str, Any] | None:
-    return None if value is None else dict(value)
-
-
-def _structure_str_list(value: Any, _: Any) -> list[str]:
-    return list(value)
+_AS_IS: Final = _AsIsHook()
+_JSON_NATIVE: Final = (str, int, float, bool)
 
 
 def _optional_member(t: Any) -> Any:
@@ -121,23 +132,19 @@ def make_converter() -> cattrs.Converter:
 
     # Free-form JSON (custom properties, import echoes) is taken as it is:
     # walking it item by item would only cost time.
-    free_form = (dict[str, Any], dict[str, str | None], dict[str, str])
-    converter.register_structure_hook_func(lambda t: t in free_form, _passthrough)
-    converter.register_structure_hook_func(
-        lambda t: t == dict[str, str | None] | None, _structure_dict_or_none
-    )
-    converter.register_structure_hook_func(lambda t: t == list[str], _structure_str_list)
+    # Strings, numbers and lists of strings are used as JSON delivers them.
+    free_form = (dict[str, Any], dict[str, str | None], dict[str, str], dict[str, str | None] | None)
+    as_is = (*_JSON_NATIVE, list[str], *free_form)
+    converter.register_structure_hook_func(lambda t: t in as_is, _AS_IS)
 
     def optional_hook(t: Any) -> Callable[[Any, Any], Any]:
         # cattrs' own Optional handling dispatches on every call; resolving the
         # inner hook once keeps a page of stops cheap to decode.
         member = _optional_member(t)
-        if member in (str, int, float, bool):
-
-            def primitive(value: Any, _: Any) -> Any:
-                return None if value is None else member(value)
-
-            return primitive
+        if member in _JSON_NATIVE:
+            return _AS_IS
+        if member is datetime.datetime:
+            return _structure_epoch_or_none
         inner = converter.get_structure_hook(member)
 
         def nested(value: Any, _: Any) -> Any:
@@ -146,7 +153,7 @@ def make_converter() -> cattrs.Converter:
         return nested
 
     converter.register_structure_hook_factory(
-        lambda t: _optional_member(t) is not None and t != dict[str, str | None] | None, optional_hook
+        lambda t: _optional_member(t) is not None and t not in free_form, optional_hook
     )
 
     def structure_result(
