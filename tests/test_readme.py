@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pathlib
 import re
+import subprocess
+import sys
 from typing import Any
 
 import pytest
@@ -42,3 +44,36 @@ def test_quickstart_runs_as_written(
     assert "optimized:" in out
     route_lines = [line for line in out.splitlines() if line.startswith(("Ana", "Ben"))]
     assert len(route_lines) >= 50, out
+
+
+def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Path) -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## The emulator, in your own tests") :]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None, "the emulator section has no python block"
+    loader = (
+        "import datetime\n\n\n"
+        "async def my_loader(client):\n"
+        "    for day in range(1, 8):\n"
+        "        await client.plans.create(title=f'day {day}', starts=datetime.date(2026, 3, day))\n\n\n"
+    )
+    (tmp_path / "test_example.py").write_text(loader + match.group(1), encoding="utf-8")
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--rootdir",
+            str(tmp_path),
+            str(tmp_path),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
