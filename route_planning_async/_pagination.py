@@ -6,7 +6,7 @@ and *all the original query parameters unchanged*. :class:`Paginator` does
 exactly that, one page at a time, only as far as the caller iterates::
 
     async for plan in client.plans.list(filter={"title": "Monday"}):
-        ...
+        print(plan.id, plan.starts)
     async for page in client.stops.list(plan_id).pages():
         print(len(page.items), page.next_page_token)
     stops = await client.stops.list(plan_id).collect()

@@ -9,7 +9,7 @@ their slots from one Redis server::
 
     async with RedisBackend("redis://localhost:6379/0", key_prefix="team-42") as backend:
         async with RoutePlanningClient(api_key, rate_limit_backend=backend) as client:
-            ...
+            report = await client.stops.import_many(plan_id, stops)
 
 Every process that uses the same API key must use the same Redis server, the
 same ``key_prefix`` and the same limits. It needs the ``redis`` extra
