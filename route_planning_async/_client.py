@@ -165,8 +165,16 @@ class RoutePlanningClient:
         self._entered = True
         if self._borrowed_session is not None:
             session = self._borrowed_session
+            transport = AiohttpTransport(
+                session, self._base_url, self._headers, ssl_context=self._ssl, timeout=self._timeout
+            )
         else:
-            session = aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=100))
+            # The session carries the headers and the timeout as its defaults,
+            # which spares aiohttp merging them again on every request.
+            session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=100), headers=self._headers, timeout=self._timeout
+            )
+            transport = AiohttpTransport(session, self._base_url, {}, ssl_context=self._ssl, timeout=None)
             # aiohttp silently sends a GET or DELETE again when a pooled
             # connection turns out to be closed. The service would then see a
             # request the scheduler never counted, so that retry is left to the
@@ -174,9 +182,7 @@ class RoutePlanningClient:
             # its owner's setting.)
             session._retry_connection = False
         self._session = session
-        self._transport = AiohttpTransport(
-            session, self._base_url, self._headers, ssl_context=self._ssl, timeout=self._timeout
-        )
+        self._transport = transport
         return self
 
     async def __aexit__(

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ssl
 from collections.abc import Mapping
+from typing import Any
 
 import aiohttp
 
@@ -27,15 +28,21 @@ class AiohttpTransport:
         headers: Mapping[str, str],
         *,
         ssl_context: ssl.SSLContext | None,
-        timeout: aiohttp.ClientTimeout,
+        timeout: aiohttp.ClientTimeout | None,
     ) -> None:
+        """``headers`` and ``timeout`` are sent with every request; leave them empty
+        (None) when the session already carries them as its defaults."""
         self._session = session
         self._base_url = base_url
-        self._headers = dict(headers)
-        self._body_headers = {**self._headers, "Content-Type": JSON_CONTENT_TYPE}
-        # None keeps aiohttp's default verification; a context adds a private CA.
-        self._ssl: ssl.SSLContext | bool = ssl_context if ssl_context is not None else True
-        self._timeout = timeout
+        self._headers = dict(headers) or None
+        self._body_headers = {**headers, "Content-Type": JSON_CONTENT_TYPE}
+        self._options: dict[str, Any] = {
+            # None keeps aiohttp's default verification; a context adds a private CA.
+            "ssl": ssl_context if ssl_context is not None else True,
+            "allow_redirects": False,
+        }
+        if timeout is not None:
+            self._options["timeout"] = timeout
 
     async def send(self, request: Request) -> Response:
         """Send ``request`` and read the whole answer."""
@@ -50,9 +57,7 @@ class AiohttpTransport:
                 params=request.query or None,
                 data=request.body,
                 headers=headers,
-                ssl=self._ssl,
-                timeout=self._timeout,
-                allow_redirects=False,
+                **self._options,
             ) as answer:
                 body = await answer.read()
                 return Response(answer.status, answer.headers, body)
