@@ -67,9 +67,10 @@ async def serve(args: argparse.Namespace) -> None:
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        with contextlib.suppress(NotImplementedError, RuntimeError):
-            loop.add_signal_handler(signum, stop.set)
+    if sys.platform != "win32":  # Windows event loops take no signal handlers; Ctrl-C still ends it
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            with contextlib.suppress(RuntimeError):  # not the main thread: the caller stops it
+                loop.add_signal_handler(signum, stop.set)
     async with Emulator(config) as emulator:
         if args.ca_file and emulator.ca_pem is not None:
             emulator.write_ca(args.ca_file)
