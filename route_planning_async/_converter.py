@@ -13,14 +13,20 @@ the global converter cannot change how the API is read.
   apart by its keys: ``code`` means failure (contract, Operations).
 - Inputs: fields left :data:`~route_planning_async.UNSET` are omitted.
 
-Speed: every model gets a cattrs-generated structure function (one compiled
-function per class, made once on first use), with detailed validation off, so
-decoding a page of stops does no per-object reflection.
+Speed: every model gets a structure function compiled for its class, made once
+on first use (:func:`make_model_structure_fn`). cattrs' own generated functions
+gather the fields into a keyword dict and call the class with it; for a page of
+stops (a dozen nested models each) that call was most of the decoding time. The
+compiled function instead creates the instance and stores each field in its
+slot, reading JSON-native values straight from the object. cattrs stays the
+dispatcher: nested models, dates, epoch seconds and unions are the hooks the
+converter registers, looked up once when the function is made.
 """
 
 from __future__ import annotations
 
 import datetime
+import linecache
 import types
 import typing
 from collections.abc import Callable
@@ -28,11 +34,19 @@ from typing import Any, Final, TypeVar
 
 import attrs
 import cattrs
-from cattrs.gen import make_dict_structure_fn, make_dict_unstructure_fn, override
+from cattrs.gen import make_dict_unstructure_fn, override
 
 from route_planning_async import _inputs, _models
 
-__all__ = ["CONVERTER", "camel_case", "make_converter", "structure", "structure_list", "unstructure"]
+__all__ = [
+    "CONVERTER",
+    "camel_case",
+    "make_converter",
+    "make_model_structure_fn",
+    "structure",
+    "structure_list",
+    "unstructure",
+]
 
 T = TypeVar("T")
 
@@ -92,16 +106,13 @@ def _unstructure_epoch(value: datetime.datetime) -> int | float:
 class _AsIsHook:
     """The hook of a value that JSON already delivers as it is kept (a string, a number).
 
-    It is falsy, and cattrs' generated functions read a field whose hook is
-    falsy straight from the JSON object, without a call per field; should that
-    ever change, calling it still gives the value back unchanged.
+    :func:`make_model_structure_fn` recognizes it and reads such a field
+    straight from the JSON object, without a call per field. Called (by other
+    hooks, such as a list's), it gives the value back unchanged.
     """
 
     def __call__(self, value: Any, _: Any) -> Any:
         return value
-
-    def __bool__(self) -> bool:
-        return False
 
 
 _AS_IS: Final = _AsIsHook()
@@ -114,6 +125,71 @@ def _optional_member(t: Any) -> Any:
         return None
     members = [a for a in typing.get_args(t) if a is not type(None)]
     return members[0] if len(members) == 1 and len(typing.get_args(t)) == 2 else None
+
+
+# Model structure functions ---------------------------------------------------
+
+
+def make_model_structure_fn(cl: type[Any], converter: cattrs.Converter) -> Callable[[Any, Any], Any]:
+    """A function compiled for ``cl`` that builds it from its JSON object.
+
+    The instance is made with ``object.__new__`` and each field is stored in its
+    slot, so ``cl`` must be a slotted attrs class whose ``__init__`` does nothing
+    but assign (no validators, converters, ``init=False`` fields or
+    ``__attrs_post_init__``); anything else raises :class:`TypeError` here.
+
+    For each field (JSON key: the camelCase name): a missing key takes the
+    field's default, a missing key without one raises :class:`KeyError`; a
+    value JSON already gives as it is kept (strings, numbers, lists of strings,
+    free-form objects: the as-is hook) is stored unchanged; ``X | None`` of a model stores None or
+    the model; every other value goes through the converter's hook for its type.
+    Unknown keys are ignored.
+    """
+    attrs.resolve_types(cl)
+    if "__slots__" not in cl.__dict__ or hasattr(cl, "__attrs_post_init__"):
+        raise TypeError(f"{cl.__name__}: only slotted attrs classes without __attrs_post_init__")
+    namespace: dict[str, Any] = {"__cl": cl, "__new": object.__new__}
+    lines = ["def structure(o, _=None):", "    get = o.get", "    i = __new(__cl)"]
+    for field in attrs.fields(cl):
+        if field.validator is not None or field.converter is not None or not field.init:
+            raise TypeError(f"{cl.__name__}.{field.name}: fields must be plain to be stored directly")
+        name, key, required = field.name, camel_case(field.name), field.default is attrs.NOTHING
+        member = _optional_member(field.type)
+        if member is not None and attrs.has(member) and (required or field.default is None):
+            # X | None of a model: the None test inline, then the model's own function.
+            namespace[f"h_{name}"] = converter.get_structure_hook(member)
+            namespace[f"t_{name}"] = member
+            lines.append(f"    v = o[{key!r}]" if required else f"    v = get({key!r})")
+            lines.append(f"    i.{name} = None if v is None else h_{name}(v, t_{name})")
+            continue
+        hook = converter.get_structure_hook(field.type)
+        if hook is _AS_IS or field.type in _JSON_NATIVE:
+            value = f"o[{key!r}]"
+        else:
+            namespace[f"h_{name}"], namespace[f"t_{name}"] = hook, field.type
+            value = f"h_{name}(o[{key!r}], t_{name})"
+        if required:
+            lines.append(f"    i.{name} = {value}")
+        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
+            if field.default.takes_self:
+                raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
+            namespace[f"f_{name}"] = field.default.factory
+            lines.append(f"    i.{name} = {value} if {key!r} in o else f_{name}()")
+        else:
+            namespace[f"d_{name}"] = field.default
+            if value == f"o[{key!r}]":
+                lines.append(f"    i.{name} = get({key!r}, d_{name})")
+            else:
+                lines.append(f"    i.{name} = {value} if {key!r} in o else d_{name}")
+    lines.append("    return i")
+    source = "\n".join(lines) + "\n"
+    filename = f"<route_planning_async structure {cl.__module__}.{cl.__qualname__}>"
+    # Registered with linecache so that tracebacks and profilers show the source.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    function: Callable[[Any, Any], Any] = namespace["structure"]
+    function.__name__ = function.__qualname__ = f"structure_{cl.__name__}"
+    return function
 
 
 # Factory ---------------------------------------------------------------------
@@ -188,9 +264,7 @@ def make_converter() -> cattrs.Converter:
     def is_input(cl: Any) -> bool:
         return cl in _INPUTS
 
-    converter.register_structure_hook_factory(
-        is_model, lambda cl: make_dict_structure_fn(cl, converter, **_renames(cl))
-    )
+    converter.register_structure_hook_factory(is_model, lambda cl: make_model_structure_fn(cl, converter))
     converter.register_unstructure_hook_factory(
         is_model, lambda cl: make_dict_unstructure_fn(cl, converter, **_renames(cl))
     )

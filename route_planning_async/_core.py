@@ -119,7 +119,7 @@ def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     """
     if not response.ok:
         raise error_for(request, response, base_url=base_url)
-    if not response.body.strip():
+    if not response.body or response.body.isspace():
         return None
     try:
         return json.loads(response.body)

@@ -1,4 +1,4 @@
-"""Response models: what the service answers, as frozen attrs classes.
+"""Response models: what the service answers, as slotted attrs classes.
 
 Attributes are snake_case; the JSON is camelCase (the converter in
 ``_converter.py`` maps one to the other). Conventions, the same for every model:
@@ -12,9 +12,11 @@ Attributes are snake_case; the JSON is camelCase (the converter in
   comparisons (``stop.activity == Activity.PICKUP``).
 - Fields the contract gives a default (or that may be null) have that default,
   so an answer that leaves them out still decodes.
-- Arrays are lists. The classes are frozen (attributes cannot be rebound), so a
-  model is a snapshot of what the service said; change things through the
-  resource methods.
+- Arrays are lists. A model is a snapshot of what the service said: changing
+  it changes nothing on the service (the resource methods do). The classes are
+  slotted, so a misspelt attribute raises instead of being added. They are not
+  frozen: a page of stops builds a dozen models per stop, and a frozen class
+  pays for every field it stores (``_converter.py``, "Speed").
 """
 
 from __future__ import annotations
@@ -151,7 +153,7 @@ class DeliveryState(enum.StrEnum):
 # Shared shapes ---------------------------------------------------------------
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class StopAddress:
     """A stop's address as the service stores it (also a driver's start or end address)."""
 
@@ -171,7 +173,7 @@ class StopAddress:
     """Place types from the places provider."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class TimingData:
     """When a stop may be attempted and how long the attempt takes."""
 
@@ -183,7 +185,7 @@ class TimingData:
     """Seconds spent at the stop; None means the team default."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Recipient:
     """Who receives (or hands over) the packages of a stop."""
 
@@ -197,7 +199,7 @@ class Recipient:
     """Phone number."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class OrderInfo:
     """The order behind a stop."""
 
@@ -211,7 +213,7 @@ class OrderInfo:
     """The seller's website."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class PlaceInVehicle:
     """Where the packages sit in the vehicle."""
 
@@ -223,7 +225,7 @@ class PlaceInVehicle:
     """``floor``, ``shelf`` or None."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class ProofOfAttemptRequirements:
     """Whether proof of attempt is collected at a stop (also used as an input)."""
 
@@ -231,7 +233,7 @@ class ProofOfAttemptRequirements:
     """None: the team default; False: off; True: on, following team policy."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Eta:
     """Estimated arrival at a stop. An estimate, not a guarantee."""
 
@@ -243,7 +245,7 @@ class Eta:
     """Latest likely arrival (UTC)."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class EtaNullReason:
     """Why a stop has no ETA."""
 
@@ -255,7 +257,7 @@ class EtaNullReason:
     """Where to read more."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class RouteState:
     """Progress of a route."""
 
@@ -277,7 +279,7 @@ class RouteState:
     """When it was started (UTC)."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Route:
     """The route a stop belongs to, once its plan is optimized."""
 
@@ -295,7 +297,7 @@ class Route:
     """Progress of the route."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class AttemptedLocation:
     """Where a delivery was attempted."""
 
@@ -305,7 +307,7 @@ class AttemptedLocation:
     """Decimal degrees."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class DeliveryInfo:
     """What happened when the driver attempted a stop."""
 
@@ -336,7 +338,7 @@ class DeliveryInfo:
 # Resources -------------------------------------------------------------------
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class RouteOverrides:
     """Per-driver settings that override the route defaults."""
 
@@ -358,7 +360,7 @@ class RouteOverrides:
     """Vehicle (``bike``, ``car``, ``truck`` ...)."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Driver:
     """A driver of a plan."""
 
@@ -380,7 +382,7 @@ class Driver:
     """Settings that override the route defaults for this driver."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Plan:
     """A planned day of work for a set of drivers, at a depot."""
 
@@ -404,7 +406,7 @@ class Plan:
     """``routes/<id>`` of the plan's routes."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Stop:
     """A stop inside a plan."""
 
@@ -468,7 +470,7 @@ class Stop:
     """Client-portal client id the stop is associated with."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class UnassignedStop:
     """A stop of a depot that is not attached to a plan."""
 
@@ -506,7 +508,7 @@ class UnassignedStop:
     """Client-portal client id the stop is associated with."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class SkippedStop:
     """A stop the optimization could not place."""
 
@@ -516,7 +518,7 @@ class SkippedStop:
     """Why (``impossible_time_window`` ...); unknown values are kept."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class OptimizationSuccess:
     """The result of an optimization that succeeded."""
 
@@ -526,7 +528,7 @@ class OptimizationSuccess:
     """Stops that could not be placed."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class OptimizationFailure:
     """The result of an optimization that failed."""
 
@@ -536,7 +538,7 @@ class OptimizationFailure:
     """Human-readable explanation."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class OperationMetadata:
     """Facts about a plan optimization operation."""
 
@@ -552,7 +554,7 @@ class OperationMetadata:
     """``plans/<id>`` of the optimized plan."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Operation:
     """A long-running plan optimization, polled until ``done``."""
 
@@ -568,7 +570,7 @@ class Operation:
     """None until done; then a success or a failure (told apart by a ``code`` key)."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class Depot:
     """A depot of the team."""
 
@@ -578,7 +580,7 @@ class Depot:
     """Name of the depot."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class CustomStopProperty:
     """The definition of one of the team's custom stop properties."""
 
@@ -592,7 +594,7 @@ class CustomStopProperty:
     """Recipients see the value (public API documentation)."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class ImportFailure:
     """A stop of a batch import that was not imported."""
 
@@ -602,7 +604,7 @@ class ImportFailure:
     """The service's echo of the failed stop (its address and recipient), as JSON."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class ImportResult:
     """The answer of a batch import: per-stop failures do not fail the call."""
 
@@ -612,7 +614,7 @@ class ImportResult:
     """The stops that were not imported, and why."""
 
 
-@attrs.frozen(kw_only=True)
+@attrs.define(kw_only=True)
 class LiveChange:
     """The answer of a live call: the change waits for re-optimization."""
 

@@ -117,7 +117,7 @@ class _Resource:
 
     async def _fetch(self, request: Request, model: type[M]) -> M:
         data = await self._client._execute(request)
-        if not isinstance(data, Mapping):
+        if not isinstance(data, dict):
             # Every response body is a JSON object (contract, General conventions).
             raise RoutePlanningError(
                 f"{request.describe()}: expected a JSON object, got {type(data).__name__}"

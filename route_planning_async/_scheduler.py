@@ -312,18 +312,12 @@ class InMemoryBackend:
     """
 
     def __init__(self) -> None:
-        self._buckets: dict[str, _Bucket] = {}
+        self._buckets: collections.defaultdict[str, _Bucket] = collections.defaultdict(_Bucket)
         self._serials = itertools.count(1)
-
-    def _bucket(self, key: str) -> _Bucket:
-        bucket = self._buckets.get(key)
-        if bucket is None:
-            bucket = self._buckets[key] = _Bucket()
-        return bucket
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
-        bucket = self._bucket(key)
+        bucket = self._buckets[key]
         serial = next(self._serials)
         wait = bucket.acquire(rules, weight, now, serial)
         if wait > 0:
@@ -332,22 +326,22 @@ class InMemoryBackend:
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
         """Anchor the grant's in-flight slot at ``now + extra``."""
-        self._bucket(grant.key).release(int(grant.token), now + extra)
+        self._buckets[grant.key].release(int(grant.token), now + extra)
 
     async def cancel(self, grant: Grant) -> None:
         """Remove the grant's slot: the attempt was never sent."""
-        self._bucket(grant.key).cancel(int(grant.token))
+        self._buckets[grant.key].cancel(int(grant.token))
 
     async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
         """Pause the key and slow it down after a 429; answer the new rate factor."""
-        bucket = self._bucket(key)
+        bucket = self._buckets[key]
         bucket.paused_until = max(bucket.paused_until, now + pause)
         bucket.rate_factor = min(bucket.rate_factor, max(floor, bucket.rate_factor * slowdown))
         return bucket.rate_factor
 
     async def recover(self, key: str, step: float) -> float:
         """Speed the key up one step after a run of successes; answer the new rate factor."""
-        bucket = self._bucket(key)
+        bucket = self._buckets[key]
         bucket.rate_factor = min(1.0, bucket.rate_factor * step)
         return bucket.rate_factor
 
@@ -478,25 +472,29 @@ class _Lane:
         if self._wake_at > now + self._shortest_period:
             self.poke()
 
-    async def admit(self, weight: int) -> Grant:
-        """Wait in FIFO order until the backend grants a slot of ``weight``."""
+    async def admit(self, weight: int) -> tuple[Grant, float]:
+        """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
+        grant and the clock reading when it was granted."""
         started = self._clock.now()
         self.waiting += 1
         try:
             # Whenever the queue holds anybody, the head is taken (it empties the
             # queue before letting go), so this is the one test that keeps FIFO.
+            now = started
             if self._head_taken:
                 await self._wait_in_line()
+                now = self._clock.now()
             else:
                 self._head_taken = True
             try:
-                grant = await self._acquire_as_head(weight)
+                grant = await self._acquire_as_head(weight, now)
             finally:
                 self._pass_head()
         finally:
             self.waiting -= 1
-        self.wait_seconds += self._clock.now() - started
-        return grant
+        granted = self._clock.now()
+        self.wait_seconds += granted - started
+        return grant, granted
 
     async def _wait_in_line(self) -> None:
         if self._closed:
@@ -530,11 +528,11 @@ class _Lane:
             self._abandoned = max(0, self._abandoned - 1)
         self._head_taken = False
 
-    async def _acquire_as_head(self, weight: int) -> Grant:
+    async def _acquire_as_head(self, weight: int, now: float) -> Grant:
         while True:
             if self._closed:
                 raise RoutePlanningError("the client was closed")
-            result = await self._backend.acquire(self.key, self.rules, weight, self._clock.now())
+            result = await self._backend.acquire(self.key, self.rules, weight, now)
             if isinstance(result, Grant):
                 self.rate_factor = result.rate_factor
                 return result
@@ -543,6 +541,7 @@ class _Lane:
             else:
                 logger.debug("%s: waiting %.3f s for capacity (%d queued)", self.key, result, self.waiting)
             await self._sleep_or_wake(result)
+            now = self._clock.now()
 
     async def _sleep_or_wake(self, wait: float) -> None:
         loop = asyncio.get_running_loop()
@@ -565,35 +564,38 @@ class _Lane:
             self._wake_at = -math.inf
             timer.cancel()
 
-    async def send(self, grant: Grant, request: Request, send: Send) -> Response | TransportError:
-        """Send one attempt and settle its slot (see the safety argument)."""
+    async def send(
+        self, grant: Grant, request: Request, send: Send, sent_at: float
+    ) -> Response | TransportError:
+        """Send one attempt, granted at ``sent_at``, and settle its slot (see the safety argument)."""
         self.in_flight += 1
         self.sent += 1
         self.sent_weight += grant.weight
-        sent_at = self._clock.now()
         try:
             response = await send(request)
         except TransportError as exc:
             if exc.maybe_sent:
-                await self._release(grant, sent_at, answered=False)
+                await self._release_unanswered(grant, sent_at)
             else:
                 await self._backend.cancel(grant)
                 self.poke()
             return exc
         except BaseException:
-            await self._release(grant, sent_at, answered=False)
+            await self._release_unanswered(grant, sent_at)
             raise
         else:
-            await self._release(grant, sent_at, answered=True)
+            answered_at = self._clock.now()
+            await self._backend.release(grant, answered_at)
+            self.poke_after_release(answered_at)
             return response
         finally:
             self.in_flight -= 1
 
-    async def _release(self, grant: Grant, sent_at: float, *, answered: bool) -> None:
+    async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
         # Without an answer the request may still arrive later: add the time it was
         # in flight as a margin (module docstring, "Safety").
-        await self._backend.release(grant, ended, extra=0.0 if answered else ended - sent_at)
+        await self._backend.release(grant, ended, extra=ended - sent_at)
         self.poke_after_release(ended)
 
     async def rate_limited_answer(self, pause: float, sent_at: float, policy: RetryPolicy) -> None:
@@ -615,17 +617,23 @@ class _Lane:
                 100 * self.rate_factor,
             )
 
-    async def answered(self, policy: RetryPolicy) -> None:
-        """An answer that is not a 429: count it toward recovery."""
+    def answered(self, policy: RetryPolicy) -> bool:
+        """An answer that is not a 429: count it toward recovery. True when the run of
+        such answers has earned a recovery step (then call :meth:`recover`)."""
         if self.rate_factor >= 1.0:
             self._successes = 0
-            return
+            return False
         self._successes += 1
-        if self._successes >= policy.recovery_successes:
-            self._successes = 0
-            self.rate_factor = await self._backend.recover(self.key, policy.recovery_step)
-            logger.debug("%s: recovering, rate now %.0f%% of the limit", self.key, 100 * self.rate_factor)
-            self.poke()
+        if self._successes < policy.recovery_successes:
+            return False
+        self._successes = 0
+        return True
+
+    async def recover(self, policy: RetryPolicy) -> None:
+        """Speed the category up one step."""
+        self.rate_factor = await self._backend.recover(self.key, policy.recovery_step)
+        logger.debug("%s: recovering, rate now %.0f%% of the limit", self.key, 100 * self.rate_factor)
+        self.poke()
 
     def close(self) -> None:
         self._closed = True
@@ -706,9 +714,13 @@ class Scheduler:
         attempt = 0
         while True:
             attempt += 1
-            grant = await lane.admit(request.weight)
-            sent_at = self._clock.now()
-            outcome = await lane.send(grant, request, send)
+            grant, sent_at = await lane.admit(request.weight)
+            outcome = await lane.send(grant, request, send, sent_at)
+            if isinstance(outcome, Response) and outcome.ok:
+                # The common case, first: nothing to retry, nothing to slow down.
+                if lane.answered(self.retry):
+                    await lane.recover(self.retry)
+                return outcome
             if (
                 maybe_applied
                 and request.method == "DELETE"
@@ -716,13 +728,14 @@ class Scheduler:
                 and outcome.status == http.HTTPStatus.NOT_FOUND
             ):
                 logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())
-                await lane.answered(self.retry)
+                if lane.answered(self.retry):
+                    await lane.recover(self.retry)
                 return Response(http.HTTPStatus.NO_CONTENT, {}, b"")
             decision = self.retry.decide(request, outcome, attempt)
             if decision.rate_limited:
                 await lane.rate_limited_answer(decision.delay, sent_at, self.retry)
-            elif isinstance(outcome, Response):
-                await lane.answered(self.retry)
+            elif isinstance(outcome, Response) and lane.answered(self.retry):
+                await lane.recover(self.retry)
             if not decision.retry:
                 return self._give_up(request, outcome, history)
             status, description = _describe(outcome)
@@ -758,7 +771,7 @@ class Scheduler:
                     + "; ".join(record.description for record in history)
                 )
             raise outcome
-        if outcome.ok or not history:
+        if not history:
             return outcome
         raise error_for(request, outcome, history=history)
 

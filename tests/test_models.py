@@ -11,12 +11,19 @@ from typing import Any
 import attrs
 import cattrs
 import pytest
+from cattrs.gen import make_dict_structure_fn
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import route_planning_async as rp
 from route_planning_async import _converter, _inputs, _models
-from route_planning_async._converter import CONVERTER, make_converter, structure, unstructure
+from route_planning_async._converter import (
+    CONVERTER,
+    make_converter,
+    make_model_structure_fn,
+    structure,
+    unstructure,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures"
 UTC = datetime.UTC
@@ -224,10 +231,67 @@ def test_live_change_with_and_without_stop() -> None:
     assert deleted == rp.LiveChange(pending=True, stop=None)
 
 
-def test_models_are_frozen() -> None:
+def test_models_are_slotted_so_a_misspelt_attribute_raises() -> None:
     plan = structure(load("plan.json"), rp.Plan)
-    with pytest.raises(attrs.exceptions.FrozenInstanceError):
-        plan.title = "changed"  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        plan.titel = "changed"  # type: ignore[attr-defined]
+
+
+def _cattrs_reference() -> cattrs.Converter:
+    """The library's converter, but with cattrs' own generated functions for the models."""
+    reference = make_converter()
+    reference.register_structure_hook_factory(
+        lambda cl: cl in _converter._MODELS and cl not in _converter._CUSTOM,
+        lambda cl: make_dict_structure_fn(cl, reference, **_converter._renames(cl)),
+    )
+    return reference
+
+
+REFERENCE = _cattrs_reference()
+
+
+def _drop_keys(data: st.DataObject, value: Any) -> Any:
+    """``value`` with any of the keys of any of its objects left out."""
+    if isinstance(value, dict):
+        return {k: _drop_keys(data, v) for k, v in value.items() if data.draw(st.booleans(), label=k)}
+    if isinstance(value, list):
+        return [_drop_keys(data, item) for item in value]
+    return value
+
+
+@DETERMINISTIC
+@given(data=st.data(), case=st.sampled_from(ROUND_TRIP))
+def test_compiled_functions_decode_as_cattrs_own_do(data: st.DataObject, case: tuple[str, type[Any]]) -> None:
+    # Any keys missing, at any depth: the same model (defaults filled in) or the same KeyError.
+    name, model = case
+    answer = _drop_keys(data, load(name))
+    try:
+        expected = REFERENCE.structure(answer, model)
+    except KeyError:
+        with pytest.raises(KeyError):
+            structure(answer, model)
+    else:
+        assert structure(answer, model) == expected
+
+
+def test_a_missing_required_key_raises_key_error() -> None:
+    with pytest.raises(KeyError, match="id"):
+        structure({"plan": "plans/p1"}, rp.Stop)
+
+
+def test_compiled_functions_refuse_classes_whose_init_does_more_than_assign() -> None:
+    @attrs.define
+    class Checked:
+        count: int = attrs.field(validator=attrs.validators.instance_of(int))
+
+    @attrs.define(slots=False)
+    class NotSlotted:
+        count: int = 0
+
+    with pytest.raises(TypeError, match="plain"):
+        make_model_structure_fn(Checked, CONVERTER)
+    with pytest.raises(TypeError, match="slotted"):
+        make_model_structure_fn(NotSlotted, CONVERTER)
 
 
 def test_date_and_time_conversions() -> None:
@@ -269,7 +333,7 @@ def test_converter_is_private() -> None:
 
 
 def test_models_decode_through_generated_functions() -> None:
-    # cattrs-generated code per class (no reflection per object) keeps pages cheap.
+    # Code compiled per class (no reflection per object) keeps pages cheap.
     hook = CONVERTER.get_structure_hook(rp.Stop)
     assert hook.__name__ == "structure_Stop"
     assert CONVERTER.get_structure_hook(rp.Plan).__name__ == "structure_Plan"

@@ -318,6 +318,20 @@ def test_fifo_order_of_equal_requests() -> None:
     assert [a.tag for a in service.arrivals] == list(range(20))
 
 
+def test_a_request_that_waited_in_line_goes_the_moment_its_slot_frees() -> None:
+    # Each waiter reads the clock afresh when it reaches the head: the time it
+    # joined the line would make the window look fuller than it is.
+    service = FakeService()
+    limits = RateLimits.unlimited().replace(Category.WRITE, Rule(1, 1.0))
+
+    async def main() -> None:
+        scheduler = Scheduler(limits, RetryPolicy.testing())
+        await asyncio.gather(*(scheduler.run(make_request(Category.WRITE), service.send) for _ in range(4)))
+
+    run_virtual(main)
+    assert [a.at for a in service.arrivals] == [0.0, 1.0, 2.0, 3.0]
+
+
 # --- cancellation ---------------------------------------------------------------------------------
 
 
