@@ -193,9 +193,13 @@ class LoopClock:
         await asyncio.sleep(seconds)
 
 
-@attrs.frozen
+@attrs.define
 class Grant:
-    """One admitted attempt's slot in a backend, to be released when the attempt ends."""
+    """One admitted attempt's slot in a backend, to be released when the attempt ends.
+
+    A plain record (one is built per request; a frozen class would cost more to
+    build): a backend makes it in ``acquire`` and nobody changes it afterwards.
+    """
 
     key: str
     """The key the slot was taken in."""
