@@ -45,12 +45,12 @@ class Endpoint:
         if self.sends_body == (json is _NO_BODY):
             raise AssertionError(f"{self.name}: body given to {self.method} {self.template}")
         return Request(
-            method=self.method,
-            path=self.template.format_map(path or {}),
-            category=self.category,
-            query=tuple(query),
-            body=None if json is _NO_BODY else encode_body(json),
-            weight=weight,
+            self.method,
+            self.template.format_map(path or {}),
+            self.category,
+            tuple(query),
+            None if json is _NO_BODY else encode_body(json),
+            weight,
         )
 
 

@@ -33,26 +33,28 @@ def bare_id(value: object, field: str) -> str:
     return value
 
 
-def _collection_id(value: object, collection: str, field: str) -> str:
-    """The bare id from ``"<collection>/<id>"`` or ``"<id>"``."""
-    if isinstance(value, str) and value.startswith(collection + "/"):
-        value = value[len(collection) + 1 :]
-    return bare_id(value, field)
+def _collection_id(value: object, prefix: str, field: str) -> str:
+    """The bare id from ``"<prefix><id>"`` or ``"<id>"`` (``prefix`` ends with ``/``)."""
+    if isinstance(value, str):
+        bare = value[len(prefix) :] if value.startswith(prefix) else value
+        if _ID.fullmatch(bare) is not None:
+            return bare
+    raise ValidationError(field, f"{_RULE}, got {value!r}")
 
 
 def plan_id(value: object, field: str = "plan_id") -> str:
     """The bare plan id from ``"plans/<id>"`` or ``"<id>"``."""
-    return _collection_id(value, "plans", field)
+    return _collection_id(value, "plans/", field)
 
 
 def operation_id(value: object, field: str = "operation_id") -> str:
     """The bare operation id from ``"operations/<id>"`` or ``"<id>"``."""
-    return _collection_id(value, "operations", field)
+    return _collection_id(value, "operations/", field)
 
 
 def unassigned_stop_id(value: object, field: str = "unassigned_stop_id") -> str:
     """The bare id from ``"unassignedStops/<id>"`` or ``"<id>"``."""
-    return _collection_id(value, "unassignedStops", field)
+    return _collection_id(value, "unassignedStops/", field)
 
 
 def stop_ref(value: object, field: str = "stop_id") -> tuple[str, str]:
@@ -67,7 +69,7 @@ def stop_ref(value: object, field: str = "stop_id") -> tuple[str, str]:
 
 def _reference(value: object, collection: str, field: str) -> str:
     """A full ``"<collection>/<id>"`` reference; a bare id gets the prefix added."""
-    return f"{collection}/{_collection_id(value, collection, field)}"
+    return f"{collection}/{_collection_id(value, collection + '/', field)}"
 
 
 def driver_ref(value: object, field: str = "driver") -> str:

@@ -138,6 +138,7 @@ import http
 import itertools
 import logging
 import math
+import time
 from collections.abc import Awaitable, Callable, Iterator, Mapping, Sequence
 from typing import Protocol
 
@@ -184,9 +185,21 @@ class Clock(Protocol):
 class LoopClock:
     """The running event loop's clock (``loop.time()``, monotonic) and ``asyncio.sleep``."""
 
+    def __init__(self) -> None:
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._time: Callable[[], float] = time.monotonic
+
     def now(self) -> float:
         """The event loop's time."""
-        return asyncio.get_running_loop().time()
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            # asyncio's own loops tell time with time.monotonic(); calling it
+            # directly spares a method call per reading. Other loops (uvloop, a
+            # test's virtual clock) are asked.
+            self._loop = loop
+            standard = getattr(type(loop), "time", None) is asyncio.BaseEventLoop.time
+            self._time = time.monotonic if standard else loop.time
+        return self._time()
 
     async def sleep(self, seconds: float) -> None:
         """``asyncio.sleep``."""
@@ -233,7 +246,7 @@ class RateLimitBackend(Protocol):
         """Speed the key up one step after a run of successes; answer the new rate factor."""
 
 
-def _slot_anchor(slot: tuple[float, int, int]) -> float:
+def _slot_anchor(slot: tuple[float, str, int]) -> float:
     return slot[0]
 
 
@@ -241,10 +254,10 @@ def _slot_anchor(slot: tuple[float, int, int]) -> float:
 class _Bucket:
     """The in-memory state of one key."""
 
-    settled: list[tuple[float, int, int]] = attrs.field(factory=list)
-    """Anchored slots as ``(anchor, serial, weight)``, sorted by anchor."""
-    in_flight: dict[int, int] = attrs.field(factory=dict)
-    """In-flight slots: serial -> weight."""
+    settled: list[tuple[float, str, int]] = attrs.field(factory=list)
+    """Anchored slots as ``(anchor, token, weight)``, sorted by anchor."""
+    in_flight: dict[str, int] = attrs.field(factory=dict)
+    """In-flight slots: token -> weight."""
     in_flight_weight: int = 0
     """Sum of the in-flight slots' weights."""
     paused_until: float = -math.inf
@@ -252,24 +265,28 @@ class _Bucket:
     rate_factor: float = 1.0
     """Every period is divided by this (1.0: the configured rate)."""
 
-    def acquire(self, rules: Sequence[Rule], weight: int, now: float, serial: int) -> float:
-        """Record slot ``serial`` and answer 0.0, or answer the seconds to wait."""
+    def acquire(self, rules: Sequence[Rule], weight: int, now: float, token: str) -> float:
+        """Record slot ``token`` and answer 0.0, or answer the seconds to wait."""
         if now < self.paused_until:
             return self.paused_until - now
-        self._forget_expired(rules, now)
-        wait = 0.0
-        for rule in rules:
-            wait = max(wait, self._wait_for(rule, weight, now))
-        if wait > 0:
-            return wait
-        self.in_flight[serial] = weight
+        if rules:
+            self._forget_expired(rules, now)
+            wait = 0.0
+            for rule in rules:
+                wait = max(wait, self._wait_for(rule, weight, now))
+            if wait > 0:
+                return wait
+        else:
+            # Without rules only the pause applies; anchored slots never count.
+            self.settled.clear()
+        self.in_flight[token] = weight
         self.in_flight_weight += weight
         return 0.0
 
     def _wait_for(self, rule: Rule, weight: int, now: float) -> float:
         period = rule.period / self.rate_factor
 
-        def expiry(slot: tuple[float, int, int]) -> float:
+        def expiry(slot: tuple[float, str, int]) -> float:
             # The same expression decides "still counts" and "wait until", so a
             # head that sleeps until the returned time is admitted when it wakes.
             return slot[0] + period
@@ -287,23 +304,20 @@ class _Bucket:
         return math.inf
 
     def _forget_expired(self, rules: Sequence[Rule], now: float) -> None:
-        if not rules:
-            self.settled.clear()
-            return
         horizon = max(rule.period for rule in rules) / self.rate_factor
         stale = bisect.bisect_right(self.settled, now - horizon, key=_slot_anchor)
         if stale:
             del self.settled[:stale]
 
-    def release(self, serial: int, anchor: float) -> None:
-        weight = self.in_flight.pop(serial, None)
+    def release(self, token: str, anchor: float) -> None:
+        weight = self.in_flight.pop(token, None)
         if weight is None:
             return
         self.in_flight_weight -= weight
-        bisect.insort(self.settled, (anchor, serial, weight))
+        bisect.insort(self.settled, (anchor, token, weight))
 
-    def cancel(self, serial: int) -> None:
-        weight = self.in_flight.pop(serial, None)
+    def cancel(self, token: str) -> None:
+        weight = self.in_flight.pop(token, None)
         if weight is not None:
             self.in_flight_weight -= weight
 
@@ -322,19 +336,19 @@ class InMemoryBackend:
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
         bucket = self._buckets[key]
-        serial = next(self._serials)
-        wait = bucket.acquire(rules, weight, now, serial)
+        token = str(next(self._serials))
+        wait = bucket.acquire(rules, weight, now, token)
         if wait > 0:
             return wait
-        return Grant(key, str(serial), weight, bucket.rate_factor)
+        return Grant(key, token, weight, bucket.rate_factor)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
         """Anchor the grant's in-flight slot at ``now + extra``."""
-        self._buckets[grant.key].release(int(grant.token), now + extra)
+        self._buckets[grant.key].release(grant.token, now + extra)
 
     async def cancel(self, grant: Grant) -> None:
         """Remove the grant's slot: the attempt was never sent."""
-        self._buckets[grant.key].cancel(int(grant.token))
+        self._buckets[grant.key].cancel(grant.token)
 
     async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
         """Pause the key and slow it down after a 429; answer the new rate factor."""
@@ -478,27 +492,35 @@ class _Lane:
 
     async def admit(self, weight: int) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
-        grant and the clock reading when it was granted."""
-        started = self._clock.now()
+        grant and the clock reading the backend was asked with (with a remote
+        backend, one round trip before the grant: an earlier send time only
+        widens the margins that depend on it)."""
+        started = now = self._clock.now()
         self.waiting += 1
         try:
             # Whenever the queue holds anybody, the head is taken (it empties the
             # queue before letting go), so this is the one test that keeps FIFO.
-            now = started
             if self._head_taken:
                 await self._wait_in_line()
                 now = self._clock.now()
             else:
                 self._head_taken = True
             try:
-                grant = await self._acquire_as_head(weight, now)
+                while True:
+                    if self._closed:
+                        raise RoutePlanningError("the client was closed")
+                    grant = await self._backend.acquire(self.key, self.rules, weight, now)
+                    if isinstance(grant, Grant):
+                        break
+                    await self._wait_for_capacity(grant)
+                    now = self._clock.now()
             finally:
                 self._pass_head()
         finally:
             self.waiting -= 1
-        granted = self._clock.now()
-        self.wait_seconds += granted - started
-        return grant, granted
+        self.rate_factor = grant.rate_factor
+        self.wait_seconds += now - started
+        return grant, now
 
     async def _wait_in_line(self) -> None:
         if self._closed:
@@ -532,22 +554,12 @@ class _Lane:
             self._abandoned = max(0, self._abandoned - 1)
         self._head_taken = False
 
-    async def _acquire_as_head(self, weight: int, now: float) -> Grant:
-        while True:
-            if self._closed:
-                raise RoutePlanningError("the client was closed")
-            result = await self._backend.acquire(self.key, self.rules, weight, now)
-            if isinstance(result, Grant):
-                self.rate_factor = result.rate_factor
-                return result
-            if math.isinf(result):
-                logger.debug("%s: waiting for an answer to free capacity (%d queued)", self.key, self.waiting)
-            else:
-                logger.debug("%s: waiting %.3f s for capacity (%d queued)", self.key, result, self.waiting)
-            await self._sleep_or_wake(result)
-            now = self._clock.now()
-
-    async def _sleep_or_wake(self, wait: float) -> None:
+    async def _wait_for_capacity(self, wait: float) -> None:
+        """Sleep the ``wait`` seconds the backend answered, or less if poked."""
+        if math.isinf(wait):
+            logger.debug("%s: waiting for an answer to free capacity (%d queued)", self.key, self.waiting)
+        else:
+            logger.debug("%s: waiting %.3f s for capacity (%d queued)", self.key, wait, self.waiting)
         loop = asyncio.get_running_loop()
         wake: asyncio.Future[None] = loop.create_future()
         self._wake = wake
@@ -707,7 +719,9 @@ class Scheduler:
         not retried is raised (with ``history`` when there were earlier attempts).
         """
         lane = self._lanes[request.category]
-        lane.check_weight(request.weight)
+        if request.weight != 1:
+            # A weight of 1 fits every rule (amounts are at least 1).
+            lane.check_weight(request.weight)
         if self._closed:
             raise RoutePlanningError("the client was closed")
         lane.requests += 1

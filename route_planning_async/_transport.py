@@ -34,33 +34,35 @@ class AiohttpTransport:
         (None) when the session already carries them as its defaults."""
         self._session = session
         self._base_url = base_url
-        self._headers = dict(headers) or None
-        self._body_headers = {**headers, "Content-Type": JSON_CONTENT_TYPE}
-        self._options: dict[str, Any] = {
-            # None keeps aiohttp's default verification; a context adds a private CA.
-            "ssl": ssl_context if ssl_context is not None else True,
-            "allow_redirects": False,
-        }
+        # Only what differs from aiohttp's defaults is passed: every keyword
+        # argument costs aiohttp time on every request.
+        self._options: dict[str, Any] = {"allow_redirects": False}
+        if ssl_context is not None:
+            # Without one, aiohttp verifies against the system's CAs.
+            self._options["ssl"] = ssl_context
         if timeout is not None:
             self._options["timeout"] = timeout
+        if headers:
+            self._options["headers"] = dict(headers)
+        self._body_options = {**self._options, "headers": {**headers, "Content-Type": JSON_CONTENT_TYPE}}
 
     async def send(self, request: Request) -> Response:
         """Send ``request`` and read the whole answer."""
         url = self._base_url + request.path
         # Action calls without a body send neither a body nor a Content-Type
         # (contract, General conventions).
-        headers = self._headers if request.body is None else self._body_headers
+        options = self._options if request.body is None else {**self._body_options, "data": request.body}
+        if request.query:
+            options = {**options, "params": request.query}
         try:
-            async with self._session.request(
-                request.method,
-                url,
-                params=request.query or None,
-                data=request.body,
-                headers=headers,
-                **self._options,
-            ) as answer:
+            # Awaited rather than entered with "async with": the context manager's
+            # exit adds a coroutine per request for what release() does here.
+            answer = await self._session.request(request.method, url, **options)
+            try:
                 body = await answer.read()
-                return Response(answer.status, answer.headers, body)
+            finally:
+                answer.release()
+            return Response(answer.status, answer.headers, body)
         except TimeoutError as exc:
             raise RequestTimeoutError("timed out", method=request.method, url=url, maybe_sent=True) from exc
         except aiohttp.ClientConnectorError as exc:
