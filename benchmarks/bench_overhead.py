@@ -16,10 +16,12 @@ import io
 import json
 import pstats
 import statistics
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
 
+from benchmarks import _instructions
 from benchmarks._emu import EmulatorServer
 from benchmarks._figures import check, result, rounded, table
 from benchmarks._load import closed_loop, measure, med
@@ -116,25 +118,33 @@ def profile_summary(profile: cProfile.Profile, top: int = 15) -> dict[str, Any]:
     }
 
 
+def get_calls(
+    session: aiohttp.ClientSession, client: RoutePlanningClient, base_url: str, api_key: str, plan_id: str
+) -> tuple[Callable[[], Awaitable[Any]], Callable[[], Awaitable[Any]]]:
+    """The two calls compared: raw aiohttp's GET of a plan (plus json.loads), and the client's."""
+    url = f"{base_url}/{plan_id}"
+    headers = raw_headers(api_key)
+
+    async def raw_get() -> Any:
+        async with session.get(url, headers=headers) as resp:
+            body = await resp.read()
+            if resp.status != 200:
+                raise RuntimeError(f"raw GET answered {resp.status}")
+            return json.loads(body)
+
+    async def client_get() -> Any:
+        return await client.plans.get(plan_id)
+
+    return raw_get, client_get
+
+
 async def _bench(server: EmulatorServer, n: int, rounds: int) -> dict[str, Any]:
     async with RoutePlanningClient(
         server.api_key, base_url=server.base_url, rate_limits=RateLimits.unlimited()
     ) as client:
         plan = await client.plans.create(title="bench overhead", starts=PLAN_DATE)
-        url = f"{server.base_url}/{plan.id}"
-        headers = raw_headers(server.api_key)
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=100)) as session:
-
-            async def raw_get() -> Any:
-                async with session.get(url, headers=headers) as resp:
-                    body = await resp.read()
-                    if resp.status != 200:
-                        raise RuntimeError(f"raw GET answered {resp.status}")
-                    return json.loads(body)
-
-            async def client_get() -> Any:
-                return await client.plans.get(plan.id)
-
+            raw_get, client_get = get_calls(session, client, server.base_url, server.api_key, plan.id)
             # Warm both paths up (connections, caches, converter hooks).
             await closed_loop(raw_get, 2 * CONCURRENCY, CONCURRENCY)
             await closed_loop(client_get, 2 * CONCURRENCY, CONCURRENCY)
@@ -151,7 +161,22 @@ async def _bench(server: EmulatorServer, n: int, rounds: int) -> dict[str, Any]:
             profile = cProfile.Profile()
             with profile:
                 await closed_loop(client_get, n, CONCURRENCY)
-    return {"raw": raw_runs, "client": client_runs, "profile": profile_summary(profile)}
+    return {
+        "raw": raw_runs,
+        "client": client_runs,
+        "profile": profile_summary(profile),
+        "plan_id": plan.id,
+    }
+
+
+def _instruction_figures(counted: dict[str, float] | str) -> dict[str, Any]:
+    if isinstance(counted, str):
+        return {"instructions per GET, raw / client (valgrind)": counted}
+    return {
+        "raw aiohttp instructions per GET (valgrind)": round(counted["raw"]),
+        "client instructions per GET (valgrind)": round(counted["client"]),
+        "instructions per GET, raw / client (valgrind)": rounded(counted["raw"] / counted["client"], 4),
+    }
 
 
 def run(quick: bool = False) -> dict[str, Any]:
@@ -159,6 +184,13 @@ def run(quick: bool = False) -> dict[str, Any]:
     n, rounds = _sizes(quick)
     with EmulatorServer(limits=RateLimits.unlimited(), tls=False) as server:
         out = asyncio.run(_bench(server, n, rounds))
+        counted: dict[str, float] | str
+        if quick:
+            counted = "not counted in a quick run"
+        elif not _instructions.available():
+            counted = "not counted: valgrind is not installed"
+        else:
+            counted = _instructions.per_get(server.base_url, server.api_key, out["plan_id"])
     raw, cli = out["raw"], out["client"]
     ratios = [c["throughput"] / r["throughput"] for r, c in zip(raw, cli, strict=True)]
     ratio = statistics.median(ratios)
@@ -192,6 +224,7 @@ def run(quick: bool = False) -> dict[str, Any]:
             "emulator process busy during client rounds (share of a core)": rounded(
                 med(cli, "emulator_busy"), 3
             ),
+            **_instruction_figures(counted),
         },
         checks=[
             check("GET throughput client / raw", rounded(ratio, 4), ">=", THROUGHPUT_BAR),
@@ -244,6 +277,11 @@ def run(quick: bool = False) -> dict[str, Any]:
             "other load; the client process's CPU time per request is the steadier measure of the client's "
             "own cost, so its ratio is shown beside the throughput ratio and held to the same 0.8 (a "
             "companion figure, not an acceptance bar).",
+            "Instructions per GET are counted by valgrind (cachegrind, no cache simulation) in child "
+            f"processes making {_instructions.SMALL:,} and {_instructions.LARGE:,} GETs against the same "
+            "emulator; the difference cancels start-up and warm-up. Unlike CPU time, the count does not "
+            "drift with the machine's load, so it shows the client's cost most steadily (it does not "
+            "weigh cache misses).",
             "The profile covers one extra client round under cProfile (which slows Python code more than C "
             "code, so library shares are, if anything, overstated).",
         ],

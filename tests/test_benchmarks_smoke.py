@@ -6,10 +6,16 @@ makes CI notice when a change breaks the harness or a benchmark.
 
 from __future__ import annotations
 
+import asyncio
+import datetime
 import json
 import subprocess
 import sys
 from pathlib import Path
+
+from benchmarks._emu import EmulatorServer
+from benchmarks._instructions import _TOTAL
+from route_planning_async import Category, RateLimits, RoutePlanningClient
 
 REPO = Path(__file__).resolve().parent.parent
 EXPECTED = {
@@ -52,3 +58,38 @@ def test_quick_pass_writes_results(tmp_path: Path) -> None:
     assert "## Machine" in report
     assert "## Bars" in report
     assert run["machine"]["aiohttp"] in report
+
+
+def test_instruction_counting_child_makes_its_gets() -> None:
+    # The child that valgrind runs (quick passes skip valgrind), run here without it.
+    async def create_plan(server: EmulatorServer) -> str:
+        async with RoutePlanningClient(
+            server.api_key, base_url=server.base_url, rate_limits=RateLimits.unlimited()
+        ) as client:
+            plan = await client.plans.create(title="instructions", starts=datetime.date(2030, 1, 7))
+            return plan.id
+
+    with EmulatorServer(limits=RateLimits.unlimited(), tls=False) as server:
+        plan_id = asyncio.run(create_plan(server))
+        server.reset()
+        for side in ("raw", "client"):
+            child = ["benchmarks._instructions", side, "20", server.base_url, server.api_key, plan_id]
+            done = subprocess.run(
+                [sys.executable, "-m", *child],
+                cwd=REPO,
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            assert done.returncode == 0, done.stderr[-2000:]
+        reads = [r for r in server.log().records if r.category == Category.READ]
+        assert len(reads) == 40
+        assert {r.path for r in reads} == {f"/{plan_id}"}
+
+
+def test_instruction_totals_are_read_from_valgrind_output() -> None:
+    output = "==123== \n==123== I   refs:      2,360,173,123\n"
+    match = _TOTAL.search(output)
+    assert match is not None
+    assert int(match.group(1).replace(",", "")) == 2_360_173_123
