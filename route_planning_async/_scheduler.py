@@ -492,9 +492,8 @@ class _Lane:
 
     async def admit(self, weight: int) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
-        grant and the clock reading the backend was asked with (with a remote
-        backend, one round trip before the grant: an earlier send time only
-        widens the margins that depend on it)."""
+        grant and the clock reading the backend was asked with (the send time: with
+        a remote backend, one round trip earlier than the grant arrived)."""
         started = now = self._clock.now()
         self.waiting += 1
         try:
