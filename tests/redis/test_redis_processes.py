@@ -162,7 +162,10 @@ async def test_four_processes_share_the_limits_without_a_429(
     log = arrivals(emu, started)
     for category, rule, used in utilization(log):
         assert log.max_in_window(category, rule.period, per=rule.per) <= rule.amount
-        assert used >= 0.95, f"{category} {rule}: {used:.3f}"
+        # Loosely: this runs in real time, where a loaded machine's lag lowers every
+        # figure alike (the 95% bar is the benchmark's, bench_redis.py). Per-process
+        # limiters, which do not share, stay under half.
+        assert used >= 0.8, f"{category} {rule}: {used:.3f}"
 
 
 async def in_flight_of(url: str, backend_keys: list[str], instance: str) -> int:
@@ -218,7 +221,8 @@ async def test_a_killed_worker_costs_at_most_its_lease(redis_server: RedisServer
     for category in Category:
         for rule in LIMITS.scaled(SPEEDUP).for_category(category):
             used = occupancy(emu.log, category, rule, since, until)
-            assert used >= 0.9, f"{category} {rule}: {used:.3f}"
+            # One leaked slot of optimize's three would leave 0.67.
+            assert used >= 0.8, f"{category} {rule}: {used:.3f}"
     # Nothing is left behind once the last slot stopped counting.
     await asyncio.sleep(lease + LONGEST_PERIOD + 0.2)
     assert await keys_left(redis_server.url, key_prefix) == []
