@@ -138,11 +138,14 @@ def make_model_structure_fn(cl: type[Any], converter: cattrs.Converter) -> Calla
     but assign (no validators, converters, ``init=False`` fields or
     ``__attrs_post_init__``); anything else raises :class:`TypeError` here.
 
-    For each field (JSON key: the camelCase name): a missing key takes the
-    field's default, a missing key without one raises :class:`KeyError`; a
-    value JSON already gives as it is kept (strings, numbers, lists of strings,
-    free-form objects: the as-is hook) is stored unchanged; ``X | None`` of a model stores None or
-    the model; every other value goes through the converter's hook for its type.
+    For each field (JSON key: the camelCase name):
+
+    - a missing key takes the field's default; without one, :class:`KeyError`;
+    - a value JSON already gives as it is kept (strings, numbers, lists of
+      strings, free-form objects: the as-is hook) is stored unchanged;
+    - ``X | None`` of a model stores None or the model;
+    - every other value goes through the converter's hook for its type.
+
     Unknown keys are ignored.
     """
     attrs.resolve_types(cl)
