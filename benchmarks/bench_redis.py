@@ -22,10 +22,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import datetime
 import math
 import multiprocessing
-import random
 import shutil
 import socket
 import statistics
@@ -34,20 +32,15 @@ import time
 import uuid
 from collections import Counter
 from multiprocessing.queues import Queue
-from multiprocessing.synchronize import Event
 from typing import Any
 
-import attrs
-
+from benchmarks._redis_worker import WorkerPlan, WorkerResult
+from benchmarks._redis_worker import main as worker_main
 from route_planning_async import (
-    AddressInput,
     Category,
     RateLimits,
     RetryPolicy,
-    RoutePlanningClient,
-    RoutePlanningError,
     Rule,
-    StopInput,
 )
 from route_planning_async._core import Response
 from route_planning_async._endpoints import ENDPOINTS
@@ -71,139 +64,30 @@ WORKERS = 4
 TASKS = 3
 """Concurrent tasks per category and worker."""
 UTILIZATION_BAR = 0.95
-_STARTS = datetime.date(2030, 1, 7)
-_DRIVERS = ("drivers/driver-ana",)
-
-
-@attrs.frozen
-class _Plan:
-    index: int
-    base_url: str
-    api_key: str
-    redis_url: str | None
-    key_prefix: str
-    duration: float
-
-
-@attrs.frozen
-class _Result:
-    index: int
-    sent: dict[str, int]
-    rate_limited: dict[str, int]
-    errors: dict[str, int]
-
-
-def _stops(count: int, offset: int) -> list[StopInput]:
-    return [
-        StopInput(address=AddressInput(latitude=51.5 + (offset + i) / 100_000, longitude=-0.12))
-        for i in range(count)
-    ]
-
-
-async def _load(plan: _Plan, ready: Queue[int], go: Event) -> _Result:
-    backend = RedisBackend(plan.redis_url, key_prefix=plan.key_prefix) if plan.redis_url else None
-    errors: Counter[str] = Counter()
-    client = RoutePlanningClient(
-        plan.api_key,
-        base_url=plan.base_url,
-        rate_limits=LIMITS.scaled(SPEEDUP),
-        retry=RetryPolicy(rng=random.Random(plan.index)),
-        rate_limit_backend=backend,
-    )
-    async with client:
-        title = f"worker {plan.index}"
-        read_plan, write_plan, bulk_plan = [
-            await client.plans.create(title=title, starts=_STARTS, drivers=_DRIVERS) for _ in range(3)
-        ]
-        fresh_plans: asyncio.Queue[str] = asyncio.Queue()
-        for _ in range(TASKS):
-            fresh_plans.put_nowait((await client.plans.create(title=title, starts=_STARTS)).id)
-        ready.put(plan.index)
-        await asyncio.to_thread(go.wait)
-        loop = asyncio.get_running_loop()
-        deadline = loop.time() + plan.duration
-        serial = 0
-        creating = 0
-
-        async def write() -> None:
-            nonlocal serial, creating
-            serial += 1
-            # Optimizations need fresh plans: the writes keep a few in stock.
-            if fresh_plans.qsize() + creating < 2 * TASKS:
-                creating += 1
-                try:
-                    fresh = await client.plans.create(title=title, starts=_STARTS, drivers=_DRIVERS)
-                finally:
-                    creating -= 1
-                fresh_plans.put_nowait(fresh.id)
-            else:
-                await client.plans.update(write_plan.id, title=f"{title} #{serial}")
-
-        async def batch_import() -> None:
-            nonlocal serial
-            serial += 100
-            await client.stops.import_batch(bulk_plan.id, _stops(100, serial))
-
-        async def read() -> None:
-            await client.plans.get(read_plan.id)
-
-        async def optimize() -> None:
-            await client.plans.optimize(await fresh_plans.get())
-
-        async def repeat(step: Any) -> None:
-            while loop.time() < deadline:
-                try:
-                    await step()
-                except RoutePlanningError as exc:
-                    errors[type(exc).__name__] += 1
-
-        tasks = [
-            asyncio.create_task(repeat(step))
-            for step in (read, write, batch_import, optimize)
-            for _ in range(TASKS)
-        ]
-        try:
-            async with asyncio.timeout_at(deadline):
-                await asyncio.gather(*tasks)
-        except TimeoutError:
-            pass
-        stats = client.stats
-    if backend is not None:
-        await backend.aclose()
-    return _Result(
-        plan.index,
-        {str(c): stats[c].sent for c in stats},
-        {str(c): stats[c].rate_limited for c in stats},
-        dict(errors),
-    )
-
-
-def _worker(plan: _Plan, ready: Queue[int], go: Event, results: Queue[_Result]) -> None:
-    results.put(asyncio.run(_load(plan, ready, go)))
-
-
-def _occupancy(log: RequestLog, category: Category, rule: Rule, since: float, until: float) -> float:
-    """Average fill of the rule's sliding window over ``[since, until]`` (1.0: always full)."""
-    filled = 0.0
-    for record in log.select(category, admitted=True):
-        cost = record.weight if rule.per == "weight" else 1
-        filled += cost * max(0.0, min(record.time + rule.period, until) - max(record.time, since))
-    return filled / (rule.amount * (until - since))
 
 
 async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
     """Four worker processes against one emulator; the figures of what the emulator saw."""
     context = multiprocessing.get_context("spawn")
-    ready: Queue[int] = context.Queue()
-    results: Queue[_Result] = context.Queue()
+    ready: Queue[tuple[int, str]] = context.Queue()
+    results: Queue[WorkerResult] = context.Queue()
     go = context.Event()
     key_prefix = f"bench-{uuid.uuid4().hex[:8]}"
     async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
         processes = [
             context.Process(
-                target=_worker,
+                target=worker_main,
                 args=(
-                    _Plan(i, emu.base_url, emu.api_key, redis_url, key_prefix, duration),
+                    WorkerPlan(
+                        i,
+                        emu.base_url,
+                        emu.api_key,
+                        LIMITS.scaled(SPEEDUP),
+                        redis_url,
+                        key_prefix,
+                        duration,
+                        tasks=TASKS,
+                    ),
                     ready,
                     go,
                     results,
@@ -245,7 +129,15 @@ async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
                         log.utilization(category, rule.amount, rule.period, per=rule.per), 4
                     ),
                     "window_fill": round(
-                        _occupancy(log, category, rule, started + rule.period, started + duration - 0.1), 4
+                        log.occupancy(
+                            category,
+                            rule.amount,
+                            rule.period,
+                            started + rule.period,
+                            started + duration - 0.1,
+                            per=rule.per,
+                        ),
+                        4,
                     ),
                     "max_in_window": log.max_in_window(category, rule.period, per=rule.per),
                     "amount": rule.amount,
@@ -255,7 +147,9 @@ async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
         }
     errors: Counter[str] = Counter()
     for outcome in outcomes:
-        errors.update(outcome.errors)
+        errors.update(outcome.other_errors)
+        if outcome.backend_errors:
+            errors["RedisBackendError"] += outcome.backend_errors
     return {
         "429": len(log.rejected()),
         "client_429": sum(sum(outcome.rate_limited.values()) for outcome in outcomes),

@@ -135,3 +135,26 @@ class RequestLog:
         span = admitted[-1].time - admitted[0].time
         served = sum(record.weight if per == "weight" else 1 for record in admitted)
         return served / (amount * (math.floor(span / period) + 1))
+
+    def occupancy(
+        self,
+        category: Category | str,
+        amount: int,
+        period: float,
+        since: float,
+        until: float,
+        *,
+        per: Literal["request", "weight"] = "request",
+    ) -> float:
+        """How full a window of ``amount`` per ``period`` was on average over ``[since, until]``
+        (1.0: always full).
+
+        Every admission at ``t`` fills the windows ending in ``[t, t + period)``; a
+        client that keeps a category saturated scores ``period / (period + latency)``
+        whatever the phase of its bursts, unlike a count of whole windows.
+        """
+        filled = 0.0
+        for record in self.select(category, admitted=True):
+            cost = record.weight if per == "weight" else 1
+            filled += cost * max(0.0, min(record.time + period, until) - max(record.time, since))
+        return filled / (amount * (until - since))

@@ -197,6 +197,18 @@ def test_max_in_window_uses_half_open_windows() -> None:
     assert log.utilization("batch_import", 3, 1.0) == pytest.approx(5 / (3 * 6))
 
 
+def test_occupancy_averages_how_full_the_window_was() -> None:
+    log = RequestLog()
+    for seq, time in enumerate([0.0, 0.5, 1.0, 1.5]):
+        log.append(record(seq, time, 10))
+    log.append(record(9, 1.6, 10, admitted=False))
+    # Each admission fills one second of windows; over [1, 2] the window holds 2 of 2.
+    assert log.occupancy("batch_import", 2, 1.0, 1.0, 2.0) == pytest.approx(1.0)
+    # Over [0, 2]: 3.5 request-seconds of the 4 a full window of 2 would give.
+    assert log.occupancy("batch_import", 2, 1.0, 0.0, 2.0) == pytest.approx(3.5 / 4)
+    assert log.occupancy("batch_import", 40, 1.0, 0.0, 2.0, per="weight") == pytest.approx(35 / 80)
+
+
 # ----------------------------------------------------------------- configuration
 
 

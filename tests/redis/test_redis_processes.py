@@ -1,6 +1,6 @@
 """Four worker processes share one API key's limits through Redis, against one emulator.
 
-Each worker (``redis_load_worker.py``, started with ``spawn``) has its own
+Each worker (``benchmarks/_redis_worker.py``, started with ``spawn``) has its own
 client and event loop and runs a mixed load: reads, writes, 100-stop batch
 imports and optimizations. The emulator runs in the test's own event loop and
 logs every arrival, so the assertions are about what the service saw.
@@ -21,9 +21,9 @@ from multiprocessing.synchronize import Event
 import attrs
 import pytest
 import redis.asyncio as redis_asyncio
-from redis_load_worker import WorkerPlan, WorkerResult, main
 from redis_server import RedisServer
 
+from benchmarks._redis_worker import WorkerPlan, WorkerResult, main
 from route_planning_async import Category, RateLimits, Rule
 from route_planning_async.emulator import Emulator, RequestLog
 from route_planning_async.redis import RedisBackend
@@ -120,20 +120,6 @@ def utilization(log: RequestLog) -> Iterator[tuple[Category, Rule, float]]:
             yield category, rule, log.utilization(category, rule.amount, rule.period, per=rule.per)
 
 
-def occupancy(log: RequestLog, category: Category, rule: Rule, since: float, until: float) -> float:
-    """How full the sliding window of ``rule`` was on average over ``[since, until]``.
-
-    Every admission at ``a`` fills the windows ending in ``[a, a + period)``; a
-    client that keeps a category saturated scores ``period / (period + latency)``
-    whatever the phase of its bursts, unlike a count of whole windows.
-    """
-    filled = 0.0
-    for record in log.select(category, admitted=True):
-        cost = record.weight if rule.per == "weight" else 1
-        filled += cost * max(0.0, min(record.time + rule.period, until) - max(record.time, since))
-    return filled / (rule.amount * (until - since))
-
-
 async def keys_left(url: str, prefix: str) -> list[bytes]:
     client = redis_asyncio.Redis.from_url(url)
     try:
@@ -220,7 +206,7 @@ async def test_a_killed_worker_costs_at_most_its_lease(redis_server: RedisServer
     since, until = killed + lease + LONGEST_PERIOD, started + duration - 0.1
     for category in Category:
         for rule in LIMITS.scaled(SPEEDUP).for_category(category):
-            used = occupancy(emu.log, category, rule, since, until)
+            used = emu.log.occupancy(category, rule.amount, rule.period, since, until, per=rule.per)
             # One leaked slot of optimize's three would leave 0.67.
             assert used >= 0.8, f"{category} {rule}: {used:.3f}"
     # Nothing is left behind once the last slot stopped counting.

@@ -1,8 +1,10 @@
-"""One worker process of the multi-process Redis tests: its own client, event loop and load.
+"""One worker process sharing an API key: its own client, event loop and mixed load.
 
-The parent starts it with ``multiprocessing`` (spawn), waits until it reports
-ready (its plans created), sets the shared ``go`` event, and reads its
-:class:`WorkerResult` from the results queue when the run is over.
+The Redis benchmark (``bench_redis.py``) and the multi-process Redis tests
+(``tests/redis/test_redis_processes.py``) both run it. The parent starts it with
+``multiprocessing`` (spawn), waits until it reports ready (its plans created),
+sets the shared ``go`` event, and reads its :class:`WorkerResult` from the
+results queue when the run is over.
 """
 
 from __future__ import annotations
@@ -50,8 +52,8 @@ class WorkerPlan:
     """The shared key prefix."""
     duration: float
     """Seconds of load after the ``go`` event."""
-    lease: float = 5.0
-    """The Redis backend's lease; the client's timeout is kept below it."""
+    lease: float = 300.0
+    """The Redis backend's lease (its default); the client's timeout is kept below it."""
     tasks: int = 3
     """Concurrent tasks per category."""
 
