@@ -18,7 +18,7 @@ import pytest
 from aiolimiter import AsyncLimiter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from test_scheduler_clock import run_virtual, virtual_loop
+from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, ValidationError

@@ -1,85 +1,11 @@
-"""A virtual-time event loop for the scheduler tests, and the tests of that loop itself.
-
-The scheduler reads the running loop's clock and sleeps with ``asyncio.sleep``
-(``LoopClock``). Under :class:`VirtualTimeLoop` those are virtual: whenever
-every task is blocked and the loop would sleep until its next timer, time jumps
-straight to that timer instead. Minutes of rate-limited traffic run in
-milliseconds, deterministically, and every ``asyncio`` primitive keeps working.
-It plays the part of aiolimiter's ``MockLoopTime``, without patching.
-"""
+"""The virtual-time loop of ``support/virtual_time.py`` keeps its promises."""
 
 from __future__ import annotations
 
 import asyncio
-import math
-import selectors
-from collections.abc import Awaitable, Callable
-from typing import Any, TypeVar
 
 import pytest
-
-T = TypeVar("T")
-
-
-class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-type]
-    """Polls the real selector without blocking; a timed wait advances virtual time instead."""
-
-    def __init__(self, loop: VirtualTimeLoop) -> None:
-        super().__init__()
-        self._loop = loop
-
-    def select(self, timeout: float | None = None) -> list[Any]:
-        events: list[Any] = super().select(0)
-        if events:
-            return events
-        if timeout is None:
-            raise RuntimeError("virtual-time loop: every task is blocked and no timer is pending (deadlock)")
-        if timeout > 0:
-            self._loop.advance(timeout)
-        elif not self._loop._ready:  # type: ignore[attr-defined]
-            # Only a timer that is already due runs next. On a real clock some time
-            # passes on every iteration; without that, a callback that keeps
-            # rescheduling itself "now" (aiolimiter's waker can) would spin forever.
-            self._loop.advance(0.0)
-        return []
-
-
-class VirtualTimeLoop(asyncio.SelectorEventLoop):
-    """An event loop whose clock only moves when every task waits for a timer."""
-
-    def __init__(self) -> None:
-        self._virtual_now = 0.0
-        super().__init__(_VirtualSelector(self))
-
-    def time(self) -> float:
-        return self._virtual_now
-
-    def advance(self, seconds: float) -> None:
-        """Move the clock forward (the selector does this when the loop is idle)."""
-        # At least one representable step: a wait smaller than the clock's
-        # precision must still let time pass, as it does on a real clock.
-        self._virtual_now = max(self._virtual_now + seconds, math.nextafter(self._virtual_now, math.inf))
-
-    def pending_timers(self) -> int:
-        """Timers scheduled and not cancelled: what a sleeping task costs the loop."""
-        return sum(1 for handle in self._scheduled if not handle.cancelled())
-
-
-def run_virtual(main: Callable[[], Awaitable[T]]) -> T:
-    """Run ``main()`` to completion on a fresh :class:`VirtualTimeLoop` starting at t=0."""
-
-    async def wrapper() -> T:
-        return await main()
-
-    with asyncio.Runner(loop_factory=VirtualTimeLoop) as runner:
-        return runner.run(wrapper())
-
-
-def virtual_loop() -> VirtualTimeLoop:
-    """The running loop, which must be a :class:`VirtualTimeLoop`."""
-    loop = asyncio.get_running_loop()
-    assert isinstance(loop, VirtualTimeLoop)
-    return loop
+from support.virtual_time import run_virtual, virtual_loop
 
 
 def test_sleep_jumps_virtual_time() -> None:

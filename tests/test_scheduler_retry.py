@@ -10,7 +10,7 @@ import time
 from collections.abc import Sequence
 
 import pytest
-from test_scheduler_clock import run_virtual, virtual_loop
+from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._core import Request, Response, decode
 from route_planning_async._errors import (
