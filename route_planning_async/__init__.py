@@ -7,6 +7,7 @@ a client at the full speed the service allows without being throttled.
 from importlib import metadata
 
 from route_planning_async._client import DEFAULT_BASE_URL, RoutePlanningClient
+from route_planning_async._core import Request, Response
 from route_planning_async._errors import (
     APIError,
     AttemptRecord,
@@ -47,6 +48,7 @@ from route_planning_async._inputs import (
     UnsetType,
 )
 from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._transport import Transport
 from route_planning_async._models import (
     Activity,
     AttemptedLocation,
@@ -158,8 +160,10 @@ __all__ = [
     "RecipientInput",
     "RejectedStop",
     "ReoptimizationType",
+    "Request",
     "RequestTimeoutError",
     "RetryPolicy",
+    "Response",
     "Route",
     "RouteOverrides",
     "RoutePlanningClient",
@@ -176,6 +180,7 @@ __all__ = [
     "StopUpdate",
     "TimingData",
     "TimingInput",
+    "Transport",
     "TransportError",
     "UnassignedStop",
     "UnassignedStopInput",

@@ -1,8 +1,9 @@
-"""The client: owns (or borrows) the aiohttp session and is the one seam every request passes.
+"""The client: owns (or borrows) the transport and is the one seam every request passes.
 
-A resource method builds a request; :meth:`RoutePlanningClient._execute` hands
-it to the scheduler, which admits it into its rate-limit category and calls the
-transport; the pure core decodes the answer or raises.
+A resource method (``_resources.py``) builds a request; :meth:`RoutePlanningClient._execute`
+hands it to the scheduler (``_scheduler.py``), which admits it into its
+rate-limit category and calls the transport (``_transport.py``); the pure core
+(``_core.py``) decodes the answer or raises. ``ARCHITECTURE.md`` draws the flow.
 """
 
 from __future__ import annotations
@@ -31,7 +32,7 @@ from route_planning_async._resources import (
 )
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._scheduler import RateLimitBackend, Scheduler, SchedulerStats
-from route_planning_async._transport import AiohttpTransport
+from route_planning_async._transport import AiohttpTransport, Transport
 
 __all__ = ["DEFAULT_BASE_URL", "RoutePlanningClient"]
 
@@ -92,6 +93,10 @@ class RoutePlanningClient:
         pooled one was closed; the client turns that off on the session it creates.
     :param ssl: an :class:`ssl.SSLContext` for a private CA. Verification stays on.
     :param timeout: total seconds for one attempt of one request.
+    :param transport: send every attempt through this :class:`Transport` instead
+        of an aiohttp session (a test double, another HTTP library). It gets
+        requests relative to ``base_url`` and without credentials, and is neither
+        opened nor closed by the client; ``session`` and ``ssl`` do not apply.
     """
 
     def __init__(
@@ -106,9 +111,12 @@ class RoutePlanningClient:
         session: aiohttp.ClientSession | None = None,
         ssl: ssl.SSLContext | None = None,
         timeout: float = 60.0,
+        transport: Transport | None = None,
     ) -> None:
         if not api_key:
             raise ConfigurationError("api_key must be a non-empty string")
+        if transport is not None and (session is not None or ssl is not None):
+            raise ConfigurationError("give either transport= or session=/ssl=, not both")
         self._base_url = _checked_base_url(
             base_url or os.environ.get("ROUTE_PLANNING_BASE_URL") or DEFAULT_BASE_URL
         )
@@ -120,8 +128,9 @@ class RoutePlanningClient:
         self._ssl = ssl
         self._timeout = aiohttp.ClientTimeout(total=timeout)
         self._borrowed_session = session
+        self._borrowed_transport = transport
         self._session: aiohttp.ClientSession | None = None
-        self._transport: AiohttpTransport | None = None
+        self._transport: Transport | None = None
         self._entered = False
         self._scheduler = Scheduler(
             rate_limits if rate_limits is not None else RateLimits.default(),
@@ -163,6 +172,10 @@ class RoutePlanningClient:
         if self._entered:
             raise RoutePlanningError("this client is already open; create one client per context")
         self._entered = True
+        if self._borrowed_transport is not None:
+            self._transport = self._borrowed_transport
+            return self
+        transport: Transport
         if self._borrowed_session is not None:
             session = self._borrowed_session
             transport = AiohttpTransport(
@@ -194,7 +207,7 @@ class RoutePlanningClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the session this client opened; a borrowed session stays open."""
+        """Close the session this client opened; a borrowed session or transport stays open."""
         session, self._session, self._transport = self._session, None, None
         await self._scheduler.aclose()
         if session is not None and session is not self._borrowed_session:

@@ -1,21 +1,40 @@
-"""The thin aiohttp transport: a :class:`~._core.Request` in, a :class:`~._core.Response` out.
+"""The transport seam: a :class:`~._core.Request` in, a :class:`~._core.Response` out.
 
-It knows nothing of rate limits, retries or models. Its only decisions are how
-to put bytes on the wire and how to wrap what aiohttp raises.
+:class:`Transport` is the protocol the client sends every attempt through;
+:class:`AiohttpTransport` is the default one. A transport knows nothing of rate
+limits, retries or models. Its only decisions are how to put bytes on the wire
+and how to wrap what its HTTP library raises: a failure to reach the service is
+a :class:`~route_planning_async.TransportError`, with ``maybe_sent`` False only
+when the request cannot have left (the connection was never made).
 """
 
 from __future__ import annotations
 
 import ssl
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import aiohttp
 
 from route_planning_async._core import JSON_CONTENT_TYPE, Request, Response
 from route_planning_async._errors import RequestTimeoutError, TransportError
 
-__all__ = ["AiohttpTransport"]
+__all__ = ["AiohttpTransport", "Transport"]
+
+
+class Transport(Protocol):
+    """What the client sends each attempt of each request through.
+
+    ``request.path`` is relative to the service's base URL and the request
+    carries no credentials: a transport knows where the service is and how to
+    authenticate (the default :class:`AiohttpTransport` is given the client's
+    ``base_url`` and ``Authorization`` header). A transport given to
+    ``RoutePlanningClient(transport=...)`` (a test double, another HTTP
+    library) is the caller's: the client neither opens nor closes it.
+    """
+
+    async def send(self, request: Request) -> Response:
+        """Send one attempt and return the whole answer, or raise ``TransportError``."""
 
 
 class AiohttpTransport:
