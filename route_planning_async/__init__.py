@@ -48,7 +48,6 @@ from route_planning_async._inputs import (
     UnsetType,
 )
 from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._transport import Transport
 from route_planning_async._models import (
     Activity,
     AttemptedLocation,
@@ -93,6 +92,7 @@ from route_planning_async._scheduler import (
     RateLimitBackend,
     SchedulerStats,
 )
+from route_planning_async._transport import Transport
 
 try:
     __version__ = metadata.version("route_planning_async")
@@ -162,8 +162,8 @@ __all__ = [
     "ReoptimizationType",
     "Request",
     "RequestTimeoutError",
-    "RetryPolicy",
     "Response",
+    "RetryPolicy",
     "Route",
     "RouteOverrides",
     "RoutePlanningClient",
