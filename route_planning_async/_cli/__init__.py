@@ -2,6 +2,21 @@
 
 click and rich are imported only here, below this package, so the library
 itself never needs them.
+
+The rooms, each importing only rooms listed above it:
+
+- ``_errors``: exit codes and the errors that end a command with one line on stderr.
+- ``_summary``: a distributed plan route by route, as plain data.
+- ``_csv``: stops as CSV, the column mapping and the failure report.
+- ``_stops``: realistic, seeded stops around a depot (demo and sample files).
+- ``_render``: rich output: tables, the progress bar, the status line.
+- ``_map``: the routes as a self-contained HTML page.
+- ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``.
+- ``_run``: settings, the client a command talks through, running a command.
+- ``_progress``: an import with a progress bar, a wait with a status line, the stats rows.
+- ``_demo``: the ``demo`` workflow.
+- ``_commands``: what each command does, as coroutines.
+- ``_app``: the click commands and options.
 """
 
 from __future__ import annotations

@@ -7,56 +7,27 @@ raised and turned into one line on stderr by :func:`~._run.run_command`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from route_planning_async import (
-    Category,
-    Operation,
-    OptimizationFailure,
-    OptimizationSuccess,
-    RoutePlanningClient,
-    StopInput,
-)
+from route_planning_async import Operation, OptimizationFailure, OptimizationSuccess
 from route_planning_async._cli._csv import CsvRow, parse_column_overrides, read_stop_csv, write_failures
-from route_planning_async._cli._render import (
-    ImportBar,
-    Output,
-    WaitStatus,
-    failures_table,
-    plans_table,
-)
-from route_planning_async._cli._run import CommandError, ExitCode, Settings, dump_json, jsonable, open_client
+from route_planning_async._cli._errors import CommandError, ExitCode
+from route_planning_async._cli._progress import import_with_progress, read_counter, wait_with_status
+from route_planning_async._cli._render import Output, WaitStatus, failures_table, plans_table
+from route_planning_async._cli._run import Settings, dump_json, jsonable, open_client
 
 __all__ = [
     "demo",
     "distribute",
-    "import_with_progress",
     "operations_wait",
     "optimize",
     "plans_create",
     "plans_list",
-    "stats_rows",
     "stops_import",
-    "wait_with_status",
 ]
-
-
-def stats_rows(client: RoutePlanningClient) -> dict[str, dict[str, Any]]:
-    """The scheduler's numbers per category, as table rows and JSON."""
-    return {
-        str(category): {
-            "requests": item.requests,
-            "sent": item.sent,
-            "weight": item.sent_weight,
-            "429s": item.rate_limited,
-            "retries": item.retries,
-            "waited_s": round(item.wait_seconds, 2),
-        }
-        for category, item in client.stats.items()
-    }
 
 
 async def plans_list(
@@ -184,32 +155,6 @@ async def stops_import(
     return ExitCode.PARTIAL if failures else ExitCode.OK
 
 
-async def import_with_progress(
-    client: RoutePlanningClient, output: Output, plan: str, stops: Sequence[StopInput]
-) -> list[tuple[str | None, str | None]]:
-    """Import ``stops`` with a progress bar; per input, ``(stop id, None)`` or ``(None, why not)``."""
-    with ImportBar(output, len(stops)) as bar:
-        report = await client.stops.import_many(
-            plan, stops, on_progress=lambda progress: bar.update(progress.done, progress.failed)
-        )
-    reasons: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
-    for failed in report.failed_batches:
-        if failed.outcome == "unknown":
-            # The service may have created these (an ambiguous failure without an
-            # external id to look them up by): say so, so nobody re-imports blindly.
-            reason = f"outcome unknown, the stop may exist; check before importing again: {failed.error}"
-        else:
-            reason = f"not created: {failed.error}"
-        reasons.update(dict.fromkeys(failed.positions, reason))
-    outcomes: list[tuple[str | None, str | None]] = []
-    for position in range(report.total):
-        stop_id = report.stop_id(position)
-        outcomes.append(
-            (stop_id, None) if stop_id is not None else (None, reasons.get(position, "not created"))
-        )
-    return outcomes
-
-
 def _describe_result(operation: Operation) -> str:
     result = operation.result
     if operation.metadata.canceled:
@@ -222,34 +167,8 @@ def _describe_result(operation: Operation) -> str:
     return f"{operation.id}: {'done' if operation.done else 'running'}"
 
 
-def _read_counter(client: RoutePlanningClient) -> Callable[[], int]:
-    """Reads sent from now on: the polls, for a status line."""
-    before = client.stats[Category.READ].sent
-    return lambda: client.stats[Category.READ].sent - before
-
-
 def _failed(operation: Operation) -> bool:
     return operation.metadata.canceled or isinstance(operation.result, OptimizationFailure)
-
-
-async def wait_with_status(
-    client: RoutePlanningClient,
-    output: Output,
-    operation: Operation,
-    max_wait: float | None,
-    *,
-    poll_every: float | None = None,
-) -> Operation:
-    """Wait for ``operation`` with a live status line (elapsed time, polls so far).
-
-    ``poll_every`` polls at a steady pace instead of the library's growing delay.
-    """
-    pace: dict[str, float] = {}
-    if poll_every is not None:
-        pace = {"poll_interval": poll_every, "max_poll_interval": poll_every}
-    label = f"Optimizing {operation.metadata.target_plan_id or operation.id}"
-    with WaitStatus(output, label, _read_counter(client), state="running"):
-        return await client.operations.wait(operation, timeout=max_wait, **pace)
 
 
 async def optimize(settings: Settings, *, plan: str, wait: bool, max_wait: float | None) -> int:
@@ -286,7 +205,7 @@ async def operations_wait(settings: Settings, *, operation_ids: Sequence[str], m
     finished: list[Operation] = []
     async with open_client(settings) as client:
         label = f"Waiting for {len(operation_ids)} operation(s)"
-        with WaitStatus(output, label, _read_counter(client)) as status:
+        with WaitStatus(output, label, read_counter(client)) as status:
             async for operation in client.operations.wait_many(operation_ids, timeout=max_wait):
                 finished.append(operation)
                 status.state(f"{len(finished)} done")

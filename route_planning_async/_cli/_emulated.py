@@ -8,7 +8,7 @@ import importlib.util
 from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
-from route_planning_async._cli._run import CommandError
+from route_planning_async._cli._errors import CommandError
 from route_planning_async._cli._stops import DemoArea
 
 if TYPE_CHECKING:

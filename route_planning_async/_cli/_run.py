@@ -1,13 +1,9 @@
 """How a command runs: its settings, the client it talks through, and its exit code.
 
-Exit codes (also in ``route-planning --help``):
-
-- 0: success.
-- 1: the service or the network failed (an API error, a failed optimization, a timeout).
-- 2: usage or validation: a bad option, a missing API key, a bad CSV file, a value the contract rejects.
-- 3: an import ran, but some rows were not imported (see ``--failures``).
-
-User errors print one line on standard error and no traceback.
+A command's coroutine runs under :func:`run_command`, which exits with the
+code it returns (:class:`~._errors.ExitCode`) and turns expected failures (the
+library's errors, a bad CSV file, a file it cannot write) into one line on
+stderr with no traceback; a bug keeps its traceback.
 """
 
 from __future__ import annotations
@@ -34,15 +30,13 @@ from route_planning_async import (
     ValidationError,
 )
 from route_planning_async._cli._csv import CsvError
+from route_planning_async._cli._errors import CommandError, InputError
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import EmulatorConfig
 
 __all__ = [
     "API_KEY_ENV",
-    "CommandError",
-    "ExitCode",
-    "InputError",
     "Settings",
     "dump_json",
     "jsonable",
@@ -52,35 +46,6 @@ __all__ = [
 
 API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
 """The environment variable the API key is read from."""
-
-
-class ExitCode(enum.IntEnum):
-    """The process exit codes."""
-
-    OK = 0
-    """Success."""
-    FAILURE = 1
-    """The service or the network failed."""
-    USAGE = 2
-    """Bad usage or input: nothing (more) was sent."""
-    PARTIAL = 3
-    """An import ran, but some rows were not imported."""
-
-
-class CommandError(click.ClickException):
-    """A failure of the service, the network or the run: one line on stderr, exit code 1."""
-
-    exit_code = ExitCode.FAILURE
-
-    def format_message(self) -> str:
-        """The message on one line, whatever the service put in it."""
-        return " ".join(self.message.split())
-
-
-class InputError(CommandError):
-    """Bad usage or input (a missing key, a bad file, a rejected value): exit code 2."""
-
-    exit_code = ExitCode.USAGE
 
 
 @attrs.define

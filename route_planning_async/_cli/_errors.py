@@ -1,0 +1,48 @@
+"""The command-line tool's exit codes and the errors that end a command with one line on stderr.
+
+Exit codes (also in ``route-planning --help``):
+
+- 0: success.
+- 1: the service or the network failed (an API error, a failed optimization, a timeout).
+- 2: usage or validation: a bad option, a missing API key, a bad CSV file, a value the contract rejects.
+- 3: an import ran, but some rows were not imported (see ``--failures``).
+
+Every room of the tool may raise these; this room imports no other room.
+"""
+
+from __future__ import annotations
+
+import enum
+
+import click
+
+__all__ = ["CommandError", "ExitCode", "InputError"]
+
+
+class ExitCode(enum.IntEnum):
+    """The process exit codes."""
+
+    OK = 0
+    """Success."""
+    FAILURE = 1
+    """The service or the network failed."""
+    USAGE = 2
+    """Bad usage or input: nothing (more) was sent."""
+    PARTIAL = 3
+    """An import ran, but some rows were not imported."""
+
+
+class CommandError(click.ClickException):
+    """A failure of the service, the network or the run: one line on stderr, exit code 1."""
+
+    exit_code = ExitCode.FAILURE
+
+    def format_message(self) -> str:
+        """The message on one line, whatever the service put in it."""
+        return " ".join(self.message.split())
+
+
+class InputError(CommandError):
+    """Bad usage or input (a missing key, a bad file, a rejected value): exit code 2."""
+
+    exit_code = ExitCode.USAGE
