@@ -6,7 +6,8 @@ rounds; the number of instructions a process executes does not. The parent
 twice per side, with a small and a large number of GETs against the emulator it
 already started; the difference of the two totals, divided by the difference
 of the counts, is the instructions per GET with start-up, imports and warm-up
-cancelled out. The emulator itself is not under valgrind.
+cancelled out. The emulator itself is not under valgrind. The child makes the
+very GETs the benchmark times (``_gets.py``).
 
 Child: ``python -m benchmarks._instructions raw|client N BASE_URL API_KEY PLAN_ID``.
 """
@@ -21,6 +22,7 @@ import sys
 
 import aiohttp
 
+from benchmarks._gets import CONCURRENCY, get_calls
 from benchmarks._load import closed_loop
 from route_planning_async import RateLimits, RoutePlanningClient
 
@@ -28,6 +30,14 @@ SMALL, LARGE = 200, 1200
 """GETs in the two runs whose totals are subtracted."""
 
 _TOTAL = re.compile(r"I\s+refs:\s+([\d,]+)")
+
+
+def instructions_counted(valgrind_stderr: str) -> int:
+    """The total of instructions executed, read from cachegrind's summary on stderr."""
+    match = _TOTAL.search(valgrind_stderr)
+    if match is None:
+        raise RuntimeError(f"no instruction count in valgrind's output: {valgrind_stderr[-500:]}")
+    return int(match.group(1).replace(",", ""))
 
 
 def available() -> bool:
@@ -51,10 +61,7 @@ def _total(side: str, gets: int, base_url: str, api_key: str, plan_id: str) -> i
         plan_id,
     ]
     done = subprocess.run(command, capture_output=True, text=True, check=True)
-    match = _TOTAL.search(done.stderr)
-    if match is None:
-        raise RuntimeError(f"no instruction count in valgrind's output: {done.stderr[-500:]}")
-    return int(match.group(1).replace(",", ""))
+    return instructions_counted(done.stderr)
 
 
 def per_get(base_url: str, api_key: str, plan_id: str) -> dict[str, float]:
@@ -68,8 +75,6 @@ def per_get(base_url: str, api_key: str, plan_id: str) -> dict[str, float]:
 
 
 async def _run(side: str, gets: int, base_url: str, api_key: str, plan_id: str) -> None:
-    from benchmarks.bench_overhead import CONCURRENCY, get_calls
-
     async with RoutePlanningClient(api_key, base_url=base_url, rate_limits=RateLimits.unlimited()) as client:
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=100)) as session:
             raw_get, client_get = get_calls(session, client, base_url, api_key, plan_id)

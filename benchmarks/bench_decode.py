@@ -21,9 +21,9 @@ import aiohttp
 
 from benchmarks._emu import EmulatorServer
 from benchmarks._figures import check, result, rounded, table
+from benchmarks._gets import raw_headers
 from benchmarks._load import measure, med
 from benchmarks._payloads import full_stop_page, rich_stop_body
-from benchmarks.bench_overhead import raw_headers
 from route_planning_async import RateLimits, RoutePlanningClient, Stop
 from route_planning_async._converter import structure_list
 

@@ -4,19 +4,18 @@ Limits are off on both sides (``RateLimits.unlimited()`` on the client, none on
 the emulator). The emulator runs in its own process and serves plain HTTP on
 loopback to both. Raw aiohttp and the client alternate in rounds, in one run,
 and the medians are compared. The client path is then profiled with cProfile.
+The two calls come from ``_gets.py``; outside quick runs their instructions
+per GET are also counted under valgrind (``_instructions.py``).
 """
 
 from __future__ import annotations
 
 import asyncio
-import base64
 import cProfile
 import datetime
 import io
-import json
 import pstats
 import statistics
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import aiohttp
@@ -24,23 +23,18 @@ import aiohttp
 from benchmarks import _instructions
 from benchmarks._emu import EmulatorServer
 from benchmarks._figures import check, result, rounded, table
+from benchmarks._gets import CONCURRENCY, get_calls
 from benchmarks._load import closed_loop, measure, med
 from route_planning_async import RateLimits, RoutePlanningClient
 
 THROUGHPUT_BAR = 0.8
 """Acceptance: client GET throughput / raw aiohttp GET throughput >= 0.8."""
-CONCURRENCY = 16
 PLAN_DATE = datetime.date(2030, 1, 7)
 
 
 def _sizes(quick: bool) -> tuple[int, int]:
     """(GETs per round, rounds of each)."""
     return (200, 1) if quick else (1000, 16)
-
-
-def raw_headers(api_key: str) -> dict[str, str]:
-    """What a raw aiohttp user sends: the Basic header of the contract."""
-    return {"Authorization": "Basic " + base64.b64encode(f"{api_key}:".encode()).decode()}
 
 
 def _short(filename: str) -> str:
@@ -116,26 +110,6 @@ def profile_summary(profile: cProfile.Profile, top: int = 15) -> dict[str, Any]:
             k: rounded(v / total * 100, 1) for k, v in sorted(areas.items(), key=lambda x: -x[1])
         },
     }
-
-
-def get_calls(
-    session: aiohttp.ClientSession, client: RoutePlanningClient, base_url: str, api_key: str, plan_id: str
-) -> tuple[Callable[[], Awaitable[Any]], Callable[[], Awaitable[Any]]]:
-    """The two calls compared: raw aiohttp's GET of a plan (plus json.loads), and the client's."""
-    url = f"{base_url}/{plan_id}"
-    headers = raw_headers(api_key)
-
-    async def raw_get() -> Any:
-        async with session.get(url, headers=headers) as resp:
-            body = await resp.read()
-            if resp.status != 200:
-                raise RuntimeError(f"raw GET answered {resp.status}")
-            return json.loads(body)
-
-    async def client_get() -> Any:
-        return await client.plans.get(plan_id)
-
-    return raw_get, client_get
 
 
 async def _bench(server: EmulatorServer, n: int, rounds: int) -> dict[str, Any]:

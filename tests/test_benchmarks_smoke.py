@@ -13,8 +13,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from benchmarks._emu import EmulatorServer
-from benchmarks._instructions import _TOTAL
+from benchmarks._instructions import instructions_counted
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
 REPO = Path(__file__).resolve().parent.parent
@@ -90,6 +92,9 @@ def test_instruction_counting_child_makes_its_gets() -> None:
 
 def test_instruction_totals_are_read_from_valgrind_output() -> None:
     output = "==123== \n==123== I   refs:      2,360,173,123\n"
-    match = _TOTAL.search(output)
-    assert match is not None
-    assert int(match.group(1).replace(",", "")) == 2_360_173_123
+    assert instructions_counted(output) == 2_360_173_123
+
+
+def test_valgrind_output_without_a_total_is_an_error() -> None:
+    with pytest.raises(RuntimeError, match="no instruction count"):
+        instructions_counted("==123== error: could not start\n")
