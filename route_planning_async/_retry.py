@@ -25,6 +25,13 @@ POST and PATCH are never repeated after an answer-less or 5xx failure: the
 write may have been applied, and repeating it could create a second plan or
 stop. A 429 is safe to repeat for every method: the service refused it.
 
+An attempt "may have been applied" (:meth:`RetryPolicy.may_have_applied`) when
+it failed with a 5xx or with a transport error after the request may have left
+(``maybe_sent=True``). After such an attempt, a 404 to a retried DELETE means
+the first attempt deleted it: the delete is done (contract, Plans rule 3), and
+:meth:`RetryPolicy.already_done` says so. A 404 after only 429s or
+connections never made is a real "not found".
+
 Backoff is "full jitter": the n-th retry waits a uniform random time in
 ``[0, min(cap, base * 2 ** (n - 1))]``. The randomness comes from one
 :class:`random.Random` (or a ``jitter`` callable), so a test can seed it.
@@ -180,3 +187,30 @@ class RetryPolicy:
                 return RetryDecision(True, self.backoff(attempt), "server_error")
             return RetryDecision(False, 0.0, "server_error")
         return RetryDecision(False, 0.0, "final")
+
+    @staticmethod
+    def may_have_applied(outcome: Response | TransportError) -> bool:
+        """Whether a failed attempt may have been applied by the service.
+
+        True for a 5xx and for a transport error after the request may have left;
+        False for an answer the service refused (a 429, other 4xx) and for a
+        connection never made.
+        """
+        if isinstance(outcome, TransportError):
+            return outcome.maybe_sent
+        return outcome.status >= 500
+
+    @staticmethod
+    def already_done(request: Request, outcome: Response | TransportError, *, after_applied: bool) -> bool:
+        """Whether ``outcome`` means the request already succeeded, though it is an error.
+
+        A 404 to a DELETE that is a retry of an attempt that may have been applied
+        (``after_applied``, see :meth:`may_have_applied`) means that attempt
+        deleted it: the delete is done (contract, Plans rule 3).
+        """
+        return (
+            after_applied
+            and request.method == "DELETE"
+            and isinstance(outcome, Response)
+            and outcome.status == http.HTTPStatus.NOT_FOUND
+        )

@@ -19,7 +19,7 @@ imports ``redis``.
 What it guarantees
 ------------------
 
-It implements :class:`~route_planning_async._scheduler.RateLimitBackend`
+It implements :class:`~route_planning_async._backends.RateLimitBackend`
 with the semantics of the in-memory default, the scheduler's safety argument
 included, across processes:
 
@@ -104,9 +104,9 @@ from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, Self
 
+from route_planning_async._backends import Grant
 from route_planning_async._errors import ConfigurationError, RoutePlanningError
 from route_planning_async._limits import Rule
-from route_planning_async._scheduler import Grant
 
 try:
     import redis.asyncio as redis_asyncio

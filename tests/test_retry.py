@@ -23,7 +23,7 @@ def answer(status: int, **headers: str) -> Response:
 
 
 def transport_error(*, maybe_sent: bool) -> TransportError:
-    return TransportError("connection reset", method="GET", url="/plans", maybe_sent=maybe_sent)
+    return TransportError("connection reset", method="GET", request_url="/plans", maybe_sent=maybe_sent)
 
 
 def test_defaults_are_sensible() -> None:
@@ -72,7 +72,7 @@ def test_transport_errors(request_: Request, maybe_sent: bool, retried: bool) ->
 
 
 def test_timeouts_count_as_maybe_sent() -> None:
-    timeout = RequestTimeoutError("timed out", method="POST", url="/plans", maybe_sent=True)
+    timeout = RequestTimeoutError("timed out", method="POST", request_url="/plans", maybe_sent=True)
     assert not RetryPolicy().decide(POST, timeout, 1).retry
     assert RetryPolicy().decide(GET, timeout, 1).retry
 
@@ -174,3 +174,32 @@ def test_testing_switch_never_waits() -> None:
 def test_unusable_values_are_refused(kwargs: dict[str, float]) -> None:
     with pytest.raises(ConfigurationError):
         RetryPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_attempts_that_may_have_been_applied() -> None:
+    policy = RetryPolicy()
+    assert policy.may_have_applied(answer(500))
+    assert policy.may_have_applied(answer(503))
+    assert policy.may_have_applied(transport_error(maybe_sent=True))
+    assert policy.may_have_applied(
+        RequestTimeoutError("slow", method="GET", request_url="/plans", maybe_sent=True)
+    )
+    # Refused or never sent: the service cannot have applied it.
+    assert not policy.may_have_applied(answer(429, retry_after="1"))
+    assert not policy.may_have_applied(answer(404))
+    assert not policy.may_have_applied(answer(400))
+    assert not policy.may_have_applied(transport_error(maybe_sent=False))
+
+
+def test_a_404_to_a_retried_delete_after_an_applied_attempt_means_done() -> None:
+    """Contract, Plans rule 3: the first attempt deleted it."""
+    policy = RetryPolicy()
+    assert policy.already_done(DELETE, answer(404), after_applied=True)
+    # The first attempt, or after attempts the service refused: a real "not found".
+    assert not policy.already_done(DELETE, answer(404), after_applied=False)
+    # Only a DELETE, only a 404.
+    for request_ in (GET, POST, PATCH):
+        assert not policy.already_done(request_, answer(404), after_applied=True)
+    for status in (200, 204, 400, 409, 410, 429, 500):
+        assert not policy.already_done(DELETE, answer(status), after_applied=True)
+    assert not policy.already_done(DELETE, transport_error(maybe_sent=True), after_applied=True)

@@ -20,17 +20,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.virtual_time import run_virtual, virtual_loop
 
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, ValidationError
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import (
-    Grant,
-    InMemoryBackend,
-    LoopClock,
-    RateLimitBackend,
-    Scheduler,
-)
+from route_planning_async._scheduler import LoopClock, Scheduler
 
 OK = Response(200, {}, b"{}")
 
@@ -669,12 +664,20 @@ def test_a_custom_clock_drives_every_wait() -> None:
 
     async def main() -> None:
         scheduler = Scheduler(limits, RetryPolicy.testing(), clock=clock)
+        assert scheduler.clock is clock
         await asyncio.gather(*(scheduler.run(make_request(), service.send) for _ in range(6)))
 
     run_virtual(main)
     # Answered at 0.25, so the next pair goes at 1.25 and arrives at 1.375; and so on.
     assert [a.at for a in service.arrivals] == [0.125, 0.125, 1.375, 1.375, 2.625, 2.625]
     assert clock.sleeps >= 2
+
+
+def test_the_clock_is_public_and_read_only() -> None:
+    scheduler = Scheduler(RateLimits.default(), RetryPolicy.testing())
+    assert isinstance(scheduler.clock, LoopClock)
+    with pytest.raises(AttributeError):
+        scheduler.clock = ShiftedClock()  # type: ignore[misc]
 
 
 @pytest.mark.asyncio

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 import pytest
 from support.virtual_time import run_virtual, virtual_loop
 
+from route_planning_async._backends import InMemoryBackend
 from route_planning_async._core import Request, Response, decode
 from route_planning_async._errors import (
     NotFoundError,
@@ -21,7 +22,7 @@ from route_planning_async._errors import (
 )
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import InMemoryBackend, Scheduler
+from route_planning_async._scheduler import Scheduler
 
 OK = Response(200, {}, b"{}")
 GET = Request("GET", "/plans/p1", Category.READ)
@@ -38,7 +39,7 @@ def status(code: int, retry_after: str | None = None) -> Response:
 
 
 def connection_error(*, maybe_sent: bool) -> TransportError:
-    return TransportError("connection refused", method="GET", url="/x", maybe_sent=maybe_sent)
+    return TransportError("connection refused", method="GET", request_url="/x", maybe_sent=maybe_sent)
 
 
 class Script:

@@ -1,0 +1,229 @@
+"""The rate-limit backend: where the sliding-window slots and 429 penalties live.
+
+This room holds the contract every backend keeps (:class:`RateLimitBackend`),
+the :class:`Grant` a backend hands out for one admitted attempt, and the
+default :class:`InMemoryBackend`. It knows rules (``_limits.py``) and nothing
+of the scheduler that calls it (``_scheduler.py``, whose docstring argues why
+the slots below keep the service's windows), so a shared backend such as
+``redis.py`` depends on this module alone.
+
+The backend contract
+--------------------
+
+:class:`RateLimitBackend` holds the slots and the penalty of each *key* (the
+scheduler uses the category's value, ``"read"``, ``"write"``, ...; a shared
+backend adds its own namespace, e.g. per team). All of its methods are
+coroutines. ``now`` is the scheduler's clock reading; a backend with its own
+time source (Redis ``TIME``) ignores it and uses its own everywhere, since the
+answers it gives are relative (seconds to wait), never absolute times.
+
+``acquire(key, rules, weight, now) -> Grant | float``
+    Atomically: if the key is paused, answer the seconds left of the pause.
+    Else, for every rule, let ``P = rule.period / rate_factor`` and
+    ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
+    key's in-flight slots plus that of its anchored slots with
+    ``anchor + P > now``. If ``used + rule.cost(weight) <= rule.amount`` for
+    every rule, record one in-flight slot of ``weight`` and answer a
+    :class:`Grant` (with the key's current ``rate_factor``) - all rules are
+    consumed or none. Otherwise answer the seconds until enough anchored slots
+    expire for the tightest rule to admit it (the largest of the per-rule
+    waits), or ``math.inf`` when only in-flight slots block it. Callers never
+    pass a weight whose cost exceeds a rule's amount. With no rules, only the
+    pause applies. (Redis: one Lua script over a sorted set of slots scored by
+    anchor, in-flight slots scored ``+inf`` or by an acquire time plus a lease so
+    that a crashed process's slots expire; keys expire after the longest
+    stretched period.)
+``release(grant, now, *, extra=0.0) -> None``
+    The attempt ended: the grant's in-flight slot becomes anchored at
+    ``now + extra``. Releasing an unknown or already released grant does
+    nothing.
+``cancel(grant) -> None``
+    The attempt was never sent: the slot is removed as if never granted.
+``penalize(key, pause, slowdown, floor, now) -> float``
+    A 429: the key is paused until at least ``now + pause`` (never shortened),
+    and its ``rate_factor`` becomes ``max(floor, rate_factor * slowdown)`` but
+    never grows. Answers the new ``rate_factor``. A process that sees a 429
+    slows the key for every process.
+``recover(key, step) -> float``
+    A run of successes: ``rate_factor = min(1.0, rate_factor * step)``.
+    Answers the new ``rate_factor``.
+
+A backend is shared by every scheduler given it
+(:class:`~route_planning_async._scheduler.Scheduler`); the in-process FIFO
+queue stays in front of it. A scheduler learns of slots freed by *another*
+process only by asking again, so when the backend answers ``math.inf`` the head
+asks again at least every ``min(shortest period, 1 s)``.
+"""
+
+from __future__ import annotations
+
+import bisect
+import collections
+import itertools
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+import attrs
+
+from route_planning_async._limits import Rule
+
+__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend"]
+
+
+@attrs.define
+class Grant:
+    """One admitted attempt's slot in a backend, to be released when the attempt ends.
+
+    A plain record (one is built per request; a frozen class would cost more to
+    build): a backend makes it in ``acquire`` and nobody changes it afterwards.
+    """
+
+    key: str
+    """The key the slot was taken in."""
+    token: str
+    """The backend's name for the slot."""
+    weight: int
+    """The weight the slot was taken with."""
+    rate_factor: float = 1.0
+    """The key's rate factor when it was granted (1.0: not slowed down)."""
+
+
+class RateLimitBackend(Protocol):
+    """Where the sliding-window slots and the 429 penalty of each key live.
+
+    The module docstring states the exact semantics every implementation keeps.
+    """
+
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+        """Anchor the grant's in-flight slot at ``now + extra``."""
+
+    async def cancel(self, grant: Grant) -> None:
+        """Remove the grant's slot: the attempt was never sent."""
+
+    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
+        """Pause the key and slow it down after a 429; answer the new rate factor."""
+
+    async def recover(self, key: str, step: float) -> float:
+        """Speed the key up one step after a run of successes; answer the new rate factor."""
+
+
+def _slot_anchor(slot: tuple[float, str, int]) -> float:
+    return slot[0]
+
+
+@attrs.define
+class _Bucket:
+    """The in-memory state of one key."""
+
+    settled: list[tuple[float, str, int]] = attrs.field(factory=list)
+    """Anchored slots as ``(anchor, token, weight)``, sorted by anchor."""
+    in_flight: dict[str, int] = attrs.field(factory=dict)
+    """In-flight slots: token -> weight."""
+    in_flight_weight: int = 0
+    """Sum of the in-flight slots' weights."""
+    paused_until: float = -math.inf
+    """No slot is granted before this time."""
+    rate_factor: float = 1.0
+    """Every period is divided by this (1.0: the configured rate)."""
+
+    def acquire(self, rules: Sequence[Rule], weight: int, now: float, token: str) -> float:
+        """Record slot ``token`` and answer 0.0, or answer the seconds to wait."""
+        if now < self.paused_until:
+            return self.paused_until - now
+        if rules:
+            self._forget_expired(rules, now)
+            wait = 0.0
+            for rule in rules:
+                wait = max(wait, self._wait_for(rule, weight, now))
+            if wait > 0:
+                return wait
+        else:
+            # Without rules only the pause applies; anchored slots never count.
+            self.settled.clear()
+        self.in_flight[token] = weight
+        self.in_flight_weight += weight
+        return 0.0
+
+    def _wait_for(self, rule: Rule, weight: int, now: float) -> float:
+        period = rule.period / self.rate_factor
+
+        def expiry(slot: tuple[float, str, int]) -> float:
+            # The same expression decides "still counts" and "wait until", so a
+            # head that sleeps until the returned time is admitted when it wakes.
+            return slot[0] + period
+
+        first = bisect.bisect_right(self.settled, now, key=expiry)
+        in_flight = len(self.in_flight) if rule.per == "request" else self.in_flight_weight
+        used = in_flight + sum(rule.cost(slot[2]) for slot in itertools.islice(self.settled, first, None))
+        excess = used + rule.cost(weight) - rule.amount
+        if excess <= 0:
+            return 0.0
+        for slot in itertools.islice(self.settled, first, None):
+            excess -= rule.cost(slot[2])
+            if excess <= 0:
+                return expiry(slot) - now
+        return math.inf
+
+    def _forget_expired(self, rules: Sequence[Rule], now: float) -> None:
+        horizon = max(rule.period for rule in rules) / self.rate_factor
+        stale = bisect.bisect_right(self.settled, now - horizon, key=_slot_anchor)
+        if stale:
+            del self.settled[:stale]
+
+    def release(self, token: str, anchor: float) -> None:
+        weight = self.in_flight.pop(token, None)
+        if weight is None:
+            return
+        self.in_flight_weight -= weight
+        bisect.insort(self.settled, (anchor, token, weight))
+
+    def cancel(self, token: str) -> None:
+        weight = self.in_flight.pop(token, None)
+        if weight is not None:
+            self.in_flight_weight -= weight
+
+
+class InMemoryBackend:
+    """The default backend: the slots of each key in this process's memory.
+
+    One instance may be shared by several clients of one process so that they
+    share limits; separate processes need a shared backend (Redis).
+    """
+
+    def __init__(self) -> None:
+        self._buckets: collections.defaultdict[str, _Bucket] = collections.defaultdict(_Bucket)
+        self._serials = itertools.count(1)
+
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+        bucket = self._buckets[key]
+        token = str(next(self._serials))
+        wait = bucket.acquire(rules, weight, now, token)
+        if wait > 0:
+            return wait
+        return Grant(key, token, weight, bucket.rate_factor)
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+        """Anchor the grant's in-flight slot at ``now + extra``."""
+        self._buckets[grant.key].release(grant.token, now + extra)
+
+    async def cancel(self, grant: Grant) -> None:
+        """Remove the grant's slot: the attempt was never sent."""
+        self._buckets[grant.key].cancel(grant.token)
+
+    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
+        """Pause the key and slow it down after a 429; answer the new rate factor."""
+        bucket = self._buckets[key]
+        bucket.paused_until = max(bucket.paused_until, now + pause)
+        bucket.rate_factor = min(bucket.rate_factor, max(floor, bucket.rate_factor * slowdown))
+        return bucket.rate_factor
+
+    async def recover(self, key: str, step: float) -> float:
+        """Speed the key up one step after a run of successes; answer the new rate factor."""
+        bucket = self._buckets[key]
+        bucket.rate_factor = min(1.0, bucket.rate_factor * step)
+        return bucket.rate_factor

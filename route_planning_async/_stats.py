@@ -1,0 +1,63 @@
+"""Per-category statistics of the scheduler: what ``client.stats`` answers.
+
+:class:`CategoryStats` is a frozen snapshot of one category's counters;
+:class:`SchedulerStats` maps every category to its snapshot. The scheduler
+(``_scheduler.py``) keeps the live counters and builds these on request.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from route_planning_async._limits import Category
+
+__all__ = ["CategoryStats", "SchedulerStats"]
+
+
+@attrs.frozen
+class CategoryStats:
+    """A snapshot of one category's traffic through the scheduler."""
+
+    category: Category
+    """The category."""
+    requests: int
+    """Requests handed to the scheduler (each counted once, however often retried)."""
+    sent: int
+    """Attempts put on the wire, retries included."""
+    sent_weight: int
+    """Total weight of the attempts sent (stops, for batch imports)."""
+    rate_limited: int
+    """429 answers received."""
+    retries: int
+    """Attempts that were retries of an earlier one."""
+    wait_seconds: float
+    """Seconds requests spent waiting for capacity, summed over requests."""
+    in_flight: int
+    """Attempts sent and not yet answered."""
+    queued: int
+    """Requests waiting for capacity now."""
+    rate_factor: float
+    """The fraction of the configured rate in force (below 1.0 after 429s)."""
+    effective_rate: float | None
+    """Requests per second now allowed by the tightest request rule; None when not limited."""
+
+
+class SchedulerStats(Mapping[Category, CategoryStats]):
+    """Per-category :class:`CategoryStats`, a snapshot: ``client.stats["read"].sent``."""
+
+    def __init__(self, categories: Mapping[Category, CategoryStats]) -> None:
+        self._categories = dict(categories)
+
+    def __getitem__(self, category: Category) -> CategoryStats:
+        return self._categories[Category(category)]
+
+    def __iter__(self) -> Iterator[Category]:
+        return iter(self._categories)
+
+    def __len__(self) -> int:
+        return len(self._categories)
+
+    def __repr__(self) -> str:
+        return f"SchedulerStats({list(self._categories.values())!r})"
