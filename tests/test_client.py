@@ -2,15 +2,18 @@
 
 The API key must never leak (repr, error text, logs); plain http:// is refused
 but for loopback hosts; a borrowed session is left open and an own one closed;
-the client is entered once and must be entered before use.
+a given transport carries every request, and is neither opened nor closed by
+the client; the client is entered once and must be entered before use.
 """
 
 from __future__ import annotations
 
 import base64
+import datetime
 import json
 import logging
 import socket
+import ssl
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +23,10 @@ import pytest
 import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestServer
+from support.fake_transport import FakeService, answer
 
 import route_planning_async as rp
+from route_planning_async._core import Request, Response
 
 KEY = "sk-live-0123456789abcdef"
 KEY_FORMS = (KEY, base64.b64encode(f"{KEY}:".encode()).decode())
@@ -227,3 +232,95 @@ async def test_using_a_client_without_async_with_is_a_clear_error() -> None:
     # Listing fails the same way on first iteration.
     with pytest.raises(rp.RoutePlanningError, match="async with"):
         await client.depots.list().collect()
+
+
+# The transport seam ---------------------------------------------------------------
+
+
+class BorrowedTransport:
+    """A transport with close methods of its own, which the client must not call."""
+
+    def __init__(self, service: FakeService) -> None:
+        self.service = service
+        self.closed = 0
+
+    async def send(self, request: Request) -> Response:
+        return await self.service.send(request)
+
+    def close(self) -> None:
+        self.closed += 1
+
+    async def aclose(self) -> None:
+        self.closed += 1
+
+
+@pytest.mark.asyncio
+async def test_a_given_transport_carries_every_request_and_no_session_is_opened(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    opened: list[object] = []
+
+    def no_session(*args: object, **kwargs: object) -> None:
+        opened.append((args, kwargs))
+        raise AssertionError("the client opened an aiohttp session")
+
+    monkeypatch.setattr(aiohttp, "ClientSession", no_session)
+    plan = json.loads((FIXTURES / "plan.json").read_text())
+    service = FakeService()
+    service.on("POST", "/plans", answer(plan))
+    service.on("GET", "/plans/p1", answer(plan))
+    service.on("GET", "/depots", answer({"depots": [], "nextPageToken": None}))
+    service.on("POST", "/plans/p1:save", answer(status=204))
+
+    async with make_client("https://api.example.test/public/v0.2b", transport=service) as client:
+        await client.plans.create(title="Monday", starts=datetime.date(2026, 11, 23))
+        await client.plans.get("plans/p1")
+        await client.depots.list().collect()
+        await client.plans.save("p1")
+        assert client._session is None
+
+    assert opened == []
+    service.assert_done()
+    assert [request.describe() for request in service.requests] == [
+        "POST /plans",
+        "GET /plans/p1",
+        "GET /depots",
+        "POST /plans/p1:save",
+    ]
+    # Paths relative to the base URL, and no credentials in what the transport gets.
+    for request in service.requests:
+        assert request.path.startswith("/")
+        assert "example.test" not in request.path
+        assert_no_key(repr(request), request.body or b"")
+
+
+@pytest.mark.asyncio
+async def test_a_transport_with_a_session_or_ssl_is_refused() -> None:
+    async with aiohttp.ClientSession() as session:
+        with pytest.raises(rp.ConfigurationError, match="transport="):
+            make_client("https://api.example.test/public/v0.2b", transport=FakeService(), session=session)
+    with pytest.raises(rp.ConfigurationError, match="transport="):
+        make_client(
+            "https://api.example.test/public/v0.2b",
+            transport=FakeService(),
+            ssl=ssl.create_default_context(),
+        )
+
+
+@pytest.mark.asyncio
+async def test_a_borrowed_transport_is_not_closed() -> None:
+    service = FakeService()
+    plan = answer(json.loads((FIXTURES / "plan.json").read_text()))
+    service.on("GET", "/plans/p1", plan, plan)
+    transport = BorrowedTransport(service)
+
+    async with make_client("https://api.example.test/public/v0.2b", transport=transport) as client:
+        assert (await client.plans.get("p1")).id == "plans/p1"
+    assert transport.closed == 0
+    with pytest.raises(rp.RoutePlanningError, match="not open"):
+        await client.plans.get("p1")
+    # Still usable by its owner, here by another client.
+    async with make_client("https://api.example.test/public/v0.2b", transport=transport) as again:
+        assert (await again.plans.get("p1")).id == "plans/p1"
+    assert transport.closed == 0
+    service.assert_done()

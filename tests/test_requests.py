@@ -1,32 +1,27 @@
-"""Request shapes of every endpoint, seen on the wire through aioresponses.
+"""Request shapes of every endpoint, through a scripted transport (any aiohttp).
 
-For each call: method, URL, query string, headers (Authorization, User-Agent,
-Content-Type only with a body), the exact JSON body (or no body at all for the
-action calls), and the model that comes back.
+For each call: method, path, query parameters, the exact JSON body (or no body
+at all for the action calls), the request's weight, and the model that comes
+back; error answers and answers of the wrong shape. What aiohttp then puts on
+the wire (headers, URL joining, query encoding) is ``test_wire.py``'s.
 """
 
 from __future__ import annotations
 
-import base64
 import datetime
 import json
-import re
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
 import pytest_asyncio
-
-pytest.importorskip("aioresponses")
-
-from aioresponses import aioresponses
+from support.fake_transport import FakeService, answer
 
 import route_planning_async as rp
-from route_planning_async._core import Request
 
-pytestmark = [pytest.mark.aioresponses, pytest.mark.asyncio]
+pytestmark = pytest.mark.asyncio
 
 BASE = "https://api.example.test/public/v0.2b"
 KEY = "test-key-5f3a"
@@ -38,60 +33,23 @@ def load(name: str) -> Any:
     return json.loads((FIXTURES / name).read_text())
 
 
-def url_pattern(path: str) -> re.Pattern[str]:
-    """``BASE + path`` with any query string."""
-    return re.compile(re.escape(BASE + path) + r"(\?.*)?$")
-
-
-@attrs.frozen
-class Sent:
-    method: str
-    url: str
-    params: tuple[tuple[str, str], ...]
-    headers: dict[str, str]
-    body: Any
-    raw: bytes | None
-
-
-def sent(mocked: aioresponses) -> list[Sent]:
-    """Every request that reached aioresponses, in order of first appearance."""
-    out = []
-    for (method, url), calls in mocked.requests.items():
-        for call in calls:
-            raw = call.kwargs.get("data")
-            out.append(
-                Sent(
-                    method=method,
-                    url=str(url.with_query(None)),
-                    params=tuple(call.kwargs.get("params") or ()),
-                    headers=dict(call.kwargs.get("headers") or {}),
-                    body=NO_BODY if raw is None else json.loads(raw),
-                    raw=raw,
-                )
-            )
-    return out
-
-
-def make_client(auth: rp._core.AuthScheme = "basic") -> rp.RoutePlanningClient:
-    return rp.RoutePlanningClient(
-        KEY,
-        base_url=BASE,
-        auth=auth,
-        rate_limits=rp.RateLimits.unlimited(),
-        retry=rp.RetryPolicy(attempts=1),
-    )
-
-
 @pytest.fixture
-def mocked() -> Iterator[aioresponses]:
-    with aioresponses() as m:
-        yield m
+def service() -> FakeService:
+    return FakeService()
 
 
 @pytest_asyncio.fixture
-async def client(mocked: aioresponses) -> AsyncIterator[rp.RoutePlanningClient]:
-    async with make_client() as opened:
+async def client(service: FakeService) -> AsyncIterator[rp.RoutePlanningClient]:
+    async with rp.RoutePlanningClient(
+        KEY,
+        base_url=BASE,
+        rate_limits=rp.RateLimits.unlimited(),
+        retry=rp.RetryPolicy(attempts=1),
+        transport=service,
+    ) as opened:
         yield opened
+    # Every test: nothing unscripted was asked for, and every scripted answer was.
+    service.assert_done()
 
 
 STOP_ID = "plans/p1/stops/s1"
@@ -112,6 +70,7 @@ class Case:
     status: int = 200
     answer: Any = None
     result: type | None = None
+    weight: int = 1
 
 
 def _list(make: Callable[[rp.RoutePlanningClient], rp.Paginator[Any]]) -> Call:
@@ -329,6 +288,7 @@ CASES = [
         body=[{"address": ADDRESS_JSON}, {"address": {"city": "Paris"}, "packageCount": 2}],
         answer=load("import_result.json"),
         result=rp.ImportResult,
+        weight=2,
     ),
     Case(
         "stops.live_create",
@@ -452,25 +412,20 @@ CASES = [
 
 @pytest.mark.parametrize("case", CASES, ids=[case.name for case in CASES])
 async def test_endpoint_request_shape(
-    mocked: aioresponses, client: rp.RoutePlanningClient, case: Case
+    service: FakeService, client: rp.RoutePlanningClient, case: Case
 ) -> None:
-    if case.answer is None:
-        mocked.add(url_pattern(case.path), case.method, status=case.status)
-    else:
-        mocked.add(url_pattern(case.path), case.method, status=case.status, payload=case.answer)
+    service.on(case.method, case.path, answer(case.answer, status=case.status))
 
     result: Any = await case.call(client)
 
-    [request] = sent(mocked)
-    assert request.method == case.method
-    assert request.url == BASE + case.path
-    assert request.params == case.params
+    [request] = service.requests
+    [sent] = service.sent
+    assert (sent.method, sent.path, sent.query) == (case.method, case.path, case.params)
     if case.body is NO_BODY:
-        assert request.raw is None
-        assert "Content-Type" not in request.headers
+        assert request.body is None
     else:
-        assert request.body == case.body
-        assert request.headers["Content-Type"] == "application/json"
+        assert sent.body == case.body
+    assert sent.weight == case.weight
     if case.result is None:
         assert result is None
     else:
@@ -487,97 +442,6 @@ async def test_every_endpoint_of_the_table_is_covered() -> None:
     assert covered == set(ENDPOINTS)
 
 
-async def test_action_calls_send_no_body(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    for action in ("optimize", "distribute", "redistribute", "save"):
-        mocked.post(
-            f"{BASE}/plans/p1:{action}",
-            payload=load("plan.json") if action != "optimize" else load("operation_running.json"),
-        )
-    mocked.post(f"{BASE}/plans/p1/stops/s1:liveDelete", payload={"pending": True})
-    await client.plans.optimize("p1")
-    await client.plans.distribute("p1")
-    await client.plans.redistribute("p1")
-    await client.plans.save("p1")
-    await client.stops.live_delete(STOP_ID)
-    requests = sent(mocked)
-    assert len(requests) == 5
-    for request in requests:
-        assert request.raw is None
-        assert "Content-Type" not in request.headers
-
-
-async def test_basic_auth_and_user_agent(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    mocked.get(f"{BASE}/plans/p1", payload=load("plan.json"))
-    await client.plans.get("p1")
-    [request] = sent(mocked)
-    expected = base64.b64encode(f"{KEY}:".encode()).decode()
-    assert request.headers["Authorization"] == f"Basic {expected}"
-    assert request.headers["User-Agent"].startswith("route_planning_async/")
-    assert request.headers["Accept"] == "application/json"
-
-
-async def test_bearer_auth(mocked: aioresponses) -> None:
-    mocked.get(f"{BASE}/plans/p1", payload=load("plan.json"))
-    async with make_client(auth="bearer") as client:
-        await client.plans.get("p1")
-    [request] = sent(mocked)
-    assert request.headers["Authorization"] == f"Bearer {KEY}"
-
-
-async def test_pagination_resends_every_original_parameter(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    first, second = load("plan.json"), {**load("plan.json"), "id": "plans/p2"}
-    mocked.get(url_pattern("/plans"), payload={"plans": [first], "nextPageToken": "page-2"})
-    mocked.get(url_pattern("/plans"), payload={"plans": [second], "nextPageToken": "page-3"})
-    mocked.get(url_pattern("/plans"), payload={"plans": [], "nextPageToken": None})
-
-    paginator = client.plans.list(
-        filter={"startsGte": datetime.date(2026, 11, 1), "title": "Monday"}, max_page_size=2
-    )
-    plans = [plan.id async for plan in paginator]
-
-    assert plans == ["plans/p1", "plans/p2"]
-    original = (("maxPageSize", "2"), ("filter[startsGte]", "2026-11-01"), ("filter[title]", "Monday"))
-    assert [request.params for request in sent(mocked)] == [
-        original,
-        (*original, ("pageToken", "page-2")),
-        (*original, ("pageToken", "page-3")),
-    ]
-
-
-async def test_pages_expose_items_and_tokens(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    mocked.get(url_pattern("/plans/p1/stops"), payload={"stops": [load("stop.json")], "nextPageToken": "t2"})
-    mocked.get(
-        url_pattern("/plans/p1/stops"),
-        payload={"stops": [load("stop_unoptimized.json")], "nextPageToken": None},
-    )
-    pages = [page async for page in client.stops.list("p1").pages()]
-    assert [page.next_page_token for page in pages] == ["t2", None]
-    assert [[stop.id for stop in page.items] for page in pages] == [[STOP_ID], ["plans/p1/stops/s2"]]
-    assert all(isinstance(page, rp.Page) for page in pages)
-
-
-async def test_list_can_resume_from_a_page_token(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    mocked.get(url_pattern("/unassignedStops"), payload={"unassignedStops": [], "nextPageToken": None})
-    assert await client.unassigned_stops.list(max_page_size=5, page_token="resume-here").collect() == []
-    [request] = sent(mocked)
-    assert request.params == (("maxPageSize", "5"), ("pageToken", "resume-here"))
-
-
-async def test_a_repeated_page_token_stops_the_iteration(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    mocked.get(
-        url_pattern("/depots"), payload={"depots": [load("depot.json")], "nextPageToken": "same"}, repeat=True
-    )
-    with pytest.raises(rp.RoutePlanningError, match="twice"):
-        await client.depots.list().collect()
-    assert len(sent(mocked)) == 2
-
-
 @pytest.mark.parametrize(
     ("serialized_id", "path", "fixture", "model"),
     [
@@ -589,221 +453,82 @@ async def test_a_repeated_page_token_stops_the_iteration(
     ],
 )
 async def test_client_get_dispatches_on_the_serialized_id(
-    mocked: aioresponses,
+    service: FakeService,
     client: rp.RoutePlanningClient,
     serialized_id: str,
     path: str,
     fixture: str,
     model: type,
 ) -> None:
-    mocked.get(BASE + path, payload=load(fixture))
+    service.on("GET", path, answer(load(fixture)))
     result = await client.get(serialized_id)
     assert isinstance(result, model)
-    [request] = sent(mocked)
-    assert (request.method, request.url) == ("GET", BASE + path)
+    assert [(s.method, s.path, s.query, s.body) for s in service.sent] == [("GET", path, (), None)]
 
 
-async def test_import_batch_weighs_the_number_of_stops(mocked: aioresponses) -> None:
-    seen: list[Request] = []
-
-    class Spy(rp.RoutePlanningClient):
-        async def _execute(self, request: Request) -> Any:
-            seen.append(request)
-            return await super()._execute(request)
-
-    mocked.post(f"{BASE}/plans/p1/stops:import", payload=load("import_result.json"))
-    mocked.post(f"{BASE}/unassignedStops:import", payload=load("unassigned_import_result.json"))
-    async with Spy(KEY, base_url=BASE, rate_limits=rp.RateLimits.unlimited()) as client:
-        await client.stops.import_batch("p1", [rp.StopInput(address=ADDRESS)] * 7)
-        await client.unassigned_stops.import_batch([rp.UnassignedStopInput(address=ADDRESS)] * 3)
-    assert [(r.category, r.weight) for r in seen] == [
+async def test_import_batch_weighs_the_number_of_stops(
+    service: FakeService, client: rp.RoutePlanningClient
+) -> None:
+    service.on("POST", "/plans/p1/stops:import", answer(load("import_result.json")))
+    service.on("POST", "/unassignedStops:import", answer(load("unassigned_import_result.json")))
+    await client.stops.import_batch("p1", [rp.StopInput(address=ADDRESS)] * 7)
+    await client.unassigned_stops.import_batch([rp.UnassignedStopInput(address=ADDRESS)] * 3)
+    assert [(r.category, r.weight) for r in service.requests] == [
         (rp.Category.BATCH_IMPORT, 7),
         (rp.Category.BATCH_IMPORT, 3),
     ]
 
 
-async def test_error_answers_become_exceptions(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    mocked.patch(
-        f"{BASE}/plans/p1",
-        status=409,
-        payload={"message": "Plan is not writable", "code": "plan_not_writable"},
+async def test_import_many_goes_through_import_batch(
+    service: FakeService, client: rp.RoutePlanningClient
+) -> None:
+    service.on(
+        "POST",
+        "/plans/p1/stops:import",
+        answer({"success": ["plans/p1/stops/a", "plans/p1/stops/b"], "failed": []}),
+    )
+    service.on("POST", "/unassignedStops:import", answer({"success": ["unassignedStops/u1"], "failed": []}))
+    stops = [rp.StopInput(address=ADDRESS), rp.StopInput(address=rp.AddressInput(city="Paris"))]
+    report = await client.stops.import_many("p1", stops)
+    unassigned = await client.unassigned_stops.import_many(
+        [rp.UnassignedStopInput(address=ADDRESS)], depot="north"
+    )
+    assert list(report.created_ids()) == [(0, "plans/p1/stops/a"), (1, "plans/p1/stops/b")]
+    assert list(unassigned.created_ids()) == [(0, "unassignedStops/u1")]
+    assert [(s.method, s.path, s.body, s.weight) for s in service.sent] == [
+        ("POST", "/plans/p1/stops:import", [{"address": ADDRESS_JSON}, {"address": {"city": "Paris"}}], 2),
+        (
+            "POST",
+            "/unassignedStops:import",
+            {"unassignedStops": [{"address": ADDRESS_JSON}], "depot": "depots/north"},
+            1,
+        ),
+    ]
+
+
+async def test_error_answers_become_exceptions(service: FakeService, client: rp.RoutePlanningClient) -> None:
+    service.on(
+        "PATCH",
+        "/plans/p1",
+        answer({"message": "Plan is not writable", "code": "plan_not_writable"}, status=409),
     )
     with pytest.raises(rp.PlanNotWritableError) as info:
         await client.plans.update("p1", title="x")
     assert info.value.status == 409
     assert info.value.code == "plan_not_writable"
-
-
-async def test_any_https_base_url_works(mocked: aioresponses) -> None:
-    other = "https://eu.example.test:8443/custom/prefix/public/v0.2b/"
-    mocked.get(
-        "https://eu.example.test:8443/custom/prefix/public/v0.2b/depots/d1", payload={"id": "depots/d1"}
-    )
-    async with rp.RoutePlanningClient(KEY, base_url=other, rate_limits=rp.RateLimits.unlimited()) as client:
-        depot = await client.depots.get("d1")
-    assert depot == rp.Depot(id="depots/d1", name="")
-
-
-# The workflow entry points on the namespaces reach their modules -------------------
-
-
-async def test_plans_optimize_and_wait(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    mocked.post(f"{BASE}/plans/p1:optimize", payload=load("operation_running.json"))
-    mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
-    operation = await client.plans.optimize_and_wait("plans/p1", poll_interval=0.001, max_poll_interval=0.001)
-    assert isinstance(operation.result, rp.OptimizationSuccess)
-    assert [(r.method, r.url) for r in sent(mocked)] == [
-        ("POST", f"{BASE}/plans/p1:optimize"),
-        ("GET", f"{BASE}/operations/o1"),
-    ]
-
-
-async def test_plans_optimize_and_wait_finds_the_running_optimization_in_the_operation_list(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    busy = {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}
-    mocked.post(f"{BASE}/plans/p1:optimize", status=409, payload=busy)
-    other_plan = {**load("operation_running.json"), "id": "operations/o0"}
-    other_plan["metadata"] = {**other_plan["metadata"], "targetPlanId": "plans/p0"}
-    mocked.get(url_pattern("/operations"), payload={"operations": [other_plan], "nextPageToken": "t2"})
-    mocked.get(
-        url_pattern("/operations"),
-        payload={"operations": [load("operation_running.json")], "nextPageToken": "t3"},
-    )
-    mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
-
-    operation = await client.plans.optimize_and_wait("p1", poll_interval=0.001, max_poll_interval=0.001)
-
-    assert operation.id == "operations/o1"
-    assert isinstance(operation.result, rp.OptimizationSuccess)
-    running = (("filter[done]", "false"), ("filter[type]", "plan_optimization"))
-    # The match is on the second page: the list stops there, the third page is never asked for.
-    assert [(r.method, r.url, r.params) for r in sent(mocked)] == [
-        ("POST", f"{BASE}/plans/p1:optimize", ()),
-        ("GET", f"{BASE}/operations", running),
-        ("GET", f"{BASE}/operations", (*running, ("pageToken", "t2"))),
-        ("GET", f"{BASE}/operations/o1", ()),
-    ]
-
-
-def _operation(operation_id: str, plan: str, started: float) -> dict[str, Any]:
-    answer = load("operation_success.json")
-    answer["id"] = operation_id
-    answer["metadata"] = {**answer["metadata"], "targetPlanId": plan, "startedAt": started}
-    return answer
-
-
-async def test_plans_optimize_and_wait_returns_the_latest_finished_optimization_in_any_list_order(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    busy = {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}
-    mocked.post(f"{BASE}/plans/p1:optimize", status=409, payload=busy)
-    # It finished between the 409 and the listing: nothing of plans/p1 runs any more.
-    mocked.get(url_pattern("/operations"), payload={"operations": [], "nextPageToken": None})
-    mocked.get(
-        f"{BASE}/plans/p1", payload={**load("plan.json"), "optimization": "optimized", "writable": False}
-    )
-    # Oldest first here, and the latest of plans/p1 on the first page: every page is read.
-    first_page = [
-        _operation("operations/old", "plans/p1", 1795400000),
-        _operation("operations/latest", "plans/p1", 1795420000),
-    ]
-    second_page = [
-        _operation("operations/other-plan", "plans/p0", 1795430000),
-        _operation("operations/older", "plans/p1", 1795300000),
-    ]
-    mocked.get(url_pattern("/operations"), payload={"operations": first_page, "nextPageToken": "t2"})
-    mocked.get(url_pattern("/operations"), payload={"operations": second_page, "nextPageToken": None})
-
-    operation = await client.plans.optimize_and_wait("p1", poll_interval=0.001, max_poll_interval=0.001)
-
-    assert operation.id == "operations/latest"
-    assert isinstance(operation.result, rp.OptimizationSuccess)
-    running = (("filter[done]", "false"), ("filter[type]", "plan_optimization"))
-    finished = (("filter[done]", "true"), ("filter[type]", "plan_optimization"))
-    assert [(r.method, r.url, r.params) for r in sent(mocked)] == [
-        ("POST", f"{BASE}/plans/p1:optimize", ()),
-        ("GET", f"{BASE}/operations", running),
-        ("GET", f"{BASE}/plans/p1", ()),
-        ("GET", f"{BASE}/operations", finished),
-        ("GET", f"{BASE}/operations", (*finished, ("pageToken", "t2"))),
-    ]
-
-
-async def test_plans_optimize_and_wait_raises_when_the_list_shows_no_operation_of_the_optimized_plan(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    busy = {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}
-    mocked.post(f"{BASE}/plans/p1:optimize", status=409, payload=busy)
-    mocked.get(url_pattern("/operations"), payload={"operations": [], "nextPageToken": None}, repeat=True)
-    mocked.get(
-        f"{BASE}/plans/p1", payload={**load("plan.json"), "optimization": "optimized", "writable": False}
-    )
-    with pytest.raises(rp.RoutePlanningError, match="the operation list does not show") as caught:
-        await client.plans.optimize_and_wait("p1", poll_interval=0.001, max_poll_interval=0.001)
-    assert isinstance(caught.value.__cause__, rp.OptimizationInProgressError)
-    assert len(sent(mocked)) == 4
-
-
-async def test_operations_wait_and_wait_many(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    mocked.get(f"{BASE}/operations/o1", payload=load("operation_running.json"))
-    mocked.get(f"{BASE}/operations/o1", payload=load("operation_success.json"))
-    mocked.get(f"{BASE}/operations/o2", payload=load("operation_failure.json"))
-    done = await client.operations.wait("operations/o1", poll_interval=0.001, max_poll_interval=0.001)
-    assert done.done is True
-    finished = [op.id async for op in client.operations.wait_many(["operations/o2"], poll_interval=0.001)]
-    assert finished == ["operations/o2"]
-
-
-async def test_plans_live_edit(mocked: aioresponses, client: rp.RoutePlanningClient) -> None:
-    mocked.post(f"{BASE}/plans/p1/stops/s1:liveUpdate", payload=load("live_change.json"))
-    mocked.post(f"{BASE}/plans/p1:reoptimize", payload=load("operation_success.json"))
-    mocked.post(f"{BASE}/plans/p1:redistribute", payload=load("plan.json"))
-    async with client.plans.live_edit("plans/p1", poll_interval=0.001, max_poll_interval=0.001) as edit:
-        await edit.update(STOP_ID, notes="Ring twice")
-    requests = sent(mocked)
-    assert [(r.method, r.url) for r in requests] == [
-        ("POST", f"{BASE}/plans/p1/stops/s1:liveUpdate"),
-        ("POST", f"{BASE}/plans/p1:reoptimize"),
-        ("POST", f"{BASE}/plans/p1:redistribute"),
-    ]
-    assert requests[0].body == {"notes": "Ring twice"}
-
-
-async def test_import_many_goes_through_import_batch(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    mocked.post(
-        f"{BASE}/plans/p1/stops:import",
-        payload={"success": ["plans/p1/stops/a", "plans/p1/stops/b"], "failed": []},
-    )
-    mocked.post(f"{BASE}/unassignedStops:import", payload={"success": ["unassignedStops/u1"], "failed": []})
-    stops = [rp.StopInput(address=ADDRESS), rp.StopInput(address=rp.AddressInput(city="Paris"))]
-    await client.stops.import_many("p1", stops)
-    await client.unassigned_stops.import_many([rp.UnassignedStopInput(address=ADDRESS)], depot="north")
-    requests = sent(mocked)
-    assert requests[0].body == [{"address": ADDRESS_JSON}, {"address": {"city": "Paris"}}]
-    assert requests[1].body == {"unassignedStops": [{"address": ADDRESS_JSON}], "depot": "depots/north"}
+    assert info.value.method == "PATCH"
+    assert info.value.request_url == f"{BASE}/plans/p1"
 
 
 async def test_an_answer_of_the_wrong_shape_is_a_clear_error(
-    mocked: aioresponses, client: rp.RoutePlanningClient
+    service: FakeService, client: rp.RoutePlanningClient
 ) -> None:
-    mocked.get(f"{BASE}/plans/p1", payload={"id": "plans/p1", "title": "t", "starts": "2026-11-23"})
+    service.on("GET", "/plans/p1", answer({"id": "plans/p1", "title": "t", "starts": "2026-11-23"}))
     with pytest.raises(rp.RoutePlanningError, match="shape of Plan"):
         await client.plans.get("p1")
-    mocked.get(f"{BASE}/plans/p2", body=b"[1, 2]", content_type="application/json")
+    service.on("GET", "/plans/p2", answer([1, 2]))
     with pytest.raises(rp.RoutePlanningError, match="expected a JSON object"):
         await client.plans.get("p2")
-    mocked.get(url_pattern("/depots"), payload={"depots": [{"name": "no id"}], "nextPageToken": None})
+    service.on("GET", "/depots", answer({"depots": [{"name": "no id"}], "nextPageToken": None}))
     with pytest.raises(rp.RoutePlanningError, match="shape of Depot"):
         await client.depots.list().collect()
-
-
-async def test_an_unusable_page_token_stops_the_iteration(
-    mocked: aioresponses, client: rp.RoutePlanningClient
-) -> None:
-    mocked.get(url_pattern("/depots"), payload={"depots": [load("depot.json")], "nextPageToken": ""})
-    with pytest.raises(rp.RoutePlanningError, match="unusable page token"):
-        await client.depots.list().collect()
-    assert len(sent(mocked)) == 1
