@@ -20,6 +20,30 @@ the ``route_planning_emulator`` and ``route_planning_client`` fixtures from
 
 Names are loaded on first use, so importing this package (and the pytest plugin)
 costs nothing until an emulator is made.
+
+The rooms, from the outside in:
+
+- ``_server.py``: :class:`Emulator`, the server on a loopback socket and its
+  measures (``max_in_window`` ...); ``_tls.py``: the throwaway CA;
+  ``__main__.py``: the process; ``pytest_plugin.py``: the fixtures;
+- ``_config.py``: :class:`EmulatorConfig` and the team (drivers, depots, custom
+  stop properties);
+- ``_app.py``: the aiohttp application and the request pipeline (base path,
+  authentication, route, path ids, rate limits, faults, body) that ends in
+  ``_handlers.py``, one handler per endpoint; ``_routes.py``: the route table and
+  path matching; ``_pages.py``: page sizes, filters and page tokens of the lists;
+  ``_validation.py``: request body rules; ``_problems.py``: error answers;
+- ``_limits.py``: the server's sliding-window rate limits per API key;
+  ``_faults.py``: scripted faults; ``_log.py``: the request log;
+- ``_state.py``: :class:`EmulatorState`, the one object that holds the data, put
+  together from ``_store.py`` (collections, ids, lookups and guards),
+  ``_edits.py`` (plain writes to plans, stops and unassigned stops),
+  ``_lifecycle.py`` (live changes, optimization operations, save and
+  distribution: the plan state machine) and ``_views.py`` (the JSON answers);
+- ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their JSON
+  form; ``_collections.py``: ordered stores with cursor pagination;
+- ``_optimizer.py``: the deterministic route optimizer; ``_geo.py``: the geocoder
+  and distances.
 """
 
 from __future__ import annotations
@@ -28,7 +52,6 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from route_planning_async.emulator._app import BASE_PATH, ROUTES, RouteSpec
     from route_planning_async.emulator._config import (
         CustomStopPropertyConfig,
         DepotConfig,
@@ -39,6 +62,7 @@ if TYPE_CHECKING:
     )
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
     from route_planning_async.emulator._log import RequestLog, RequestRecord
+    from route_planning_async.emulator._routes import BASE_PATH, ROUTES, RouteSpec
     from route_planning_async.emulator._server import Emulator
     from route_planning_async.emulator._state import EmulatorState
 
@@ -63,9 +87,9 @@ __all__ = [
 ]
 
 _WHERE = {
-    "BASE_PATH": "_app",
-    "ROUTES": "_app",
-    "RouteSpec": "_app",
+    "BASE_PATH": "_routes",
+    "ROUTES": "_routes",
+    "RouteSpec": "_routes",
     "CustomStopPropertyConfig": "_config",
     "DepotConfig": "_config",
     "DriverConfig": "_config",

@@ -11,11 +11,12 @@ import attrs
 from aiohttp import web
 
 from route_planning_async._limits import Category, Rule
-from route_planning_async.emulator._app import BASE_PATH, EmulatorApp
+from route_planning_async.emulator._app import EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._faults import FaultInjector
 from route_planning_async.emulator._limits import SlidingWindowLimiter
 from route_planning_async.emulator._log import RequestLog
+from route_planning_async.emulator._routes import BASE_PATH
 from route_planning_async.emulator._state import EmulatorState
 from route_planning_async.emulator._tls import TLSMaterial, make_tls
 

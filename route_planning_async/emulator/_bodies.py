@@ -1,0 +1,184 @@
+"""Stop bodies in their stored JSON form: built, patched, echoed.
+
+The emulator keeps a stop as the JSON it serves (without ``route``, which is
+rendered from the route record). This room builds that body from a validated
+create body, applies a validated PATCH body to it (PATCH semantics: null resets an
+object field, present keys replace, absent keys stay), and echoes the sent fields
+in an import failure. Nothing here checks references or raises: the callers in
+``_edits.py`` check drivers and custom properties first.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+__all__ = [
+    "ETA_SPREAD",
+    "NOT_OPTIMIZED",
+    "UNASSIGNED_KEYS",
+    "failure_echo",
+    "patched_body",
+    "stop_body",
+]
+
+_WEB_APP = "https://route-planning.example/app"
+
+NOT_OPTIMIZED = {
+    "reason": "not_optimized",
+    "message": "The plan has not been optimized yet",
+    "url": None,
+}
+"""``etaNullReason`` of a stop outside any route (copy it before storing)."""
+
+ETA_SPREAD = 900
+"""Seconds either side of an ETA for its earliest and latest arrival."""
+
+UNASSIGNED_KEYS = (
+    "id",
+    "address",
+    "barcodes",
+    "allowedDriversIdentifiers",
+    "timing",
+    "notes",
+    "orderInfo",
+    "packageCount",
+    "recipient",
+    "activity",
+    "proofOfAttemptRequirements",
+    "optimizationOrder",
+    "customProperties",
+    "serviceClientId",
+)
+"""The keys of a stop body an unassigned stop keeps."""
+
+
+def _default_timing() -> dict[str, Any]:
+    return {"earliestAttemptTime": None, "latestAttemptTime": None, "estimatedAttemptDuration": None}
+
+
+def _default_recipient() -> dict[str, Any]:
+    return {"email": None, "externalId": None, "name": None, "phone": None}
+
+
+def _default_order_info() -> dict[str, Any]:
+    return {"products": [], "sellerOrderId": None, "sellerName": None, "sellerWebsite": None}
+
+
+def _merge(
+    base: dict[str, Any] | None, patch: dict[str, Any] | None, default: dict[str, Any]
+) -> dict[str, Any]:
+    """PATCH an object field: null resets it, present keys replace, absent keys stay."""
+    if patch is None:
+        return dict(default)
+    result = dict(default if base is None else base)
+    result.update(patch)
+    return result
+
+
+def stop_body(
+    plan_id: str,
+    stop_id: str,
+    fields: dict[str, Any],
+    placed: tuple[float, float, str, str | None] | None,
+    identifiers: dict[str, str],
+) -> dict[str, Any]:
+    """A stop's JSON body (without ``route``) from a validated create body.
+
+    ``placed`` is ``(lat, lng, address text, placeId)`` from the geocoder;
+    ``identifiers`` maps bare driver ids to their e-mail or phone.
+    """
+    address = fields.get("address") or {}
+    driver = fields.get("driver")
+    allowed = fields.get("allowedDrivers") or ([driver] if driver else [])
+    body: dict[str, Any] = {
+        "id": f"plans/{plan_id}/stops/{stop_id}",
+        "plan": f"plans/{plan_id}",
+        "address": {
+            "address": placed[2] if placed else "",
+            "addressLineOne": address.get("addressLineOne") or "",
+            "addressLineTwo": address.get("addressLineTwo") or "",
+            "latitude": placed[0] if placed else None,
+            "longitude": placed[1] if placed else None,
+            "placeId": placed[3] if placed else None,
+            "placeTypes": ["street_address"] if placed and placed[3] else [],
+        },
+        "barcodes": list(fields.get("barcodes") or []),
+        "driverIdentifier": identifiers.get(driver) if driver else None,
+        "allowedDriversIdentifiers": [identifiers.get(ref, f"drivers/{ref}") for ref in allowed],
+        "timing": _merge(None, fields.get("timing") or {}, _default_timing()),
+        "estimatedTravelDuration": None,
+        "estimatedTravelDistance": None,
+        "notes": fields.get("notes"),
+        "orderInfo": _merge(None, fields.get("orderInfo") or {}, _default_order_info()),
+        "packageCount": fields.get("packageCount"),
+        "placeInVehicle": None,
+        "type": "stop",
+        "recipient": _merge(None, fields.get("recipient") or {}, _default_recipient()),
+        "activity": fields.get("activity") or "delivery",
+        "packageLabel": None,
+        "deliveryInfo": None,
+        "proofOfAttemptRequirements": fields.get("proofOfAttemptRequirements") or {"enabled": None},
+        "optimizationOrder": fields.get("optimizationOrder") or "default",
+        "eta": None,
+        "etaNullReason": dict(NOT_OPTIMIZED),
+        "customProperties": fields.get("customProperties"),
+        "stopPosition": None,
+        "trackingLink": None,
+        "webAppLink": f"{_WEB_APP}/plans/{plan_id}/stops/{stop_id}",
+        "serviceClientId": fields.get("serviceClientId"),
+    }
+    return body
+
+
+def patched_body(
+    body: dict[str, Any],
+    patch: dict[str, Any],
+    allowed: list[str],
+    identifiers: dict[str, str],
+) -> dict[str, Any]:
+    """A copy of a stop body with a validated (and reference-checked) PATCH body applied.
+
+    ``allowed`` is the stop's bare driver ids after the patch; location and
+    ``serviceClientId`` never change (contract, Stops rule 2).
+    """
+    body = copy.deepcopy(body)
+    if "driver" in patch:
+        driver = patch["driver"]
+        body["driverIdentifier"] = None if driver is None else identifiers[driver]
+    body["allowedDriversIdentifiers"] = [identifiers.get(ref, f"drivers/{ref}") for ref in allowed]
+    if "customProperties" in patch:
+        value = patch["customProperties"]
+        body["customProperties"] = (
+            None if value is None else {**(body.get("customProperties") or {}), **value}
+        )
+    for key, default in (
+        ("recipient", _default_recipient()),
+        ("orderInfo", _default_order_info()),
+        ("timing", _default_timing()),
+    ):
+        if key in patch:
+            body[key] = _merge(body.get(key), patch[key], default)
+    if "proofOfAttemptRequirements" in patch:
+        body["proofOfAttemptRequirements"] = patch["proofOfAttemptRequirements"] or {"enabled": None}
+    for key, default_value in (("activity", "delivery"), ("optimizationOrder", "default")):
+        if key in patch:
+            body[key] = patch[key] or default_value
+    for key in ("packageCount", "notes"):
+        if key in patch:
+            body[key] = patch[key]
+    if "barcodes" in patch:
+        body["barcodes"] = list(patch["barcodes"])
+    return body
+
+
+def failure_echo(fields: dict[str, Any]) -> dict[str, Any]:
+    """The ``stop`` part of an import failure: the sent address (every key) and recipient."""
+    address = fields.get("address") or {}
+    keys = ("addressName", "addressLineOne", "addressLineTwo", "city", "state", "zip", "country")
+    echo_address: dict[str, Any] = {key: address.get(key) for key in keys}
+    echo_address["latitude"] = address.get("latitude")
+    echo_address["longitude"] = address.get("longitude")
+    recipient = fields.get("recipient")
+    echo_recipient = None if recipient is None else {**_default_recipient(), **recipient}
+    return {"address": echo_address, "recipient": echo_recipient}

@@ -1,0 +1,232 @@
+"""Plain writes: creating, changing and deleting plans, stops and unassigned stops.
+
+:class:`Edits` takes bodies the handlers already validated (``_validation.py``),
+checks what only the store knows (drivers, depots, custom properties, the geocoder's
+verdict) and stores the records. A plain write needs a writable plan; the live
+calls and optimizations that make a plan unwritable are in ``_lifecycle.py``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import attrs
+
+from route_planning_async.emulator._bodies import UNASSIGNED_KEYS, failure_echo, patched_body, stop_body
+from route_planning_async.emulator._collections import OrderedStore
+from route_planning_async.emulator._geo import geocode
+from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._records import (
+    CompactStops,
+    PlanRecord,
+    StopRecord,
+    UnassignedStopRecord,
+)
+from route_planning_async.emulator._store import Store
+
+__all__ = ["Edits"]
+
+
+class Edits(Store):
+    """The store plus its plain writes."""
+
+    # ------------------------------------------------------------------- plans
+
+    def create_plan(self, fields: dict[str, Any]) -> PlanRecord:
+        """POST /plans with a validated body."""
+        drivers = fields.get("drivers", [])
+        self._check_plan_drivers(drivers)
+        depot_id = self._require_depot(fields.get("depot"), "depot")
+        store: OrderedStore[StopRecord] | CompactStops = (
+            OrderedStore() if self.config.keep_stops else CompactStops()
+        )
+        plan = PlanRecord(self.new_id(), fields["title"], fields["starts"], depot_id, list(drivers), store)
+        self.plans.add(plan.id, plan)
+        return plan
+
+    def _check_plan_drivers(self, drivers: Iterable[str]) -> None:
+        for index, driver_id in enumerate(drivers):
+            driver = self._require_driver(driver_id, f"drivers[{index}]")
+            if not driver.active:
+                raise Problem(400, "Driver is not active", "driver_not_active", f"drivers[{index}]")
+
+    def update_plan(self, plan: PlanRecord, fields: dict[str, Any]) -> PlanRecord:
+        """PATCH /plans/<id>: only present fields change; ``drivers`` is replaced in full."""
+        self.require_writable(plan)
+        if "drivers" in fields:
+            self._check_plan_drivers(fields["drivers"])
+        depot_id = self._require_depot(fields["depot"], "depot") if "depot" in fields else plan.depot_id
+        if "title" in fields:
+            plan.title = fields["title"]
+        if "starts" in fields:
+            plan.starts = fields["starts"]
+        if "drivers" in fields:
+            plan.driver_ids = list(fields["drivers"])
+        plan.depot_id = depot_id
+        return plan
+
+    def delete_plan(self, plan: PlanRecord) -> None:
+        """DELETE /plans/<id>: the plan and its routes, even when not writable (Plans rule 2)."""
+        for route_id in plan.route_ids:
+            self.routes.pop(route_id, None)
+        self.plans.remove(plan.id)
+
+    # ------------------------------------------------------------------- stops
+
+    def _place(self, address: dict[str, Any], depot_id: str) -> tuple[float, float, str, str | None]:
+        depot = self._depots[depot_id]
+        placed = geocode(address, (depot.latitude, depot.longitude), self.config.ungeocodable_marker)
+        if placed is None:
+            raise Problem(422, "The address could not be geocoded", "geocoding_failed", "address")
+        return placed.latitude, placed.longitude, placed.address, placed.place_id
+
+    def _check_custom_properties(self, values: dict[str, Any] | None, param: str) -> None:
+        if not values:
+            return
+        known = {prop.id for prop in self.team.custom_stop_properties}
+        for key in values:
+            if key not in known:
+                raise Problem.invalid(
+                    f"{param}.{key}" if param else key, "is not the id of a custom stop property of the team"
+                )
+
+    def _driver_refs(self, fields: dict[str, Any], prefix: str) -> list[str]:
+        driver = fields.get("driver")
+        if driver is not None:
+            self._require_driver(driver, f"{prefix}driver")
+            return [driver]
+        allowed = fields.get("allowedDrivers") or []
+        for index, driver_id in enumerate(allowed):
+            self._require_driver(driver_id, f"{prefix}allowedDrivers[{index}]")
+        return list(allowed)
+
+    def build_stop(self, plan: PlanRecord, fields: dict[str, Any], prefix: str = "") -> StopRecord:
+        """A new stop record from a validated create body (not stored yet).
+
+        Raises 422 when the address cannot be geocoded and 404 for an unknown driver.
+        """
+        refs = self._driver_refs(fields, prefix)
+        self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
+        placed = self._place(fields["address"], plan.depot_id)
+        stop_id = plan.stops.new_id() if isinstance(plan.stops, CompactStops) else self.new_id()
+        body = stop_body(plan.id, stop_id, fields, placed, self._identifiers)
+        return StopRecord(stop_id, plan.id, body, placed[0], placed[1], tuple(refs))
+
+    def add_stop(self, plan: PlanRecord, record: StopRecord) -> StopRecord:
+        """Store a built stop; its drivers join the plan ("on first creation ... also added")."""
+        plan.stops.add(record.id, record)
+        for driver_id in record.allowed_driver_ids:
+            if driver_id not in plan.driver_ids:
+                plan.driver_ids.append(driver_id)
+        return record
+
+    def create_stop(self, plan: PlanRecord, fields: dict[str, Any]) -> StopRecord:
+        """POST /plans/<id>/stops."""
+        self.require_stop_collections(plan)
+        self.require_writable(plan)
+        return self.add_stop(plan, self.build_stop(plan, fields))
+
+    def import_stops(self, plan: PlanRecord, items: list[dict[str, Any]]) -> dict[str, Any]:
+        """POST /plans/<id>/stops:import: per-stop failures go to ``failed`` (Stops rule 4)."""
+        self.require_stop_collections(plan)
+        self.require_writable(plan)
+        success: list[str] = []
+        failed: list[dict[str, Any]] = []
+        for index, fields in enumerate(items):
+            try:
+                record = self.build_stop(plan, fields, f"[{index}].")
+            except Problem as problem:
+                failed.append({"error": {"message": problem.message}, "stop": failure_echo(fields)})
+                continue
+            self.add_stop(plan, record)
+            success.append(record.body["id"])
+        return {"success": success, "failed": failed}
+
+    def patched_stop(self, record: StopRecord, patch: dict[str, Any]) -> StopRecord:
+        """A copy of ``record`` with a validated PATCH body applied (PATCH semantics)."""
+        allowed = list(record.allowed_driver_ids)
+        if "driver" in patch and patch["driver"] is not None:
+            self._require_driver(patch["driver"], "driver")
+            allowed = [patch["driver"]]
+        if "allowedDrivers" in patch:
+            refs = patch["allowedDrivers"] or []
+            for index, driver_id in enumerate(refs):
+                self._require_driver(driver_id, f"allowedDrivers[{index}]")
+            allowed = list(refs)
+        if "customProperties" in patch:
+            self._check_custom_properties(patch["customProperties"], "customProperties")
+        body = patched_body(record.body, patch, allowed, self._identifiers)
+        return attrs.evolve(record, body=body, allowed_driver_ids=tuple(allowed))
+
+    def update_stop(self, plan: PlanRecord, stop_id: str, patch: dict[str, Any]) -> StopRecord:
+        """PATCH /plans/<id>/stops/<id>: location and serviceClientId never change (Stops rule 2)."""
+        self.require_stop_collections(plan)
+        record = self.stop(plan, stop_id)
+        self.require_writable(plan)
+        updated = self.patched_stop(record, patch)
+        plan.stops.replace(stop_id, updated)
+        return updated
+
+    def delete_stop(self, plan: PlanRecord, stop_id: str) -> None:
+        """DELETE /plans/<id>/stops/<id>."""
+        self.require_stop_collections(plan)
+        self.stop(plan, stop_id)
+        self.require_writable(plan)
+        plan.stops.remove(stop_id)
+
+    # -------------------------------------------------------- unassigned stops
+
+    def build_unassigned(
+        self, fields: dict[str, Any], depot_id: str | None, prefix: str = ""
+    ) -> UnassignedStopRecord:
+        """A new unassigned stop from a validated body (not stored yet)."""
+        depot = self._require_depot(depot_id, "depot")
+        refs = self._driver_refs(fields, prefix)
+        self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
+        placed = self._place(fields["address"], depot)
+        stop_id = self.new_id()
+        plan_body = stop_body("-", stop_id, fields, placed, self._identifiers)
+        body = {key: plan_body[key] for key in UNASSIGNED_KEYS}
+        body["id"] = f"unassignedStops/{stop_id}"
+        body["depot"] = f"depots/{depot}"
+        body["allowedDriversIdentifiers"] = [self._identifiers.get(ref, f"drivers/{ref}") for ref in refs]
+        return UnassignedStopRecord(stop_id, body, placed[0], placed[1])
+
+    def create_unassigned(self, fields: dict[str, Any]) -> UnassignedStopRecord:
+        """POST /unassignedStops."""
+        record = self.build_unassigned(fields, fields.get("depot"))
+        self.unassigned_stops.add(record.id, record)
+        return record
+
+    def import_unassigned(self, items: list[dict[str, Any]], depot_id: str | None) -> dict[str, Any]:
+        """POST /unassignedStops:import; failures name the ``unassignedStop`` (public OpenAPI document)."""
+        self._require_depot(depot_id, "depot")
+        success: list[str] = []
+        failed: list[dict[str, Any]] = []
+        for index, fields in enumerate(items):
+            try:
+                record = self.build_unassigned(fields, depot_id, f"unassignedStops[{index}].")
+            except Problem as problem:
+                failed.append({"error": {"message": problem.message}, "unassignedStop": failure_echo(fields)})
+                continue
+            self.unassigned_stops.add(record.id, record)
+            success.append(record.body["id"])
+        return {"success": success, "failed": failed}
+
+    def update_unassigned(self, record: UnassignedStopRecord, patch: dict[str, Any]) -> UnassignedStopRecord:
+        """PATCH /unassignedStops/<id>."""
+        depot = self._require_depot(patch["depot"], "depot") if "depot" in patch else None
+        as_stop = StopRecord(record.id, "-", record.body, record.latitude, record.longitude, ())
+        allowed = [
+            driver.id
+            for driver in self.team.drivers
+            if driver.identifier in record.body["allowedDriversIdentifiers"]
+        ]
+        as_stop.allowed_driver_ids = tuple(allowed)
+        patched = self.patched_stop(as_stop, patch)
+        body = {key: patched.body[key] for key in record.body}
+        if depot is not None:
+            body["depot"] = f"depots/{depot}"
+        record.body = body
+        return record

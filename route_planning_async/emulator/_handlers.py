@@ -1,0 +1,346 @@
+"""The handlers: one per endpoint, from a checked call to a reply.
+
+The pipeline in ``_app.py`` has already matched the route, checked the path ids,
+applied the rate limits and decoded the body; a handler validates the body
+(``_validation.py``), asks :class:`EmulatorState` for the change or the records and
+answers JSON (``_views.py`` through the state). Lists page through ``_pages.py``.
+The handler of ``plans.optimize`` and ``plans.reoptimize`` also sets a timer that
+finishes the operation when its deadline passes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+from multidict import MultiMapping
+
+from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._pages import (
+    DEPOTS_LIST,
+    OPERATIONS_LIST,
+    PLANS_LIST,
+    STOPS_LIST,
+    UNASSIGNED_LIST,
+    Pages,
+)
+from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._records import CompactStops, OperationRecord, PlanRecord
+from route_planning_async.emulator._routes import ROUTES, RouteSpec
+from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._validation import (
+    array,
+    check_keys,
+    expect_object,
+    reference,
+    validate_plan_body,
+    validate_reoptimize_body,
+    validate_stop_body,
+)
+
+__all__ = ["NO_BODY", "Call", "Handlers", "Reply"]
+
+NO_BODY = object()
+"""The body of a call that came without one."""
+
+
+@attrs.frozen
+class Call:
+    """What a handler gets."""
+
+    route: RouteSpec
+    """The matched endpoint."""
+    params: dict[str, str]
+    """Path ids, already checked."""
+    query: MultiMapping[str]
+    """Decoded query parameters."""
+    json: Any
+    """The decoded body, or ``NO_BODY``."""
+    now: float
+    """Server clock reading."""
+
+
+@attrs.frozen
+class Reply:
+    """What a handler answers."""
+
+    status: int
+    """HTTP status."""
+    body: Any = None
+    """JSON-able body; None for an empty body (204)."""
+
+
+class Handlers:
+    """One method per endpoint of :data:`ROUTES`, named after it (``plans.create``: ``plans_create``)."""
+
+    def __init__(self, config: EmulatorConfig, state: EmulatorState) -> None:
+        self.config = config
+        self.state = state
+        self._pages = Pages(config, lambda: self.state.new_id(24))
+        self._timers: set[asyncio.TimerHandle] = set()
+        self.table: dict[str, Callable[[Call], Reply]] = {
+            route.name: getattr(self, route.name.replace(".", "_")) for route in ROUTES
+        }
+        """The handler of each endpoint, by endpoint name."""
+
+    def cancel_timers(self) -> None:
+        """Stop the timers that finish delayed optimizations."""
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
+
+    # ------------------------------------------------------ timers and lookups
+
+    def _schedule(self, plan: PlanRecord) -> None:
+        operation = self.state.operations.get(plan.running_operation or "")
+        if operation is None or operation.done:
+            return
+        loop = asyncio.get_running_loop()
+        delay = max(0.0, operation.deadline - self.config.clock())
+
+        def fire() -> None:
+            self._timers.discard(timer)
+            self.state.settle(self.config.clock())
+
+        timer = loop.call_later(delay, fire)
+        self._timers.add(timer)
+
+    def _plan(self, call: Call) -> PlanRecord:
+        return self.state.plan(call.params["plan"])
+
+    def _stops_plan(self, call: Call) -> PlanRecord:
+        plan = self._plan(call)
+        self.state.require_stop_collections(plan)
+        return plan
+
+    # ---------------------------------------------------------------- plans
+
+    def plans_create(self, call: Call) -> Reply:
+        fields = validate_plan_body(
+            call.json,
+            partial=False,
+            earliest=self.config.earliest_plan_date,
+            latest=self.config.latest_plan_date,
+            strict=self.config.strict,
+        )
+        return Reply(200, self.state.plan_json(self.state.create_plan(fields)))
+
+    def plans_list(self, call: Call) -> Reply:
+        def keep(plan: PlanRecord, filters: dict[str, Any]) -> bool:
+            title = filters.get("title")
+            gte = filters.get("startsGte")
+            lte = filters.get("startsLte")
+            return (
+                (title is None or title.lower() in plan.title.lower())
+                and (gte is None or plan.starts >= gte)
+                and (lte is None or plan.starts <= lte)
+            )
+
+        def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            plans, last, more = self.state.plans.page(after, limit, lambda plan: keep(plan, filters))
+            return [self.state.plan_json(plan) for plan in plans], last, more
+
+        items, token = self._pages.paginate(call.route.name, call.query, "", PLANS_LIST, fetch)
+        return Reply(200, {"plans": items, "nextPageToken": token})
+
+    def plans_get(self, call: Call) -> Reply:
+        return Reply(200, self.state.plan_json(self._plan(call)))
+
+    def plans_update(self, call: Call) -> Reply:
+        fields = validate_plan_body(
+            call.json,
+            partial=True,
+            earliest=self.config.earliest_plan_date,
+            latest=self.config.latest_plan_date,
+            strict=self.config.strict,
+        )
+        return Reply(200, self.state.plan_json(self.state.update_plan(self._plan(call), fields)))
+
+    def plans_delete(self, call: Call) -> Reply:
+        self.state.delete_plan(self._plan(call))
+        return Reply(204)
+
+    def plans_optimize(self, call: Call) -> Reply:
+        plan = self._plan(call)
+        operation = self.state.start_optimization(plan, call.now)
+        self._schedule(plan)
+        return Reply(200, self.state.operation_json(operation))
+
+    def plans_distribute(self, call: Call) -> Reply:
+        return Reply(200, self.state.plan_json(self.state.distribute(self._plan(call))))
+
+    def plans_reoptimize(self, call: Call) -> Reply:
+        body = None if call.json is NO_BODY else call.json
+        optimization_type = validate_reoptimize_body(body, strict=self.config.strict)
+        plan = self._plan(call)
+        operation = self.state.start_reoptimization(plan, optimization_type, call.now)
+        self._schedule(plan)
+        return Reply(200, self.state.operation_json(operation))
+
+    def plans_redistribute(self, call: Call) -> Reply:
+        return Reply(200, self.state.plan_json(self.state.redistribute(self._plan(call))))
+
+    def plans_save(self, call: Call) -> Reply:
+        self.state.save(self._plan(call))
+        return Reply(204)
+
+    def operations_get(self, call: Call) -> Reply:
+        return Reply(200, self.state.operation_json(self.state.operation(call.params["operation"])))
+
+    def operations_list(self, call: Call) -> Reply:
+        # Newest first (the public OpenAPI document gives no order): the operations
+        # a caller looks for, the running and the latest ones, come on the first page.
+        def keep(operation: OperationRecord, filters: dict[str, Any]) -> bool:
+            done = filters.get("done")
+            # Every operation of the emulator is a plan_optimization, the only documented type.
+            return done is None or operation.done == done
+
+        def fetch(before: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            found, last, more = self.state.operations_page(before, limit, lambda op: keep(op, filters))
+            return [self.state.operation_json(operation) for operation in found], last, more
+
+        items, token = self._pages.paginate(call.route.name, call.query, "", OPERATIONS_LIST, fetch)
+        return Reply(200, {"operations": items, "nextPageToken": token})
+
+    # ---------------------------------------------------------------- stops
+
+    def stops_create(self, call: Call) -> Reply:
+        fields = validate_stop_body(call.json, "stop.create", strict=self.config.strict)
+        record = self.state.create_stop(self._plan(call), fields)
+        return Reply(200, self.state.stop_json(record))
+
+    def stops_list(self, call: Call) -> Reply:
+        plan = self._stops_plan(call)
+        stops = plan.stops
+
+        def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            external = filters.get("externalId")
+            if isinstance(stops, CompactStops):
+                found, last, more = stops.page(after, limit, external, plan.id)
+            else:
+                found, last, more = stops.page(
+                    after, limit, None if external is None else (lambda s: s.external_id == external)
+                )
+            return [self.state.stop_json(record) for record in found], last, more
+
+        items, token = self._pages.paginate(call.route.name, call.query, plan.id, STOPS_LIST, fetch)
+        return Reply(200, {"stops": items, "nextPageToken": token})
+
+    def stops_import_batch(self, call: Call) -> Reply:
+        items = array(call.json, "", min_items=1, max_items=100)
+        fields = [
+            validate_stop_body(item, "stop.create", f"[{index}]", strict=self.config.strict)
+            for index, item in enumerate(items)
+        ]
+        return Reply(200, self.state.import_stops(self._plan(call), fields))
+
+    def stops_get(self, call: Call) -> Reply:
+        plan = self._stops_plan(call)
+        return Reply(200, self.state.stop_json(self.state.stop(plan, call.params["stop"])))
+
+    def stops_update(self, call: Call) -> Reply:
+        patch = validate_stop_body(call.json, "stop.update", strict=self.config.strict)
+        record = self.state.update_stop(self._plan(call), call.params["stop"], patch)
+        return Reply(200, self.state.stop_json(record))
+
+    def stops_delete(self, call: Call) -> Reply:
+        self.state.delete_stop(self._plan(call), call.params["stop"])
+        return Reply(204)
+
+    def stops_live_create(self, call: Call) -> Reply:
+        fields = validate_stop_body(call.json, "stop.create", strict=self.config.strict)
+        pending, record = self.state.live_create(self._plan(call), fields)
+        return Reply(200, {"pending": pending, "stop": self.state.stop_json(record)})
+
+    def stops_live_update(self, call: Call) -> Reply:
+        patch = validate_stop_body(call.json, "stop.update", strict=self.config.strict)
+        pending, record = self.state.live_update(self._plan(call), call.params["stop"], patch)
+        return Reply(200, {"pending": pending, "stop": self.state.stop_json(record)})
+
+    def stops_live_delete(self, call: Call) -> Reply:
+        pending = self.state.live_delete(self._plan(call), call.params["stop"])
+        return Reply(200, {"pending": pending})
+
+    # ------------------------------------------------------ unassigned stops
+
+    def unassigned_stops_create(self, call: Call) -> Reply:
+        fields = validate_stop_body(call.json, "unassigned.create", strict=self.config.strict)
+        return Reply(200, self.state.unassigned_json(self.state.create_unassigned(fields)))
+
+    def unassigned_stops_list(self, call: Call) -> Reply:
+        def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            external = filters.get("externalId")
+            found, last, more = self.state.unassigned_stops.page(
+                after, limit, None if external is None else (lambda s: s.external_id == external)
+            )
+            return [self.state.unassigned_json(record) for record in found], last, more
+
+        items, token = self._pages.paginate(call.route.name, call.query, "", UNASSIGNED_LIST, fetch)
+        return Reply(200, {"unassignedStops": items, "nextPageToken": token})
+
+    def unassigned_stops_import_batch(self, call: Call) -> Reply:
+        body = expect_object(call.json, "")
+        check_keys(body, ("unassignedStops", "depot"), "", self.config.strict)
+        if "unassignedStops" not in body:
+            raise Problem.invalid("unassignedStops", "is required")
+        items = array(body["unassignedStops"], "unassignedStops", min_items=1, max_items=100)
+        depot = None if body.get("depot") is None else reference(body["depot"], "depot", "depots")
+        fields = [
+            validate_stop_body(
+                item, "unassigned.import", f"unassignedStops[{index}]", strict=self.config.strict
+            )
+            for index, item in enumerate(items)
+        ]
+        return Reply(200, self.state.import_unassigned(fields, depot))
+
+    def unassigned_stops_get(self, call: Call) -> Reply:
+        record = self.state.unassigned_stop(call.params["unassigned_stop"])
+        return Reply(200, self.state.unassigned_json(record))
+
+    def unassigned_stops_update(self, call: Call) -> Reply:
+        patch = validate_stop_body(call.json, "unassigned.update", strict=self.config.strict)
+        record = self.state.unassigned_stop(call.params["unassigned_stop"])
+        return Reply(200, self.state.unassigned_json(self.state.update_unassigned(record, patch)))
+
+    def unassigned_stops_delete(self, call: Call) -> Reply:
+        record = self.state.unassigned_stop(call.params["unassigned_stop"])
+        self.state.unassigned_stops.remove(record.id)
+        return Reply(204)
+
+    # ------------------------------------------------------ reference lists
+
+    def depots_list(self, call: Call) -> Reply:
+        depots = self.state.team.depots
+
+        def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            chunk = depots[after : after + limit]
+            return (
+                [self.state.depot_json(d.id) for d in chunk],
+                after + len(chunk),
+                after + limit < len(depots),
+            )
+
+        items, token = self._pages.paginate(call.route.name, call.query, "", DEPOTS_LIST, fetch)
+        return Reply(200, {"depots": items, "nextPageToken": token})
+
+    def depots_get(self, call: Call) -> Reply:
+        return Reply(200, self.state.depot_json(call.params["depot"]))
+
+    def custom_stop_properties_list(self, call: Call) -> Reply:
+        if self.config.strict and call.query:
+            raise Problem.invalid(next(iter(call.query)), "is not a query parameter of this list")
+        return Reply(200, {"customStopProperties": self.state.custom_stop_properties_json()})
+
+    def routes_get(self, call: Call) -> Reply:
+        route = self.state.routes.get(call.params["route"])
+        if route is None:
+            raise Problem.not_found("Route not found", "route_not_found")
+        return Reply(200, self.state.route_json(route))
+
+    def drivers_get(self, call: Call) -> Reply:
+        driver = self.state.driver(call.params["driver"])
+        if driver is None:
+            raise Problem.not_found("Driver not found", "driver_not_found")
+        return Reply(200, self.state.driver_json(driver))

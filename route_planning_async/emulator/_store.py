@@ -1,0 +1,153 @@
+"""The store: the emulator's collections, its id generator, lookups and guards.
+
+:class:`Store` holds the records (``_records.py``) by bare id and answers the
+questions every handler asks first: does it exist (404, or 403 for a plan older
+than the team may read), does the plan have stop collections (410), is an
+optimization running (409), may the plan be written (409). It changes nothing;
+``_edits.py`` and ``_lifecycle.py`` build on it.
+"""
+
+from __future__ import annotations
+
+import random
+import string
+import zoneinfo
+
+from route_planning_async.emulator import _problems as problems
+from route_planning_async.emulator._collections import OrderedStore
+from route_planning_async.emulator._config import DriverConfig, EmulatorConfig
+from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._records import (
+    CompactStops,
+    OperationRecord,
+    PlanRecord,
+    RouteRecord,
+    StopRecord,
+    UnassignedStopRecord,
+)
+
+__all__ = ["Store"]
+
+_ALPHABET = string.ascii_letters + string.digits
+
+
+class Store:
+    """Plans, unassigned stops, routes and operations by bare id, with lookups and guards.
+
+    All methods run on the event loop thread; none of them awaits, so each call is atomic.
+    """
+
+    def __init__(self, config: EmulatorConfig) -> None:
+        self.config = config
+        self.team = config.team
+        self.plans: OrderedStore[PlanRecord] = OrderedStore()
+        """Plans by bare id."""
+        self.unassigned_stops: OrderedStore[UnassignedStopRecord] = OrderedStore()
+        """Unassigned stops by bare id."""
+        self.routes: dict[str, RouteRecord] = {}
+        """Routes by bare id."""
+        self.operations: dict[str, OperationRecord] = {}
+        """Operations by bare id."""
+        self._operation_order: list[str] = []
+        """Bare operation ids in the order they started (operations are never removed)."""
+        self._rng = random.Random(config.seed)
+        self._drivers = {driver.id: driver for driver in self.team.drivers}
+        self._depots = {depot.id: depot for depot in self.team.depots}
+        self._identifiers = {driver.id: driver.identifier for driver in self.team.drivers}
+        self._tz = zoneinfo.ZoneInfo(self.team.timezone)
+
+    # ------------------------------------------------------------ ids and team
+
+    def new_id(self, length: int = 20) -> str:
+        """A fresh opaque id from the seeded generator."""
+        return "".join(self._rng.choices(_ALPHABET, k=length))
+
+    def driver(self, driver_id: str) -> DriverConfig | None:
+        """The team's driver with this bare id."""
+        return self._drivers.get(driver_id)
+
+    def _require_driver(self, driver_id: str, param: str) -> DriverConfig:
+        driver = self._drivers.get(driver_id)
+        if driver is None:
+            raise Problem.not_found("Driver not found", "driver_not_found", param)
+        return driver
+
+    def _require_depot(self, depot_id: str | None, param: str) -> str:
+        if depot_id is None:
+            return self.team.main_depot.id
+        if depot_id not in self._depots:
+            raise Problem.not_found("Depot not found", "depot_not_found", param)
+        return depot_id
+
+    # ----------------------------------------------------------------- lookups
+
+    def plan(self, plan_id: str) -> PlanRecord:
+        """The plan, or 404 (403 when it is older than the team's data access allows)."""
+        plan = self.plans.get(plan_id)
+        if plan is None:
+            raise Problem.not_found("Plan not found", "plan_not_found")
+        limit = self.config.inaccessible_before
+        if limit is not None and plan.starts < limit:
+            code, message = problems.PLAN_INACCESSIBLE
+            raise Problem(403, message, code, url=problems.PAYWALL_URL)
+        return plan
+
+    def stop(self, plan: PlanRecord, stop_id: str) -> StopRecord:
+        """An applied stop of the plan, or 404."""
+        record = (
+            plan.stops.get(stop_id, plan.id)
+            if isinstance(plan.stops, CompactStops)
+            else plan.stops.get(stop_id)
+        )
+        if record is None:
+            raise Problem.not_found("Stop not found", "stop_not_found")
+        return record
+
+    def stops_of(self, plan_id: str) -> list[StopRecord]:
+        """The applied stops of a plan, in creation order (kept stops only)."""
+        return list(self.plan(plan_id).stops.values())
+
+    def stop_count(self, plan_id: str) -> int:
+        """Applied stops of a plan (also in compact mode)."""
+        return len(self.plan(plan_id).stops)
+
+    def unassigned_stop(self, stop_id: str) -> UnassignedStopRecord:
+        """The unassigned stop, or 404."""
+        record = self.unassigned_stops.get(stop_id)
+        if record is None:
+            raise Problem.not_found("Unassigned stop not found", "unassigned_stop_not_found")
+        return record
+
+    def operation(self, operation_id: str) -> OperationRecord:
+        """The operation, or 404."""
+        operation = self.operations.get(operation_id)
+        if operation is None:
+            raise Problem.not_found("The operation was not found.", "operation_not_found")
+        return operation
+
+    # ------------------------------------------------------------------ guards
+
+    def has_stop_collections(self, plan: PlanRecord) -> bool:
+        """Plans starting before 2023-04-01 have none (contract, Stops in a plan)."""
+        return plan.starts >= self.config.stop_collections_since
+
+    def require_stop_collections(self, plan: PlanRecord) -> None:
+        """410 for a plan without stop collections."""
+        if not self.has_stop_collections(plan):
+            raise Problem(
+                410,
+                f"Plans created before {self.config.stop_collections_since.isoformat()} have no stop "
+                "collections; stop operations are unavailable for them",
+                "stops_unavailable",
+            )
+
+    def require_not_running(self, plan: PlanRecord) -> None:
+        """409 ``plan_optimization_in_progress`` while an optimization runs."""
+        if plan.running_operation is not None:
+            raise Problem.conflict(*problems.PLAN_OPTIMIZATION_IN_PROGRESS)
+
+    def require_writable(self, plan: PlanRecord) -> None:
+        """409 for a plain write to a plan that is not writable (contract, Stops rule 1)."""
+        self.require_not_running(plan)
+        if not plan.writable:
+            raise Problem.conflict(*problems.PLAN_NOT_WRITABLE)
