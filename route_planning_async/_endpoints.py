@@ -1,7 +1,8 @@
-"""The endpoint table: every call of the contract, its method, path and category.
+"""The endpoint table: every call of the contract, its method, path, category and page size.
 
 This table is the one place that decides which rate-limit category an endpoint
-belongs to (contract, Limits section). The README copies it.
+belongs to (contract, Limits section), and how many items a page of a list
+endpoint may hold (``maxPageSize``). The README copies it.
 """
 
 from __future__ import annotations
@@ -32,6 +33,9 @@ class Endpoint:
     """Its rate-limit category."""
     sends_body: bool
     """Whether the request carries a JSON body (action calls do not)."""
+    max_page_size: int | None = attrs.field(default=None, kw_only=True)
+    """Largest ``maxPageSize`` of a list endpoint (the smallest is 1); None for
+    every other endpoint, and for a list that takes no page size."""
 
     def request(
         self,
@@ -61,7 +65,8 @@ ENDPOINTS: dict[str, Endpoint] = {
     for e in (
         # Plans
         Endpoint("plans.create", "POST", "/plans", _W, True),
-        Endpoint("plans.list", "GET", "/plans", _R, False),
+        # Contract, Limits: maxPageSize plans 1..20, stops 1..10, unassigned stops 1..20.
+        Endpoint("plans.list", "GET", "/plans", _R, False, max_page_size=20),
         Endpoint("plans.get", "GET", "/plans/{plan}", _R, False),
         Endpoint("plans.update", "PATCH", "/plans/{plan}", _W, True),
         Endpoint("plans.delete", "DELETE", "/plans/{plan}", _W, False),
@@ -72,11 +77,12 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint("plans.save", "POST", "/plans/{plan}:save", _W, False),
         # Operations
         Endpoint("operations.get", "GET", "/operations/{operation}", _R, False),
-        # Not in the contract; the public API documentation's GET /operations.
-        Endpoint("operations.list", "GET", "/operations", _R, False),
+        # Not in the contract; the public API documentation's GET /operations,
+        # maxPageSize 1..20 (default 20).
+        Endpoint("operations.list", "GET", "/operations", _R, False, max_page_size=20),
         # Stops in a plan
         Endpoint("stops.create", "POST", "/plans/{plan}/stops", _W, True),
-        Endpoint("stops.list", "GET", "/plans/{plan}/stops", _R, False),
+        Endpoint("stops.list", "GET", "/plans/{plan}/stops", _R, False, max_page_size=10),
         Endpoint("stops.import_batch", "POST", "/plans/{plan}/stops:import", _I, True),
         Endpoint("stops.get", "GET", "/plans/{plan}/stops/{stop}", _R, False),
         Endpoint("stops.update", "PATCH", "/plans/{plan}/stops/{stop}", _W, True),
@@ -86,13 +92,15 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint("stops.live_delete", "POST", "/plans/{plan}/stops/{stop}:liveDelete", _W, False),
         # Unassigned stops
         Endpoint("unassigned_stops.create", "POST", "/unassignedStops", _W, True),
-        Endpoint("unassigned_stops.list", "GET", "/unassignedStops", _R, False),
+        Endpoint("unassigned_stops.list", "GET", "/unassignedStops", _R, False, max_page_size=20),
         Endpoint("unassigned_stops.import_batch", "POST", "/unassignedStops:import", _I, True),
         Endpoint("unassigned_stops.get", "GET", "/unassignedStops/{unassigned_stop}", _R, False),
         Endpoint("unassigned_stops.update", "PATCH", "/unassignedStops/{unassigned_stop}", _W, True),
         Endpoint("unassigned_stops.delete", "DELETE", "/unassignedStops/{unassigned_stop}", _W, False),
         # Reference lists
-        Endpoint("depots.list", "GET", "/depots", _R, False),
+        # The contract does not show the depot list's parameters; the public API
+        # documentation gives maxPageSize 1..20.
+        Endpoint("depots.list", "GET", "/depots", _R, False, max_page_size=20),
         Endpoint("depots.get", "GET", "/depots/{depot}", _R, False),
         Endpoint("custom_stop_properties.list", "GET", "/team/customStopProperties", _R, False),
     )

@@ -25,6 +25,13 @@
     ├── OperationCanceledError        an operation was canceled
     └── OperationTimeoutError         waiting for an operation ran out of time
 
+Every error that concerns one request (``TransportError``, ``APIError`` and
+their subclasses) carries the request as ``method`` and ``request_url`` (the
+full URL, without its query), and ``history``, the failed attempts before it.
+``APIError`` adds the answer: ``status``, ``headers``, ``body`` and the error
+body's fields ``message``, ``code``, ``param`` and ``doc_url`` (the body's
+``url``, a link to the documentation, never the request's URL).
+
 No message, ``repr`` or attribute of these exceptions contains the API key: the
 key lives only in the transport's ``Authorization`` header.
 """
@@ -104,13 +111,15 @@ class TransportError(RoutePlanningError):
         message: str,
         *,
         method: str,
-        url: str,
+        request_url: str,
         maybe_sent: bool,
         history: Sequence[AttemptRecord] = (),
     ) -> None:
-        super().__init__(f"{method} {url}: {message}")
+        super().__init__(f"{method} {request_url}: {message}")
         self.method = method
-        self.url = url
+        """HTTP method of the request."""
+        self.request_url = request_url
+        """The URL the request was sent to."""
         self.maybe_sent = maybe_sent
         self.history: tuple[AttemptRecord, ...] = tuple(history)
         """The failed attempts that came before this one, when the request was retried."""
@@ -142,8 +151,10 @@ class AttemptRecord:
 class APIError(RoutePlanningError):
     """The service answered with an error status.
 
-    The fields come from the error body ``{message, code, param, url}``; a body
-    that is not JSON still gives an error, with its first bytes as the message.
+    ``message``, ``code``, ``param`` and ``doc_url`` come from the error body
+    ``{message, code, param, url}``; a body that is not JSON still gives an
+    error, with its first bytes as the message. ``method`` and ``request_url``
+    name the request, when the error was made for one.
     """
 
     status_code: ClassVar[int | None] = None
@@ -155,7 +166,7 @@ class APIError(RoutePlanningError):
         *,
         code: str | None = None,
         param: str | None = None,
-        url: str | None = None,
+        doc_url: str | None = None,
         method: str | None = None,
         request_url: str | None = None,
         headers: Mapping[str, str] | None = None,
@@ -163,15 +174,25 @@ class APIError(RoutePlanningError):
         history: Sequence[AttemptRecord] = (),
     ) -> None:
         self.status = status
+        """HTTP status of the answer."""
         self.message = message
+        """The error body's ``message`` (or the first bytes of a body that is not JSON)."""
         self.code = code
+        """The error body's machine-readable ``code``, when it has one."""
         self.param = param
-        self.url = url
+        """The error body's ``param``: the request field the error is about, when it names one."""
+        self.doc_url = doc_url
+        """The error body's ``url``: a link to documentation about the error."""
         self.method = method
+        """HTTP method of the request."""
         self.request_url = request_url
+        """The URL the request was sent to."""
         self.headers: Mapping[str, str] = dict(headers or {})
+        """The answer's headers."""
         self.body = body
+        """The answer's raw body."""
         self.history: tuple[AttemptRecord, ...] = tuple(history)
+        """The failed attempts that came before this one, when the request was retried."""
         super().__init__(self._describe())
 
     def _describe(self) -> str:
@@ -331,14 +352,14 @@ def error_for_status(
     history: Sequence[AttemptRecord] = (),
 ) -> APIError:
     """Turn an error answer into the most specific exception of the tree."""
-    message, code, param, url = _parse_error_body(body, status)
+    message, code, param, doc_url = _parse_error_body(body, status)
     cls = _BY_CODE.get(code or "") or _BY_STATUS.get(status)
     if cls is None:
         cls = ServerError if status >= 500 else APIError
     kwargs: dict[str, Any] = {
         "code": code,
         "param": param,
-        "url": url,
+        "doc_url": doc_url,
         "method": method,
         "request_url": request_url,
         "headers": headers,

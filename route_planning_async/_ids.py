@@ -1,9 +1,16 @@
-"""Resource ids: checked before they reach a URL.
+"""Resource ids: parsed and checked before they reach a URL or a body.
 
 The contract's General conventions: path parameters ``planId``, ``stopId`` and
 ``unassignedStopId`` (and driver and depot ids) are 1 to 50 letters, digits,
 hyphens and underscores. Checking them here means nothing like ``../``, ``?``
 or ``#`` can ever reach a URL.
+
+Two shapes come out of here: bare ids for URL paths (:func:`plan_id`,
+:func:`depot_id`, ... accept ``"plans/<id>"`` or ``"<id>"``; :func:`stop_ref`
+splits ``"plans/<planId>/stops/<stopId>"``), and full references for request
+bodies (:func:`driver_ref`, :func:`depot_ref` give ``"drivers/<id>"``,
+``"depots/<id>"``). A bad id raises :class:`~route_planning_async.ValidationError`
+naming the argument.
 """
 
 from __future__ import annotations
@@ -14,6 +21,7 @@ from route_planning_async._errors import ValidationError
 
 __all__ = [
     "bare_id",
+    "depot_id",
     "depot_ref",
     "driver_ref",
     "operation_id",
@@ -55,6 +63,11 @@ def operation_id(value: object, field: str = "operation_id") -> str:
 def unassigned_stop_id(value: object, field: str = "unassigned_stop_id") -> str:
     """The bare id from ``"unassignedStops/<id>"`` or ``"<id>"``."""
     return _collection_id(value, "unassignedStops/", field)
+
+
+def depot_id(value: object, field: str = "depot_id") -> str:
+    """The bare depot id from ``"depots/<id>"`` or ``"<id>"``."""
+    return _collection_id(value, "depots/", field)
 
 
 def stop_ref(value: object, field: str = "stop_id") -> tuple[str, str]:

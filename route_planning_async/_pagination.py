@@ -20,7 +20,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Final, Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 
@@ -29,26 +29,12 @@ from route_planning_async._core import Request
 from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._errors import RoutePlanningError, ValidationError
 
-__all__ = ["MAX_PAGE_SIZES", "FilterValue", "Page", "Paginator", "check_page_token", "list_query"]
+__all__ = ["FilterValue", "Page", "Paginator", "check_page_token", "list_query"]
 
 T = TypeVar("T")
 
 FilterValue = str | int | bool | datetime.date
 """What a filter value may be: strings, numbers, booleans and dates."""
-
-MAX_PAGE_SIZES: Final[Mapping[str, int]] = {
-    # Contract, Limits: maxPageSize plans 1..20, stops 1..10, unassigned stops 1..20.
-    "plans.list": 20,
-    "stops.list": 10,
-    "unassigned_stops.list": 20,
-    # The contract does not show the depot list's parameters; the public API
-    # documentation gives 1..20.
-    "depots.list": 20,
-    # The contract does not show the operation list; the public API
-    # documentation gives 1..20 (default 20).
-    "operations.list": 20,
-}
-"""Largest ``maxPageSize`` per list endpoint (the smallest is 1)."""
 
 _FILTER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 
@@ -89,7 +75,7 @@ def list_query(
     """
     query: list[tuple[str, str]] = []
     if max_page_size is not None:
-        largest = MAX_PAGE_SIZES.get(endpoint)
+        largest = ENDPOINTS[endpoint].max_page_size
         if largest is None:
             raise ValidationError("max_page_size", "this list takes no page size")
         if isinstance(max_page_size, bool) or not isinstance(max_page_size, int):

@@ -83,16 +83,18 @@ class AiohttpTransport:
                 answer.release()
             return Response(answer.status, answer.headers, body)
         except TimeoutError as exc:
-            raise RequestTimeoutError("timed out", method=request.method, url=url, maybe_sent=True) from exc
+            raise RequestTimeoutError(
+                "timed out", method=request.method, request_url=url, maybe_sent=True
+            ) from exc
         except aiohttp.ClientConnectorError as exc:
             # The connection was never made: the service cannot have seen the request.
             raise TransportError(
                 f"cannot connect: {exc.os_error}",
                 method=request.method,
-                url=url,
+                request_url=url,
                 maybe_sent=False,
             ) from exc
         except aiohttp.ClientError as exc:
             raise TransportError(
-                f"{type(exc).__name__}: {exc}", method=request.method, url=url, maybe_sent=True
+                f"{type(exc).__name__}: {exc}", method=request.method, request_url=url, maybe_sent=True
             ) from exc

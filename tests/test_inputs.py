@@ -12,6 +12,7 @@ import math
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -20,7 +21,7 @@ import route_planning_async as rp
 from route_planning_async import ValidationError
 from route_planning_async._converter import unstructure
 from route_planning_async._core import Request
-from route_planning_async._inputs import PLAN_YEAR_RANGE
+from route_planning_async._inputs import PLAN_YEAR_RANGE, check_no_depot, reoptimization_body
 
 # Property tests draw the same examples on every run.
 DETERMINISTIC = settings(derandomize=True, database=None)
@@ -327,6 +328,66 @@ def test_service_client_id_is_create_only() -> None:
         rp.StopUpdate(service_client_id="c1")  # type: ignore[call-arg]
 
 
+STOP_FIELDS = [
+    "timing",
+    "recipient",
+    "order_info",
+    "proof_of_attempt_requirements",
+    "allowed_drivers",
+    "activity",
+    "optimization_order",
+    "package_count",
+    "notes",
+    "barcodes",
+    "custom_properties",
+]
+
+
+def test_the_stop_classes_share_their_fields_in_their_own_order() -> None:
+    # The JSON body lists the fields in this order.
+    def names(cls: type) -> list[str]:
+        return [field.name for field in attrs.fields(cls)]
+
+    stop_fields = [*STOP_FIELDS[:4], "driver", *STOP_FIELDS[4:]]
+    assert names(rp.StopInput) == ["address", *stop_fields[:-2], "service_client_id", *stop_fields[-2:]]
+    assert names(rp.StopUpdate) == stop_fields
+    assert names(rp.UnassignedStopInput) == [
+        "address",
+        "depot",
+        *STOP_FIELDS[:-2],
+        "service_client_id",
+        *STOP_FIELDS[-2:],
+    ]
+    assert names(rp.UnassignedStopUpdate) == [*STOP_FIELDS, "depot"]
+    # A rule broken in one class is reported the same way by all four.
+    for cls in (rp.StopInput, rp.StopUpdate, rp.UnassignedStopInput, rp.UnassignedStopUpdate):
+        extra = {"address": ADDRESS} if "address" in names(cls) else {}
+        with raises("package_count", "must be from 1 to 10000, got 0"):
+            cls(package_count=0, **extra)
+        with raises("timing", "must be a TimingInput, got str"):
+            cls(timing="9am", **extra)
+
+
+def test_a_stop_of_a_batch_import_may_not_name_its_own_depot() -> None:
+    check_no_depot(rp.UnassignedStopInput(address=ADDRESS), "stops[0]")
+    for depot in ("d1", None):
+        with raises(
+            "stops[4].depot", "must not be set on stops of a batch import; pass depot= to the import instead"
+        ):
+            check_no_depot(rp.UnassignedStopInput(address=ADDRESS, depot=depot), "stops[4]")
+
+
+def test_the_reoptimization_body() -> None:
+    assert reoptimization_body(None) == {}
+    assert reoptimization_body("reorder_all_stops") == {"optimizationType": "reorder_all_stops"}
+    member = rp.ReoptimizationType.REDISTRIBUTE_STOPS_BETWEEN_DRIVERS
+    assert reoptimization_body(member) == {"optimizationType": "redistribute_stops_between_drivers"}
+    assert type(reoptimization_body(member)["optimizationType"]) is str
+    names = "redistribute_stops_between_drivers, reorder_all_stops, reorder_changed_stops"
+    with raises("optimization_type", f"must be one of {names}, got 'fastest'"):
+        reoptimization_body("fastest")
+
+
 # UNSET, None and whole arrays ------------------------------------------------
 
 
@@ -440,7 +501,7 @@ REQUEST_RULES: list[tuple[str, Call, str, str]] = [
             [rp.UnassignedStopInput(address=ADDRESS), rp.UnassignedStopInput(address=ADDRESS, depot="d1")]
         ),
         "stops[1].depot",
-        "must not be set in a batch import",
+        "must not be set on stops of a batch import; pass depot= to the import instead",
     ),
     (
         "unassigned import bad depot",

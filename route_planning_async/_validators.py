@@ -1,0 +1,245 @@
+"""Field validators and converters for the input classes, and :data:`UNSET`.
+
+The building blocks of ``_inputs.py``: how a field is checked, not which rule
+of the contract applies to it (the limits and the fields are declared there).
+
+- Validators (``attrs`` ``validator=``) check a scalar and name the failing
+  field by its path: the class's ``_PATH`` prefix (``"address."``) plus the
+  attribute name. :data:`UNSET` always passes; None passes unless the field is
+  not nullable.
+- Converters (``attrs`` ``converter=``) check an array, mapping or reference,
+  normalize it (bare ids become ``drivers/<id>``) and copy it, so an input
+  never shares a list with its caller.
+
+Every failure is a :class:`~route_planning_async.ValidationError`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import enum
+import math
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any, Final, Literal, NoReturn
+
+import attrs
+
+from route_planning_async import _ids
+from route_planning_async._errors import ValidationError
+
+__all__ = [
+    "UNSET",
+    "UnsetType",
+    "Validator",
+    "a_or_an",
+    "absent",
+    "custom_property_values",
+    "date_in_years",
+    "depot_reference",
+    "driver_list",
+    "driver_reference",
+    "fail",
+    "instance_of",
+    "number",
+    "one_of",
+    "string_list",
+    "text",
+    "time_of_day",
+]
+
+
+class UnsetType(enum.Enum):
+    """The type of :data:`UNSET`: a field that was not given and is left out of the body."""
+
+    UNSET = "UNSET"
+
+    def __repr__(self) -> str:
+        return "UNSET"
+
+    def __bool__(self) -> Literal[False]:
+        return False
+
+
+UNSET: Final = UnsetType.UNSET
+"""Not given: the field is left out of the JSON body (``None`` is sent as ``null``)."""
+
+
+def fail(field: str, rule: str) -> NoReturn:
+    """Raise the :class:`~route_planning_async.ValidationError` of ``field``."""
+    raise ValidationError(field, rule)
+
+
+def a_or_an(name: str) -> str:
+    """``"a StopInput"``, ``"an AddressInput"``: for messages that name a class."""
+    return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+
+
+def absent(value: object) -> bool:
+    """Whether a field holds no value: None or :data:`UNSET`."""
+    return value is None or isinstance(value, UnsetType)
+
+
+def _path(instance: object, attribute: attrs.Attribute[Any]) -> str:
+    prefix: str = getattr(type(instance), "_PATH", "")
+    return prefix + attribute.name
+
+
+# Validators (scalars) --------------------------------------------------------
+
+Validator = Callable[[Any, "attrs.Attribute[Any]", Any], None]
+"""The signature of an ``attrs`` validator."""
+
+
+def text(min_len: int | None = None, max_len: int | None = None, *, nullable: bool = True) -> Validator:
+    """A string, with an optional length range; UNSET always passes."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, UnsetType) or (value is None and nullable):
+            return
+        field = _path(instance, attribute)
+        if not isinstance(value, str):
+            fail(field, f"must be a string, got {type(value).__name__}")
+        if min_len is not None and max_len is not None and not min_len <= len(value) <= max_len:
+            fail(field, f"must be {min_len} to {max_len} characters, got {len(value)}")
+
+    return check
+
+
+def number(
+    low: float, high: float | None = None, *, integer: bool = False, nullable: bool = True
+) -> Validator:
+    """A finite number (never a bool) in ``low..high``; UNSET always passes."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, UnsetType) or (value is None and nullable):
+            return
+        field = _path(instance, attribute)
+        kinds = (int,) if integer else (int, float)
+        if isinstance(value, bool) or not isinstance(value, kinds):
+            fail(field, f"must be {'an integer' if integer else 'a number'}, got {type(value).__name__}")
+        if not math.isfinite(value):
+            fail(field, f"must be a finite number, got {value!r}")
+        if value < low or (high is not None and value > high):
+            bound = f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}"
+            fail(field, f"must be {bound}, got {value!r}")
+
+    return check
+
+
+def one_of(allowed: frozenset[str], *, nullable: bool = True) -> Validator:
+    """One of the contract's enumerated values."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, UnsetType) or (value is None and nullable):
+            return
+        if not isinstance(value, str) or value not in allowed:
+            names = ", ".join(sorted(allowed))
+            fail(_path(instance, attribute), f"must be one of {names}, got {value!r}")
+
+    return check
+
+
+def instance_of(cls: type, *, nullable: bool = True) -> Validator:
+    """An instance of ``cls`` (a nested input or model)."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, UnsetType) or (value is None and nullable):
+            return
+        if not isinstance(value, cls):
+            fail(_path(instance, attribute), f"must be {a_or_an(cls.__name__)}, got {type(value).__name__}")
+
+    return check
+
+
+def time_of_day(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """A TimeOfDay: ``datetime.time`` with hour and minute only (contract, TimeOfDay)."""
+    if absent(value):
+        return
+    field = _path(instance, attribute)
+    if not isinstance(value, datetime.time):
+        fail(field, f"must be a datetime.time, got {type(value).__name__}")
+    if value.second or value.microsecond or value.tzinfo is not None:
+        fail(field, f"must have hour and minute only (no seconds or time zone), got {value!r}")
+
+
+def date_in_years(low: int, high: int) -> Validator:
+    """A :class:`datetime.date` (not a datetime) whose year is in ``low..high``; never None."""
+
+    def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+        if isinstance(value, UnsetType):
+            return
+        field = _path(instance, attribute)
+        if isinstance(value, datetime.datetime) or not isinstance(value, datetime.date):
+            fail(field, f"must be a datetime.date (not a datetime), got {type(value).__name__}")
+        if not low <= value.year <= high:
+            fail(field, f"year must be from {low} to {high}, got {value.year}")
+
+    return check
+
+
+# Converters (arrays and references): check, normalize, copy into a list ------
+
+
+def string_list(
+    field: str, value: object, *, max_items: int, item_min: int = 0, item_max: int | None = None
+) -> list[str]:
+    """A list of at most ``max_items`` strings, each optionally ``item_min..item_max`` long."""
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        fail(field, f"must be a list of strings, got {type(value).__name__}")
+    items = list(value)
+    if len(items) > max_items:
+        fail(field, f"must have at most {max_items} items, got {len(items)}")
+    for index, item in enumerate(items):
+        if not isinstance(item, str):
+            fail(f"{field}[{index}]", f"must be a string, got {type(item).__name__}")
+        if item_max is not None and not item_min <= len(item) <= item_max:
+            fail(f"{field}[{index}]", f"must be {item_min} to {item_max} characters, got {len(item)}")
+    return items
+
+
+def driver_list(field: str, value: object, *, max_items: int, dedupe: bool) -> list[str]:
+    """``drivers/<id>`` references (bare ids accepted), at most ``max_items``.
+
+    With ``dedupe``, duplicates are dropped before the count is checked.
+    """
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        fail(field, f"must be a list of driver references, got {type(value).__name__}")
+    refs = [_ids.driver_ref(item, f"{field}[{index}]") for index, item in enumerate(value)]
+    if dedupe:
+        refs = list(dict.fromkeys(refs))
+    if len(refs) > max_items:
+        fail(field, f"must have at most {max_items} drivers, got {len(refs)}")
+    return refs
+
+
+def driver_reference(value: str | UnsetType | None) -> str | UnsetType | None:
+    """The ``driver`` field: ``drivers/<id>`` from a reference or a bare id."""
+    if value is None or isinstance(value, UnsetType):
+        return value
+    return _ids.driver_ref(value, "driver")
+
+
+def depot_reference(value: str | UnsetType | None) -> str | UnsetType | None:
+    """The ``depot`` field: ``depots/<id>`` from a reference or a bare id."""
+    if value is None or isinstance(value, UnsetType):
+        return value
+    return _ids.depot_ref(value, "depot")
+
+
+def custom_property_values(
+    value: Mapping[str, str] | UnsetType | None,
+) -> dict[str, str] | UnsetType | None:
+    """The ``custom_properties`` field: string values keyed by property id, copied."""
+    if value is None or isinstance(value, UnsetType):
+        return value
+    if not isinstance(value, Mapping):
+        fail("custom_properties", f"must be a mapping of property id to string, got {type(value).__name__}")
+    entries: Iterable[tuple[object, object]] = value.items()
+    result: dict[str, str] = {}
+    for key, item in entries:
+        if not isinstance(key, str) or not key:
+            fail("custom_properties", f"keys must be custom stop property ids (strings), got {key!r}")
+        if not isinstance(item, str):
+            fail(f"custom_properties[{key!r}]", f"must be a string, got {type(item).__name__}")
+        result[key] = item
+    return result
