@@ -17,6 +17,11 @@ plain dicts are not accepted, so a type checker sees every field. Conveniences:
 driver and depot references may be bare ids (``"d1"`` becomes ``"drivers/d1"``),
 times of day are :class:`datetime.time` and dates :class:`datetime.date`, and
 the enumerated values accept the ``StrEnum`` members or their strings.
+
+This room holds the contract's side: its limits (``MAX_*``), the input classes,
+and the request rules that belong to no single field (:func:`check_batch`,
+:func:`check_no_depot`, :func:`reoptimization_body`). How a field is checked
+(validators, converters, :data:`UNSET`) is in ``_validators.py``.
 """
 
 from __future__ import annotations

@@ -13,6 +13,8 @@ exactly that, one page at a time, only as far as the caller iterates::
 
 Filters are sent as ``filter[name]=value`` (dates as ``YYYY-MM-DD``); the query
 is checked when the paginator is made, so a bad one fails before anything is sent.
+The largest ``maxPageSize`` of each list is in the endpoint table
+(``Endpoint.max_page_size`` in ``_endpoints.py``).
 """
 
 from __future__ import annotations
