@@ -329,18 +329,9 @@ def test_service_client_id_is_create_only() -> None:
 
 
 STOP_FIELDS = [
-    "timing",
-    "recipient",
-    "order_info",
-    "proof_of_attempt_requirements",
-    "allowed_drivers",
-    "activity",
-    "optimization_order",
-    "package_count",
-    "notes",
-    "barcodes",
-    "custom_properties",
-]
+    "timing", "recipient", "order_info", "proof_of_attempt_requirements", "allowed_drivers", "activity",
+    "optimization_order", "package_count", "notes", "barcodes", "custom_properties",
+]  # fmt: skip
 
 
 def test_the_stop_classes_share_their_fields_in_their_own_order() -> None:
@@ -351,13 +342,8 @@ def test_the_stop_classes_share_their_fields_in_their_own_order() -> None:
     stop_fields = [*STOP_FIELDS[:4], "driver", *STOP_FIELDS[4:]]
     assert names(rp.StopInput) == ["address", *stop_fields[:-2], "service_client_id", *stop_fields[-2:]]
     assert names(rp.StopUpdate) == stop_fields
-    assert names(rp.UnassignedStopInput) == [
-        "address",
-        "depot",
-        *STOP_FIELDS[:-2],
-        "service_client_id",
-        *STOP_FIELDS[-2:],
-    ]
+    unassigned_input = ["address", "depot", *STOP_FIELDS[:-2], "service_client_id", *STOP_FIELDS[-2:]]
+    assert names(rp.UnassignedStopInput) == unassigned_input
     assert names(rp.UnassignedStopUpdate) == [*STOP_FIELDS, "depot"]
     # A rule broken in one class is reported the same way by all four.
     for cls in (rp.StopInput, rp.StopUpdate, rp.UnassignedStopInput, rp.UnassignedStopUpdate):
