@@ -19,24 +19,16 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
+from support.per_second import LIMITS, SPEEDUP
 
 from route_planning_async._client import RoutePlanningClient
 from route_planning_async._core import Request
 from route_planning_async._endpoints import ENDPOINTS
-from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._limits import Category
 from route_planning_async.emulator import Emulator
 
 pytest.importorskip("trustme")
 
-# The contract's limits, with the per-minute categories turned into per-second ones
-# so that every category cycles through its window several times in a short test.
-LIMITS = (
-    RateLimits.default()
-    .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
-    .replace(Category.OPTIMIZE, Rule(3, 1.0))
-)
-SPEEDUP = 2.0
-"""Every window lasts 0.5 s of real time."""
 WINDOWS = 8
 """Each category is sent exactly eight windows' worth of requests, all queued at once."""
 STARTS = {"day": 1, "month": 12, "year": 2026}

@@ -4,6 +4,10 @@ Each worker (``benchmarks/_redis_worker.py``, started with ``spawn``) has its ow
 client and event loop and runs a mixed load: reads, writes, 100-stop batch
 imports and optimizations. The emulator runs in the test's own event loop and
 logs every arrival, so the assertions are about what the service saw.
+
+The worker stays the benchmark's: the tests check the very load the benchmark
+measures, and a copy of its own would repeat it line for line. The per-second
+limits are the test support's (``support/per_second.py``).
 """
 
 from __future__ import annotations
@@ -22,23 +26,15 @@ import attrs
 import pytest
 import redis.asyncio as redis_asyncio
 from redis_server import RedisServer
+from support.per_second import LIMITS, SPEEDUP
 
 from benchmarks._redis_worker import WorkerPlan, WorkerResult, main
-from route_planning_async import Category, RateLimits, Rule
+from route_planning_async import Category, Rule
 from route_planning_async.emulator import Emulator, RequestLog
 from route_planning_async.redis import RedisBackend
 
 pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
-# The contract's limits, with the per-minute categories turned into per-second
-# ones so that every category goes through many windows in a few seconds.
-LIMITS = (
-    RateLimits.default()
-    .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
-    .replace(Category.OPTIMIZE, Rule(3, 1.0))
-)
-SPEEDUP = 2.0
-"""Every window lasts 0.5 s."""
 WORKERS = 4
 LONGEST_PERIOD = 1.0 / SPEEDUP
 

@@ -1,0 +1,23 @@
+"""The contract's limits on a per-second scale, for real-time tests against the emulator.
+
+The per-minute categories (batch import, optimize) become per-second ones, so
+that every category goes through many windows in a few seconds; ``SPEEDUP``
+then halves every window. The scheduler's emulator tests and the multi-process
+Redis tests share this one block.
+"""
+
+from __future__ import annotations
+
+from route_planning_async import Category, RateLimits, Rule
+
+__all__ = ["LIMITS", "SPEEDUP"]
+
+LIMITS = (
+    RateLimits.default()
+    .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
+    .replace(Category.OPTIMIZE, Rule(3, 1.0))
+)
+"""The contract's limits with every period one second (read 10/s, write 5/s,
+batch import 10/s and 1,000 stops/s, optimize 3/s)."""
+SPEEDUP = 2.0
+"""The emulator's speed-up: every window lasts 0.5 s of real time."""
