@@ -6,6 +6,7 @@ a client at the full speed the service allows without being throttled.
 
 from importlib import metadata
 
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
 from route_planning_async._client import DEFAULT_BASE_URL, RoutePlanningClient
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import (
@@ -31,7 +32,13 @@ from route_planning_async._errors import (
     UnprocessableEntityError,
     ValidationError,
 )
-from route_planning_async._importer import FailedBatch, ImportProgress, ImportReport, Outcome, RejectedStop
+from route_planning_async._import_report import (
+    FailedBatch,
+    ImportProgress,
+    ImportReport,
+    Outcome,
+    RejectedStop,
+)
 from route_planning_async._inputs import (
     UNSET,
     AddressInput,
@@ -83,16 +90,10 @@ from route_planning_async._models import (
     UnassignedStop,
 )
 from route_planning_async._pagination import Page, Paginator
-from route_planning_async._polling import LiveEdit
 from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import (
-    CategoryStats,
-    Grant,
-    InMemoryBackend,
-    RateLimitBackend,
-    SchedulerStats,
-)
+from route_planning_async._stats import CategoryStats, SchedulerStats
 from route_planning_async._transport import Transport
+from route_planning_async._workflows import LiveEdit
 
 try:
     __version__ = metadata.version("route_planning_async")

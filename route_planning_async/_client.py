@@ -18,6 +18,7 @@ from typing import Any, Self
 import aiohttp
 import yarl
 
+from route_planning_async._backends import RateLimitBackend
 from route_planning_async._core import AuthScheme, Request, auth_header, decode, user_agent
 from route_planning_async._errors import ConfigurationError, RoutePlanningError
 from route_planning_async._limits import RateLimits
@@ -31,7 +32,8 @@ from route_planning_async._resources import (
     get_by_serialized_id,
 )
 from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import RateLimitBackend, Scheduler, SchedulerStats
+from route_planning_async._scheduler import Clock, Scheduler
+from route_planning_async._stats import SchedulerStats
 from route_planning_async._transport import AiohttpTransport, Transport
 
 __all__ = ["DEFAULT_BASE_URL", "RoutePlanningClient"]
@@ -167,6 +169,11 @@ class RoutePlanningClient:
     def stats(self) -> SchedulerStats:
         """Per category: requests sent, 429s, retries, time spent waiting, effective rate."""
         return self._scheduler.stats
+
+    @property
+    def _clock(self) -> Clock:
+        """The scheduler's clock, which the workflows wait on."""
+        return self._scheduler.clock
 
     async def __aenter__(self) -> Self:
         if self._entered:

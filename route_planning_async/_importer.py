@@ -1,31 +1,15 @@
 """The bulk importer: any number of stops, streamed in batches of 100, each created exactly once.
 
-:func:`import_many` (``client.stops.import_many``) and :func:`import_unassigned_many`
-(``client.unassigned_stops.import_many``) read their input lazily, cut it into
-batches of at most 100 (contract, Limits: batch import size), and send a
-bounded number of batches concurrently through the client's ``import_batch``.
-The scheduler does all the waiting for the batch-import limits (10 requests and
-1,000 stops per minute by default), in FIFO order; a 429 is retried there too.
-
-Every input position ends with exactly one :class:`Outcome` in the
-:class:`ImportReport`:
-
-``created``
-    The stop exists; its id is kept (compactly) unless ``keep_ids=False``.
-``rejected``
-    The service refused this stop inside a 200 answer (a ``failed`` entry); its
-    message and the input are in :attr:`ImportReport.rejected_stops`.
-``not_created``
-    Its batch failed as a whole (a 4xx, a 429 after the scheduler's retries, a
-    connection never made, or a reconciliation that found it absent after the
-    last resend). The inputs are in :attr:`ImportReport.failed_batches`; they
-    are safe to send again.
-``unknown``
-    The outcome could not be established: the batch got an ambiguous failure
-    and could not be reconciled (no ``recipient.external_id``, or the lookup
-    failed), or the import was cancelled while the batch was in flight. The
-    inputs are in :attr:`ImportReport.failed_batches`; look them up before
-    sending them again.
+:func:`run_import` is the one entry point. It reads its input lazily, cuts it
+into batches of at most 100 (contract, Limits: batch import size), and sends a
+bounded number of batches concurrently to an :class:`ImportTarget`: the
+collection the stops go into (a plan's stops, the unassigned stops; the
+targets live beside their resources in ``_resources.py``, where
+``client.stops.import_many`` and ``client.unassigned_stops.import_many`` call
+it). The scheduler does all the waiting for the batch-import limits (10
+requests and 1,000 stops per minute by default), in FIFO order; a 429 is
+retried there too. Every input position ends with exactly one outcome in the
+:class:`~route_planning_async.ImportReport` (``_import_report.py``).
 
 Exactly once
 ------------
@@ -97,24 +81,10 @@ have reached the service); rows read but not yet handed to the client are
 from __future__ import annotations
 
 import asyncio
-import enum
 import math
-import time
-from collections.abc import (
-    AsyncGenerator,
-    AsyncIterable,
-    AsyncIterator,
-    Awaitable,
-    Callable,
-    Iterable,
-    Iterator,
-    Sequence,
-)
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Callable, Iterable, Sequence
+from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack
 
-import attrs
-
-from route_planning_async import _ids
 from route_planning_async._converter import unstructure
 from route_planning_async._errors import (
     APIError,
@@ -126,31 +96,30 @@ from route_planning_async._errors import (
     TransportError,
     ValidationError,
 )
-from route_planning_async._inputs import MAX_IMPORT_BATCH, StopInput, UnassignedStopInput, UnsetType
-from route_planning_async._limits import Category
+from route_planning_async._import_report import (
+    PENDING,
+    BatchOutcomes,
+    ImportProgress,
+    ImportReport,
+    Outcome,
+    ProgressCallback,
+)
+from route_planning_async._inputs import MAX_IMPORT_BATCH, StopInput, UnassignedStopInput
+from route_planning_async._limits import Category, RateLimits
+from route_planning_async._models import ImportResult
+from route_planning_async._scheduler import Clock
+from route_planning_async._validators import UnsetType
 
-if TYPE_CHECKING:
-    from route_planning_async._client import RoutePlanningClient
-    from route_planning_async._models import ImportResult
-
-__all__ = [
-    "FailedBatch",
-    "ImportProgress",
-    "ImportReport",
-    "Outcome",
-    "RejectedStop",
-    "import_many",
-    "import_unassigned_many",
-]
+__all__ = ["ImportOptions", "ImportTarget", "run_import"]
 
 T = TypeVar("T", bound=StopInput | UnassignedStopInput)
-
-ProgressCallback = Callable[["ImportProgress[Any]"], object]
 
 _DEFAULT_IN_FLIGHT = 8
 _MAX_IN_FLIGHT = 32
 _LOOKUP_CONCURRENCY = 10
 _LOOKUP_ATTEMPTS = 3
+_FIELD = "stops"
+"""How validation errors name the input: ``stops[<position>]``."""
 _ADDRESS_KEYS = (
     "addressName",
     "addressLineOne",
@@ -164,302 +133,58 @@ _ADDRESS_KEYS = (
 )
 
 
-class Outcome(enum.StrEnum):
-    """What became of one input position."""
+class ImportTarget(Protocol[T]):
+    """The collection a bulk import creates its stops in."""
 
-    CREATED = "created"
-    """The stop exists on the service."""
-    REJECTED = "rejected"
-    """The service refused this stop; see :attr:`ImportReport.rejected_stops`."""
-    NOT_CREATED = "not_created"
-    """Its batch failed as a whole and the stop does not exist; safe to resend."""
-    UNKNOWN = "unknown"
-    """It may or may not exist; look it up before resending."""
+    @property
+    def item_type(self) -> type[T]:
+        """The input class every row must be."""
 
+    @property
+    def id_prefix(self) -> str:
+        """What every created stop's id starts with (``plans/<id>/stops/``); ids are kept without it."""
 
-_CODE = {
-    Outcome.CREATED: ord("c"),
-    Outcome.REJECTED: ord("r"),
-    Outcome.NOT_CREATED: ord("n"),
-    Outcome.UNKNOWN: ord("u"),
-}
-_OUTCOME_OF_CODE = {code: outcome for outcome, code in _CODE.items()}
-_PENDING = ord("p")
+    def check(self, item: T, field: str) -> None:
+        """Raise :class:`~route_planning_async.ValidationError` for a row this target refuses."""
+
+    async def send(self, batch: list[T]) -> ImportResult:
+        """Import one batch (1 to 100 rows) in one request."""
+
+    def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
+        """``(stop id, recipient external id)`` of the stops the service lists for ``external_id``."""
 
 
-@attrs.frozen
-class RejectedStop(Generic[T]):
-    """A stop the service refused inside a successful batch answer."""
+class ImportOptions(TypedDict, total=False):
+    """How a bulk import runs: the keyword options of ``import_many``, each optional.
 
-    position: int
-    """Its position in the input (0-based)."""
-    stop: T
-    """The input, to fix and send again."""
-    message: str
-    """The service's message."""
-
-
-@attrs.frozen
-class FailedBatch(Generic[T]):
-    """Stops of one batch whose outcome is ``not_created`` or ``unknown``."""
-
-    outcome: Outcome
-    """:attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`."""
-    positions: tuple[int, ...]
-    """Their positions in the input, in order."""
-    stops: tuple[T, ...]
-    """The inputs, in the same order as ``positions``."""
-    error: BaseException
-    """Why: the API or transport error, a ``CancelledError``, or the reconciliation problem."""
-
-    def items(self) -> Iterator[tuple[int, T]]:
-        """``(position, input)`` pairs."""
-        return zip(self.positions, self.stops, strict=True)
-
-
-class _Batch:
-    """The outcomes of one slice of the input; ids are kept as one compact string."""
-
-    __slots__ = ("codes", "ids", "packed_ids", "start")
-
-    def __init__(self, start: int, size: int, keep_ids: bool) -> None:
-        self.start = start
-        self.codes = bytearray([_PENDING]) * size
-        self.ids: list[str] | None = [""] * size if keep_ids else None
-        self.packed_ids: str | None = None
-
-    def id_at(self, offset: int) -> str:
-        if self.ids is not None:
-            return self.ids[offset]
-        if self.packed_ids is None:
-            return ""
-        return self.packed_ids.split("\n")[offset]
-
-    def pack(self, prefix: str) -> None:
-        # One string per 100 stops instead of 100 string objects: 1,000,000
-        # created ids cost tens of megabytes, not hundreds.
-        if self.ids is not None:
-            self.packed_ids = "\n".join(_shorten(i, prefix) for i in self.ids)
-            self.ids = None
-
-
-def _shorten(stop_id: str, prefix: str) -> str:
-    if not stop_id:
-        return ""
-    # Ids are 1-50 of [A-Za-z0-9_-] (contract, General conventions), so "!" can
-    # mark an id that does not start with the expected prefix.
-    return stop_id[len(prefix) :] if stop_id.startswith(prefix) else "!" + stop_id
-
-
-def _expand(short: str, prefix: str) -> str:
-    if not short:
-        return ""
-    return short[1:] if short.startswith("!") else prefix + short
-
-
-class ImportReport(Generic[T]):
-    """Every input position and its :class:`Outcome`; counts, time and throughput.
-
-    Failures are kept in full (:attr:`rejected_stops`, :attr:`failed_batches`);
-    created stops only as counts and, unless ``keep_ids=False``, their ids packed
-    one string per batch, so the report stays small for millions of stops.
+    Declared once here; ``client.stops.import_many`` and
+    ``client.unassigned_stops.import_many`` pass them through to :func:`run_import`,
+    which applies the defaults named below.
     """
 
-    def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool) -> None:
-        self._id_prefix = id_prefix
-        self._batch_size = batch_size
-        self._batches: list[_Batch] = []
-        self._started = time.monotonic()
-        self._finished: float | None = None
-        self.keep_ids = keep_ids
-        """Whether the ids of created stops were kept."""
-        self.total = 0
-        """Input positions read: every position below it has an outcome."""
-        self.created = 0
-        """Stops created."""
-        self.rejected = 0
-        """Stops refused by the service (``rejected``)."""
-        self.not_created = 0
-        """Stops of batches that failed as a whole (``not_created``)."""
-        self.unknown = 0
-        """Stops whose outcome is unknown."""
-        self.rejected_stops: list[RejectedStop[T]] = []
-        """Every rejected stop, with the service's message."""
-        self.failed_batches: list[FailedBatch[T]] = []
-        """Every batch (or part of one) that is ``not_created`` or ``unknown``, with its inputs."""
-        self.unattributed_ids: list[str] = []
-        """Created ids that an answer gave but that could not be tied to an input."""
-
-    def __repr__(self) -> str:
-        return (
-            f"<ImportReport total={self.total} created={self.created} rejected={self.rejected} "
-            f"not_created={self.not_created} unknown={self.unknown} elapsed={self.elapsed:.1f}s>"
-        )
-
-    @property
-    def done(self) -> int:
-        """Positions with a final outcome."""
-        return self.created + self.rejected + self.not_created + self.unknown
-
-    @property
-    def failed(self) -> int:
-        """Stops known not to exist: ``rejected`` plus ``not_created``."""
-        return self.rejected + self.not_created
-
-    @property
-    def ok(self) -> bool:
-        """True when every position read was created."""
-        return self.created == self.total
-
-    @property
-    def elapsed(self) -> float:
-        """Seconds from the start of the import to its end (or to now, while it runs)."""
-        end = self._finished if self._finished is not None else time.monotonic()
-        return end - self._started
-
-    @property
-    def throughput(self) -> float:
-        """Stops created per second."""
-        elapsed = self.elapsed
-        return self.created / elapsed if elapsed > 0 else 0.0
-
-    def outcome(self, position: int) -> Outcome:
-        """The outcome of input ``position``; ``IndexError`` beyond :attr:`total`."""
-        batch, offset = self._locate(position)
-        code = batch.codes[offset]
-        if code == _PENDING:
-            raise LookupError(f"position {position} has no outcome yet")
-        return _OUTCOME_OF_CODE[code]
-
-    def stop_id(self, position: int) -> str | None:
-        """The id of the stop created for ``position``; None when it was not created.
-
-        Raises :class:`LookupError` when the report was made with ``keep_ids=False``.
-        """
-        if not self.keep_ids:
-            raise LookupError("the import ran with keep_ids=False: ids were not kept")
-        batch, offset = self._locate(position)
-        if batch.codes[offset] != _CODE[Outcome.CREATED]:
-            return None
-        stop_id = batch.id_at(offset)
-        return _expand(stop_id, self._id_prefix) if batch.ids is None else stop_id
-
-    def created_ids(self) -> Iterator[tuple[int, str]]:
-        """``(position, stop id)`` of every created stop, in input order (needs ``keep_ids``)."""
-        if not self.keep_ids:
-            raise LookupError("the import ran with keep_ids=False: ids were not kept")
-        created = _CODE[Outcome.CREATED]
-        for batch in self._batches:
-            if batch.ids is not None:
-                ids = batch.ids
-            else:
-                ids = [_expand(s, self._id_prefix) for s in (batch.packed_ids or "").split("\n")]
-            for offset, code in enumerate(batch.codes):
-                if code == created:
-                    yield batch.start + offset, ids[offset]
-
-    def to_resend(self) -> list[tuple[int, T]]:
-        """``(position, input)`` of the stops known not to exist because their batch failed."""
-        return [
-            item
-            for failed in self.failed_batches
-            if failed.outcome is Outcome.NOT_CREATED
-            for item in failed.items()
-        ]
-
-    def uncertain(self) -> list[tuple[int, T]]:
-        """``(position, input)`` of the stops whose outcome is unknown."""
-        return [
-            item
-            for failed in self.failed_batches
-            if failed.outcome is Outcome.UNKNOWN
-            for item in failed.items()
-        ]
-
-    # Recording (the importer's side) -----------------------------------------
-
-    def _locate(self, position: int) -> tuple[_Batch, int]:
-        if not 0 <= position < self.total:
-            raise IndexError(f"position {position} is outside the {self.total} positions read")
-        index, offset = divmod(position, self._batch_size)
-        return self._batches[index], offset
-
-    def _open_batch(self, size: int) -> _Batch:
-        batch = _Batch(self.total, size, self.keep_ids)
-        self._batches.append(batch)
-        self.total += size
-        return batch
-
-    def _set(self, batch: _Batch, offset: int, outcome: Outcome) -> bool:
-        if batch.codes[offset] != _PENDING:
-            return False
-        batch.codes[offset] = _CODE[outcome]
-        if outcome is Outcome.CREATED:
-            self.created += 1
-        elif outcome is Outcome.REJECTED:
-            self.rejected += 1
-        elif outcome is Outcome.NOT_CREATED:
-            self.not_created += 1
-        else:
-            self.unknown += 1
-        return True
-
-    def _record_created(self, batch: _Batch, offset: int, stop_id: str) -> None:
-        if self._set(batch, offset, Outcome.CREATED) and batch.ids is not None:
-            batch.ids[offset] = stop_id
-
-    def _record_rejected(self, batch: _Batch, offset: int, stop: T, message: str) -> None:
-        if self._set(batch, offset, Outcome.REJECTED):
-            self.rejected_stops.append(RejectedStop(batch.start + offset, stop, message))
-
-    def _record_failed(
-        self,
-        batch: _Batch,
-        offsets: Sequence[int],
-        stops: Sequence[T],
-        outcome: Outcome,
-        error: BaseException,
-    ) -> None:
-        kept = [(o, s) for o, s in zip(offsets, stops, strict=True) if self._set(batch, o, outcome)]
-        if kept:
-            self.failed_batches.append(
-                FailedBatch(
-                    outcome,
-                    tuple(batch.start + o for o, _ in kept),
-                    tuple(s for _, s in kept),
-                    error,
-                )
-            )
-
-    def _close_batch(self, batch: _Batch) -> None:
-        batch.pack(self._id_prefix)
-
-    def _finish(self) -> None:
-        self._finished = time.monotonic()
-
-
-@attrs.frozen
-class ImportProgress(Generic[T]):
-    """A snapshot passed to ``on_progress`` each time a batch finishes."""
-
-    done: int
-    """Positions with a final outcome."""
-    read: int
-    """Positions read from the input so far."""
-    total: int | None
-    """Length of the input when it has one (a Sequence), else None."""
-    created: int
-    """Stops created so far."""
-    failed: int
-    """Stops known not to exist so far (rejected plus not created)."""
-    unknown: int
-    """Stops whose outcome is unknown so far."""
-    elapsed: float
-    """Seconds since the import started."""
-    report: ImportReport[T]
-    """The live report; complete for every position below ``done`` once ``final`` is set."""
-    final: bool = False
-    """True for the last call: the import ended, was cancelled, or is about to raise."""
+    on_progress: ProgressCallback | None
+    """Called (synchronously) with an :class:`ImportProgress` each time a batch
+    finishes, and once more with ``final=True`` at the end, also when the
+    import is cancelled or raises. Default None."""
+    keep_ids: bool
+    """Keep the id of every created stop (packed, a few bytes per stop); False
+    keeps only counts and failures. Default True."""
+    at_least_once: bool
+    """Resend a batch whose outcome is ambiguous even when its stops have no
+    external id to look them up by; they may be duplicated. Default False."""
+    batch_size: int
+    """Stops per request, 1 to 100 (and at most a weighted rule's amount). Default 100."""
+    max_in_flight: int | None
+    """Batches sent concurrently; None: enough to fill one window of the batch
+    import request rule (at least 2, at most 32)."""
+    max_resends: int
+    """How many times the stops of one batch are sent again after ambiguous failures. Default 3."""
+    settle_delay: float
+    """Seconds to wait, after a request got no answer, before looking up its stops. Default 2.0."""
+    max_failed_batches: int | None
+    """Stop reading the input after this many batches in a row were rejected as
+    a whole (4xx): the import then raises that error. None never stops. A 401
+    or a ``plan_not_writable`` stops it at once. Default 3."""
 
 
 class _Lookup:
@@ -502,10 +227,9 @@ class _Importer(Generic[T]):
 
     def __init__(
         self,
+        target: ImportTarget[T],
         *,
-        item_type: type[T],
-        send: Callable[[list[T]], Awaitable[ImportResult]],
-        lookup: _Lookup,
+        clock: Clock,
         report: ImportReport[T],
         batch_size: int,
         max_in_flight: int,
@@ -514,11 +238,10 @@ class _Importer(Generic[T]):
         settle_delay: float,
         max_failed_batches: int | None,
         on_progress: ProgressCallback | None,
-        field: str,
     ) -> None:
-        self._item_type = item_type
-        self._send = send
-        self._lookup = lookup
+        self._target = target
+        self._clock = clock
+        self._lookup = _Lookup(target.find)
         self.report = report
         self._batch_size = batch_size
         self._max_in_flight = max_in_flight
@@ -527,7 +250,6 @@ class _Importer(Generic[T]):
         self._settle_delay = settle_delay
         self._max_failed_batches = max_failed_batches
         self._on_progress = on_progress
-        self._field = field
         self._length: int | None = None
         self._buffer: list[T] = []
         self._stop_reading: BaseException | None = None
@@ -536,18 +258,12 @@ class _Importer(Generic[T]):
     # Input -------------------------------------------------------------------
 
     def check_item(self, position: int, item: object) -> T:
-        if not isinstance(item, self._item_type):
+        item_type = self._target.item_type
+        if not isinstance(item, item_type):
             raise ValidationError(
-                f"{self._field}[{position}]",
-                f"must be a {self._item_type.__name__}, got {type(item).__name__}",
+                f"{_FIELD}[{position}]", f"must be a {item_type.__name__}, got {type(item).__name__}"
             )
-        if isinstance(item, UnassignedStopInput) and not isinstance(item.depot, UnsetType):
-            # The depot of an unassigned stop import is shared by the whole
-            # request (public API documentation, POST /unassignedStops:import).
-            raise ValidationError(
-                f"{self._field}[{position}].depot",
-                "must not be set on stops of a bulk import; pass depot= to the import instead",
-            )
+        self._target.check(item, f"{_FIELD}[{position}]")
         return item
 
     async def _rows(self, stops: Iterable[T] | AsyncIterable[T]) -> AsyncGenerator[T, None]:
@@ -560,7 +276,7 @@ class _Importer(Generic[T]):
                 except StopAsyncIteration:
                     return
                 except ValidationError as exc:
-                    raise exc.at(f"{self._field}[{self._next_position}]") from exc
+                    raise exc.at(f"{_FIELD}[{self._next_position}]") from exc
                 yield self.check_item(self._next_position, item)
         else:
             sync_iterator = iter(stops)
@@ -570,7 +286,7 @@ class _Importer(Generic[T]):
                 except StopIteration:
                     return
                 except ValidationError as exc:
-                    raise exc.at(f"{self._field}[{self._next_position}]") from exc
+                    raise exc.at(f"{_FIELD}[{self._next_position}]") from exc
                 yield self.check_item(self._next_position, item)
 
     @property
@@ -646,7 +362,7 @@ class _Importer(Generic[T]):
             self.report._record_failed(batch, range(len(items)), items, Outcome.NOT_CREATED, error)
             self.report._close_batch(batch)
 
-    async def _run_batch(self, batch: _Batch, items: list[T], gate: asyncio.Semaphore) -> None:
+    async def _run_batch(self, batch: BatchOutcomes, items: list[T], gate: asyncio.Semaphore) -> None:
         try:
             await self._import(batch, items)
         except asyncio.CancelledError as exc:
@@ -666,22 +382,24 @@ class _Importer(Generic[T]):
                 self._stop(exc)
 
     def _fail(
-        self, batch: _Batch, items: list[T], offsets: list[int], outcome: Outcome, error: BaseException
+        self, batch: BatchOutcomes, items: list[T], offsets: list[int], outcome: Outcome, error: BaseException
     ) -> None:
         self.report._record_failed(batch, offsets, [items[o] for o in offsets], outcome, error)
 
-    def _fail_pending(self, batch: _Batch, items: list[T], outcome: Outcome, error: BaseException) -> None:
-        offsets = [o for o, code in enumerate(batch.codes) if code == _PENDING]
+    def _fail_pending(
+        self, batch: BatchOutcomes, items: list[T], outcome: Outcome, error: BaseException
+    ) -> None:
+        offsets = [o for o, code in enumerate(batch.codes) if code == PENDING]
         self._fail(batch, items, offsets, outcome, error)
 
     # One batch ---------------------------------------------------------------
 
-    async def _import(self, batch: _Batch, items: list[T]) -> None:
+    async def _import(self, batch: BatchOutcomes, items: list[T]) -> None:
         pending = list(range(len(items)))
         resends = 0
         while pending:
             try:
-                result = await self._send([items[o] for o in pending])
+                result = await self._target.send([items[o] for o in pending])
             except (AuthenticationError, PlanNotWritableError) as exc:
                 # Every other batch would fail the same way: stop reading input.
                 self._fail(batch, items, pending, Outcome.NOT_CREATED, exc)
@@ -706,7 +424,7 @@ class _Importer(Generic[T]):
             return
 
     def _batch_rejected(
-        self, batch: _Batch, items: list[T], pending: list[int], exc: RoutePlanningError
+        self, batch: BatchOutcomes, items: list[T], pending: list[int], exc: RoutePlanningError
     ) -> None:
         self._fail(batch, items, pending, Outcome.NOT_CREATED, exc)
         self._failures_in_a_row += 1
@@ -714,7 +432,7 @@ class _Importer(Generic[T]):
             self._stop(exc)
 
     async def _after_ambiguous(
-        self, batch: _Batch, items: list[T], pending: list[int], exc: RoutePlanningError, resends: int
+        self, batch: BatchOutcomes, items: list[T], pending: list[int], exc: RoutePlanningError, resends: int
     ) -> list[int]:
         """Settle an ambiguous failure; answer the offsets to send again."""
         keyed = [o for o in pending if _external_id(items[o]) is not None]
@@ -732,7 +450,7 @@ class _Importer(Generic[T]):
             if isinstance(exc, TransportError) and self._settle_delay > 0:
                 # No answer came back: give a request still being processed
                 # by the service time to land before looking for its stops.
-                await asyncio.sleep(self._settle_delay)
+                await self._clock.sleep(self._settle_delay)
             absent, unresolved = await self._reconcile(batch, items, keyed, exc)
             if unresolved:
                 self._fail(batch, items, unresolved, Outcome.UNKNOWN, exc)
@@ -744,7 +462,7 @@ class _Importer(Generic[T]):
         return sorted(resend)
 
     async def _reconcile(
-        self, batch: _Batch, items: list[T], offsets: list[int], cause: RoutePlanningError
+        self, batch: BatchOutcomes, items: list[T], offsets: list[int], cause: RoutePlanningError
     ) -> tuple[list[int], list[int]]:
         """Record the stops that exist as created.
 
@@ -781,7 +499,7 @@ class _Importer(Generic[T]):
             cause.add_note(f"reconciliation failed for {len(failures)} stops, first {failures[0]}")
         return sorted(absent), sorted(unresolved)
 
-    def _attribute(self, batch: _Batch, items: list[T], sent: list[int], result: ImportResult) -> None:
+    def _attribute(self, batch: BatchOutcomes, items: list[T], sent: list[int], result: ImportResult) -> None:
         remaining = list(sent)
         unmatched = 0
         for failure in result.failed:
@@ -872,167 +590,78 @@ def _match_failure(
     return None
 
 
-# Entry points ------------------------------------------------------------------
+# The entry point -----------------------------------------------------------------
 
 
-def _in_flight(client: RoutePlanningClient, requested: int | None) -> int:
+async def run_import(
+    target: ImportTarget[T],
+    stops: Iterable[T] | AsyncIterable[T],
+    *,
+    limits: RateLimits,
+    clock: Clock,
+    **options: Unpack[ImportOptions],
+) -> ImportReport[T]:
+    """Import any number of stops into ``target``, streamed in batches, each stop exactly once.
+
+    ``stops`` is any iterable or async iterable of the target's input class; it
+    is read lazily, so memory stays flat in its length. Batches of
+    ``batch_size`` go to ``target.send``, at most ``max_in_flight`` at a time;
+    the scheduler paces them to the batch import limits in ``limits``, and
+    ``clock`` times the settle delay. The options, and their defaults, are
+    those of :class:`ImportOptions`. See the module documentation for the
+    exactly-once reconciliation by ``recipient.external_id``, validation,
+    errors and cancellation.
+
+    :raises ValidationError: an option or an input row is invalid (``stops[<position>]...``).
+    :returns: the :class:`~route_planning_async.ImportReport`.
+    """
+    unknown = sorted(options.keys() - ImportOptions.__optional_keys__)
+    if unknown:
+        # What Python says of an unknown keyword: a typo must not pass unseen.
+        raise TypeError(f"import_many() got an unexpected keyword argument {unknown[0]!r}")
+    max_resends = options.get("max_resends", 3)
+    if max_resends < 0:
+        raise ValidationError("max_resends", f"must be at least 0, got {max_resends}")
+    settle_delay = options.get("settle_delay", 2.0)
+    if not settle_delay >= 0:
+        raise ValidationError("settle_delay", f"must be at least 0, got {settle_delay}")
+    max_failed_batches = options.get("max_failed_batches", 3)
+    if max_failed_batches is not None and max_failed_batches < 1:
+        raise ValidationError("max_failed_batches", f"must be at least 1 or None, got {max_failed_batches}")
+    size = _batch_size(limits, options.get("batch_size", MAX_IMPORT_BATCH))
+    keep_ids = options.get("keep_ids", True)
+    report: ImportReport[T] = ImportReport(id_prefix=target.id_prefix, batch_size=size, keep_ids=keep_ids)
+    importer = _Importer(
+        target,
+        clock=clock,
+        report=report,
+        batch_size=size,
+        max_in_flight=_in_flight(limits, options.get("max_in_flight")),
+        at_least_once=options.get("at_least_once", False),
+        max_resends=max_resends,
+        settle_delay=settle_delay,
+        max_failed_batches=max_failed_batches,
+        on_progress=options.get("on_progress"),
+    )
+    return await importer.run(stops)
+
+
+def _batch_size(limits: RateLimits, requested: int) -> int:
+    if not 1 <= requested <= MAX_IMPORT_BATCH:
+        raise ValidationError("batch_size", f"must be 1 to {MAX_IMPORT_BATCH}, got {requested}")
+    cap = limits.max_weight(Category.BATCH_IMPORT)
+    # A batch heavier than a weighted rule's amount could never be admitted.
+    return min(requested, cap) if cap is not None else requested
+
+
+def _in_flight(limits: RateLimits, requested: int | None) -> int:
     if requested is not None:
         if requested < 1:
             raise ValidationError("max_in_flight", f"must be at least 1, got {requested}")
         return requested
     # Enough batches queued to use a whole window of the request rule at once
     # (10 per minute by default); the scheduler makes them wait, in order.
-    amounts = [r.amount for r in client.rate_limits.for_category(Category.BATCH_IMPORT) if r.per == "request"]
+    amounts = [r.amount for r in limits.for_category(Category.BATCH_IMPORT) if r.per == "request"]
     if not amounts:
         return _DEFAULT_IN_FLIGHT
     return max(2, min(_MAX_IN_FLIGHT, min(amounts)))
-
-
-def _batch_size(client: RoutePlanningClient, requested: int) -> int:
-    if not 1 <= requested <= MAX_IMPORT_BATCH:
-        raise ValidationError("batch_size", f"must be 1 to {MAX_IMPORT_BATCH}, got {requested}")
-    cap = client.rate_limits.max_weight(Category.BATCH_IMPORT)
-    # A batch heavier than a weighted rule's amount could never be admitted.
-    return min(requested, cap) if cap is not None else requested
-
-
-def _check_settings(max_resends: int, settle_delay: float, max_failed_batches: int | None) -> None:
-    if max_resends < 0:
-        raise ValidationError("max_resends", f"must be at least 0, got {max_resends}")
-    if not settle_delay >= 0:
-        raise ValidationError("settle_delay", f"must be at least 0, got {settle_delay}")
-    if max_failed_batches is not None and max_failed_batches < 1:
-        raise ValidationError("max_failed_batches", f"must be at least 1 or None, got {max_failed_batches}")
-
-
-async def import_many(
-    client: RoutePlanningClient,
-    plan_id: str,
-    stops: Iterable[StopInput] | AsyncIterable[StopInput],
-    *,
-    on_progress: ProgressCallback | None = None,
-    keep_ids: bool = True,
-    at_least_once: bool = False,
-    batch_size: int = MAX_IMPORT_BATCH,
-    max_in_flight: int | None = None,
-    max_resends: int = 3,
-    settle_delay: float = 2.0,
-    max_failed_batches: int | None = 3,
-) -> ImportReport[StopInput]:
-    """Import any number of stops into a plan, streamed in batches, each stop exactly once.
-
-    ``stops`` is any iterable or async iterable of :class:`StopInput`; it is read
-    lazily, so memory stays flat in its length. Batches of ``batch_size`` (at most
-    100) go through ``client.stops.import_batch`` (``POST /plans/<id>/stops:import``),
-    at most ``max_in_flight`` at a time; the scheduler paces them to the batch
-    import limits. See the module documentation for the outcomes, the exactly-once
-    reconciliation by ``recipient.external_id``, validation and cancellation.
-
-    :param on_progress: called (synchronously) with an :class:`ImportProgress`
-        each time a batch finishes, and once more with ``final=True`` at the end,
-        also when the import is cancelled or raises.
-    :param keep_ids: keep the id of every created stop (packed, a few bytes per
-        stop); False keeps only counts and failures.
-    :param at_least_once: resend a batch whose outcome is ambiguous even when its
-        stops have no external id to look them up by; they may be duplicated.
-    :param max_resends: how many times the stops of one batch are sent again after
-        ambiguous failures.
-    :param settle_delay: seconds to wait, after a request got no answer, before
-        looking up its stops.
-    :param max_failed_batches: stop reading the input after this many batches in a
-        row were rejected as a whole (4xx): the import then raises that error. None
-        never stops. A 401 or a ``plan_not_writable`` stops it at once.
-    :raises ValidationError: an input row is invalid (``stops[<position>]...``).
-    :returns: the :class:`ImportReport`.
-    """
-    checked_plan = _ids.plan_id(plan_id)
-    _check_settings(max_resends, settle_delay, max_failed_batches)
-    size = _batch_size(client, batch_size)
-
-    async def send(batch: list[StopInput]) -> ImportResult:
-        return await client.stops.import_batch(checked_plan, batch)
-
-    async def find(key: str) -> AsyncIterator[tuple[str, str | None]]:
-        async for stop in client.stops.list(checked_plan, filter={"externalId": key}):
-            yield stop.id, stop.recipient.external_id
-
-    report: ImportReport[StopInput] = ImportReport(
-        id_prefix=f"plans/{checked_plan}/stops/", batch_size=size, keep_ids=keep_ids
-    )
-    importer = _Importer(
-        item_type=StopInput,
-        send=send,
-        lookup=_Lookup(find),
-        report=report,
-        batch_size=size,
-        max_in_flight=_in_flight(client, max_in_flight),
-        at_least_once=at_least_once,
-        max_resends=max_resends,
-        settle_delay=settle_delay,
-        max_failed_batches=max_failed_batches,
-        on_progress=on_progress,
-        field="stops",
-    )
-    return await importer.run(stops)
-
-
-async def import_unassigned_many(
-    client: RoutePlanningClient,
-    stops: Iterable[UnassignedStopInput] | AsyncIterable[UnassignedStopInput],
-    *,
-    depot: str | None = None,
-    on_progress: ProgressCallback | None = None,
-    keep_ids: bool = True,
-    at_least_once: bool = False,
-    batch_size: int = MAX_IMPORT_BATCH,
-    max_in_flight: int | None = None,
-    max_resends: int = 3,
-    settle_delay: float = 2.0,
-    max_failed_batches: int | None = 3,
-) -> ImportReport[UnassignedStopInput]:
-    """Import any number of unassigned stops, streamed in batches, each exactly once.
-
-    The same as :func:`import_many`, through ``client.unassigned_stops.import_batch``:
-    the public API documentation's ``POST /unassignedStops:import`` with the body
-    ``{unassignedStops, depot}`` (the contract does not show this endpoint). The
-    ``depot`` (``depots/<id>``; None: the team's main depot) is shared by every
-    stop, so the stops themselves must not set one.
-
-    Reconciliation uses ``GET /unassignedStops`` with ``filter[externalId]``: the
-    contract names ``externalId`` as a list filter and the public API
-    documentation lists it for unassigned stops. A found stop counts only when it
-    carries the external id (and, when ``depot`` is given, belongs to that depot);
-    should the service ignore the filter, the importer notices and reports the
-    batch ``unknown`` instead of guessing.
-    """
-    checked_depot = _ids.depot_ref(depot) if depot is not None else None
-    _check_settings(max_resends, settle_delay, max_failed_batches)
-    size = _batch_size(client, batch_size)
-
-    async def send(batch: list[UnassignedStopInput]) -> ImportResult:
-        return await client.unassigned_stops.import_batch(batch, depot=checked_depot)
-
-    async def find(key: str) -> AsyncIterator[tuple[str, str | None]]:
-        async for stop in client.unassigned_stops.list(filter={"externalId": key}):
-            if checked_depot is not None and stop.depot and stop.depot != checked_depot:
-                continue
-            yield stop.id, stop.recipient.external_id
-
-    report: ImportReport[UnassignedStopInput] = ImportReport(
-        id_prefix="unassignedStops/", batch_size=size, keep_ids=keep_ids
-    )
-    importer = _Importer(
-        item_type=UnassignedStopInput,
-        send=send,
-        lookup=_Lookup(find),
-        report=report,
-        batch_size=size,
-        max_in_flight=_in_flight(client, max_in_flight),
-        at_least_once=at_least_once,
-        max_resends=max_resends,
-        settle_delay=settle_delay,
-        max_failed_batches=max_failed_batches,
-        on_progress=on_progress,
-        field="stops",
-    )
-    return await importer.run(stops)

@@ -13,9 +13,13 @@ Inputs are the typed classes of ``_inputs.py``. Updates take either the update
 object or its fields as keywords (``stops.update(stop_id, notes="Ring twice")``).
 
 The workflows built on these calls live in their own modules and are reached
-from here: ``plans.optimize_and_wait`` / ``plans.live_edit`` and
-``operations.wait`` / ``operations.wait_many`` (``_polling.py``), and
-``stops.import_many`` / ``unassigned_stops.import_many`` (``_importer.py``).
+from here, their options passed through once as keywords (``Unpack`` of the
+workflow's options ``TypedDict``): ``plans.optimize_and_wait`` /
+``plans.live_edit`` (``_workflows.py``), ``operations.wait`` /
+``operations.wait_many`` (``_operations.py``), and ``stops.import_many`` /
+``unassigned_stops.import_many`` (``_importer.py``, through the import targets
+below). The workflows never see the client: they get the namespaces they call
+(which satisfy their small protocols) and the scheduler's clock.
 """
 
 from __future__ import annotations
@@ -23,29 +27,29 @@ from __future__ import annotations
 import datetime
 from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import TYPE_CHECKING, Any, Final, TypeVar
+from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack
 
 import attrs
 
-from route_planning_async import _ids, _importer, _polling
+from route_planning_async import _ids
 from route_planning_async._converter import structure, unstructure
 from route_planning_async._core import Request
 from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._errors import RoutePlanningError, ValidationError
+from route_planning_async._import_report import ImportReport
+from route_planning_async._importer import ImportOptions, run_import
 from route_planning_async._inputs import (
-    MAX_IMPORT_BATCH,
-    UNSET,
     PlanInput,
     PlanUpdate,
-    ReoptimizationType,
     StopInput,
     StopUpdate,
     UnassignedStopInput,
     UnassignedStopUpdate,
-    UnsetType,
-    a_or_an,
     check_batch,
+    check_no_depot,
+    reoptimization_body,
 )
+from route_planning_async._limits import RateLimits
 from route_planning_async._models import (
     CustomStopProperty,
     Depot,
@@ -56,10 +60,11 @@ from route_planning_async._models import (
     Stop,
     UnassignedStop,
 )
+from route_planning_async._operations import PollOptions, WaitManyOptions, wait, wait_many
 from route_planning_async._pagination import FilterValue, Paginator, list_query
-
-if TYPE_CHECKING:
-    from route_planning_async._client import RoutePlanningClient
+from route_planning_async._scheduler import Clock
+from route_planning_async._validators import UNSET, UnsetType, a_or_an
+from route_planning_async._workflows import LiveEdit, LiveEditOptions, live_edit, optimize_and_wait
 
 __all__ = [
     "CustomStopProperties",
@@ -73,8 +78,6 @@ __all__ = [
 
 M = TypeVar("M")
 U = TypeVar("U")
-
-_REOPTIMIZATION_TYPES: Final = frozenset(ReoptimizationType)
 
 # The operation list's filters and their values (public API documentation,
 # GET /operations: ``filter.done`` "true"/"false", ``filter.type`` "plan_optimization").
@@ -104,12 +107,32 @@ def _update_body(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U
     return cls(**fields)
 
 
+class _Client(Protocol):
+    """What a namespace needs of the client that owns it (``RoutePlanningClient`` is one)."""
+
+    @property
+    def plans(self) -> Plans: ...
+    @property
+    def stops(self) -> Stops: ...
+    @property
+    def unassigned_stops(self) -> UnassignedStops: ...
+    @property
+    def operations(self) -> Operations: ...
+    @property
+    def depots(self) -> Depots: ...
+    @property
+    def rate_limits(self) -> RateLimits: ...
+    @property
+    def _clock(self) -> Clock: ...
+    async def _execute(self, request: Request) -> Any: ...
+
+
 class _Resource:
     """A namespace bound to one client."""
 
     __slots__ = ("_client",)
 
-    def __init__(self, client: RoutePlanningClient) -> None:
+    def __init__(self, client: _Client) -> None:
         self._client = client
 
     def __repr__(self) -> str:
@@ -239,14 +262,7 @@ class Plans(_Resource):
         :class:`ReoptimizationType` value; without it the service's default
         (``reorder_changed_stops``) applies."""
         path = {"plan": _ids.plan_id(plan_id)}
-        body: dict[str, str] = {}
-        if optimization_type is not None:
-            if optimization_type not in _REOPTIMIZATION_TYPES:
-                names = ", ".join(sorted(_REOPTIMIZATION_TYPES))
-                raise ValidationError(
-                    "optimization_type", f"must be one of {names}, got {optimization_type!r}"
-                )
-            body["optimizationType"] = str(optimization_type)
+        body = reoptimization_body(optimization_type)
         request = ENDPOINTS["plans.reoptimize"].request(path, json=body)
         return await self._fetch(request, Operation)
 
@@ -260,48 +276,27 @@ class Plans(_Resource):
         path = {"plan": _ids.plan_id(plan_id)}
         await self._client._execute(ENDPOINTS["plans.save"].request(path))
 
-    async def optimize_and_wait(
-        self,
-        plan_id: str,
-        *,
-        timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
-        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
-        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
-    ) -> Operation:
-        """Optimize the plan and wait for the finished operation (see :func:`_polling.optimize_and_wait`)."""
-        return await _polling.optimize_and_wait(
-            self._client,
-            plan_id,
-            timeout=timeout,
-            poll_interval=poll_interval,
-            max_poll_interval=max_poll_interval,
-        )
+    async def optimize_and_wait(self, plan_id: str, **options: Unpack[PollOptions]) -> Operation:
+        """Optimize the plan and wait for the finished operation; if the plan is
+        already being optimized, wait for that optimization instead. Options:
+        ``timeout``, ``poll_interval``, ``max_poll_interval`` (see
+        :func:`_workflows.optimize_and_wait`)."""
+        client = self._client
+        return await optimize_and_wait(self, client.operations, plan_id, clock=client._clock, **options)
 
     def live_edit(
-        self,
-        plan_id: str,
-        *,
-        distribute: bool = True,
-        optimization_type: str | None = None,
-        timeout: float | None = None,
-        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
-        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
-    ) -> AbstractAsyncContextManager[_polling.LiveEdit]:
+        self, plan_id: str, **options: Unpack[LiveEditOptions]
+    ) -> AbstractAsyncContextManager[LiveEdit]:
         """Live-edit a plan that is not writable; on a clean exit the changes are
-        re-optimized and redistributed (or saved). See :func:`_polling.live_edit`::
+        re-optimized and redistributed (or saved). Options: ``distribute``,
+        ``optimization_type``, ``timeout``, ``poll_interval``, ``max_poll_interval``
+        (see :func:`_workflows.live_edit`)::
 
             async with client.plans.live_edit(plan_id) as edit:
                 await edit.update(stop_id, notes="Ring twice")
         """
-        return _polling.live_edit(
-            self._client,
-            plan_id,
-            distribute=distribute,
-            optimization_type=optimization_type,
-            timeout=timeout,
-            poll_interval=poll_interval,
-            max_poll_interval=max_poll_interval,
-        )
+        client = self._client
+        return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **options)
 
 
 def _operation_filter(filter: Mapping[str, FilterValue] | None) -> dict[str, FilterValue] | None:
@@ -396,31 +391,13 @@ class Stops(_Resource):
         self,
         plan_id: str,
         stops: Iterable[StopInput] | AsyncIterable[StopInput],
-        *,
-        on_progress: _importer.ProgressCallback | None = None,
-        keep_ids: bool = True,
-        at_least_once: bool = False,
-        batch_size: int = MAX_IMPORT_BATCH,
-        max_in_flight: int | None = None,
-        max_resends: int = 3,
-        settle_delay: float = 2.0,
-        max_failed_batches: int | None = 3,
-    ) -> _importer.ImportReport[StopInput]:
-        """Import any number of stops, streamed in batches, each exactly once
-        (see :func:`_importer.import_many`)."""
-        return await _importer.import_many(
-            self._client,
-            plan_id,
-            stops,
-            on_progress=on_progress,
-            keep_ids=keep_ids,
-            at_least_once=at_least_once,
-            batch_size=batch_size,
-            max_in_flight=max_in_flight,
-            max_resends=max_resends,
-            settle_delay=settle_delay,
-            max_failed_batches=max_failed_batches,
-        )
+        **options: Unpack[ImportOptions],
+    ) -> ImportReport[StopInput]:
+        """Import any number of stops into a plan, streamed in batches, each exactly
+        once; options as in :class:`_importer.ImportOptions` (see :func:`_importer.run_import`)."""
+        target = _PlanStopsTarget(self, _ids.plan_id(plan_id))
+        client = self._client
+        return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
 
     async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange:
         """Add a stop to a plan that is not writable; it is applied by
@@ -502,11 +479,7 @@ class UnassignedStops(_Resource):
         """
         items = check_batch(stops, UnassignedStopInput)
         for index, item in enumerate(items):
-            if not isinstance(item.depot, UnsetType):
-                raise ValidationError(
-                    f"stops[{index}].depot",
-                    "must not be set in a batch import; pass depot= to import_batch for the whole batch",
-                )
+            check_no_depot(item, f"stops[{index}]")
         body: dict[str, Any] = {"unassignedStops": [unstructure(item) for item in items]}
         if depot is not None:
             body["depot"] = _ids.depot_ref(depot)
@@ -518,30 +491,15 @@ class UnassignedStops(_Resource):
         stops: Iterable[UnassignedStopInput] | AsyncIterable[UnassignedStopInput],
         *,
         depot: str | None = None,
-        on_progress: _importer.ProgressCallback | None = None,
-        keep_ids: bool = True,
-        at_least_once: bool = False,
-        batch_size: int = MAX_IMPORT_BATCH,
-        max_in_flight: int | None = None,
-        max_resends: int = 3,
-        settle_delay: float = 2.0,
-        max_failed_batches: int | None = 3,
-    ) -> _importer.ImportReport[UnassignedStopInput]:
-        """Import any number of unassigned stops, streamed in batches, each exactly once
-        (see :func:`_importer.import_unassigned_many`)."""
-        return await _importer.import_unassigned_many(
-            self._client,
-            stops,
-            depot=depot,
-            on_progress=on_progress,
-            keep_ids=keep_ids,
-            at_least_once=at_least_once,
-            batch_size=batch_size,
-            max_in_flight=max_in_flight,
-            max_resends=max_resends,
-            settle_delay=settle_delay,
-            max_failed_batches=max_failed_batches,
-        )
+        **options: Unpack[ImportOptions],
+    ) -> ImportReport[UnassignedStopInput]:
+        """Import any number of unassigned stops, streamed in batches, each exactly
+        once; options as in :class:`_importer.ImportOptions`. The ``depot``
+        (``depots/<id>``; None: the team's main depot) is shared by every stop,
+        so the stops themselves must not set one (see :class:`_UnassignedStopsTarget`)."""
+        target = _UnassignedStopsTarget(self, _ids.depot_ref(depot) if depot is not None else None)
+        client = self._client
+        return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
 
 
 class Operations(_Resource):
@@ -584,43 +542,19 @@ class Operations(_Resource):
             page_token=page_token,
         )
 
-    async def wait(
-        self,
-        operation: Operation | str,
-        *,
-        timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
-        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
-        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
-    ) -> Operation:
-        """Poll one operation until it is finished (see :func:`_polling.wait`)."""
-        return await _polling.wait(
-            self._client,
-            operation,
-            timeout=timeout,
-            poll_interval=poll_interval,
-            max_poll_interval=max_poll_interval,
-        )
+    async def wait(self, operation: Operation | str, **options: Unpack[PollOptions]) -> Operation:
+        """Poll one operation until it is finished. Options: ``timeout``,
+        ``poll_interval``, ``max_poll_interval`` (see :func:`_operations.wait`)."""
+        return await wait(self, operation, clock=self._client._clock, **options)
 
     def wait_many(
-        self,
-        operations: Iterable[Operation | str],
-        *,
-        read_share: float = 0.5,
-        poll_interval: float = _polling.DEFAULT_POLL_INTERVAL,
-        max_poll_interval: float = _polling.DEFAULT_MAX_POLL_INTERVAL,
-        raise_on_failure: bool = False,
-        timeout: float | None = None,
+        self, operations: Iterable[Operation | str], **options: Unpack[WaitManyOptions]
     ) -> AsyncIterator[Operation]:
-        """Yield operations as they finish, from one shared poll loop (see :func:`_polling.wait_many`)."""
-        return _polling.wait_many(
-            self._client,
-            operations,
-            read_share=read_share,
-            poll_interval=poll_interval,
-            max_poll_interval=max_poll_interval,
-            raise_on_failure=raise_on_failure,
-            timeout=timeout,
-        )
+        """Yield operations as they finish, from one shared poll loop. Options:
+        ``read_share``, ``raise_on_failure``, ``timeout``, ``poll_interval``,
+        ``max_poll_interval`` (see :func:`_operations.wait_many`)."""
+        client = self._client
+        return wait_many(self, operations, clock=client._clock, limits=client.rate_limits, **options)
 
 
 class Depots(_Resource):
@@ -636,7 +570,7 @@ class Depots(_Resource):
 
     async def get(self, depot_id: str) -> Depot:
         """One depot, by ``depots/<id>`` or ``<id>``."""
-        path = {"depot": _ids.depot_ref(depot_id, "depot_id").removeprefix("depots/")}
+        path = {"depot": _ids.depot_id(depot_id)}
         return await self._fetch(ENDPOINTS["depots.get"].request(path), Depot)
 
 
@@ -656,7 +590,7 @@ _SERIALIZED_ID_RULE: Final = (
 
 
 async def get_by_serialized_id(
-    client: RoutePlanningClient, serialized_id: str
+    client: _Client, serialized_id: str
 ) -> Plan | Stop | UnassignedStop | Operation | Depot:
     """Fetch any resource by its serialized id, as the matching model
     (contract, General conventions: GET ``{base_url}/<serialized id>``)."""
@@ -674,3 +608,60 @@ async def get_by_serialized_id(
         case ["depots", _]:
             return await client.depots.get(serialized_id)
     raise ValidationError("serialized_id", f"{_SERIALIZED_ID_RULE}, got {serialized_id!r}")
+
+
+# Import targets: where the bulk importer (``_importer.run_import``) sends its batches.
+
+
+@attrs.frozen
+class _PlanStopsTarget:
+    """The stops of one plan, as a bulk import target."""
+
+    item_type: ClassVar[type[StopInput]] = StopInput
+    stops: Stops
+    plan_id: str
+
+    @property
+    def id_prefix(self) -> str:
+        return f"plans/{self.plan_id}/stops/"
+
+    def check(self, item: StopInput, field: str) -> None:
+        """Every valid :class:`StopInput` is accepted."""
+
+    async def send(self, batch: list[StopInput]) -> ImportResult:
+        return await self.stops.import_batch(self.plan_id, batch)
+
+    async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
+        async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
+            yield stop.id, stop.recipient.external_id
+
+
+@attrs.frozen
+class _UnassignedStopsTarget:
+    """The team's unassigned stops, imported with one depot for every batch.
+
+    The contract does not show this import; it follows the public API
+    documentation: ``POST /unassignedStops:import`` with ``{unassignedStops,
+    depot}``. Reconciliation uses ``GET /unassignedStops`` with
+    ``filter[externalId]``: a found stop counts only when it carries the external
+    id (and, when ``depot`` is given, belongs to that depot); should the service
+    ignore the filter, the importer notices and reports the batch ``unknown``
+    instead of guessing.
+    """
+
+    item_type: ClassVar[type[UnassignedStopInput]] = UnassignedStopInput
+    id_prefix: ClassVar[str] = "unassignedStops/"
+    unassigned_stops: UnassignedStops
+    depot: str | None
+
+    def check(self, item: UnassignedStopInput, field: str) -> None:
+        check_no_depot(item, field)
+
+    async def send(self, batch: list[UnassignedStopInput]) -> ImportResult:
+        return await self.unassigned_stops.import_batch(batch, depot=self.depot)
+
+    async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
+        async for stop in self.unassigned_stops.list(filter={"externalId": external_id}):
+            if self.depot is not None and stop.depot and stop.depot != self.depot:
+                continue
+            yield stop.id, stop.recipient.external_id

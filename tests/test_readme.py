@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import pathlib
 import re
 import subprocess
@@ -77,3 +78,14 @@ def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Pat
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
+
+
+def test_the_transport_example_runs_as_written() -> None:
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("For a test that needs no server at all") :]
+    match = re.search(r"```python\n(.*?)```", section, re.S)
+    assert match is not None, "the transport paragraph has no python block"
+    namespace: dict[str, Any] = {"__name__": "readme_transport"}
+    exec(compile(match.group(1), str(README), "exec"), namespace)
+    # main() asserts the plan it got back; a wrong request fails the transport's assert.
+    asyncio.run(namespace["main"]())

@@ -3,17 +3,11 @@
 The server runs without persistence (``--save '' --appendonly no``) on a free
 loopback port. When ``redis-server`` is not on PATH every test here is skipped,
 with the reason shown in the test report.
-
-The shared test support (``tests/support``) is imported as ``support``: pytest
-puts ``tests/`` on ``sys.path`` only for the modules directly in it, so this
-conftest puts it there too, for runs of this directory alone.
 """
 
 from __future__ import annotations
 
-import pathlib
 import shutil
-import sys
 import uuid
 from collections.abc import AsyncIterator, Iterator
 
@@ -21,10 +15,6 @@ import pytest
 import pytest_asyncio
 import redis.asyncio as redis_asyncio
 from redis_server import RedisServer, free_port
-
-_TESTS = str(pathlib.Path(__file__).resolve().parent.parent)
-if _TESTS not in sys.path:
-    sys.path.append(_TESTS)
 
 
 def _executable() -> str:

@@ -1,5 +1,5 @@
 """Test support shared by the test modules: import it as ``support.<module>``.
 
-``tests/`` is on ``sys.path`` (pytest's rootdir-relative imports), so every test
-module reaches these helpers the same way.
+``tests/`` is on ``sys.path`` (``pythonpath`` in ``pyproject.toml``), so every
+test module, in any directory, reaches these helpers the same way.
 """

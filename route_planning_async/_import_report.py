@@ -1,0 +1,356 @@
+"""What a bulk import reports: one :class:`Outcome` per input position, counts and failures.
+
+The importer (``_importer.py``) records into an :class:`ImportReport` as its
+batches end; the caller reads it, live through ``on_progress`` or at the end.
+Every input position ends with exactly one outcome:
+
+``created``
+    The stop exists; its id is kept (compactly) unless ``keep_ids=False``.
+``rejected``
+    The service refused this stop inside a 200 answer (a ``failed`` entry); its
+    message and the input are in :attr:`ImportReport.rejected_stops`.
+``not_created``
+    Its batch failed as a whole (a 4xx, a 429 after the scheduler's retries, a
+    connection never made, or a reconciliation that found it absent after the
+    last resend). The inputs are in :attr:`ImportReport.failed_batches`; they
+    are safe to send again.
+``unknown``
+    The outcome could not be established: the batch got an ambiguous failure
+    and could not be reconciled (no ``recipient.external_id``, or the lookup
+    failed), or the import was cancelled while the batch was in flight. The
+    inputs are in :attr:`ImportReport.failed_batches`; look them up before
+    sending them again.
+
+Created stops are kept only as counts and (unless ``keep_ids=False``) as one
+packed string of ids per batch, so a report of a million stops stays small.
+The methods whose names start with ``_record`` are the importer's side.
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from route_planning_async._inputs import StopInput, UnassignedStopInput
+
+__all__ = [
+    "PENDING",
+    "BatchOutcomes",
+    "FailedBatch",
+    "ImportProgress",
+    "ImportReport",
+    "Outcome",
+    "ProgressCallback",
+    "RejectedStop",
+]
+
+T = TypeVar("T", bound=StopInput | UnassignedStopInput)
+
+ProgressCallback = Callable[["ImportProgress[Any]"], object]
+"""What ``on_progress`` is: called synchronously with each :class:`ImportProgress`."""
+
+
+class Outcome(enum.StrEnum):
+    """What became of one input position."""
+
+    CREATED = "created"
+    """The stop exists on the service."""
+    REJECTED = "rejected"
+    """The service refused this stop; see :attr:`ImportReport.rejected_stops`."""
+    NOT_CREATED = "not_created"
+    """Its batch failed as a whole and the stop does not exist; safe to resend."""
+    UNKNOWN = "unknown"
+    """It may or may not exist; look it up before resending."""
+
+
+_CODE = {
+    Outcome.CREATED: ord("c"),
+    Outcome.REJECTED: ord("r"),
+    Outcome.NOT_CREATED: ord("n"),
+    Outcome.UNKNOWN: ord("u"),
+}
+_OUTCOME_OF_CODE = {code: outcome for outcome, code in _CODE.items()}
+PENDING = ord("p")
+"""The code of a position whose outcome is not known yet."""
+
+
+@attrs.frozen
+class RejectedStop(Generic[T]):
+    """A stop the service refused inside a successful batch answer."""
+
+    position: int
+    """Its position in the input (0-based)."""
+    stop: T
+    """The input, to fix and send again."""
+    message: str
+    """The service's message."""
+
+
+@attrs.frozen
+class FailedBatch(Generic[T]):
+    """Stops of one batch whose outcome is ``not_created`` or ``unknown``."""
+
+    outcome: Outcome
+    """:attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`."""
+    positions: tuple[int, ...]
+    """Their positions in the input, in order."""
+    stops: tuple[T, ...]
+    """The inputs, in the same order as ``positions``."""
+    error: BaseException
+    """Why: the API or transport error, a ``CancelledError``, or the reconciliation problem."""
+
+    def items(self) -> Iterator[tuple[int, T]]:
+        """``(position, input)`` pairs."""
+        return zip(self.positions, self.stops, strict=True)
+
+
+class BatchOutcomes:
+    """The outcomes of one batch (a slice of the input); ids end as one compact string.
+
+    ``codes`` holds one byte per position: :data:`PENDING` until its outcome is set.
+    """
+
+    __slots__ = ("codes", "ids", "packed_ids", "start")
+
+    def __init__(self, start: int, size: int, keep_ids: bool) -> None:
+        self.start = start
+        self.codes = bytearray([PENDING]) * size
+        self.ids: list[str] | None = [""] * size if keep_ids else None
+        self.packed_ids: str | None = None
+
+    def id_at(self, offset: int) -> str:
+        if self.ids is not None:
+            return self.ids[offset]
+        if self.packed_ids is None:
+            return ""
+        return self.packed_ids.split("\n")[offset]
+
+    def pack(self, prefix: str) -> None:
+        # One string per 100 stops instead of 100 string objects: 1,000,000
+        # created ids cost tens of megabytes, not hundreds.
+        if self.ids is not None:
+            self.packed_ids = "\n".join(_shorten(i, prefix) for i in self.ids)
+            self.ids = None
+
+
+def _shorten(stop_id: str, prefix: str) -> str:
+    if not stop_id:
+        return ""
+    # Ids are 1-50 of [A-Za-z0-9_-] (contract, General conventions), so "!" can
+    # mark an id that does not start with the expected prefix.
+    return stop_id[len(prefix) :] if stop_id.startswith(prefix) else "!" + stop_id
+
+
+def _expand(short: str, prefix: str) -> str:
+    if not short:
+        return ""
+    return short[1:] if short.startswith("!") else prefix + short
+
+
+class ImportReport(Generic[T]):
+    """Every input position and its :class:`Outcome`; counts, time and throughput.
+
+    Failures are kept in full (:attr:`rejected_stops`, :attr:`failed_batches`);
+    created stops only as counts and, unless ``keep_ids=False``, their ids packed
+    one string per batch, so the report stays small for millions of stops.
+    """
+
+    def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool) -> None:
+        self._id_prefix = id_prefix
+        self._batch_size = batch_size
+        self._batches: list[BatchOutcomes] = []
+        self._started = time.monotonic()
+        self._finished: float | None = None
+        self.keep_ids = keep_ids
+        """Whether the ids of created stops were kept."""
+        self.total = 0
+        """Input positions read: every position below it has an outcome."""
+        self.created = 0
+        """Stops created."""
+        self.rejected = 0
+        """Stops refused by the service (``rejected``)."""
+        self.not_created = 0
+        """Stops of batches that failed as a whole (``not_created``)."""
+        self.unknown = 0
+        """Stops whose outcome is unknown."""
+        self.rejected_stops: list[RejectedStop[T]] = []
+        """Every rejected stop, with the service's message."""
+        self.failed_batches: list[FailedBatch[T]] = []
+        """Every batch (or part of one) that is ``not_created`` or ``unknown``, with its inputs."""
+        self.unattributed_ids: list[str] = []
+        """Created ids that an answer gave but that could not be tied to an input."""
+
+    def __repr__(self) -> str:
+        return (
+            f"<ImportReport total={self.total} created={self.created} rejected={self.rejected} "
+            f"not_created={self.not_created} unknown={self.unknown} elapsed={self.elapsed:.1f}s>"
+        )
+
+    @property
+    def done(self) -> int:
+        """Positions with a final outcome."""
+        return self.created + self.rejected + self.not_created + self.unknown
+
+    @property
+    def failed(self) -> int:
+        """Stops known not to exist: ``rejected`` plus ``not_created``."""
+        return self.rejected + self.not_created
+
+    @property
+    def ok(self) -> bool:
+        """True when every position read was created."""
+        return self.created == self.total
+
+    @property
+    def elapsed(self) -> float:
+        """Seconds from the start of the import to its end (or to now, while it runs)."""
+        end = self._finished if self._finished is not None else time.monotonic()
+        return end - self._started
+
+    @property
+    def throughput(self) -> float:
+        """Stops created per second."""
+        elapsed = self.elapsed
+        return self.created / elapsed if elapsed > 0 else 0.0
+
+    def outcome(self, position: int) -> Outcome:
+        """The outcome of input ``position``; ``IndexError`` beyond :attr:`total`."""
+        batch, offset = self._locate(position)
+        code = batch.codes[offset]
+        if code == PENDING:
+            raise LookupError(f"position {position} has no outcome yet")
+        return _OUTCOME_OF_CODE[code]
+
+    def stop_id(self, position: int) -> str | None:
+        """The id of the stop created for ``position``; None when it was not created.
+
+        Raises :class:`LookupError` when the report was made with ``keep_ids=False``.
+        """
+        if not self.keep_ids:
+            raise LookupError("the import ran with keep_ids=False: ids were not kept")
+        batch, offset = self._locate(position)
+        if batch.codes[offset] != _CODE[Outcome.CREATED]:
+            return None
+        stop_id = batch.id_at(offset)
+        return _expand(stop_id, self._id_prefix) if batch.ids is None else stop_id
+
+    def created_ids(self) -> Iterator[tuple[int, str]]:
+        """``(position, stop id)`` of every created stop, in input order (needs ``keep_ids``)."""
+        if not self.keep_ids:
+            raise LookupError("the import ran with keep_ids=False: ids were not kept")
+        created = _CODE[Outcome.CREATED]
+        for batch in self._batches:
+            if batch.ids is not None:
+                ids = batch.ids
+            else:
+                ids = [_expand(s, self._id_prefix) for s in (batch.packed_ids or "").split("\n")]
+            for offset, code in enumerate(batch.codes):
+                if code == created:
+                    yield batch.start + offset, ids[offset]
+
+    def to_resend(self) -> list[tuple[int, T]]:
+        """``(position, input)`` of the stops known not to exist because their batch failed."""
+        return [
+            item
+            for failed in self.failed_batches
+            if failed.outcome is Outcome.NOT_CREATED
+            for item in failed.items()
+        ]
+
+    def uncertain(self) -> list[tuple[int, T]]:
+        """``(position, input)`` of the stops whose outcome is unknown."""
+        return [
+            item
+            for failed in self.failed_batches
+            if failed.outcome is Outcome.UNKNOWN
+            for item in failed.items()
+        ]
+
+    # Recording (the importer's side) -----------------------------------------
+
+    def _locate(self, position: int) -> tuple[BatchOutcomes, int]:
+        if not 0 <= position < self.total:
+            raise IndexError(f"position {position} is outside the {self.total} positions read")
+        index, offset = divmod(position, self._batch_size)
+        return self._batches[index], offset
+
+    def _open_batch(self, size: int) -> BatchOutcomes:
+        batch = BatchOutcomes(self.total, size, self.keep_ids)
+        self._batches.append(batch)
+        self.total += size
+        return batch
+
+    def _set(self, batch: BatchOutcomes, offset: int, outcome: Outcome) -> bool:
+        if batch.codes[offset] != PENDING:
+            return False
+        batch.codes[offset] = _CODE[outcome]
+        if outcome is Outcome.CREATED:
+            self.created += 1
+        elif outcome is Outcome.REJECTED:
+            self.rejected += 1
+        elif outcome is Outcome.NOT_CREATED:
+            self.not_created += 1
+        else:
+            self.unknown += 1
+        return True
+
+    def _record_created(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
+        if self._set(batch, offset, Outcome.CREATED) and batch.ids is not None:
+            batch.ids[offset] = stop_id
+
+    def _record_rejected(self, batch: BatchOutcomes, offset: int, stop: T, message: str) -> None:
+        if self._set(batch, offset, Outcome.REJECTED):
+            self.rejected_stops.append(RejectedStop(batch.start + offset, stop, message))
+
+    def _record_failed(
+        self,
+        batch: BatchOutcomes,
+        offsets: Sequence[int],
+        stops: Sequence[T],
+        outcome: Outcome,
+        error: BaseException,
+    ) -> None:
+        kept = [(o, s) for o, s in zip(offsets, stops, strict=True) if self._set(batch, o, outcome)]
+        if kept:
+            self.failed_batches.append(
+                FailedBatch(
+                    outcome,
+                    tuple(batch.start + o for o, _ in kept),
+                    tuple(s for _, s in kept),
+                    error,
+                )
+            )
+
+    def _close_batch(self, batch: BatchOutcomes) -> None:
+        batch.pack(self._id_prefix)
+
+    def _finish(self) -> None:
+        self._finished = time.monotonic()
+
+
+@attrs.frozen
+class ImportProgress(Generic[T]):
+    """A snapshot passed to ``on_progress`` each time a batch finishes."""
+
+    done: int
+    """Positions with a final outcome."""
+    read: int
+    """Positions read from the input so far."""
+    total: int | None
+    """Length of the input when it has one (a Sequence), else None."""
+    created: int
+    """Stops created so far."""
+    failed: int
+    """Stops known not to exist so far (rejected plus not created)."""
+    unknown: int
+    """Stops whose outcome is unknown so far."""
+    elapsed: float
+    """Seconds since the import started."""
+    report: ImportReport[T]
+    """The live report; complete for every position below ``done`` once ``final`` is set."""
+    final: bool = False
+    """True for the last call: the import ended, was cancelled, or is about to raise."""
