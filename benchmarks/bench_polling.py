@@ -18,7 +18,7 @@ from typing import Any
 from benchmarks._emu import EmulatorServer, category_figures
 from benchmarks._figures import check, percentile, result, rounded
 from route_planning_async import Category, Operation, RateLimits, RoutePlanningClient
-from route_planning_async._polling import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
+from route_planning_async._operations import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
 
 SEED = 20240501
 LOW, HIGH = 30.0, 600.0

@@ -1,0 +1,392 @@
+"""Waiting for operations to finish, on the scheduler's clock.
+
+An optimization is a long-running *operation*, polled with GET
+``/operations/<id>`` "with a delay between polls so as to avoid being rate
+limited" (contract, Operations). This room holds the waiting and nothing else:
+
+- :func:`wait` (``client.operations.wait``) follows one operation, with a poll
+  delay that grows to a cap;
+- :func:`wait_many` (``client.operations.wait_many``) follows any number of them
+  with one shared poll loop whose rate is capped to a share of the read budget;
+- the poll-interval defaults, the checks of the waiting options
+  (:class:`PollOptions`, :class:`WaitManyOptions`) and the deadline that every
+  wait keeps.
+
+It knows nothing of the client: every poll goes through an
+:class:`OperationReader` (``client.operations``, whose ``get`` waits for
+capacity in the read category like any other read), and all time is read and
+slept on the :class:`~route_planning_async._scheduler.Clock` it is given (the
+scheduler's), never on the event loop directly: the first-poll delay, the
+growing delays, the deadline and the share cap. Tests hand in a fake clock or
+run the default loop clock on a virtual-time loop, and assert exact schedules.
+
+The share cap of :func:`wait_many` allows one poll at a time at the average
+rate, so two polls are never closer than ``1 / (read_share * read rate)``
+seconds. That is exactly what an ``aiolimiter.AsyncLimiter(1, period)`` (a
+bucket of one) did here before; it is now one sleep on the same clock as every
+other wait of this module, which keeps a single time source and makes the
+schedule exact, instead of a second limiter beside the scheduler that reads the
+loop's time on its own.
+
+An operation is *finished* when ``done`` is true or ``metadata.canceled`` is set.
+A finished operation whose ``result`` has a ``code`` failed (contract,
+Operations); :func:`wait` raises
+:class:`~route_planning_async.OptimizationFailedError` for it and
+:class:`~route_planning_async.OperationCanceledError` for a canceled one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+from collections.abc import AsyncIterator, Awaitable, Iterable
+from typing import Protocol, TypedDict, TypeVar
+
+import attrs
+
+from route_planning_async import _ids
+from route_planning_async._errors import (
+    OperationCanceledError,
+    OperationTimeoutError,
+    OptimizationFailedError,
+    ValidationError,
+)
+from route_planning_async._limits import Category, RateLimits
+from route_planning_async._models import Operation, OptimizationFailure
+from route_planning_async._scheduler import Clock
+
+__all__ = [
+    "CONTRACT_READ_RATE",
+    "DEFAULT_MAX_POLL_INTERVAL",
+    "DEFAULT_POLL_INTERVAL",
+    "POLL_GROWTH",
+    "Deadline",
+    "OperationReader",
+    "PollOptions",
+    "WaitManyOptions",
+    "check_intervals",
+    "check_timeout",
+    "finished",
+    "read_rate",
+    "settled",
+    "wait",
+    "wait_many",
+]
+
+R = TypeVar("R")
+
+DEFAULT_POLL_INTERVAL = 1.0
+"""Seconds before the first poll of an operation that is not done."""
+DEFAULT_MAX_POLL_INTERVAL = 15.0
+"""The cap of the growing delay between two polls of one operation."""
+POLL_GROWTH = 1.5
+"""Each poll of an operation that is still running multiplies its delay by this."""
+CONTRACT_READ_RATE = 10.0
+"""Reads per second of the contract (Limits) when the limits have no read rule."""
+
+
+class OperationReader(Protocol):
+    """What waiting needs of the service: one operation by id (``client.operations``)."""
+
+    async def get(self, operation_id: str) -> Operation:
+        """The operation ``operations/<id>`` as the service has it now."""
+        ...
+
+
+class PollOptions(TypedDict, total=False):
+    """The options of every wait (``operations.wait``, ``plans.optimize_and_wait``)."""
+
+    timeout: float | None
+    """Seconds before :class:`OperationTimeoutError`; None waits for ever."""
+    poll_interval: float
+    """Seconds before the first poll (:data:`DEFAULT_POLL_INTERVAL`)."""
+    max_poll_interval: float
+    """The cap of the growing delay (:data:`DEFAULT_MAX_POLL_INTERVAL`)."""
+
+
+class WaitManyOptions(PollOptions, total=False):
+    """The options of ``operations.wait_many``."""
+
+    read_share: float
+    """The share (0 < share <= 1) of the read category's rate the poll loop may use."""
+    raise_on_failure: bool
+    """Raise at the first failed or canceled operation instead of yielding it."""
+
+
+def check_intervals(poll_interval: float, max_poll_interval: float) -> None:
+    """Refuse a poll interval that is not positive, or a cap below it."""
+    if not poll_interval > 0:
+        raise ValidationError("poll_interval", f"must be a positive number of seconds, got {poll_interval}")
+    if not max_poll_interval >= poll_interval:
+        raise ValidationError(
+            "max_poll_interval", f"must be at least poll_interval ({poll_interval}), got {max_poll_interval}"
+        )
+
+
+def check_timeout(timeout: float | None) -> None:
+    """Refuse a timeout that is neither None nor a number of seconds >= 0."""
+    if timeout is not None and not timeout >= 0:
+        raise ValidationError("timeout", f"must be None or a number of seconds >= 0, got {timeout}")
+
+
+def finished(operation: Operation) -> bool:
+    """Whether the operation is over: done, or canceled."""
+    return operation.done or operation.metadata.canceled
+
+
+def settled(operation: Operation) -> Operation:
+    """The finished operation itself on success; raise for a failure or a cancellation."""
+    if operation.metadata.canceled:
+        raise OperationCanceledError(operation)
+    result = operation.result
+    if isinstance(result, OptimizationFailure):
+        raise OptimizationFailedError(operation, result.code, result.message)
+    return operation
+
+
+def _serialized_operation_id(value: Operation | str) -> str:
+    if isinstance(value, Operation):
+        return value.id
+    return f"operations/{_ids.operation_id(value)}"
+
+
+class Deadline:
+    """An absolute end time on a :class:`Clock`; a timeout of None never ends.
+
+    Scoped per await (never across a ``yield``), so a timeout can only cancel
+    the library's own awaits, not the caller's code between two items.
+    """
+
+    def __init__(self, clock: Clock, timeout: float | None, operation_id: str) -> None:
+        self._clock = clock
+        self._timeout = timeout
+        self._operation_id = operation_id
+        self._end = None if timeout is None else clock.now() + timeout
+
+    def expired_error(self, operation_id: str | None = None) -> OperationTimeoutError:
+        """The error of this deadline, naming ``operation_id`` (else the one it was made for)."""
+        return OperationTimeoutError(operation_id or self._operation_id, self._timeout or 0.0)
+
+    def remaining(self) -> float:
+        """Seconds of the clock left; ``math.inf`` without a timeout, negative once past."""
+        if self._end is None:
+            return math.inf
+        return self._end - self._clock.now()
+
+    def timeout_left(self) -> float | None:
+        """What is left as a timeout for a nested wait: None without one, else >= 0."""
+        remaining = self.remaining()
+        return None if math.isinf(remaining) else max(0.0, remaining)
+
+    async def run(self, awaitable: Awaitable[R], operation_id: str | None = None) -> R:
+        """Await ``awaitable``; raise :class:`OperationTimeoutError` when the deadline passes first.
+
+        A timer task sleeps on the clock until the end and then cancels this
+        task, the way :func:`asyncio.timeout` does with a loop timer; a
+        cancellation from anyone else still propagates as one.
+        """
+        if self._end is None:
+            return await awaitable
+        task = asyncio.current_task()
+        assert task is not None, "Deadline.run needs a running task"
+        cancelling = task.cancelling()
+        expired = over = False
+
+        def expire(timer: asyncio.Task[None]) -> None:
+            nonlocal expired
+            if not over and not timer.cancelled() and timer.exception() is None:
+                expired = True
+                task.cancel()
+
+        timer = asyncio.ensure_future(self._clock.sleep(max(0.0, self.remaining())))
+        timer.add_done_callback(expire)
+        try:
+            return await awaitable
+        except asyncio.CancelledError:
+            if expired and task.uncancel() <= cancelling:
+                raise self.expired_error(operation_id) from None
+            raise
+        finally:
+            over = True
+            timer.cancel()
+
+    async def sleep(self, seconds: float, operation_id: str | None = None) -> None:
+        """Sleep on the clock; raise :class:`OperationTimeoutError` at once when the deadline comes first."""
+        remaining = self.remaining()
+        if seconds > remaining:
+            await self._clock.sleep(max(0.0, remaining))
+            raise self.expired_error(operation_id)
+        await self._clock.sleep(max(0.0, seconds))
+
+
+async def wait(
+    reader: OperationReader,
+    operation: Operation | str,
+    *,
+    clock: Clock,
+    timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
+    poll_interval: float = DEFAULT_POLL_INTERVAL,
+    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+) -> Operation:
+    """Wait for one operation to finish and return it (``result`` holds
+    ``num_optimized_stops`` and ``skipped_stops``).
+
+    An :class:`Operation` that is already finished is settled at once, without a
+    request (small plans come back done from ``:optimize``; contract, States and
+    transitions). Otherwise it is polled through ``reader.get`` (the read
+    category): first after ``poll_interval`` seconds, then with a delay
+    multiplied by :data:`POLL_GROWTH` each time, up to ``max_poll_interval``. An
+    operation id (``operations/<id>`` or ``<id>``) is fetched once first.
+
+    Cancelling the waiting task stops the polling; the operation itself goes on
+    on the service.
+
+    :raises OptimizationFailedError: the result is a failure (``code``, ``message``).
+    :raises OperationCanceledError: ``metadata.canceled`` is set.
+    :raises OperationTimeoutError: it was not finished after ``timeout`` seconds.
+    """
+    check_intervals(poll_interval, max_poll_interval)
+    check_timeout(timeout)
+    operation_id = _serialized_operation_id(operation)
+    deadline = Deadline(clock, timeout, operation_id)
+    if isinstance(operation, Operation):
+        current = operation
+    else:
+        current = await deadline.run(reader.get(operation_id))
+    delay = poll_interval
+    while not finished(current):
+        await deadline.sleep(delay)
+        current = await deadline.run(reader.get(operation_id))
+        delay = min(delay * POLL_GROWTH, max_poll_interval)
+    return settled(current)
+
+
+def read_rate(limits: RateLimits) -> float:
+    """The read category's sustained rate (requests per second) under ``limits``."""
+    rates = [
+        rule.amount / rule.period for rule in limits.for_category(Category.READ) if rule.per == "request"
+    ]
+    return min(rates) if rates else CONTRACT_READ_RATE
+
+
+@attrs.define
+class _Pending:
+    """An operation that :func:`wait_many` still polls."""
+
+    id: str
+    """Its serialized id."""
+    checked: float
+    """Clock time its state was last learnt; -inf for an id never fetched."""
+    started: float
+    """When it started (epoch seconds); +inf while unknown."""
+    due: float
+    """Clock time of its next poll."""
+    delay: float
+    """The delay that follows its next poll, when it is still running then."""
+    order: int
+    """Position in the input, for ties."""
+
+    def priority(self) -> tuple[float, float, int]:
+        # Unseen the longest first (the most likely to have finished since), then
+        # the oldest: under a tight read share this is a fair round robin.
+        return (self.checked, self.started, self.order)
+
+
+def _started(operation: Operation) -> float:
+    started_at = operation.metadata.started_at
+    return started_at.timestamp() if started_at is not None else math.inf
+
+
+async def wait_many(
+    reader: OperationReader,
+    operations: Iterable[Operation | str],
+    *,
+    clock: Clock,
+    limits: RateLimits,
+    read_share: float = 0.5,
+    poll_interval: float = DEFAULT_POLL_INTERVAL,
+    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+    raise_on_failure: bool = False,
+    timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
+) -> AsyncIterator[Operation]:
+    """Yield operations as they finish, from one shared poll loop.
+
+    N operations cost one loop, not N pollers. Polls are spaced so that the
+    loop never uses more than ``read_share`` of the read category's rate in
+    ``limits`` (:func:`read_rate`): two polls are at least
+    ``1 / (read_share * read_rate(limits))`` seconds of ``clock`` apart, and
+    every poll still passes the scheduler's read limits. Each operation has its
+    own delay, growing like :func:`wait`'s. Among the operations that are due,
+    the one unseen the longest (then the one that started first) is polled
+    first: it is the most likely to have finished, and when the read share is
+    too small for every operation's own delay, the operations share it round
+    robin instead of the first ones starving the rest.
+
+    Finished operations are yielded in the order they are seen to finish; the
+    ones given already finished come first, without a request. Failed and
+    canceled operations are yielded like the others (look at ``result`` and
+    ``metadata.canceled``), so one failed plan does not hide the rest; with
+    ``raise_on_failure=True`` the iteration instead raises
+    :class:`OptimizationFailedError` or :class:`OperationCanceledError` at that
+    operation and ends. An operation given twice is yielded once. The options
+    are checked when the iteration starts.
+
+    Use it with ``async for``; break out (or close it with
+    :func:`contextlib.aclosing`) to stop polling early.
+
+    :raises OperationTimeoutError: some operation was not finished after
+        ``timeout`` seconds (it names the first one still pending).
+    """
+    check_intervals(poll_interval, max_poll_interval)
+    check_timeout(timeout)
+    if not 0 < read_share <= 1:
+        raise ValidationError("read_share", f"must be more than 0 and at most 1, got {read_share}")
+    spacing = 1 / (read_share * read_rate(limits))
+    deadline = Deadline(clock, timeout, "")
+
+    def deliver(operation: Operation) -> Operation:
+        return settled(operation) if raise_on_failure else operation
+
+    pending: dict[str, _Pending] = {}
+    seen: set[str] = set()
+    given_finished: list[Operation] = []
+    now = clock.now()
+    for order, item in enumerate(operations):
+        operation_id = _serialized_operation_id(item)
+        if operation_id in seen:
+            continue
+        seen.add(operation_id)
+        if isinstance(item, Operation):
+            if finished(item):
+                given_finished.append(item)
+            else:
+                delay = min(poll_interval * POLL_GROWTH, max_poll_interval)
+                pending[operation_id] = _Pending(
+                    operation_id, now, _started(item), now + poll_interval, delay, order
+                )
+        else:
+            pending[operation_id] = _Pending(operation_id, -math.inf, math.inf, now, poll_interval, order)
+    for operation in given_finished:
+        yield deliver(operation)
+
+    next_poll = -math.inf
+    while pending:
+        first = min(pending.values(), key=lambda p: p.due)
+        await deadline.sleep(first.due - clock.now(), first.id)
+        # The share cap: one poll at a time at the average rate never bursts.
+        gap = next_poll - clock.now()
+        if gap > 0:
+            await deadline.sleep(gap, first.id)
+        now = clock.now()
+        next_poll = now + spacing
+        due = [p for p in pending.values() if p.due <= now] or [first]
+        chosen = min(due, key=_Pending.priority)
+        operation = await deadline.run(reader.get(chosen.id), chosen.id)
+        if finished(operation):
+            del pending[chosen.id]
+            yield deliver(operation)
+        else:
+            chosen.started = _started(operation)
+            chosen.checked = clock.now()
+            chosen.due = chosen.checked + chosen.delay
+            chosen.delay = min(chosen.delay * POLL_GROWTH, max_poll_interval)

@@ -1,0 +1,425 @@
+"""The plan workflows of the contract, built on waiting for operations.
+
+- :func:`optimize_and_wait` (``client.plans.optimize_and_wait``): optimize a
+  plan, then wait for the operation, the one it started or the one already
+  running;
+- :func:`live_edit` (``client.plans.live_edit``, yielding a :class:`LiveEdit`):
+  live changes to a plan that is not writable, then re-optimize, wait, and
+  redistribute or save.
+
+The workflows never see the client. They take the resource namespaces they
+call, typed by the small protocols declared here (:class:`PlanCalls`,
+:class:`OperationCalls`, :class:`LiveStopCalls`; ``client.plans``,
+``client.operations`` and ``client.stops`` satisfy them), and the scheduler's
+:class:`~route_planning_async._scheduler.Clock`, on which every delay and
+deadline runs (``_operations.py``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager, aclosing
+from types import TracebackType
+from typing import Any, Protocol
+
+from route_planning_async import _ids
+from route_planning_async._errors import (
+    ConflictError,
+    OptimizationInProgressError,
+    RoutePlanningError,
+    ValidationError,
+)
+from route_planning_async._inputs import StopInput, StopUpdate
+from route_planning_async._models import LiveChange, Operation, Plan, PlanOptimization
+from route_planning_async._operations import (
+    DEFAULT_MAX_POLL_INTERVAL,
+    DEFAULT_POLL_INTERVAL,
+    POLL_GROWTH,
+    Deadline,
+    OperationReader,
+    PollOptions,
+    check_intervals,
+    check_timeout,
+    finished,
+    settled,
+    wait,
+)
+from route_planning_async._pagination import FilterValue, Paginator
+from route_planning_async._scheduler import Clock
+
+__all__ = [
+    "MAX_IN_PROGRESS_ROUNDS",
+    "LiveEdit",
+    "LiveEditOptions",
+    "LiveStopCalls",
+    "OperationCalls",
+    "PlanCalls",
+    "live_edit",
+    "optimize_and_wait",
+]
+
+MAX_IN_PROGRESS_ROUNDS = 5
+"""Times an optimize call answered 409 ``plan_optimization_in_progress`` is waited out."""
+
+_OPTIMIZATIONS = "plan_optimization"
+
+
+class PlanCalls(Protocol):
+    """The plan calls the workflows make (``client.plans``)."""
+
+    async def get(self, plan_id: str) -> Plan: ...
+
+    async def optimize(self, plan_id: str) -> Operation: ...
+
+    async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> Operation: ...
+
+    async def redistribute(self, plan_id: str) -> Plan: ...
+
+    async def save(self, plan_id: str) -> None: ...
+
+
+class OperationCalls(OperationReader, Protocol):
+    """The operation calls the workflows make (``client.operations``): get, and the list."""
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Operation]: ...
+
+
+class LiveStopCalls(Protocol):
+    """The live stop calls of a :class:`LiveEdit` (``client.stops``)."""
+
+    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange: ...
+
+    async def live_update(
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any
+    ) -> LiveChange: ...
+
+    async def live_delete(self, stop_id: str) -> LiveChange: ...
+
+
+class LiveEditOptions(PollOptions, total=False):
+    """The options of ``plans.live_edit`` (the waiting ones, plus how the changes are applied)."""
+
+    distribute: bool
+    """``:redistribute`` after the re-optimization (True, the default), or ``:save``."""
+    optimization_type: str | None
+    """A :class:`ReoptimizationType` value; the service's default when None."""
+
+
+async def _wait_until_not_optimizing(
+    plans: PlanCalls,
+    plan_id: str,
+    deadline: Deadline,
+    poll_interval: float,
+    max_poll_interval: float,
+) -> Plan:
+    """Poll the plan until its ``optimization`` is no longer ``optimizing``."""
+    delay = poll_interval
+    while True:
+        await deadline.sleep(delay)
+        plan = await deadline.run(plans.get(plan_id))
+        if plan.optimization != PlanOptimization.OPTIMIZING:
+            return plan
+        delay = min(delay * POLL_GROWTH, max_poll_interval)
+
+
+def _recency(operation: Operation) -> tuple[float, float]:
+    """Sort key of the most recent operation: started, then finished (unknown times first)."""
+    started = operation.metadata.started_at
+    finished_at = operation.metadata.finished_at
+    return (
+        started.timestamp() if started is not None else -math.inf,
+        finished_at.timestamp() if finished_at is not None else -math.inf,
+    )
+
+
+async def _running_optimization(operations: OperationCalls, plan_ref: str) -> Operation | None:
+    """The plan's optimization that is still running, from the operation list; None when none is."""
+    listing = operations.list(filter={"done": False, "type": _OPTIMIZATIONS})
+    async with aclosing(listing.pages()) as pages:
+        async for page in pages:
+            for operation in page.items:
+                # A plan runs one optimization at a time (409 otherwise), so the first match is it.
+                if operation.metadata.target_plan_id == plan_ref and not finished(operation):
+                    return operation
+    return None
+
+
+async def _latest_optimization(operations: OperationCalls, plan_ref: str) -> Operation | None:
+    """The plan's most recent finished optimization, from the operation list; None when it shows none.
+
+    The public API documentation gives the list no order, so every page is read.
+    """
+    latest: Operation | None = None
+    async for operation in operations.list(filter={"done": True, "type": _OPTIMIZATIONS}):
+        if operation.metadata.target_plan_id != plan_ref:
+            continue
+        if latest is None or _recency(operation) > _recency(latest):
+            latest = operation
+    return latest
+
+
+async def optimize_and_wait(
+    plans: PlanCalls,
+    operations: OperationCalls,
+    plan_id: str,
+    *,
+    clock: Clock,
+    timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
+    poll_interval: float = DEFAULT_POLL_INTERVAL,
+    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+) -> Operation:
+    """Optimize a plan, wait for the result, and return the finished :class:`Operation`.
+
+    The ``:optimize`` call waits in the scheduler's optimize category (3 per
+    minute by default) like any other, and the operation is waited for like
+    :func:`~route_planning_async._operations.wait` does. When the service
+    answers 409 ``plan_optimization_in_progress``, another optimization of the
+    plan is running (an ``:optimize`` or a ``:reoptimize``, by anyone). It is
+    found in the operation list (``operations.list`` with ``done`` false and
+    type ``plan_optimization``, by ``metadata.target_plan_id``; the contract
+    does not show that list, the public API documentation does), and that
+    operation is waited for and returned, or raised for, exactly as if this
+    call had started it.
+
+    When the list shows no running optimization of the plan (it finished
+    between the 409 and the listing), the plan is polled (read category) until
+    its ``optimization`` is no longer ``optimizing``, and then:
+
+    - if the plan is writable again (that optimization failed or was canceled),
+      it is optimized again and waited for, as if nothing had happened;
+    - otherwise the plan's most recent finished optimization is looked up in the
+      operation list (every page of the finished ones, since the list has no
+      documented order) and returned, or raised for like ``wait``.
+
+    :raises OptimizationFailedError: the optimization failed.
+    :raises OperationCanceledError: it was canceled.
+    :raises OperationTimeoutError: it did not finish within ``timeout`` seconds.
+    :raises OptimizationInProgressError: the plan stayed busy for
+        :data:`MAX_IN_PROGRESS_ROUNDS` optimizations in a row.
+    :raises RoutePlanningError: the plan was optimized by an operation that the
+        operation list does not show at all (then no operation can be returned).
+    """
+    check_intervals(poll_interval, max_poll_interval)
+    check_timeout(timeout)
+    checked = _ids.plan_id(plan_id)
+    plan_ref = f"plans/{checked}"
+    deadline = Deadline(clock, timeout, plan_ref)
+    for _ in range(MAX_IN_PROGRESS_ROUNDS):
+        try:
+            operation = await deadline.run(plans.optimize(checked))
+        except OptimizationInProgressError as busy:
+            last_busy = busy
+            running = await deadline.run(_running_optimization(operations, plan_ref))
+            if running is None:
+                plan = await _wait_until_not_optimizing(
+                    plans, checked, deadline, poll_interval, max_poll_interval
+                )
+                if plan.writable:
+                    continue
+                latest = await deadline.run(_latest_optimization(operations, plan_ref))
+                if latest is None:
+                    raise RoutePlanningError(
+                        f"{plan_ref} was optimized by an operation the operation list does not show"
+                    ) from busy
+                return settled(latest)
+            operation = running
+        return await wait(
+            operations,
+            operation,
+            clock=clock,
+            timeout=deadline.timeout_left(),
+            poll_interval=poll_interval,
+            max_poll_interval=max_poll_interval,
+        )
+    raise last_busy
+
+
+class LiveEdit:
+    """The changes of one :func:`live_edit` block, sent as they are made."""
+
+    def __init__(self, stops: LiveStopCalls, plan_id: str) -> None:
+        self._stops = stops
+        self.plan_id = plan_id
+        """The bare id of the plan being edited."""
+        self.changes: list[LiveChange] = []
+        """The answers of every live call made in the block, in order."""
+        self.operation: Operation | None = None
+        """The re-optimization, once the block has been applied."""
+        self.plan: Plan | None = None
+        """The plan returned by ``:redistribute`` (None with ``distribute=False``)."""
+
+    def __repr__(self) -> str:
+        return f"<LiveEdit plans/{self.plan_id} changes={len(self.changes)}>"
+
+    @property
+    def pending(self) -> bool:
+        """Whether a change of the block waits for re-optimization on the service."""
+        return any(change.pending for change in self.changes)
+
+    def _own_stop(self, stop_id: str) -> str:
+        plan, _ = _ids.stop_ref(stop_id)
+        if plan != self.plan_id:
+            raise ValidationError("stop_id", f"{stop_id!r} is not a stop of plans/{self.plan_id}")
+        return stop_id
+
+    async def create(self, stop: StopInput) -> LiveChange:
+        """Add a stop (``client.stops.live_create``); ``change.stop`` is the new stop."""
+        change = await self._stops.live_create(self.plan_id, stop)
+        self.changes.append(change)
+        return change
+
+    async def update(self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any) -> LiveChange:
+        """Change a stop (``client.stops.live_update``): a :class:`StopUpdate` or its fields."""
+        change = await self._stops.live_update(self._own_stop(stop_id), update, **fields)
+        self.changes.append(change)
+        return change
+
+    async def delete(self, stop_id: str) -> LiveChange:
+        """Remove a stop (``client.stops.live_delete``); applied by the re-optimization too."""
+        change = await self._stops.live_delete(self._own_stop(stop_id))
+        self.changes.append(change)
+        return change
+
+
+class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
+    """What :func:`live_edit` returns: enter it with ``async with``."""
+
+    def __init__(
+        self,
+        edit: LiveEdit,
+        plans: PlanCalls,
+        operations: OperationCalls,
+        *,
+        clock: Clock,
+        distribute: bool,
+        optimization_type: str | None,
+        timeout: float | None,
+        poll_interval: float,
+        max_poll_interval: float,
+    ) -> None:
+        self._edit = edit
+        self._plans = plans
+        self._operations = operations
+        self._clock = clock
+        self._distribute = distribute
+        self._optimization_type = optimization_type
+        self._timeout = timeout
+        self._poll_interval = poll_interval
+        self._max_poll_interval = max_poll_interval
+
+    async def __aenter__(self) -> LiveEdit:
+        return self._edit
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if exc_type is not None:
+            # The block failed: nothing is applied, and the exception propagates.
+            return
+        if not self._edit.pending:
+            # No change waits on the service (none was made, or the plan was
+            # writable and took them at once): there is nothing to apply.
+            return
+        await self._apply(Deadline(self._clock, self._timeout, f"plans/{self._edit.plan_id}"))
+
+    async def _apply(self, deadline: Deadline) -> None:
+        """Re-optimize, wait, then redistribute or save."""
+        edit, plans = self._edit, self._plans
+        for _ in range(MAX_IN_PROGRESS_ROUNDS):
+            try:
+                operation = await deadline.run(
+                    plans.reoptimize(edit.plan_id, optimization_type=self._optimization_type)
+                )
+            except OptimizationInProgressError as busy:
+                last_busy = busy
+                await _wait_until_not_optimizing(
+                    plans, edit.plan_id, deadline, self._poll_interval, self._max_poll_interval
+                )
+                continue
+            except ConflictError as conflict:
+                if conflict.code == "plan_already_optimized":
+                    # Every pending change was undone inside the block (a live create
+                    # then deleted): the service has nothing left to apply.
+                    return
+                raise
+            break
+        else:
+            raise last_busy
+        edit.operation = await wait(
+            self._operations,
+            operation,
+            clock=self._clock,
+            timeout=deadline.timeout_left(),
+            poll_interval=self._poll_interval,
+            max_poll_interval=self._max_poll_interval,
+        )
+        if self._distribute:
+            edit.plan = await plans.redistribute(edit.plan_id)
+        else:
+            await plans.save(edit.plan_id)
+
+
+def live_edit(
+    plans: PlanCalls,
+    stops: LiveStopCalls,
+    operations: OperationCalls,
+    plan_id: str,
+    *,
+    clock: Clock,
+    distribute: bool = True,
+    optimization_type: str | None = None,
+    timeout: float | None = None,
+    poll_interval: float = DEFAULT_POLL_INTERVAL,
+    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+) -> AbstractAsyncContextManager[LiveEdit]:
+    """Edit a plan that is not writable, and apply the changes on a clean exit::
+
+        async with client.plans.live_edit(plan_id) as edit:
+            await edit.create(StopInput(address=AddressInput(address_line_one="1 Main St")))
+            await edit.update(stop_id, notes="Ring twice")
+            await edit.delete(other_stop_id)
+
+    Each call is sent at once through ``stops.live_create`` / ``live_update`` /
+    ``live_delete`` (write category) and answered with a :class:`LiveChange`;
+    the service keeps the changes pending. When the block exits cleanly and a
+    change is pending, the plan is re-optimized (``:reoptimize`` with
+    ``optimization_type``, even when the only change is a deletion: contract,
+    Stops rule 5), the operation is waited for, and the plan is redistributed
+    (``:redistribute``), or saved (``:save``) when ``distribute=False``.
+    ``edit.operation`` and ``edit.plan`` then hold the results. A 409
+    ``plan_optimization_in_progress`` is waited out by polling the plan until it
+    is no longer ``optimizing``, then re-optimizing.
+
+    When the block raises, nothing is applied and the exception propagates. The
+    live calls already made stay pending on the service (``edit.changes`` lists
+    them): drivers do not see them, and the next re-optimization of the plan
+    (by anyone) applies them together with its own changes, unless they are
+    undone with further live calls first. A failed re-optimization
+    (:class:`OptimizationFailedError`) leaves them pending the same way.
+
+    :param distribute: ``:redistribute`` after the re-optimization (True), or ``:save``.
+    :param optimization_type: a :class:`ReoptimizationType` value; the service's
+        default (``reorder_changed_stops``) when None.
+    :param timeout: seconds for applying the changes (the re-optimization and the
+        wait for it); :class:`OperationTimeoutError` after that, changes still pending.
+    """
+    check_intervals(poll_interval, max_poll_interval)
+    check_timeout(timeout)
+    return _LiveEditContext(
+        LiveEdit(stops, _ids.plan_id(plan_id)),
+        plans,
+        operations,
+        clock=clock,
+        distribute=distribute,
+        optimization_type=optimization_type,
+        timeout=timeout,
+        poll_interval=poll_interval,
+        max_poll_interval=max_poll_interval,
+    )
