@@ -13,6 +13,8 @@ TEST_DEPS = [
     "pytest-timeout>=2.3",
     "hypothesis>=6.100",
     "jsonschema>=4.20",
+    # The leaky bucket the scheduler is compared with (tests/test_scheduler.py).
+    "aiolimiter>=1.1",
 ]
 
 # aioresponses 0.7.9 breaks on aiohttp 3.14 (ClientResponse gained a required
@@ -51,5 +53,6 @@ def lint(session: nox.Session) -> None:
 @nox.session
 def bench(session: nox.Session) -> None:
     """The benchmark suite; writes benchmarks/RESULTS.md and benchmarks/results.json."""
-    session.install("-e", ".[cli,redis,emulator]", "psutil>=5.9")
+    # aiolimiter is one of the baselines the scheduler is measured against.
+    session.install("-e", ".[cli,redis,emulator]", "psutil>=5.9", "aiolimiter>=1.1")
     session.run("python", "-m", "benchmarks", *session.posargs)

@@ -108,7 +108,7 @@ from route_planning_async._inputs import MAX_IMPORT_BATCH, StopInput, Unassigned
 from route_planning_async._limits import Category, RateLimits
 from route_planning_async._models import ImportResult
 from route_planning_async._scheduler import Clock
-from route_planning_async._validators import UnsetType
+from route_planning_async._validators import UnsetType, check_options
 
 __all__ = ["ImportOptions", "ImportTarget", "run_import"]
 
@@ -615,10 +615,7 @@ async def run_import(
     :raises ValidationError: an option or an input row is invalid (``stops[<position>]...``).
     :returns: the :class:`~route_planning_async.ImportReport`.
     """
-    unknown = sorted(options.keys() - ImportOptions.__optional_keys__)
-    if unknown:
-        # What Python says of an unknown keyword: a typo must not pass unseen.
-        raise TypeError(f"import_many() got an unexpected keyword argument {unknown[0]!r}")
+    check_options(options, ImportOptions.__optional_keys__, "import_many")
     max_resends = options.get("max_resends", 3)
     if max_resends < 0:
         raise ValidationError("max_resends", f"must be at least 0, got {max_resends}")

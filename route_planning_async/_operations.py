@@ -39,8 +39,8 @@ from __future__ import annotations
 
 import asyncio
 import math
-from collections.abc import AsyncIterator, Awaitable, Iterable
-from typing import Protocol, TypedDict, TypeVar
+from collections.abc import AsyncGenerator, Awaitable, Iterable
+from typing import Protocol, TypedDict, TypeVar, Unpack
 
 import attrs
 
@@ -54,6 +54,7 @@ from route_planning_async._errors import (
 from route_planning_async._limits import Category, RateLimits
 from route_planning_async._models import Operation, OptimizationFailure
 from route_planning_async._scheduler import Clock
+from route_planning_async._validators import check_options
 
 __all__ = [
     "CONTRACT_READ_RATE",
@@ -63,10 +64,12 @@ __all__ = [
     "Deadline",
     "OperationReader",
     "PollOptions",
+    "Polling",
     "WaitManyOptions",
     "check_intervals",
     "check_timeout",
     "finished",
+    "poll_until_finished",
     "read_rate",
     "settled",
     "wait",
@@ -127,6 +130,35 @@ def check_timeout(timeout: float | None) -> None:
     """Refuse a timeout that is neither None nor a number of seconds >= 0."""
     if timeout is not None and not timeout >= 0:
         raise ValidationError("timeout", f"must be None or a number of seconds >= 0, got {timeout}")
+
+
+@attrs.frozen
+class Polling:
+    """How one wait polls: the :class:`PollOptions` of a call, checked, with their defaults."""
+
+    timeout: float | None
+    """Seconds before :class:`OperationTimeoutError`; None waits for ever."""
+    poll_interval: float
+    """Seconds before the first poll."""
+    max_poll_interval: float
+    """The cap of the growing delay between two polls."""
+
+    def __attrs_post_init__(self) -> None:
+        check_intervals(self.poll_interval, self.max_poll_interval)
+        check_timeout(self.timeout)
+
+    @classmethod
+    def of(cls, options: PollOptions) -> Polling:
+        """The settings ``options`` give, the defaults for the others."""
+        return cls(
+            options.get("timeout"),
+            options.get("poll_interval", DEFAULT_POLL_INTERVAL),
+            options.get("max_poll_interval", DEFAULT_MAX_POLL_INTERVAL),
+        )
+
+    def next_delay(self, delay: float) -> float:
+        """The delay after ``delay``, for an operation that is still running: grown, capped."""
+        return min(delay * POLL_GROWTH, self.max_poll_interval)
 
 
 def finished(operation: Operation) -> bool:
@@ -220,13 +252,7 @@ class Deadline:
 
 
 async def wait(
-    reader: OperationReader,
-    operation: Operation | str,
-    *,
-    clock: Clock,
-    timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
-    poll_interval: float = DEFAULT_POLL_INTERVAL,
-    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+    reader: OperationReader, operation: Operation | str, *, clock: Clock, **options: Unpack[PollOptions]
 ) -> Operation:
     """Wait for one operation to finish and return it (``result`` holds
     ``num_optimized_stops`` and ``skipped_stops``).
@@ -245,19 +271,25 @@ async def wait(
     :raises OperationCanceledError: ``metadata.canceled`` is set.
     :raises OperationTimeoutError: it was not finished after ``timeout`` seconds.
     """
-    check_intervals(poll_interval, max_poll_interval)
-    check_timeout(timeout)
+    check_options(options, PollOptions.__optional_keys__, "wait")
+    return await poll_until_finished(reader, operation, clock=clock, polling=Polling.of(options))
+
+
+async def poll_until_finished(
+    reader: OperationReader, operation: Operation | str, *, clock: Clock, polling: Polling
+) -> Operation:
+    """:func:`wait`, with its options already read into ``polling``."""
     operation_id = _serialized_operation_id(operation)
-    deadline = Deadline(clock, timeout, operation_id)
+    deadline = Deadline(clock, polling.timeout, operation_id)
     if isinstance(operation, Operation):
         current = operation
     else:
         current = await deadline.run(reader.get(operation_id))
-    delay = poll_interval
+    delay = polling.poll_interval
     while not finished(current):
         await deadline.sleep(delay)
         current = await deadline.run(reader.get(operation_id))
-        delay = min(delay * POLL_GROWTH, max_poll_interval)
+        delay = polling.next_delay(delay)
     return settled(current)
 
 
@@ -303,12 +335,8 @@ async def wait_many(
     *,
     clock: Clock,
     limits: RateLimits,
-    read_share: float = 0.5,
-    poll_interval: float = DEFAULT_POLL_INTERVAL,
-    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
-    raise_on_failure: bool = False,
-    timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
-) -> AsyncIterator[Operation]:
+    **options: Unpack[WaitManyOptions],
+) -> AsyncGenerator[Operation, None]:
     """Yield operations as they finish, from one shared poll loop.
 
     N operations cost one loop, not N pollers. Polls are spaced so that the
@@ -337,12 +365,14 @@ async def wait_many(
     :raises OperationTimeoutError: some operation was not finished after
         ``timeout`` seconds (it names the first one still pending).
     """
-    check_intervals(poll_interval, max_poll_interval)
-    check_timeout(timeout)
+    check_options(options, WaitManyOptions.__optional_keys__, "wait_many")
+    polling = Polling.of(options)
+    read_share = options.get("read_share", 0.5)
+    raise_on_failure = options.get("raise_on_failure", False)
     if not 0 < read_share <= 1:
         raise ValidationError("read_share", f"must be more than 0 and at most 1, got {read_share}")
     spacing = 1 / (read_share * read_rate(limits))
-    deadline = Deadline(clock, timeout, "")
+    deadline = Deadline(clock, polling.timeout, "")
 
     def deliver(operation: Operation) -> Operation:
         return settled(operation) if raise_on_failure else operation
@@ -360,12 +390,18 @@ async def wait_many(
             if finished(item):
                 given_finished.append(item)
             else:
-                delay = min(poll_interval * POLL_GROWTH, max_poll_interval)
                 pending[operation_id] = _Pending(
-                    operation_id, now, _started(item), now + poll_interval, delay, order
+                    operation_id,
+                    now,
+                    _started(item),
+                    now + polling.poll_interval,
+                    polling.next_delay(polling.poll_interval),
+                    order,
                 )
         else:
-            pending[operation_id] = _Pending(operation_id, -math.inf, math.inf, now, poll_interval, order)
+            pending[operation_id] = _Pending(
+                operation_id, -math.inf, math.inf, now, polling.poll_interval, order
+            )
     for operation in given_finished:
         yield deliver(operation)
 
@@ -389,4 +425,4 @@ async def wait_many(
             chosen.started = _started(operation)
             chosen.checked = clock.now()
             chosen.due = chosen.checked + chosen.delay
-            chosen.delay = min(chosen.delay * POLL_GROWTH, max_poll_interval)
+            chosen.delay = polling.next_delay(chosen.delay)

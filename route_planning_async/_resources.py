@@ -25,7 +25,7 @@ below). The workflows never see the client: they get the namespaces they call
 from __future__ import annotations
 
 import datetime
-from collections.abc import AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack
 
@@ -549,7 +549,7 @@ class Operations(_Resource):
 
     def wait_many(
         self, operations: Iterable[Operation | str], **options: Unpack[WaitManyOptions]
-    ) -> AsyncIterator[Operation]:
+    ) -> AsyncGenerator[Operation, None]:
         """Yield operations as they finish, from one shared poll loop. Options:
         ``read_share``, ``raise_on_failure``, ``timeout``, ``poll_interval``,
         ``max_poll_interval`` (see :func:`_operations.wait_many`)."""

@@ -46,9 +46,9 @@ slot is given back at once.
 Why not aiolimiter
 ------------------
 
-aiolimiter (a project dependency, used for the polling share cap) is a leaky
-bucket, and its semantics do not fit this core: ``AsyncLimiter(N, period)``
-starts empty and lets about ``2N - 1`` requests through in its first period,
+aiolimiter (the usual asyncio rate limiter, and one of the benchmarks'
+baselines) is a leaky bucket, and its semantics do not fit this core:
+``AsyncLimiter(N, period)`` starts empty and lets about ``2N - 1`` requests through in its first period,
 which a sliding-window server rejects; it wakes the *smallest* waiting request
 first, so a 100-stop batch import starves behind single requests; and
 ``acquire(amount)`` above ``max_rate`` raises instead of being checked up front.

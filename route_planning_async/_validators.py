@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime
 import enum
 import math
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Collection, Iterable, Mapping
 from typing import Any, Final, Literal, NoReturn
 
 import attrs
@@ -33,6 +33,7 @@ __all__ = [
     "Validator",
     "a_or_an",
     "absent",
+    "check_options",
     "custom_property_values",
     "date_in_years",
     "depot_reference",
@@ -72,6 +73,18 @@ def fail(field: str, rule: str) -> NoReturn:
 def a_or_an(name: str) -> str:
     """``"a StopInput"``, ``"an AddressInput"``: for messages that name a class."""
     return f"{'an' if name[:1] in 'AEIOU' else 'a'} {name}"
+
+
+def check_options(options: Mapping[str, object], allowed: Collection[str], call: str) -> None:
+    """Refuse a keyword option that ``allowed`` (a ``TypedDict``'s keys) does not name.
+
+    A workflow takes its options as ``**options: Unpack[SomeOptions]``; Python
+    then accepts any keyword, so this says what it would say of a misspelt
+    one, instead of letting the typo pass unseen.
+    """
+    unknown = sorted(set(options) - set(allowed))
+    if unknown:
+        raise TypeError(f"{call}() got an unexpected keyword argument {unknown[0]!r}")
 
 
 def absent(value: object) -> bool:

@@ -21,7 +21,9 @@ import math
 from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, aclosing
 from types import TracebackType
-from typing import Any, Protocol
+from typing import Any, Protocol, Unpack
+
+import attrs
 
 from route_planning_async import _ids
 from route_planning_async._errors import (
@@ -33,20 +35,17 @@ from route_planning_async._errors import (
 from route_planning_async._inputs import StopInput, StopUpdate
 from route_planning_async._models import LiveChange, Operation, Plan, PlanOptimization
 from route_planning_async._operations import (
-    DEFAULT_MAX_POLL_INTERVAL,
-    DEFAULT_POLL_INTERVAL,
-    POLL_GROWTH,
     Deadline,
     OperationReader,
+    Polling,
     PollOptions,
-    check_intervals,
-    check_timeout,
     finished,
+    poll_until_finished,
     settled,
-    wait,
 )
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async._scheduler import Clock
+from route_planning_async._validators import check_options
 
 __all__ = [
     "MAX_IN_PROGRESS_ROUNDS",
@@ -113,20 +112,16 @@ class LiveEditOptions(PollOptions, total=False):
 
 
 async def _wait_until_not_optimizing(
-    plans: PlanCalls,
-    plan_id: str,
-    deadline: Deadline,
-    poll_interval: float,
-    max_poll_interval: float,
+    plans: PlanCalls, plan_id: str, deadline: Deadline, polling: Polling
 ) -> Plan:
     """Poll the plan until its ``optimization`` is no longer ``optimizing``."""
-    delay = poll_interval
+    delay = polling.poll_interval
     while True:
         await deadline.sleep(delay)
         plan = await deadline.run(plans.get(plan_id))
         if plan.optimization != PlanOptimization.OPTIMIZING:
             return plan
-        delay = min(delay * POLL_GROWTH, max_poll_interval)
+        delay = polling.next_delay(delay)
 
 
 def _recency(operation: Operation) -> tuple[float, float]:
@@ -171,9 +166,7 @@ async def optimize_and_wait(
     plan_id: str,
     *,
     clock: Clock,
-    timeout: float | None = None,  # noqa: ASYNC109 - it raises OperationTimeoutError naming the operation
-    poll_interval: float = DEFAULT_POLL_INTERVAL,
-    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+    **options: Unpack[PollOptions],
 ) -> Operation:
     """Optimize a plan, wait for the result, and return the finished :class:`Operation`.
 
@@ -206,11 +199,11 @@ async def optimize_and_wait(
     :raises RoutePlanningError: the plan was optimized by an operation that the
         operation list does not show at all (then no operation can be returned).
     """
-    check_intervals(poll_interval, max_poll_interval)
-    check_timeout(timeout)
+    check_options(options, PollOptions.__optional_keys__, "optimize_and_wait")
+    polling = Polling.of(options)
     checked = _ids.plan_id(plan_id)
     plan_ref = f"plans/{checked}"
-    deadline = Deadline(clock, timeout, plan_ref)
+    deadline = Deadline(clock, polling.timeout, plan_ref)
     for _ in range(MAX_IN_PROGRESS_ROUNDS):
         try:
             operation = await deadline.run(plans.optimize(checked))
@@ -218,9 +211,7 @@ async def optimize_and_wait(
             last_busy = busy
             running = await deadline.run(_running_optimization(operations, plan_ref))
             if running is None:
-                plan = await _wait_until_not_optimizing(
-                    plans, checked, deadline, poll_interval, max_poll_interval
-                )
+                plan = await _wait_until_not_optimizing(plans, checked, deadline, polling)
                 if plan.writable:
                     continue
                 latest = await deadline.run(_latest_optimization(operations, plan_ref))
@@ -230,14 +221,8 @@ async def optimize_and_wait(
                     ) from busy
                 return settled(latest)
             operation = running
-        return await wait(
-            operations,
-            operation,
-            clock=clock,
-            timeout=deadline.timeout_left(),
-            poll_interval=poll_interval,
-            max_poll_interval=max_poll_interval,
-        )
+        left = attrs.evolve(polling, timeout=deadline.timeout_left())
+        return await poll_until_finished(operations, operation, clock=clock, polling=left)
     raise last_busy
 
 
@@ -298,21 +283,17 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
         operations: OperationCalls,
         *,
         clock: Clock,
+        polling: Polling,
         distribute: bool,
         optimization_type: str | None,
-        timeout: float | None,
-        poll_interval: float,
-        max_poll_interval: float,
     ) -> None:
         self._edit = edit
         self._plans = plans
         self._operations = operations
         self._clock = clock
+        self._polling = polling
         self._distribute = distribute
         self._optimization_type = optimization_type
-        self._timeout = timeout
-        self._poll_interval = poll_interval
-        self._max_poll_interval = max_poll_interval
 
     async def __aenter__(self) -> LiveEdit:
         return self._edit
@@ -327,7 +308,7 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
             # No change waits on the service (none was made, or the plan was
             # writable and took them at once): there is nothing to apply.
             return
-        await self._apply(Deadline(self._clock, self._timeout, f"plans/{self._edit.plan_id}"))
+        await self._apply(Deadline(self._clock, self._polling.timeout, f"plans/{self._edit.plan_id}"))
 
     async def _apply(self, deadline: Deadline) -> None:
         """Re-optimize, wait, then redistribute or save."""
@@ -339,9 +320,7 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
                 )
             except OptimizationInProgressError as busy:
                 last_busy = busy
-                await _wait_until_not_optimizing(
-                    plans, edit.plan_id, deadline, self._poll_interval, self._max_poll_interval
-                )
+                await _wait_until_not_optimizing(plans, edit.plan_id, deadline, self._polling)
                 continue
             except ConflictError as conflict:
                 if conflict.code == "plan_already_optimized":
@@ -352,13 +331,9 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
             break
         else:
             raise last_busy
-        edit.operation = await wait(
-            self._operations,
-            operation,
-            clock=self._clock,
-            timeout=deadline.timeout_left(),
-            poll_interval=self._poll_interval,
-            max_poll_interval=self._max_poll_interval,
+        left = attrs.evolve(self._polling, timeout=deadline.timeout_left())
+        edit.operation = await poll_until_finished(
+            self._operations, operation, clock=self._clock, polling=left
         )
         if self._distribute:
             edit.plan = await plans.redistribute(edit.plan_id)
@@ -373,11 +348,7 @@ def live_edit(
     plan_id: str,
     *,
     clock: Clock,
-    distribute: bool = True,
-    optimization_type: str | None = None,
-    timeout: float | None = None,
-    poll_interval: float = DEFAULT_POLL_INTERVAL,
-    max_poll_interval: float = DEFAULT_MAX_POLL_INTERVAL,
+    **options: Unpack[LiveEditOptions],
 ) -> AbstractAsyncContextManager[LiveEdit]:
     """Edit a plan that is not writable, and apply the changes on a clean exit::
 
@@ -410,16 +381,13 @@ def live_edit(
     :param timeout: seconds for applying the changes (the re-optimization and the
         wait for it); :class:`OperationTimeoutError` after that, changes still pending.
     """
-    check_intervals(poll_interval, max_poll_interval)
-    check_timeout(timeout)
+    check_options(options, LiveEditOptions.__optional_keys__, "live_edit")
     return _LiveEditContext(
         LiveEdit(stops, _ids.plan_id(plan_id)),
         plans,
         operations,
         clock=clock,
-        distribute=distribute,
-        optimization_type=optimization_type,
-        timeout=timeout,
-        poll_interval=poll_interval,
-        max_poll_interval=max_poll_interval,
+        polling=Polling.of(options),
+        distribute=options.get("distribute", True),
+        optimization_type=options.get("optimization_type"),
     )

@@ -265,6 +265,19 @@ def test_wait_checks_its_arguments(arguments: dict[str, Any]) -> None:
     assert service.arrivals == []
 
 
+def test_a_misspelt_option_is_refused_like_an_unknown_keyword() -> None:
+    service = TimedService()
+    with pytest.raises(TypeError, match="wait\\(\\) got an unexpected keyword argument 'poll_intervall'"):
+        on_client(service, lambda client: client.operations.wait("o1", poll_intervall=2))  # type: ignore[call-arg]
+
+    async def many(client: RoutePlanningClient) -> None:
+        await drain(client.operations.wait_many(["o1"], readshare=0.2))  # type: ignore[call-arg]
+
+    with pytest.raises(TypeError, match="wait_many\\(\\) got an unexpected keyword argument 'readshare'"):
+        on_client(service, many)
+    assert service.arrivals == []
+
+
 # wait_many -------------------------------------------------------------------------------
 
 

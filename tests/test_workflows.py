@@ -472,6 +472,15 @@ def test_live_edit_checks_its_options_before_any_request() -> None:
     assert service.arrivals == []
 
 
+def test_the_workflows_refuse_a_misspelt_option_before_any_request() -> None:
+    service = TimedService()
+    with pytest.raises(TypeError, match="unexpected keyword argument 'time_out'"):
+        on_client(service, lambda client: client.plans.optimize_and_wait("p1", time_out=5))  # type: ignore[call-arg]
+    with pytest.raises(TypeError, match="unexpected keyword argument 'distribut'"):
+        on_client(service, lambda client: _enter(client.plans.live_edit("p1", distribut=False)))  # type: ignore[call-arg]
+    assert service.arrivals == []
+
+
 async def _enter(context: Any) -> None:
     async with context:
         pass
