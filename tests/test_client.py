@@ -10,12 +10,10 @@ from __future__ import annotations
 
 import base64
 import datetime
-import json
 import logging
 import socket
 import ssl
 from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -24,13 +22,13 @@ import pytest_asyncio
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 from support.fake_transport import FakeService, answer
+from support.fixtures import load
 
 import route_planning_async as rp
 from route_planning_async._core import Request, Response
 
 KEY = "sk-live-0123456789abcdef"
 KEY_FORMS = (KEY, base64.b64encode(f"{KEY}:".encode()).decode())
-FIXTURES = Path(__file__).parent / "fixtures"
 PREFIX = "/public/v0.2b"
 SEEN = web.AppKey("seen", list[dict[str, str]])
 
@@ -57,7 +55,7 @@ async def server() -> AsyncIterator[TestServer]:
 
     async def plan(request: web.Request) -> web.Response:
         seen.append(dict(request.headers))
-        return web.json_response(json.loads((FIXTURES / "plan.json").read_text()))
+        return web.json_response(load("plan.json"))
 
     async def denied(request: web.Request) -> web.Response:
         seen.append(dict(request.headers))
@@ -265,7 +263,7 @@ async def test_a_given_transport_carries_every_request_and_no_session_is_opened(
         raise AssertionError("the client opened an aiohttp session")
 
     monkeypatch.setattr(aiohttp, "ClientSession", no_session)
-    plan = json.loads((FIXTURES / "plan.json").read_text())
+    plan = load("plan.json")
     service = FakeService()
     service.on("POST", "/plans", answer(plan))
     service.on("GET", "/plans/p1", answer(plan))
@@ -310,7 +308,7 @@ async def test_a_transport_with_a_session_or_ssl_is_refused() -> None:
 @pytest.mark.asyncio
 async def test_a_borrowed_transport_is_not_closed() -> None:
     service = FakeService()
-    plan = answer(json.loads((FIXTURES / "plan.json").read_text()))
+    plan = answer(load("plan.json"))
     service.on("GET", "/plans/p1", plan, plan)
     transport = BorrowedTransport(service)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import datetime
-import json
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +13,7 @@ import pytest
 from cattrs.gen import make_dict_structure_fn
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from support.fixtures import load
 
 import route_planning_async as rp
 from route_planning_async import _converter, _inputs, _models
@@ -25,14 +25,9 @@ from route_planning_async._converter import (
     unstructure,
 )
 
-FIXTURES = Path(__file__).parent / "fixtures"
 UTC = datetime.UTC
 # Property tests draw the same examples on every run.
 DETERMINISTIC = settings(derandomize=True, database=None)
-
-
-def load(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
 
 
 ROUND_TRIP = [

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import itertools
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 from support.fake_transport import Answer, FakeService, answer
+from support.fixtures import load
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async import (
@@ -46,7 +45,6 @@ from route_planning_async._operations import (
 )
 
 BASE = "https://api.example.test/v0.2b"
-FIXTURES = Path(__file__).parent / "fixtures"
 READ_10_PER_SECOND = RateLimits.default().replace("read", Rule(10, 1.0))
 
 
@@ -58,7 +56,7 @@ def operation_json(
     result: dict[str, Any] | None = None,
     canceled: bool = False,
 ) -> dict[str, Any]:
-    body: dict[str, Any] = json.loads((FIXTURES / "operation_running.json").read_text())
+    body: dict[str, Any] = load("operation_running.json")
     body["id"] = f"operations/{name}"
     body["done"] = done
     body["metadata"] = {**body["metadata"], "startedAt": started, "canceled": canceled}

@@ -9,25 +9,18 @@ rather than a loop. (The emulator's own paging is ``emulator/test_pagination.py`
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import AsyncIterator
-from pathlib import Path
-from typing import Any
 
 import pytest
 import pytest_asyncio
 from support.fake_transport import FakeService, answer
+from support.fixtures import load, scripted_client
 
 import route_planning_async as rp
 
 pytestmark = pytest.mark.asyncio
 
 BASE = "https://api.example.test/public/v0.2b"
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def load(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
 
 
 @pytest.fixture
@@ -37,15 +30,8 @@ def service() -> FakeService:
 
 @pytest_asyncio.fixture
 async def client(service: FakeService) -> AsyncIterator[rp.RoutePlanningClient]:
-    async with rp.RoutePlanningClient(
-        "test-key",
-        base_url=BASE,
-        rate_limits=rp.RateLimits.unlimited(),
-        retry=rp.RetryPolicy(attempts=1),
-        transport=service,
-    ) as opened:
+    async with scripted_client(service) as opened:
         yield opened
-    service.assert_done()
 
 
 async def test_pagination_resends_every_original_parameter(

@@ -9,15 +9,14 @@ the wire (headers, URL joining, query encoding) is ``test_wire.py``'s.
 from __future__ import annotations
 
 import datetime
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
-from pathlib import Path
 from typing import Any
 
 import attrs
 import pytest
 import pytest_asyncio
 from support.fake_transport import FakeService, answer
+from support.fixtures import load, scripted_client
 
 import route_planning_async as rp
 
@@ -25,12 +24,7 @@ pytestmark = pytest.mark.asyncio
 
 BASE = "https://api.example.test/public/v0.2b"
 KEY = "test-key-5f3a"
-FIXTURES = Path(__file__).parent / "fixtures"
 NO_BODY = object()
-
-
-def load(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
 
 
 @pytest.fixture
@@ -40,16 +34,8 @@ def service() -> FakeService:
 
 @pytest_asyncio.fixture
 async def client(service: FakeService) -> AsyncIterator[rp.RoutePlanningClient]:
-    async with rp.RoutePlanningClient(
-        KEY,
-        base_url=BASE,
-        rate_limits=rp.RateLimits.unlimited(),
-        retry=rp.RetryPolicy(attempts=1),
-        transport=service,
-    ) as opened:
+    async with scripted_client(service, KEY) as opened:
         yield opened
-    # Every test: nothing unscripted was asked for, and every scripted answer was.
-    service.assert_done()
 
 
 STOP_ID = "plans/p1/stops/s1"

@@ -9,11 +9,8 @@ are ``test_requests.py``'s, through a scripted transport.
 from __future__ import annotations
 
 import base64
-import json
 import re
 from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
-from typing import Any
 
 import attrs
 import pytest
@@ -23,6 +20,7 @@ import yarl
 pytest.importorskip("aioresponses")
 
 from aioresponses import aioresponses
+from support.fixtures import load
 
 import route_planning_async as rp
 
@@ -30,11 +28,6 @@ pytestmark = [pytest.mark.aioresponses, pytest.mark.asyncio]
 
 BASE = "https://api.example.test/public/v0.2b"
 KEY = "test-key-5f3a"
-FIXTURES = Path(__file__).parent / "fixtures"
-
-
-def load(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
 
 
 def url_pattern(path: str) -> re.Pattern[str]:

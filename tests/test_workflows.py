@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
-from pathlib import Path
 from typing import Any
 
 import pytest
 from support.fake_transport import FakeService, answer
+from support.fixtures import load
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async import (
@@ -38,17 +37,12 @@ from route_planning_async._workflows import MAX_IN_PROGRESS_ROUNDS
 from route_planning_async.emulator import Emulator
 
 BASE = "https://api.example.test/v0.2b"
-FIXTURES = Path(__file__).parent / "fixtures"
 STOP_ID = "plans/p1/stops/s1"
 RUNNING = (("filter[done]", "false"), ("filter[type]", "plan_optimization"))
 FINISHED = (("filter[done]", "true"), ("filter[type]", "plan_optimization"))
 BUSY = answer(
     {"message": "An optimization is in progress", "code": "plan_optimization_in_progress"}, status=409
 )
-
-
-def load(name: str) -> Any:
-    return json.loads((FIXTURES / name).read_text())
 
 
 def operation_json(
