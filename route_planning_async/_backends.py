@@ -19,34 +19,48 @@ answers it gives are relative (seconds to wait), never absolute times.
 
 ``acquire(key, rules, weight, now) -> Grant | float``
     Atomically: if the key is paused, answer the seconds left of the pause.
-    Else, for every rule, let ``P = rule.period / rate_factor`` and
-    ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
-    key's in-flight slots plus that of its anchored slots with
-    ``anchor + P > now``. If ``used + rule.cost(weight) <= rule.amount`` for
+    Else, for every rule, let ``A = learned_amount(rule.amount, rate_factor)``
+    (``max(1, floor(amount * rate_factor))``: the share of the configured
+    amount the scheduler has learned the service really allows) and ``used`` =
+    the cost (``rule.cost(weight)`` of each slot's weight) of the key's
+    in-flight slots plus that of its anchored slots with
+    ``anchor + rule.period > now``. If ``used + rule.cost(weight) <= A``, or
+    ``used == 0`` (a request heavier than a learned amount passes alone), for
     every rule, record one in-flight slot of ``weight`` and answer a
     :class:`Grant` (with the key's current ``rate_factor``) - all rules are
     consumed or none. Otherwise answer the seconds until enough anchored slots
     expire for the tightest rule to admit it (the largest of the per-rule
     waits), or ``math.inf`` when only in-flight slots block it. Callers never
-    pass a weight whose cost exceeds a rule's amount. With no rules, only the
-    pause applies. (Redis: one Lua script over a sorted set of slots scored by
-    anchor, in-flight slots scored ``+inf`` or by an acquire time plus a lease so
-    that a crashed process's slots expire; keys expire after the longest
-    stretched period.)
+    pass a weight whose cost exceeds a rule's configured amount. With no rules,
+    only the pause applies. (Redis: one Lua script over a sorted set of slots
+    scored by anchor, in-flight slots scored ``+inf`` or by an acquire time plus
+    a lease so that a crashed process's slots expire.)
 ``release(grant, now, *, extra=0.0) -> None``
     The attempt ended: the grant's in-flight slot becomes anchored at
-    ``now + extra``. Releasing an unknown or already released grant does
-    nothing.
+    ``now + extra`` (``extra`` may be negative: the scheduler anchors an
+    answered slot at its send time plus a margin, see its docstring).
+    Releasing an unknown or already released grant does nothing.
 ``cancel(grant) -> None``
     The attempt was never sent: the slot is removed as if never granted.
-``penalize(key, pause, slowdown, floor, now) -> float``
+``penalize(key, pause, factor, now) -> float``
     A 429: the key is paused until at least ``now + pause`` (never shortened),
-    and its ``rate_factor`` becomes ``max(floor, rate_factor * slowdown)`` but
-    never grows. Answers the new ``rate_factor``. A process that sees a 429
-    slows the key for every process.
-``recover(key, step) -> float``
-    A run of successes: ``rate_factor = min(1.0, rate_factor * step)``.
-    Answers the new ``rate_factor``.
+    and its ``rate_factor`` becomes ``min(rate_factor, factor)`` (never grows
+    here). Answers the new ``rate_factor``. A process that sees a 429 slows
+    the key for every process.
+``recover(key, factor) -> float``
+    A probe upward: ``rate_factor = max(rate_factor, min(1.0, factor))`` (never
+    shrinks here). Answers the new ``rate_factor``.
+``usage(key, rules, now) -> tuple[int, ...]``
+    For every rule, the cost of the key's in-flight slots plus that of its
+    anchored slots with ``anchor > now - rule.period``: what the service has
+    seen of this key in its trailing window, as far as the slots tell. The
+    scheduler reads it when a 429 comes, to learn the service's real limit.
+
+The learned ``rate_factor`` lives here so that every process sharing a backend
+uses what any of them learned. The in-memory backend keeps it for the life of
+the process; a shared backend may forget it once the key has been idle for a
+while (Redis: ten times the longest period), and the scheduler then learns it
+again from the next 429.
 
 A backend is shared by every scheduler given it
 (:class:`~route_planning_async._scheduler.Scheduler`); the in-process FIFO
@@ -68,7 +82,18 @@ import attrs
 
 from route_planning_async._limits import Rule
 
-__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend"]
+__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount"]
+
+
+def learned_amount(amount: int, rate_factor: float) -> int:
+    """The amount of a rule at ``rate_factor``: ``max(1, floor(amount * rate_factor))``.
+
+    Whole requests (or stops): a service that allows 3 of a configured 10 per
+    second is kept to exactly 3, not to 10 spread over 3.3 seconds, which would
+    still send its bursts of 10.
+    """
+    # The epsilon keeps 10 * 0.3 (2.9999999999999996 in binary) at 3.
+    return max(1, math.floor(amount * rate_factor + 1e-9))
 
 
 @attrs.define
@@ -104,11 +129,14 @@ class RateLimitBackend(Protocol):
     async def cancel(self, grant: Grant) -> None:
         """Remove the grant's slot: the attempt was never sent."""
 
-    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
-        """Pause the key and slow it down after a 429; answer the new rate factor."""
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        """Pause the key and lower its rate factor to ``factor`` after a 429; answer the new factor."""
 
-    async def recover(self, key: str, step: float) -> float:
-        """Speed the key up one step after a run of successes; answer the new rate factor."""
+    async def recover(self, key: str, factor: float) -> float:
+        """Raise the key's rate factor to ``factor`` (at most 1.0); answer the new factor."""
+
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Per rule, the cost of the key's slots in flight or anchored in the trailing period."""
 
 
 def _slot_anchor(slot: tuple[float, str, int]) -> float:
@@ -128,7 +156,7 @@ class _Bucket:
     paused_until: float = -math.inf
     """No slot is granted before this time."""
     rate_factor: float = 1.0
-    """Every period is divided by this (1.0: the configured rate)."""
+    """The learned share of every rule's amount (1.0: the configured limits)."""
 
     def acquire(self, rules: Sequence[Rule], weight: int, now: float, token: str) -> float:
         """Record slot ``token`` and answer 0.0, or answer the seconds to wait."""
@@ -149,27 +177,39 @@ class _Bucket:
         return 0.0
 
     def _wait_for(self, rule: Rule, weight: int, now: float) -> float:
-        period = rule.period / self.rate_factor
+        amount = learned_amount(rule.amount, self.rate_factor)
 
         def expiry(slot: tuple[float, str, int]) -> float:
             # The same expression decides "still counts" and "wait until", so a
             # head that sleeps until the returned time is admitted when it wakes.
-            return slot[0] + period
+            return slot[0] + rule.period
 
         first = bisect.bisect_right(self.settled, now, key=expiry)
         in_flight = len(self.in_flight) if rule.per == "request" else self.in_flight_weight
-        used = in_flight + sum(rule.cost(slot[2]) for slot in itertools.islice(self.settled, first, None))
-        excess = used + rule.cost(weight) - rule.amount
-        if excess <= 0:
+        counted = list(itertools.islice(self.settled, first, None))
+        used = in_flight + sum(rule.cost(slot[2]) for slot in counted)
+        excess = used + rule.cost(weight) - amount
+        if excess <= 0 or used == 0:
             return 0.0
-        for slot in itertools.islice(self.settled, first, None):
+        for slot in counted:
             excess -= rule.cost(slot[2])
             if excess <= 0:
                 return expiry(slot) - now
+        if in_flight == 0:
+            # Heavier than the learned amount: it passes alone once the window is empty.
+            return expiry(counted[-1]) - now
         return math.inf
 
+    def usage(self, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        in_flight = (len(self.in_flight), self.in_flight_weight)
+        return tuple(
+            (in_flight[0] if rule.per == "request" else in_flight[1])
+            + sum(rule.cost(slot[2]) for slot in self.settled if slot[0] > now - rule.period)
+            for rule in rules
+        )
+
     def _forget_expired(self, rules: Sequence[Rule], now: float) -> None:
-        horizon = max(rule.period for rule in rules) / self.rate_factor
+        horizon = max(rule.period for rule in rules)
         stale = bisect.bisect_right(self.settled, now - horizon, key=_slot_anchor)
         if stale:
             del self.settled[:stale]
@@ -215,15 +255,19 @@ class InMemoryBackend:
         """Remove the grant's slot: the attempt was never sent."""
         self._buckets[grant.key].cancel(grant.token)
 
-    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
-        """Pause the key and slow it down after a 429; answer the new rate factor."""
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        """Pause the key and lower its rate factor to ``factor`` after a 429; answer the new factor."""
         bucket = self._buckets[key]
         bucket.paused_until = max(bucket.paused_until, now + pause)
-        bucket.rate_factor = min(bucket.rate_factor, max(floor, bucket.rate_factor * slowdown))
+        bucket.rate_factor = min(bucket.rate_factor, factor)
         return bucket.rate_factor
 
-    async def recover(self, key: str, step: float) -> float:
-        """Speed the key up one step after a run of successes; answer the new rate factor."""
+    async def recover(self, key: str, factor: float) -> float:
+        """Raise the key's rate factor to ``factor`` (at most 1.0); answer the new factor."""
         bucket = self._buckets[key]
-        bucket.rate_factor = min(1.0, bucket.rate_factor * step)
+        bucket.rate_factor = max(bucket.rate_factor, min(1.0, factor))
         return bucket.rate_factor
+
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Per rule, the cost of the key's slots in flight or anchored in the trailing period."""
+        return self._buckets[key].usage(rules, now)

@@ -82,9 +82,17 @@ class RateLimits:
 
     rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(converter=_freeze_rules)
     """The rules of each category; all of a category's rules must admit a request."""
+    strict_windows: bool = attrs.field(default=False, kw_only=True)
+    """Count each slot until one period after its *answer* (True): provably never
+    more than the amount in any of the service's windows, whatever the latency,
+    at the cost of one round trip per period. False (the default) counts it from
+    its *send* plus the spread of recent round trips, which keeps the windows
+    as long as the one-way delays vary less than the round trips do, and lets a
+    category use its whole limit over a slow link; the 429 learning covers the
+    rest. The scheduler's docstring states both guarantees."""
 
     @classmethod
-    def default(cls) -> RateLimits:
+    def default(cls, *, strict_windows: bool = False) -> RateLimits:
         """The contract's limits (Limits section of the v0.2b contract)."""
         return cls(
             {
@@ -92,11 +100,12 @@ class RateLimits:
                 Category.WRITE: [Rule(5, 1.0)],
                 Category.BATCH_IMPORT: [Rule(10, 60.0), Rule(1000, 60.0, per="weight")],
                 Category.OPTIMIZE: [Rule(3, 60.0)],
-            }
+            },
+            strict_windows=strict_windows,
         )
 
     @classmethod
-    def public_docs(cls) -> RateLimits:
+    def public_docs(cls, *, strict_windows: bool = False) -> RateLimits:
         """The newer limits of the public API documentation.
 
         Batch import and optimize each allow 100 requests per 10 minutes with at
@@ -112,27 +121,29 @@ class RateLimits:
                     Rule(1000, 60.0, per="weight"),
                 ],
                 Category.OPTIMIZE: [Rule(100, 600.0), Rule(30, 60.0)],
-            }
+            },
+            strict_windows=strict_windows,
         )
 
     @classmethod
-    def unlimited(cls) -> RateLimits:
+    def unlimited(cls, *, strict_windows: bool = False) -> RateLimits:
         """No client-side limits at all (429 answers are still retried)."""
-        return cls({})
+        return cls({}, strict_windows=strict_windows)
 
     def scaled(self, speedup: float) -> RateLimits:
         """Every period divided by ``speedup``: for tests and benchmarks on a fast emulator."""
         if not speedup > 0:
             raise ConfigurationError(f"speedup must be positive, got {speedup}")
         return RateLimits(
-            {category: [rule.scaled(speedup) for rule in rules] for category, rules in self.rules.items()}
+            {category: [rule.scaled(speedup) for rule in rules] for category, rules in self.rules.items()},
+            strict_windows=self.strict_windows,
         )
 
     def replace(self, category: Category | str, *rules: Rule) -> RateLimits:
         """A copy with the rules of one category replaced (none: unlimited)."""
         updated = dict(self.rules)
         updated[Category(category)] = tuple(rules)
-        return RateLimits(updated)
+        return RateLimits(updated, strict_windows=self.strict_windows)
 
     def for_category(self, category: Category) -> tuple[Rule, ...]:
         """The rules of ``category``; empty when it is not limited."""

@@ -11,7 +11,9 @@ outcome                                     retried?
 ==========================================  =========================================
 429                                         always (any method), after ``Retry-After``
                                             when the service sent one, else after a
-                                            full-jitter exponential backoff
+                                            full-jitter exponential backoff; for as
+                                            long as the caller waits, or until
+                                            ``max_wait``, never after a fixed count
 5xx                                         only when the request is idempotent (GET,
                                             DELETE: contract, Plans rule 3 says to
                                             retry a DELETE after a 500)
@@ -50,6 +52,7 @@ import attrs
 
 from route_planning_async._core import Request, Response, parse_retry_after
 from route_planning_async._errors import ConfigurationError, TransportError
+from route_planning_async._learning import LearningPolicy
 
 __all__ = ["RetryDecision", "RetryPolicy"]
 
@@ -62,16 +65,6 @@ def _at_least_one(instance: object, attribute: attrs.Attribute[int], value: int)
 def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
     if not value >= 0:
         raise ConfigurationError(f"RetryPolicy.{attribute.name} must be >= 0, got {value}")
-
-
-def _fraction(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not 0 < value <= 1:
-        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be in (0, 1], got {value}")
-
-
-def _growth(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not value >= 1:
-        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be >= 1, got {value}")
 
 
 Reason = Literal["rate_limited", "server_error", "transport_error", "final"]
@@ -98,17 +91,20 @@ class RetryDecision:
 
 @attrs.frozen
 class RetryPolicy:
-    """How failed attempts are retried, and how a 429 slows its category down.
+    """How failed attempts are retried, and how a 429 teaches its category the real limit.
 
-    The defaults suit the contract's limits: up to 6 attempts, backoff from 0.5 s
-    doubling up to 30 s, ``Retry-After`` honoured up to 5 minutes. ::
+    The defaults suit the contract's limits: up to 6 attempts after 5xx answers
+    and lost connections, backoff from 0.5 s doubling up to 30 s, ``Retry-After``
+    honoured up to 5 minutes, and a 429 retried for as long as the caller waits
+    (it is the service's word that the request was not applied). ::
 
         RetryPolicy(attempts=3, base=1.0, cap=10.0, rng=random.Random(7))
         RetryPolicy.testing()  # no waits at all, for tests
     """
 
     attempts: int = attrs.field(default=6, validator=_at_least_one)
-    """Attempts in all, the first included; 1 turns retries off."""
+    """Attempts that fail with a 5xx or a lost connection, the first included; 1
+    turns those retries off. 429s do not count: see ``max_wait``."""
     base: float = attrs.field(default=0.5, converter=float, validator=_non_negative)
     """Upper bound of the first retry's random wait, in seconds; it doubles per retry."""
     cap: float = attrs.field(default=30.0, converter=float, validator=_non_negative)
@@ -117,14 +113,13 @@ class RetryPolicy:
     """A 429 asking for a longer ``Retry-After`` than this is raised instead of waited out."""
     honour_retry_after: bool = True
     """Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."""
-    slowdown: float = attrs.field(default=0.5, converter=float, validator=_fraction)
-    """A 429 multiplies its category's rate by this (1.0: no slowdown)."""
-    min_rate_factor: float = attrs.field(default=0.1, converter=float, validator=_fraction)
-    """The slowest a category gets: this fraction of its configured rate."""
-    recovery_successes: int = attrs.field(default=10, validator=_at_least_one)
-    """After this many answers in a row that are not 429, the category speeds up a step."""
-    recovery_step: float = attrs.field(default=1.25, converter=float, validator=_growth)
-    """One recovery step multiplies the category's rate by this, up to its configured rate."""
+    learning: LearningPolicy | None = attrs.field(factory=LearningPolicy)
+    """How a 429 teaches its category the service's real limit (``_learning.py``);
+    None keeps the configured limits whatever the 429s say."""
+    max_wait: float | None = attrs.field(default=None, validator=attrs.validators.optional(_non_negative))
+    """Seconds a request may spend, from its first queueing, before a 429 is
+    raised instead of waited out; None (the default) waits as long as the
+    caller does (cancel the task, or use ``asyncio.timeout``, to stop it)."""
     rng: random.Random = attrs.field(factory=random.Random, eq=False, repr=False)
     """The source of the jitter; seed it for reproducible waits."""
     jitter: Callable[[float], float] | None = attrs.field(default=None, eq=False, repr=False)
@@ -133,12 +128,12 @@ class RetryPolicy:
     @classmethod
     def testing(cls, attempts: int = 3) -> RetryPolicy:
         """A policy that retries like the real one but never waits and never slows down."""
-        return cls(attempts=attempts, base=0.0, cap=0.0, honour_retry_after=False, slowdown=1.0)
+        return cls(attempts=attempts, base=0.0, cap=0.0, honour_retry_after=False, learning=None)
 
     @classmethod
     def disabled(cls) -> RetryPolicy:
-        """One attempt only: every failure is returned or raised at once."""
-        return cls(attempts=1)
+        """One attempt only: every failure, a 429 included, is returned or raised at once."""
+        return cls(attempts=1, max_wait=0.0)
 
     def ceiling(self, retry: int) -> float:
         """The upper bound of the wait before retry number ``retry`` (1 for the first)."""
@@ -161,12 +156,16 @@ class RetryPolicy:
         outcome: Response | TransportError,
         attempt: int,
         *,
+        waited: float = 0.0,
         wall_time: float | None = None,
     ) -> RetryDecision:
-        """Whether attempt number ``attempt`` (1 for the first) of ``request`` is retried.
+        """Whether ``request`` is tried again after ``outcome``.
 
-        ``wall_time`` (epoch seconds) is only used to read a ``Retry-After`` given
-        as an HTTP date; the current time by default.
+        ``attempt`` counts the failures of the same kind so far, this one
+        included: 429s in a row for a 429, other failures otherwise. ``waited``
+        is the seconds since the request was first queued (``max_wait``).
+        ``wall_time`` (epoch seconds) is only used to read a ``Retry-After``
+        given as an HTTP date; the current time by default.
         """
         retries_left = attempt < self.attempts
         if isinstance(outcome, TransportError):
@@ -176,11 +175,15 @@ class RetryPolicy:
             return RetryDecision(False, 0.0, "transport_error")
         if outcome.status == http.HTTPStatus.TOO_MANY_REQUESTS:
             retry_after = parse_retry_after(outcome.headers.get("Retry-After"), now=wall_time)
-            if not retries_left or (retry_after is not None and retry_after > self.max_retry_after):
+            if retry_after is not None and retry_after > self.max_retry_after:
                 return RetryDecision(False, 0.0, "rate_limited", retry_after)
             if retry_after is not None and self.honour_retry_after:
-                return RetryDecision(True, retry_after, "rate_limited", retry_after)
-            return RetryDecision(True, self.backoff(attempt), "rate_limited", retry_after)
+                delay = retry_after
+            else:
+                delay = self.backoff(attempt)
+            if self.max_wait is not None and waited + delay > self.max_wait:
+                return RetryDecision(False, 0.0, "rate_limited", retry_after)
+            return RetryDecision(True, delay, "rate_limited", retry_after)
         if outcome.status >= 500:
             # Only GET and DELETE: a POST or PATCH that failed with a 5xx may have been applied.
             if retries_left and request.idempotent:

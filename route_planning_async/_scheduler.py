@@ -4,10 +4,12 @@ The contract (Limits) gives each category a number of requests per period
 (``_limits.py`` holds them as data); it does not say how the service counts.
 The scheduler assumes the strictest counter, a *sliding log*: a request is
 refused when the service has accepted ``amount`` requests (or units of weight)
-in the ``period`` seconds before it arrived.
+in the ``period`` seconds before it arrived. ``amount`` is the configured
+amount times what the category has learned of the real limit (``_learning.py``,
+and "429s" below).
 
-Safety: why the service never sees more than ``amount`` in a window
--------------------------------------------------------------------
+Safety with strict windows: why the service never sees more than ``amount``
+----------------------------------------------------------------------------
 
 The service counts *arrival* times, which we cannot observe: a request sent at
 ``s`` (our clock) and answered at ``r`` arrived somewhere in ``[s, r]``, and
@@ -18,7 +20,7 @@ attempt ended**:
 - from admission until the answer arrives the slot is *in flight* and counts
   against every rule;
 - when the answer arrives at ``r`` the slot is *anchored* at ``r`` and still
-  counts until ``r + period`` (``period`` stretched by a 429 slowdown, below);
+  counts until ``r + period``;
 - a new attempt is admitted only if, for every rule, the slots that still
   count plus its own cost fit in ``amount``.
 
@@ -34,7 +36,26 @@ a count), needs no bound on latency, and uses only our own monotonic clock.
 
 The price is the round trip: a slot cycles in ``period + latency``, so under
 sustained demand a category reaches ``period / (period + latency)`` of its limit
-(99% for 10 ms against a 1 s period; 100% with a zero-latency fake transport).
+(99% for 10 ms against a 1 s period; 100% with a zero-latency fake transport;
+77% over a link with 150 ms each way). This is the rule of
+``RateLimits(..., strict_windows=True)``.
+
+Latency: anchoring at the send (the default)
+--------------------------------------------
+
+By default an answered slot is anchored at ``s + m`` instead of ``r``, where
+``s`` is its send time and ``m`` the spread (largest minus smallest) of the
+last 64 round trips, never later than ``r``. Redo the claim with one-way
+delays ``d``: the last admitted attempt arrived at ``a* = s* + d*``, attempt
+``i`` at ``a_i = s_i + d_i > a* - period``, so ``s_i + m + period > s* + (d* -
+d_i) + m >= s*`` whenever ``m >= d_i - d*``: the margin must cover the spread of
+the one-way delays, not the round trip. The spread of the round trips covers it
+when the way back does not vary against the way out (it carries both ways'
+jitter), so a category keeps ``period / (period + m)`` of its limit: 98% for a
+link of 150 ms +- 10 ms each way. The guarantee is no longer unconditional:
+a 429 caused by a delay beyond the observed spread is answered like any other
+(below), and it doubles a floor under ``m`` (up to the largest round trip, i.e.
+strict windows).
 
 An attempt that ends *without* an answer (a transport error, a timeout, the
 task cancelled mid-flight) has no receipt time that bounds its arrival: the
@@ -48,8 +69,8 @@ Why not aiolimiter
 
 aiolimiter (the usual asyncio rate limiter, and one of the benchmarks'
 baselines) is a leaky bucket, and its semantics do not fit this core:
-``AsyncLimiter(N, period)`` starts empty and lets about ``2N - 1`` requests through in its first period,
-which a sliding-window server rejects; it wakes the *smallest* waiting request
+``AsyncLimiter(N, period)`` starts empty and lets about ``2N - 1`` requests
+through in its first period, which a sliding-window server rejects; it wakes the *smallest* waiting request
 first, so a 100-stop batch import starves behind single requests; and
 ``acquire(amount)`` above ``max_rate`` raises instead of being checked up front.
 
@@ -62,25 +83,34 @@ its head asks the backend for capacity; everybody else awaits a plain future
 one timer per category. The head waits, nobody overtakes it: a heavy batch
 import at the head is not starved by lighter requests behind it. The head wakes
 when its computed wait ends, or early when something may shorten it: an answer
-that anchors a slot it was waiting for, a slot given back, a slowdown that
-recovers. A task cancelled while it waits takes no
-capacity; if it was the head, the next waiter is promoted. A retry joins the
-back of the queue. A request whose weight is larger than a weighted rule's
-``amount`` could never pass, so :class:`~route_planning_async.ValidationError`
-is raised before it queues.
+that anchors a slot it was waiting for, a slot given back, a learned limit
+that grows. A task cancelled while it waits takes no capacity; if it was the
+head, the next waiter is promoted. A retry after a 5xx or a lost connection
+joins the back of the queue; a request refused with a 429 goes back to its
+head. A request whose weight is larger than a weighted rule's ``amount`` could
+never pass, so :class:`~route_planning_async.ValidationError` is raised before
+it queues.
 
-429 slowdown
-------------
+429s: learning the real limit
+-----------------------------
 
-A 429 means the service counts differently than we do (or another client
-shares the key), so it slows the whole category, for every process sharing the
-backend: the category pauses for the ``Retry-After`` (or the backoff) the 429
-asked for, and its rate is multiplied by ``RetryPolicy.slowdown`` (every
-period is stretched by the inverse factor), down to ``min_rate_factor``. Only a
-429 to a request sent after the last slowdown slows it again (one step per
-round trip, however many requests were in flight). After
-``recovery_successes`` answers in a row that are not 429, the rate grows by
-``recovery_step``, up to the configured rate.
+A 429 means the service's limit is lower than the configured one (it changed,
+the public documentation's numbers apply, another client shares the key, or a
+delay outran the anchor margin). The category pauses for the ``Retry-After``
+(or the backoff) the 429 asked for, for every process sharing the backend, and
+its learner (``_learning.py``, whose docstring states the algorithm and its
+bounds) cuts the category's rate factor to what the backend's slots show the
+service admitted in its trailing window, then probes back upward. Only a 429
+to an attempt sent after the last change teaches anything, so a storm makes
+one cut per round trip. The refused request goes back to the head of the line
+and waits for the learned rate: a 429 alone never makes a request fail. It
+fails only when the caller stops waiting (a cancelled task, ``asyncio.timeout``),
+the client closes, ``RetryPolicy.max_wait`` runs out, or a ``Retry-After``
+asks for more than ``RetryPolicy.max_retry_after``. A cut to a lower level is
+logged once at WARNING with the numbers (the refusals since the last warning,
+what the service admitted, the learned and configured limits), further cuts
+and probes at DEBUG; ``client.stats`` shows the learned limits beside the
+configured ones.
 
 Retries
 -------
@@ -88,8 +118,8 @@ Retries
 The retry policy (``_retry.py``) holds every retry rule: which outcome is
 retried after how long, which attempt may have been applied, and which error
 answer means the request is already done (a 404 to a retried DELETE). The
-scheduler follows it: it waits the delay on its clock, and a retry joins the
-back of its category's queue.
+scheduler follows it: it waits the delay on its clock (a 429's delay is the
+category's pause), and the retry queues again.
 
 Rooms
 -----
@@ -109,10 +139,12 @@ import http
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
+import attrs
+
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, learned_amount
 from route_planning_async._core import Request, Response, error_for
 from route_planning_async._errors import (
     AttemptRecord,
@@ -120,6 +152,7 @@ from route_planning_async._errors import (
     TransportError,
     ValidationError,
 )
+from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryDecision, RetryPolicy
 from route_planning_async._stats import CategoryStats, SchedulerStats
@@ -175,13 +208,30 @@ class _Lane:
     """One category's FIFO queue in front of the backend, with its counters."""
 
     def __init__(
-        self, category: Category, rules: tuple[Rule, ...], backend: RateLimitBackend, clock: Clock
+        self,
+        category: Category,
+        rules: tuple[Rule, ...],
+        backend: RateLimitBackend,
+        clock: Clock,
+        *,
+        learning: LearningPolicy | None,
+        strict_windows: bool,
     ) -> None:
         self.category = category
         self.key = category.value
         self.rules = rules
         self._backend = backend
         self._clock = clock
+        self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
+        self._strict = strict_windows
+        # Round trips of recent answers, for the anchor margin of answered slots.
+        self._round_trips: collections.deque[float] = collections.deque(maxlen=64)
+        # A microsecond: ties at a window edge go to the safe side.
+        self._margin_floor = 1e-6
+        # This process's refused attempts as (answer time, weight), for the learning.
+        self._refused: collections.deque[tuple[float, int]] = collections.deque()
+        self._warned_level = 1.0
+        self._refused_since_warning = 0
         self._queue: collections.deque[asyncio.Future[None]] = collections.deque()
         self._abandoned = 0
         self._head_taken = False
@@ -190,8 +240,6 @@ class _Lane:
         self._shortest_period = min((rule.period for rule in rules), default=0.0)
         self._recheck = min([rule.period for rule in rules] + [1.0])
         self._closed = False
-        self._successes = 0
-        self._last_slowdown = -math.inf
         self.rate_factor = 1.0
         self.requests = 0
         self.sent = 0
@@ -215,7 +263,10 @@ class _Lane:
                 )
 
     def snapshot(self) -> CategoryStats:
-        request_rates = [rule.amount / rule.period for rule in self.rules if rule.per == "request"]
+        learned = tuple(
+            attrs.evolve(rule, amount=learned_amount(rule.amount, self.rate_factor)) for rule in self.rules
+        )
+        request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
         return CategoryStats(
             category=self.category,
             requests=self.requests,
@@ -227,7 +278,9 @@ class _Lane:
             in_flight=self.in_flight,
             queued=self.waiting,
             rate_factor=self.rate_factor,
-            effective_rate=min(request_rates) * self.rate_factor if request_rates else None,
+            effective_rate=min(request_rates) if request_rates else None,
+            limits=self.rules,
+            learned_limits=learned,
         )
 
     def poke(self) -> None:
@@ -245,17 +298,21 @@ class _Lane:
         if self._wake_at > now + self._shortest_period:
             self.poke()
 
-    async def admit(self, weight: int) -> tuple[Grant, float]:
+    async def admit(self, weight: int, *, first: bool = False) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
         grant and the clock reading the backend was asked with (the send time: with
-        a remote backend, one round trip earlier than the grant arrived)."""
+        a remote backend, one round trip earlier than the grant arrived).
+
+        ``first`` puts the request at the front of the line: a request the service
+        refused with a 429 goes back to the head, not behind everything queued since.
+        """
         started = now = self._clock.now()
         self.waiting += 1
         try:
             # Whenever the queue holds anybody, the head is taken (it empties the
             # queue before letting go), so this is the one test that keeps FIFO.
             if self._head_taken:
-                await self._wait_in_line()
+                await self._wait_in_line(first)
                 now = self._clock.now()
             else:
                 self._head_taken = True
@@ -273,14 +330,19 @@ class _Lane:
         finally:
             self.waiting -= 1
         self.rate_factor = grant.rate_factor
+        if self._learner is not None:
+            self._learner.sync(grant.rate_factor, now)
         self.wait_seconds += now - started
         return grant, now
 
-    async def _wait_in_line(self) -> None:
+    async def _wait_in_line(self, first: bool) -> None:
         if self._closed:
             raise RoutePlanningError("the client was closed")
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._queue.append(turn)
+        if first:
+            self._queue.appendleft(turn)
+        else:
+            self._queue.append(turn)
         try:
             await turn
         except asyncio.CancelledError:
@@ -341,6 +403,10 @@ class _Lane:
         self.in_flight += 1
         self.sent += 1
         self.sent_weight += grant.weight
+        if not self._strict:
+            # The send itself, for the anchor of the answered slot (with a remote
+            # backend the grant came one backend round trip after ``sent_at``).
+            sent_at = self._clock.now()
         try:
             response = await send(request)
         except TransportError as exc:
@@ -355,11 +421,26 @@ class _Lane:
             raise
         else:
             answered_at = self._clock.now()
-            await self._backend.release(grant, answered_at)
+            await self._backend.release(grant, answered_at, extra=self._anchor_shift(sent_at, answered_at))
             self.poke_after_release(answered_at)
             return response
         finally:
             self.in_flight -= 1
+
+    def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
+        """How much earlier than its answer an answered slot is anchored (<= 0).
+
+        Strict windows anchor at the answer. Otherwise the slot is anchored at
+        its send time plus the spread of recent round trips (which bounds the
+        spread of the one-way delays the service's arrival times carry), and
+        never later than the answer: see the module docstring, "Latency".
+        """
+        if self._strict:
+            return 0.0
+        round_trips = self._round_trips
+        round_trips.append(answered_at - sent_at)
+        margin = max(round_trips) - min(round_trips) + self._margin_floor
+        return min(0.0, sent_at + margin - answered_at)
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -368,41 +449,68 @@ class _Lane:
         await self._backend.release(grant, ended, extra=ended - sent_at)
         self.poke_after_release(ended)
 
-    async def rate_limited_answer(self, pause: float, sent_at: float, policy: RetryPolicy) -> None:
-        """A 429: pause the category and, once per round trip, slow it down."""
+    async def rate_limited_answer(self, pause: float, sent_at: float, weight: int) -> None:
+        """A 429: pause the category and, once per round trip, cut it to what the service admitted."""
         self.rate_limited += 1
-        self._successes = 0
+        self._refused_since_warning += 1
         now = self._clock.now()
-        slowdown = policy.slowdown if sent_at >= self._last_slowdown else 1.0
-        if slowdown < 1.0:
-            self._last_slowdown = now
-        self.rate_factor = await self._backend.penalize(
-            self.key, pause, slowdown, policy.min_rate_factor, now
-        )
-        if slowdown < 1.0:
-            logger.debug(
-                "%s: 429, pausing %.3f s, rate now %.0f%% of the limit",
+        refused = self._refused
+        refused.append((now, weight))
+        factor = self.rate_factor
+        learner = self._learner
+        if learner is not None and learner.teaches(sent_at):
+            horizon = now - learner.period
+            while refused and refused[0][0] <= horizon:
+                refused.popleft()
+            usage = await self._backend.usage(self.key, self.rules, now)
+            admitted = [
+                max(0, used - sum(rule.cost(w) for t, w in refused if t > now - rule.period))
+                for used, rule in zip(usage, self.rules, strict=True)
+            ]
+            factor = learner.cut(now, admitted)
+            if not self._strict and self._round_trips:
+                # A 429 may also be a late arrival: widen the anchor margin, up to strict windows.
+                floor = max(2 * self._margin_floor, learner.period / 1000)
+                self._margin_floor = min(floor, max(self._round_trips))
+            self._log_cut(learner, admitted)
+        self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
+        if learner is not None:
+            learner.sync(self.rate_factor, now)
+
+    def _log_cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
+        learned = ", ".join(_rule_text(rule) for rule in learner.learned())
+        if learner.factor < self._warned_level - learner.unit / 2:
+            configured = ", ".join(_rule_text(rule) for rule in self.rules)
+            logger.warning(
+                "%s: %d requests refused with 429; the service admitted %s in its window: "
+                "sending at %s (configured %s) and probing upward",
                 self.key,
-                pause,
-                100 * self.rate_factor,
+                self._refused_since_warning,
+                "/".join(str(count) for count in admitted),
+                learned,
+                configured,
             )
+            self._warned_level = learner.factor
+            self._refused_since_warning = 0
+        else:
+            logger.debug("%s: 429; sending at %s", self.key, learned)
 
-    def answered(self, policy: RetryPolicy) -> bool:
-        """An answer that is not a 429: count it toward recovery. True when the run of
-        such answers has earned a recovery step (then call :meth:`recover`)."""
-        if self.rate_factor >= 1.0:
-            self._successes = 0
-            return False
-        self._successes += 1
-        if self._successes < policy.recovery_successes:
-            return False
-        self._successes = 0
-        return True
-
-    async def recover(self, policy: RetryPolicy) -> None:
-        """Speed the category up one step."""
-        self.rate_factor = await self._backend.recover(self.key, policy.recovery_step)
-        logger.debug("%s: recovering, rate now %.0f%% of the limit", self.key, 100 * self.rate_factor)
+    async def after_answer(self) -> None:
+        """An answer that is not a 429: maybe probe the category's rate upward."""
+        learner = self._learner
+        if learner is None:
+            return
+        target = learner.probe(self._clock.now())
+        if target is None:
+            return
+        self.rate_factor = await self._backend.recover(self.key, target)
+        learner.sync(self.rate_factor, self._clock.now())
+        if self.rate_factor >= 1.0 and self._warned_level < 1.0:
+            logger.info("%s: back at the configured limits", self.key)
+            self._warned_level = 1.0
+            self._refused_since_warning = 0
+        else:
+            logger.debug("%s: probing at %.0f%% of the configured limits", self.key, 100 * self.rate_factor)
         self.poke()
 
     def close(self) -> None:
@@ -414,6 +522,11 @@ class _Lane:
                 turn.set_exception(closed)
         self._abandoned = 0
         self.poke()
+
+
+def _rule_text(rule: Rule) -> str:
+    unit = "" if rule.per == "request" else " stops"
+    return f"{rule.amount}{unit} per {rule.period:g} s"
 
 
 def _describe(outcome: Response | TransportError) -> tuple[int | None, str]:
@@ -451,7 +564,14 @@ class Scheduler:
         """Where the limit state lives."""
         self._clock: Clock = clock if clock is not None else LoopClock()
         self._lanes = {
-            category: _Lane(category, limits.for_category(category), self.backend, self._clock)
+            category: _Lane(
+                category,
+                limits.for_category(category),
+                self.backend,
+                self._clock,
+                learning=retry.learning,
+                strict_windows=limits.strict_windows,
+            )
             for category in Category
         }
         self._closed = False
@@ -488,45 +608,53 @@ class Scheduler:
         # Set once an attempt may have been applied by the service; the policy
         # then reads some later errors as success (RetryPolicy.already_done).
         maybe_applied = False
-        attempt = 0
+        # Attempts that failed otherwise than with a 429 (RetryPolicy.attempts
+        # bounds them), and 429s in a row (their backoff grows with them).
+        failures = refusals = 0
+        queued_at = self._clock.now()
+        refused = False
         while True:
-            attempt += 1
-            grant, sent_at = await lane.admit(request.weight)
+            grant, sent_at = await lane.admit(request.weight, first=refused)
             outcome = await lane.send(grant, request, send, sent_at)
             if isinstance(outcome, Response) and outcome.ok:
-                # The common case, first: nothing to retry, nothing to slow down.
-                if lane.answered(self.retry):
-                    await lane.recover(self.retry)
+                # The common case, first: nothing to retry, nothing to learn.
+                if lane.rate_factor < 1.0:
+                    await lane.after_answer()
                 return outcome
             if self.retry.already_done(request, outcome, after_applied=maybe_applied):
                 logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())
-                if lane.answered(self.retry):
-                    await lane.recover(self.retry)
+                if lane.rate_factor < 1.0:
+                    await lane.after_answer()
                 return Response(http.HTTPStatus.NO_CONTENT, {}, b"")
-            decision = self.retry.decide(request, outcome, attempt)
+            refused = isinstance(outcome, Response) and outcome.status == http.HTTPStatus.TOO_MANY_REQUESTS
+            if refused:
+                refusals += 1
+            else:
+                failures += 1
+                refusals = 0
+            decision = self.retry.decide(
+                request,
+                outcome,
+                refusals if refused else failures,
+                waited=self._clock.now() - queued_at,
+            )
             if decision.rate_limited:
-                await lane.rate_limited_answer(decision.delay, sent_at, self.retry)
-            elif isinstance(outcome, Response) and lane.answered(self.retry):
-                await lane.recover(self.retry)
+                await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
+            elif isinstance(outcome, Response) and lane.rate_factor < 1.0:
+                await lane.after_answer()
             if not decision.retry:
                 return self._give_up(request, outcome, history)
             status, description = _describe(outcome)
             history.append(AttemptRecord(status, description, decision.delay))
             maybe_applied = maybe_applied or self.retry.may_have_applied(outcome)
             lane.retries += 1
-            self._log_retry(request, description, attempt, decision)
-            if decision.delay > 0:
+            self._log_retry(request, description, len(history), decision)
+            if decision.delay > 0 and not decision.rate_limited:
+                # A 429's wait is the category's pause, which admit() keeps.
                 await self._clock.sleep(decision.delay)
 
-    def _log_retry(self, request: Request, description: str, attempt: int, decision: RetryDecision) -> None:
-        logger.debug(
-            "%s: %s; retry %d of %d in %.3f s",
-            request.describe(),
-            description,
-            attempt,
-            self.retry.attempts - 1,
-            decision.delay,
-        )
+    def _log_retry(self, request: Request, description: str, retry: int, decision: RetryDecision) -> None:
+        logger.debug("%s: %s; retry %d in %.3f s", request.describe(), description, retry, decision.delay)
 
     @staticmethod
     def _give_up(

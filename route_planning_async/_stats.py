@@ -11,7 +11,7 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from route_planning_async._limits import Category
+from route_planning_async._limits import Category, Rule
 
 __all__ = ["CategoryStats", "SchedulerStats"]
 
@@ -39,9 +39,13 @@ class CategoryStats:
     queued: int
     """Requests waiting for capacity now."""
     rate_factor: float
-    """The fraction of the configured rate in force (below 1.0 after 429s)."""
+    """The share of the configured limits in force: below 1.0 once 429s taught a lower limit."""
     effective_rate: float | None
-    """Requests per second now allowed by the tightest request rule; None when not limited."""
+    """Requests per second now allowed by the tightest learned request rule; None when not limited."""
+    limits: tuple[Rule, ...] = ()
+    """The configured rules."""
+    learned_limits: tuple[Rule, ...] = ()
+    """The rules in force: the configured ones with their learned amounts."""
 
 
 class SchedulerStats(Mapping[Category, CategoryStats]):

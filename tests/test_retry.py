@@ -9,6 +9,7 @@ import pytest
 
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, TransportError
+from route_planning_async._learning import LearningPolicy
 from route_planning_async._limits import Category
 from route_planning_async._retry import RetryPolicy
 
@@ -31,7 +32,8 @@ def test_defaults_are_sensible() -> None:
     assert policy.attempts == 6
     assert [policy.ceiling(n) for n in range(1, 10)] == [0.5, 1, 2, 4, 8, 16, 30, 30, 30]
     assert policy.ceiling(5000) == 30.0
-    assert policy.slowdown == 0.5
+    assert policy.learning == LearningPolicy()
+    assert policy.max_wait is None
 
 
 @pytest.mark.parametrize(
@@ -88,9 +90,20 @@ def test_attempts_run_out() -> None:
     policy = RetryPolicy(attempts=3)
     assert policy.decide(GET, answer(500), 2).retry
     assert not policy.decide(GET, answer(500), 3).retry
-    assert not policy.decide(GET, answer(429), 3).retry
     assert not policy.decide(GET, transport_error(maybe_sent=False), 3).retry
     assert not RetryPolicy.disabled().decide(GET, answer(429), 1).retry
+
+
+def test_a_429_is_retried_however_many_came_before_until_max_wait() -> None:
+    # The service refused the request, so repeating it is safe, and no fixed count of
+    # 429s makes it fail: only the caller's patience (max_wait, or cancelling) does.
+    policy = RetryPolicy(attempts=3)
+    assert policy.decide(GET, answer(429), 50, waited=3600.0).retry
+    bounded = RetryPolicy(max_wait=10.0)
+    assert bounded.decide(GET, answer(429, Retry_After="2"), 9, waited=8.0).retry
+    assert not bounded.decide(GET, answer(429, Retry_After="2"), 9, waited=8.5).retry
+    # A Retry-After beyond max_retry_after is still raised at once.
+    assert not policy.decide(GET, answer(429, Retry_After="301"), 1).retry
 
 
 def test_retry_after_in_seconds_is_honoured() -> None:
@@ -155,7 +168,7 @@ def test_testing_switch_never_waits() -> None:
     assert policy.attempts == 4
     assert policy.decide(GET, answer(429, Retry_After="30"), 1).delay == 0.0
     assert policy.decide(GET, answer(500), 3).delay == 0.0
-    assert policy.slowdown == 1.0
+    assert policy.learning is None
     assert RetryPolicy(base=0).backoff(7) == 0.0
 
 
@@ -164,16 +177,29 @@ def test_testing_switch_never_waits() -> None:
     [
         {"attempts": 0},
         {"base": -1},
-        {"slowdown": 0},
-        {"slowdown": 1.5},
-        {"min_rate_factor": 0},
-        {"recovery_step": 0.9},
-        {"recovery_successes": 0},
+        {"max_wait": -1.0},
     ],
 )
 def test_unusable_values_are_refused(kwargs: dict[str, float]) -> None:
     with pytest.raises(ConfigurationError):
         RetryPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"floor": 0.0},
+        {"floor": 1.5},
+        {"first_probe": 0.0},
+        {"max_probe_interval": -1.0},
+        {"recent_probe_interval": float("inf")},
+        {"memory": float("nan")},
+        {"confirm": 0.0},
+    ],
+)
+def test_unusable_learning_values_are_refused(kwargs: dict[str, float]) -> None:
+    with pytest.raises(ConfigurationError):
+        LearningPolicy(**kwargs)  # type: ignore[arg-type]
 
 
 def test_attempts_that_may_have_been_applied() -> None:

@@ -135,9 +135,9 @@ def scenarios(draw: st.DrawFn) -> tuple[list[Rule], list[tuple[float, int, float
 def test_no_window_ever_holds_more_than_a_rule_allows(
     scenario: tuple[list[Rule], list[tuple[float, int, float, float]]],
 ) -> None:
-    """Random concurrent demand, weights, several rules, jittered latency both ways."""
+    """Strict windows: random concurrent demand, weights, several rules, jittered latency both ways."""
     rules, jobs = scenario
-    limits = RateLimits.unlimited().replace(Category.BATCH_IMPORT, *rules)
+    limits = attrs.evolve(RateLimits.unlimited().replace(Category.BATCH_IMPORT, *rules), strict_windows=True)
     arrivals: list[tuple[float, int]] = []
 
     async def main() -> None:
@@ -191,10 +191,10 @@ def test_aiolimiter_bursts_past_a_sliding_window() -> None:
     assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) != []
 
 
-def test_slot_is_held_one_period_after_the_answer() -> None:
+def test_strict_windows_hold_a_slot_one_period_after_the_answer() -> None:
     """With 0.3 s of latency each way, the next request may only be sent 1 s after the answer."""
     service = FakeService(up=0.3, down=0.3)
-    limits = RateLimits.unlimited().replace(Category.READ, Rule(1, 1.0))
+    limits = RateLimits.unlimited(strict_windows=True).replace(Category.READ, Rule(1, 1.0))
 
     async def main() -> list[float]:
         scheduler = Scheduler(limits, RetryPolicy.testing())
@@ -203,6 +203,23 @@ def test_slot_is_held_one_period_after_the_answer() -> None:
 
     # sent at 0, answered at 0.6; next sent at 1.6 (arrives 1.9), answered 2.2; next sent 3.2.
     assert run_virtual(main) == pytest.approx([0.3, 1.9, 3.5])
+
+
+def test_by_default_a_slot_counts_from_its_send_plus_the_spread_of_round_trips() -> None:
+    """The same link: the round trips do not vary, so each request goes one period after
+    the last was sent, and the service still sees one per window."""
+    service = FakeService(up=0.3, down=0.3)
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(1, 1.0))
+
+    async def main() -> list[float]:
+        scheduler = Scheduler(limits, RetryPolicy.testing())
+        await asyncio.gather(*(scheduler.run(make_request(), service.send) for _ in range(3)))
+        return [a.at for a in service.arrivals]
+
+    arrivals = run_virtual(main)
+    # Sent at 0, then (once the answer came at 0.6) at 1 plus the microsecond margin.
+    assert arrivals == pytest.approx([0.3, 1.3, 2.3], abs=1e-5)
+    assert window_violations([(t, 1) for t in arrivals], [Rule(1, 1.0)]) == []
 
 
 def test_default_limits_hold_for_every_category_under_mixed_load() -> None:
@@ -494,9 +511,9 @@ def utilization(times: Sequence[float], amount: int, period: float) -> float:
     [(0.0, 1.0), (0.005, 0.995), (0.015, 0.985), (0.030, 0.97)],
 )
 def test_sustained_demand_reaches_the_limit(latency: float, floor: float) -> None:
-    """Read at 10/s with zero latency reaches 100%; a round trip of L costs L/(1 s + L)."""
+    """Strict windows: read at 10/s with zero latency reaches 100%; a round trip of L costs L/(1 s + L)."""
     service = FakeService(up=latency / 2, down=latency / 2)
-    limits = RateLimits.default()
+    limits = attrs.evolve(RateLimits.default(), strict_windows=True)
 
     async def main() -> None:
         scheduler = Scheduler(limits, RetryPolicy.testing())
@@ -512,6 +529,26 @@ def test_sustained_demand_reaches_the_limit(latency: float, floor: float) -> Non
     measured = utilization(times, 10, 1.0)
     assert measured == pytest.approx(1.0 / (1.0 + latency))
     assert floor <= measured <= 1.0
+    assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) == []
+
+
+@pytest.mark.parametrize("latency", [0.0, 0.1, 0.3])
+def test_by_default_the_round_trip_costs_nothing_over_a_steady_link(latency: float) -> None:
+    """Anchored at the send, a slot cycles in one period: 100% of the limit whatever the latency."""
+    service = FakeService(up=latency / 2, down=latency / 2)
+
+    async def main() -> None:
+        scheduler = Scheduler(RateLimits.default(), RetryPolicy.testing())
+
+        async def worker() -> None:
+            while virtual_loop().time() < 65:
+                await scheduler.run(make_request(), service.send)
+
+        await asyncio.gather(*(worker() for _ in range(50)))
+
+    run_virtual(main)
+    times = [a.at for a in service.arrivals]
+    assert utilization(times, 10, 1.0) >= 0.999
     assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) == []
 
 
@@ -543,7 +580,7 @@ def test_sustained_batch_imports_reach_both_limits() -> None:
 def test_stats_count_waits_and_flight(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="route_planning_async.scheduler")
     service = FakeService(up=0.5)
-    limits = RateLimits.unlimited().replace(Category.WRITE, Rule(1, 1.0))
+    limits = RateLimits.unlimited(strict_windows=True).replace(Category.WRITE, Rule(1, 1.0))
 
     async def main() -> None:
         scheduler = Scheduler(limits, RetryPolicy.testing())
@@ -563,6 +600,7 @@ def test_stats_count_waits_and_flight(caplog: pytest.LogCaptureFixture) -> None:
         assert after.wait_seconds == pytest.approx(1.5)
         assert after.effective_rate == 1.0
         assert after.rate_factor == 1.0
+        assert after.limits == after.learned_limits == (Rule(1, 1.0),)
         assert scheduler.stats[Category.READ].effective_rate is None
         assert set(scheduler.stats) == set(Category)
 
@@ -609,15 +647,28 @@ def test_backend_contract_of_the_in_memory_backend() -> None:
         assert isinstance(third, Grant)
         await backend.cancel(third)
         assert isinstance(await backend.acquire("k", rules, 3, 12.0), Grant)
-        # A penalty pauses and stretches every period, never below the floor.
-        assert await backend.penalize("p", 5.0, 0.5, 0.3, 0.0) == 0.5
+        # A penalty pauses the key and lowers its factor, never raising it.
+        assert await backend.penalize("p", 5.0, 0.5, 0.0) == 0.5
         assert await backend.acquire("p", rules, 1, 1.0) == 4.0
-        assert await backend.penalize("p", 1.0, 0.5, 0.3, 1.0) == 0.3
+        assert await backend.penalize("p", 1.0, 0.8, 1.0) == 0.5
         assert await backend.acquire("p", rules, 1, 4.0) == 1.0  # the longer pause stands
         granted = await backend.acquire("p", rules, 1, 5.0)
         assert isinstance(granted, Grant)
-        assert granted.rate_factor == 0.3
-        assert await backend.recover("p", 2.0) == 0.6
+        assert granted.rate_factor == 0.5
+        # At 0.5 the rules allow 1 request and 2 stops per window: a second request waits.
+        assert await backend.acquire("p", rules, 1, 5.0) == math.inf
+        await backend.release(granted, 5.0)
+        assert await backend.acquire("p", rules, 1, 6.0) == 9.0
+        assert await backend.usage("p", rules, 6.0) == (1, 1)
+        assert await backend.usage("p", rules, 15.0) == (0, 0)
+        # A request heavier than a learned amount passes alone in an empty window.
+        heavy = await backend.acquire("p", rules, 4, 15.0)
+        assert isinstance(heavy, Grant)
+        assert await backend.usage("p", rules, 15.0) == (1, 4)
+        await backend.cancel(heavy)
+        # Recovering raises the factor, never lowers it, and never beyond 1.
+        assert await backend.recover("p", 0.7) == 0.7
+        assert await backend.recover("p", 0.6) == 0.7
         assert await backend.recover("p", 2.0) == 1.0
 
     run_virtual(main)
@@ -660,7 +711,7 @@ class ShiftedClock:
 def test_a_custom_clock_drives_every_wait() -> None:
     service = FakeService(up=0.125, down=0.125)
     clock = ShiftedClock()
-    limits = RateLimits.unlimited().replace(Category.READ, Rule(2, 1.0))
+    limits = RateLimits.unlimited(strict_windows=True).replace(Category.READ, Rule(2, 1.0))
 
     async def main() -> None:
         scheduler = Scheduler(limits, RetryPolicy.testing(), clock=clock)

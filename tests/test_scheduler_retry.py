@@ -1,4 +1,7 @@
-"""The scheduler carrying out retries: 429 pauses and slowdowns, per-method rules, history."""
+"""The scheduler carrying out retries: per-method rules, history, 429 pauses, cuts and their sharing.
+
+How a category learns the service's real limit is tested in ``test_learning.py``.
+"""
 
 from __future__ import annotations
 
@@ -7,7 +10,7 @@ import email.utils
 import logging
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import pytest
 from support.virtual_time import run_virtual, virtual_loop
@@ -188,13 +191,47 @@ def test_exhausted_5xx_raises_the_last_error_with_history() -> None:
     assert gaps == pytest.approx(delays)
 
 
-def test_exhausted_429_raises_rate_limit_error_with_history() -> None:
-    result, script, _ = run_script(POST, [status(429, "2")] * 3, RetryPolicy(attempts=3))
+def test_a_429_never_runs_out_of_attempts() -> None:
+    """Twenty 429s in a row, more than any attempt count: the request still succeeds."""
+    result, script, scheduler = run_script(POST, [status(429, "1")] * 20, RetryPolicy(attempts=2))
+    assert result == OK
+    assert script.sent_at == [float(n) for n in range(21)]
+    assert scheduler.stats[Category.WRITE].rate_limited == 20
+
+
+def test_429s_beyond_max_wait_raise_rate_limit_error_with_history() -> None:
+    # Retried at 2 and 4; a third wait of 2 s would end at 6, past the 5 s allowed.
+    result, script, _ = run_script(POST, [status(429, "2")] * 3, RetryPolicy(max_wait=5.0))
     assert isinstance(result, RateLimitError)
     assert result.retry_after == 2.0
     assert [record.status for record in result.history] == [429, 429]
     assert [record.delay for record in result.history] == [2.0, 2.0]
-    assert len(script.sent_at) == 3
+    assert script.sent_at == [0.0, 2.0, 4.0]
+
+
+def test_a_refused_request_goes_back_to_the_head_of_its_line() -> None:
+    """Queued behind nobody new: the refused request is retried before those that came later."""
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(1, 1.0))
+    order: list[str] = []
+
+    async def main() -> None:
+        scheduler = Scheduler(limits, RetryPolicy(learning=None))
+        answers = [status(429, "0.5")]
+
+        def sender(tag: str) -> Callable[[Request], Awaitable[Response]]:
+            async def send(request: Request) -> Response:
+                order.append(tag)
+                return answers.pop() if answers and tag == "first" else OK
+
+            return send
+
+        first = asyncio.create_task(scheduler.run(GET, sender("first")))
+        await asyncio.sleep(0)
+        later = [asyncio.create_task(scheduler.run(GET, sender(f"later{n}"))) for n in range(2)]
+        await asyncio.gather(first, *later)
+
+    run_virtual(main)
+    assert order == ["first", "first", "later0", "later1"]
 
 
 def test_exhausted_transport_errors_raise_with_history() -> None:
@@ -233,7 +270,7 @@ def test_retry_after_http_date_delays_the_retry() -> None:
 
 
 def test_429_without_retry_after_backs_off_with_full_jitter() -> None:
-    policy = RetryPolicy(base=1.0, cap=4.0, rng=random.Random(21), slowdown=1.0)
+    policy = RetryPolicy(base=1.0, cap=4.0, rng=random.Random(21), learning=None)
     result, script, _ = run_script(GET, [status(429)] * 4, policy)
     assert result == OK
     expected = random.Random(21)
@@ -249,7 +286,7 @@ def test_429_pauses_the_whole_category() -> None:
     others: list[tuple[str, float]] = []
 
     async def main() -> None:
-        scheduler = Scheduler(RateLimits.default(), RetryPolicy())
+        scheduler = Scheduler(RateLimits.default(), RetryPolicy(learning=None))
 
         async def other(request: Request, tag: str) -> None:
             await asyncio.sleep(0.5)
@@ -267,56 +304,32 @@ def test_429_pauses_the_whole_category() -> None:
     assert dict(others) == {"write": 0.5, "read": 5.0}
 
 
-def test_429_slows_the_category_and_it_recovers_gradually() -> None:
+def test_a_burst_of_429s_cuts_once_per_round_trip() -> None:
+    """Ten requests in flight all get a 429: the first teaches a cut (to the 9 others it
+    saw in the window), the nine sent before that cut teach nothing more."""
     limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
-    policy = RetryPolicy(slowdown=0.5, recovery_successes=10, recovery_step=1.25)
-    factors: list[float] = []
-    script = Script([status(429, "0")])
 
     async def main() -> list[float]:
-        scheduler = Scheduler(limits, policy)
-        await scheduler.run(GET, script.send)
-        stats = scheduler.stats[Category.READ]
-        assert stats.rate_factor == 0.5
-        assert stats.effective_rate == 5.0
-        for _ in range(60):
-            await scheduler.run(GET, script.send)
-            factors.append(scheduler.stats[Category.READ].rate_factor)
-        return script.sent_at
-
-    sent_at = run_virtual(main)
-    assert factors[0] == 0.5
-    assert factors == sorted(factors)  # never faster all at once, never slower again
-    assert sorted(set(factors)) == pytest.approx([0.5, 0.625, 0.78125, 0.9765625, 1.0])
-    # Four steps of ten successes; the first run's successful retry was the first of them.
-    assert factors.index(1.0) == 38
-    # Slowed to half, 10 attempts fit in a 2-second window; the refused one counts too.
-    assert [t for t in sent_at if t < 2.0] == [0.0] * 10
-    assert sent_at[10] == 2.0
-    assert sent_at[-1] - sent_at[-11] >= 1.0
-
-
-def test_a_burst_of_429s_slows_down_once_per_round_trip() -> None:
-    """Ten requests in flight all get a 429: the rate halves once, not ten times."""
-    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
-
-    async def main() -> float:
-        scheduler = Scheduler(limits, RetryPolicy(slowdown=0.5, recovery_successes=100))
+        scheduler = Scheduler(limits, RetryPolicy())
         answers = [status(429, "1")] * 10
+        after_the_storm: list[float] = []
 
         async def send(request: Request) -> Response:
             await asyncio.sleep(0.1)
-            return answers.pop() if answers else OK
+            if answers:
+                return answers.pop()
+            after_the_storm.append(scheduler.stats[Category.READ].rate_factor)
+            return OK
 
         await asyncio.gather(*(scheduler.run(GET, send) for _ in range(10)))
         assert scheduler.stats[Category.READ].rate_limited == 10
-        return scheduler.stats[Category.READ].rate_factor
+        return after_the_storm
 
-    assert run_virtual(main) == 0.5
+    assert run_virtual(main)[0] == pytest.approx(0.9)
 
 
 def test_a_429_in_one_scheduler_slows_every_scheduler_on_the_backend() -> None:
-    """The penalty lives in the backend, as it would in Redis for several processes."""
+    """The pause and the learned factor live in the backend, as in Redis for several processes."""
     backend = InMemoryBackend()
     limits = RateLimits.unlimited().replace(Category.WRITE, Rule(5, 1.0))
     other_sent: list[float] = []
@@ -330,10 +343,14 @@ def test_a_429_in_one_scheduler_slows_every_scheduler_on_the_backend() -> None:
             other_sent.append(virtual_loop().time())
             return OK
 
+        # The service admitted nothing in its window: the first cut to the floor (1 per
+        # period), then probed up once its retry passed; the second uses what it learned.
         await second.run(POST, send)
-        return second.stats[Category.WRITE].rate_factor
+        learned = first.stats[Category.WRITE].rate_factor
+        assert learned < 1.0
+        return second.stats[Category.WRITE].rate_factor == learned
 
-    assert run_virtual(main) == 0.5
+    assert run_virtual(main)
     # The first retried at 4 s; the second had to wait out the same pause.
     assert other_sent == [4.0]
 
@@ -348,11 +365,10 @@ def test_testing_policy_makes_retries_instant() -> None:
 def test_waits_and_retries_are_logged_at_debug(caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.DEBUG, logger="route_planning_async.scheduler")
     limits = RateLimits.unlimited().replace(Category.READ, Rule(1, 1.0))
-    result, _, _ = run_script(GET, [status(429, "2"), status(503)], RetryPolicy(), limits)
+    result, _, _ = run_script(GET, [status(429, "2"), status(503)], RetryPolicy(learning=None), limits)
     assert result == OK
     messages = "\n".join(caplog.messages)
-    assert "GET /plans/p1: 429 Too Many Requests; retry 1 of 5 in 2.000 s" in messages
-    assert "GET /plans/p1: 503 Service Unavailable; retry 2 of 5" in messages
-    assert "read: 429, pausing 2.000 s, rate now 50% of the limit" in messages
+    assert "GET /plans/p1: 429 Too Many Requests; retry 1 in 2.000 s" in messages
+    assert "GET /plans/p1: 503 Service Unavailable; retry 2 in" in messages
     assert "read: waiting" in messages
     assert all(record.levelno == logging.DEBUG for record in caplog.records)

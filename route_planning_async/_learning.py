@@ -1,0 +1,212 @@
+"""Learning the service's real limit from its 429s: the policy (data) and one category's state.
+
+The configured limits (``_limits.py``) are a belief. The service's limits "may
+change at any moment", its public documentation gives other numbers than the
+contract, and teams can have raised ones; so a category keeps a *rate factor*
+``f`` in ``(0, 1]`` and admits ``learned_amount(amount, f)`` =
+``max(1, floor(amount * f))`` of every rule per period (``_backends.py``). This
+module decides ``f``; the scheduler (``_scheduler.py``) asks it after every
+answer and carries the answer out through the backend, so that every process
+sharing a backend uses what any of them learned.
+
+The algorithm
+-------------
+
+**Cut to what the service admitted.** A 429 says the service counted at least
+its limit in its trailing window. When it comes, the slots the backend holds in
+the trailing period of each rule (``usage``: in flight, or answered within the
+period) minus the ones this process saw refused in that period are what the
+service admitted, near enough; ``f_obs = max over rules of admitted / amount``
+is the level it allows. The category is cut to ``f = max(floor, f_obs)`` (never
+raised by a cut). This is the multiplicative decrease of TCP's AIMD and of
+botocore's adaptive retry mode, except that the new rate is *measured* rather
+than a fixed fraction of the old one: a real limit of 0.8, 0.5 or 0.3 of the
+configured one is reached at the first cut, instead of after halving past it
+and climbing back. It never collapses below what was just seen to pass, and only
+a 429 to an attempt sent after the last change of ``f`` teaches anything (the
+attempts already in flight at a cut were sent at the old rate), so a storm of
+429s makes one cut per round trip, not one per answer.
+
+**Probe back up.** The limit may rise again. After ``first_probe`` periods
+without a 429, ``f`` grows by one *unit* (one request of the category's
+smallest rule); if the raised level holds for ``confirm`` of a period, it grows
+again by twice the step (TCP's slow start), until a 429 or the configured
+limit. A probe that meets a 429 at the level of the previous cut doubles the
+wait before the next probe, up to ``max_probe_interval`` periods: the limit is
+stable, and each failed probe costs one 429, so for a category that admits
+``L`` requests per period the 429s stay below ``1 / (L * max_probe_interval)``
+of the traffic. While a higher level held (a period or more without a 429)
+within the last ``memory`` periods, the wait is capped at
+``recent_probe_interval`` instead: a limit that dropped for a while is likely to
+come back, and then the category is back at its full rate within that cap plus
+a few round trips (the ramp doubles per ``confirm``). This is the bargain of
+CUBIC's plateau around its last maximum, and of the client-side throttling in
+Google's SRE book, which accepts a bounded share of rejections as the price of
+finding capacity again.
+
+Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
+after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,
+exact when the service counts as the backend does), between probes it sends at
+``L``, and a probe costs one 429 per probe interval. A service that counts
+refused requests, or a token bucket with a burst, makes the first ``f_obs`` an
+over- or under-estimate; the next cut or probe corrects it. Nothing here can
+make a request fail: a refused request waits for the learned rate (the
+scheduler's docstring).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from route_planning_async._backends import learned_amount
+from route_planning_async._errors import ConfigurationError
+from route_planning_async._limits import Rule
+
+__all__ = ["LearningPolicy", "LimitLearner"]
+
+
+def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not (value > 0 and math.isfinite(value)):
+        raise ConfigurationError(f"LearningPolicy.{attribute.name} must be a positive number, got {value}")
+
+
+def _fraction(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    if not 0 < value <= 1:
+        raise ConfigurationError(f"LearningPolicy.{attribute.name} must be in (0, 1], got {value}")
+
+
+@attrs.frozen
+class LearningPolicy:
+    """How a category learns the service's real limit from 429s (see the module docstring).
+
+    Times are in periods of the category's longest rule (1 s for reads, a
+    minute for batch imports at the contract's limits)::
+
+        RetryPolicy(learning=LearningPolicy(max_probe_interval=16))  # fewer probes
+        RetryPolicy(learning=None)                                   # keep the configured limits
+    """
+
+    floor: float = attrs.field(default=0.01, converter=float, validator=_fraction)
+    """The lowest rate factor a cut can reach (a share of the configured limits)."""
+    first_probe: float = attrs.field(default=1.0, converter=float, validator=_positive)
+    """Periods after a cut before the first probe upward."""
+    max_probe_interval: float = attrs.field(default=8.0, converter=float, validator=_positive)
+    """The longest wait between probes while the limit stays where it was cut to."""
+    recent_probe_interval: float = attrs.field(default=2.0, converter=float, validator=_positive)
+    """The longest wait between probes while a higher level held within ``memory`` periods."""
+    memory: float = attrs.field(default=60.0, converter=float, validator=_positive)
+    """How many periods a level that held is remembered."""
+    confirm: float = attrs.field(default=0.25, converter=float, validator=_positive)
+    """Periods a raised level must pass without a 429 before the next, larger step."""
+
+
+class LimitLearner:
+    """One category's learning: when to cut its rate factor, to what, and when to probe.
+
+    Pure bookkeeping on clock readings; the scheduler applies the factors it
+    answers through the backend and reports back the factor in force
+    (:meth:`sync`), which another process sharing the backend may have changed.
+    """
+
+    def __init__(self, policy: LearningPolicy, rules: Sequence[Rule]) -> None:
+        self.policy = policy
+        self.rules = tuple(rules)
+        self.period = max((rule.period for rule in rules), default=1.0)
+        self._smallest = min((rule.amount for rule in rules), default=1)
+        self.unit = 1.0 / self._smallest
+        """One request (of the smallest rule) as a share of the configured limits."""
+        self.factor = 1.0
+        """The rate factor in force, as last seen."""
+        self.cuts = 0
+        """Cuts made so far."""
+        self._changed_at = -math.inf
+        self._active_since: float | None = None
+        self._last_cut_level: float | None = None
+        self._interval = policy.first_probe
+        self._next_probe_at = math.inf
+        self._raised_at: float | None = None
+        self._step = 1
+        self._high: tuple[float, float] | None = None
+
+    def sync(self, factor: float, now: float) -> None:
+        """The backend's factor in force at ``now`` (another process may have changed it)."""
+        if self._active_since is None:
+            self._active_since = now
+            self._changed_at = now
+        if abs(factor - self.factor) > 1e-12:
+            self.factor = factor
+            self._changed_at = now
+            if factor >= 1.0:
+                self._next_probe_at = math.inf
+                self._raised_at = None
+            elif math.isinf(self._next_probe_at) and self._raised_at is None:
+                # Cut by another process: probe on the usual schedule.
+                self._next_probe_at = now + self._interval * self.period
+
+    def teaches(self, sent_at: float) -> bool:
+        """Whether a 429 to an attempt sent at ``sent_at`` says anything new (sent after the last change)."""
+        return sent_at >= self._changed_at
+
+    def cut(self, now: float, admitted: Sequence[int]) -> float:
+        """The factor to cut to after a 429 that :meth:`teaches`, given what the service
+        admitted in each rule's trailing period (``usage`` minus what it refused)."""
+        policy = self.policy
+        observed = max(
+            (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
+        )
+        level = min(self.factor, max(policy.floor, observed))
+        held = now - self._changed_at >= self.period and self._active_since is not None
+        if held and self.factor > level + self.unit / 2:
+            # The level in force before this 429 held for a whole period: remember it.
+            self._high = (self.factor, now)
+        same_level = self._last_cut_level is not None and abs(level - self._last_cut_level) < self.unit / 2
+        if same_level:
+            # The limit is where it was: probe less often (each failed probe costs a 429).
+            self._interval = min(self._interval * 2, self._probe_cap(now))
+        else:
+            self._interval = policy.first_probe
+        self._last_cut_level = level
+        self._raised_at = None
+        self._step = 1
+        self.cuts += 1
+        self.factor = level
+        self._changed_at = now
+        self._next_probe_at = now + self._interval * self.period if level < 1.0 else math.inf
+        return level
+
+    def _probe_cap(self, now: float) -> float:
+        policy = self.policy
+        high = self._high
+        if high is not None and high[0] > self.factor and now - high[1] <= policy.memory * self.period:
+            return policy.recent_probe_interval
+        return policy.max_probe_interval
+
+    def probe(self, now: float) -> float | None:
+        """After an answer that is not a 429: the factor to raise to, or None to stay."""
+        if self.factor >= 1.0:
+            return None
+        if self._raised_at is not None:
+            if now - self._raised_at < self.policy.confirm * self.period:
+                return None
+            # The raised level held: a larger step.
+            self._step *= 2
+        elif now < self._next_probe_at:
+            return None
+        # Whole requests of the smallest rule: from n admitted per period to n + step.
+        admitted = learned_amount(self._smallest, self.factor)
+        target = min(1.0, (admitted + self._step) / self._smallest)
+        self._raised_at = now if target < 1.0 else None
+        self.factor = target
+        self._changed_at = now
+        if target >= 1.0:
+            self._next_probe_at = math.inf
+        return target
+
+    def learned(self) -> tuple[Rule, ...]:
+        """The rules with their learned amounts."""
+        return tuple(
+            attrs.evolve(rule, amount=learned_amount(rule.amount, self.factor)) for rule in self.rules
+        )

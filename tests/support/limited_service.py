@@ -1,0 +1,132 @@
+"""A socket-free service with limits of its own, for learning tests in virtual time.
+
+``LimitedService`` is a :class:`~route_planning_async.Transport` that admits or
+refuses (429) each request by its own rule, counted at the request's *arrival*
+(after ``up`` seconds of the loop's clock), answers after ``down`` seconds, and
+logs every arrival. Its limit can disagree with the client's, change over time
+(``schedule``), count refused requests or not, or be a token bucket with a burst.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import math
+from collections.abc import Callable, Sequence
+
+import attrs
+
+from route_planning_async._core import Request, Response
+
+OK = Response(200, {}, b"{}")
+
+
+@attrs.define
+class Arrival:
+    at: float
+    weight: int
+    admitted: bool
+
+
+@attrs.define
+class SlidingWindow:
+    """At most ``amount`` (requests, or weight with ``per_weight``) in any ``period``."""
+
+    amount: int
+    period: float
+    per_weight: bool = False
+    count_refused: bool = True
+    _log: collections.deque[tuple[float, int]] = attrs.field(factory=collections.deque)
+
+    def admit(self, now: float, weight: int) -> tuple[bool, float]:
+        cost = weight if self.per_weight else 1
+        while self._log and self._log[0][0] <= now - self.period:
+            self._log.popleft()
+        used = sum(c for _, c in self._log)
+        admitted = used + cost <= self.amount
+        if admitted or self.count_refused:
+            self._log.append((now, cost))
+        wait = self._log[0][0] + self.period - now if self._log else 0.0
+        return admitted, max(0.0, wait)
+
+
+@attrs.define
+class TokenBucket:
+    """Refills ``amount`` per ``period`` continuously, holds at most ``burst`` tokens."""
+
+    amount: int
+    period: float
+    burst: float
+    per_weight: bool = False
+    _tokens: float = math.nan
+    _at: float = 0.0
+
+    def admit(self, now: float, weight: int) -> tuple[bool, float]:
+        cost = weight if self.per_weight else 1
+        rate = self.amount / self.period
+        if math.isnan(self._tokens):
+            self._tokens, self._at = self.burst, now
+        self._tokens = min(self.burst, self._tokens + (now - self._at) * rate)
+        self._at = now
+        if self._tokens >= cost:
+            self._tokens -= cost
+            return True, 0.0
+        return False, (cost - self._tokens) / rate
+
+
+Limiter = SlidingWindow | TokenBucket
+
+
+class LimitedService:
+    """Answers 200 or 429 by its own limiters (all must admit), as the real service would.
+
+    :param limiters: what is in force from time 0.
+    :param schedule: ``(time, limiters)`` changes, in loop time.
+    :param up: seconds to reach the service; :param down: seconds back.
+    :param retry_after: send a ``Retry-After`` with each 429 (the wait until it would fit).
+    """
+
+    def __init__(
+        self,
+        limiters: Sequence[Limiter],
+        *,
+        schedule: Sequence[tuple[float, Sequence[Limiter]]] = (),
+        up: float | Callable[[], float] = 0.0,
+        down: float | Callable[[], float] = 0.0,
+        retry_after: bool = False,
+    ) -> None:
+        self.limiters = list(limiters)
+        self.schedule = sorted(schedule, key=lambda change: change[0])
+        self.up = up
+        self.down = down
+        self.retry_after = retry_after
+        self.arrivals: list[Arrival] = []
+
+    async def send(self, request: Request) -> Response:
+        loop = asyncio.get_running_loop()
+        up = self.up() if callable(self.up) else self.up
+        if up:
+            await asyncio.sleep(up)
+        now = loop.time()
+        while self.schedule and self.schedule[0][0] <= now:
+            self.limiters = list(self.schedule.pop(0)[1])
+        decisions = [limiter.admit(now, request.weight) for limiter in self.limiters]
+        admitted = all(ok for ok, _ in decisions)
+        self.arrivals.append(Arrival(now, request.weight, admitted))
+        down = self.down() if callable(self.down) else self.down
+        if down:
+            await asyncio.sleep(down)
+        if admitted:
+            return OK
+        headers = {}
+        if self.retry_after:
+            headers["Retry-After"] = f"{max(wait for _, wait in decisions):.6f}"
+        return Response(429, headers, b'{"message": "rate limited", "code": "rate_limited"}')
+
+    def admitted_between(self, start: float, end: float) -> int:
+        """Requests admitted with arrivals in ``[start, end)``."""
+        return sum(1 for a in self.arrivals if a.admitted and start <= a.at < end)
+
+    @property
+    def refused(self) -> int:
+        return sum(1 for a in self.arrivals if not a.admitted)

@@ -1,0 +1,193 @@
+"""Learning the service's real limit, in virtual time against a service whose limits disagree.
+
+Every test runs the scheduler against ``support.limited_service.LimitedService``
+on the virtual-time loop: minutes of traffic in milliseconds, deterministically.
+The figures asserted are the issue's bars with room for the discovery at the
+start of a short run; the benchmarks measure them on the real emulator.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import pytest
+from support.limited_service import LimitedService, SlidingWindow, TokenBucket
+from support.virtual_time import run_virtual, virtual_loop
+
+from route_planning_async._core import Request, Response
+from route_planning_async._learning import LearningPolicy, LimitLearner
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import Scheduler
+
+READ = Request("GET", "/plans/p1", Category.READ)
+CONFIGURED = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+
+
+def read_for(
+    service: LimitedService,
+    seconds: float,
+    *,
+    workers: int = 30,
+    policy: RetryPolicy | None = None,
+    limits: RateLimits = CONFIGURED,
+) -> tuple[Scheduler, list[Response]]:
+    """``workers`` tasks reading back to back for ``seconds`` of virtual time."""
+    answers: list[Response] = []
+
+    async def main() -> Scheduler:
+        scheduler = Scheduler(limits, policy or RetryPolicy(rng=random.Random(3)))
+
+        async def worker() -> None:
+            while virtual_loop().time() < seconds:
+                answers.append(await scheduler.run(READ, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(workers)))
+        return scheduler
+
+    return run_virtual(main), answers
+
+
+@pytest.mark.parametrize("share", [0.8, 0.5, 0.3])
+def test_a_lower_real_limit_is_learned_and_used_in_full(share: float) -> None:
+    real = round(10 * share)
+    service = LimitedService([SlidingWindow(real, 1.0)])
+    scheduler, answers = read_for(service, 120.0)
+    stats = scheduler.stats[Category.READ]
+    # No request failed, and the service saw at most its limit per window once learned.
+    assert all(answer.status == 200 for answer in answers)
+    assert stats.learned_limits[0].amount <= real + 1
+    # Over the last 100 s: at least 90% of the real limit (the ideal time within 1.11x).
+    assert service.admitted_between(20.0, 120.0) >= 0.9 * real * 100
+    # 429s: the discovery, then at most one probe per probe interval.
+    assert service.refused <= 0.05 * len(service.arrivals)
+
+
+def test_the_first_cut_lands_on_the_real_limit() -> None:
+    service = LimitedService([SlidingWindow(3, 1.0)])
+    scheduler, _ = read_for(service, 1.5)
+    # Thirty requests queued, ten sent at once, three admitted: cut straight to 3, not by halves.
+    assert scheduler.stats[Category.READ].learned_limits == (Rule(3, 1.0),)
+
+
+def test_a_limit_that_drops_and_comes_back_is_followed() -> None:
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(20.0, [SlidingWindow(4, 1.0)]), (40.0, [SlidingWindow(10, 1.0)])],
+    )
+    _, answers = read_for(service, 60.0)
+    assert all(answer.status == 200 for answer in answers)
+    # While the limit is 4: about 4 per second.
+    assert service.admitted_between(25.0, 40.0) >= 0.9 * 4 * 15
+    # Back at >= 95% of 10 per second within 5 periods of the return, and staying there.
+    back = next(
+        start
+        for start in (40.0 + tenth / 10 for tenth in range(200))
+        if all(service.admitted_between(t, t + 1.0) >= 9.5 for t in (start, start + 1, start + 2, start + 3))
+    )
+    assert back - 40.0 <= 5.0
+
+
+def test_a_service_that_counts_refused_requests_is_learned_too() -> None:
+    service = LimitedService([SlidingWindow(5, 1.0, count_refused=True)])
+    _, answers = read_for(service, 120.0)
+    assert all(answer.status == 200 for answer in answers)
+    assert service.admitted_between(20.0, 120.0) >= 0.85 * 5 * 100
+    assert service.refused <= 0.05 * len(service.arrivals)
+
+
+def test_a_token_bucket_with_a_burst_is_learned() -> None:
+    service = LimitedService([TokenBucket(5, 1.0, burst=5)])
+    _, answers = read_for(service, 120.0)
+    assert all(answer.status == 200 for answer in answers)
+    assert service.admitted_between(20.0, 120.0) >= 0.85 * 5 * 100
+    assert service.refused <= 0.05 * len(service.arrivals)
+
+
+def test_retry_after_is_honoured_while_learning() -> None:
+    service = LimitedService([SlidingWindow(4, 1.0)], retry_after=True)
+    _, answers = read_for(service, 60.0)
+    assert all(answer.status == 200 for answer in answers)
+    assert service.admitted_between(10.0, 60.0) >= 0.9 * 4 * 50
+
+
+def test_batch_imports_learn_the_weighted_rule() -> None:
+    """Batch imports of 100 stops: the service allows 500 stops a minute, not the configured 1,000."""
+    limits = RateLimits.unlimited().replace(
+        Category.BATCH_IMPORT, Rule(10, 60.0), Rule(1000, 60.0, per="weight")
+    )
+    service = LimitedService([SlidingWindow(10, 60.0), SlidingWindow(500, 60.0, per_weight=True)])
+    request = Request("POST", "/plans/p1/stops:import", Category.BATCH_IMPORT, body=b"[]", weight=100)
+    answers: list[Response] = []
+
+    async def main() -> Scheduler:
+        scheduler = Scheduler(limits, RetryPolicy(rng=random.Random(4)))
+        answers.extend(await asyncio.gather(*(scheduler.run(request, service.send) for _ in range(100))))
+        return scheduler
+
+    run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    # 100 batches at 5 a minute take 20 minutes at best.
+    finished = max(a.at for a in service.arrivals if a.admitted)
+    assert finished <= 1.25 * 20 * 60
+    assert service.refused <= 0.05 * len(service.arrivals) + 5
+
+
+def test_a_link_with_latency_uses_the_whole_limit_by_default() -> None:
+    """150 ms each way, 0-10 ms of jitter: the default anchoring keeps ~98% of the limit."""
+    rng = random.Random(8)
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        up=lambda: 0.15 + rng.uniform(0, 0.01),
+        down=lambda: 0.15 + rng.uniform(0, 0.01),
+    )
+    _, answers = read_for(service, 60.0)
+    assert all(answer.status == 200 for answer in answers)
+    assert service.admitted_between(5.0, 60.0) >= 0.95 * 10 * 55
+    assert service.refused <= 0.01 * len(service.arrivals)
+
+    strict = LimitedService([SlidingWindow(10, 1.0)], up=0.15, down=0.15)
+    read_for(
+        strict, 60.0, limits=RateLimits.unlimited(strict_windows=True).replace(Category.READ, Rule(10, 1.0))
+    )
+    # The provably safe rule pays the round trip: 1 / 1.3 of the limit.
+    assert strict.admitted_between(5.0, 60.0) <= 0.8 * 10 * 55
+    assert strict.refused == 0
+
+
+def test_a_cut_is_logged_once_at_warning_with_the_numbers(caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG, logger="route_planning_async.scheduler")
+    service = LimitedService([SlidingWindow(3, 1.0)])
+    read_for(service, 30.0)
+    warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    assert len(warnings) == 1
+    assert "the service admitted 3 in its window" in warnings[0]
+    assert "sending at 3 per 1 s (configured 10 per 1 s)" in warnings[0]
+
+
+def test_learning_can_be_turned_off() -> None:
+    service = LimitedService([SlidingWindow(5, 1.0)])
+    scheduler, answers = read_for(service, 10.0, policy=RetryPolicy(learning=None, rng=random.Random(1)))
+    assert all(answer.status == 200 for answer in answers)
+    assert scheduler.stats[Category.READ].rate_factor == 1.0
+
+
+def test_the_learner_alone() -> None:
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    assert learner.teaches(0.0)
+    # Three admitted in the window: cut to 0.3.
+    assert learner.cut(0.5, [3]) == pytest.approx(0.3)
+    assert not learner.teaches(0.4)
+    # No probe before a period has passed, then one request more.
+    assert learner.probe(1.0) is None
+    assert learner.probe(1.6) == pytest.approx(0.4)
+    # It held for a quarter period: two more.
+    assert learner.probe(1.7) is None
+    assert learner.probe(1.9) == pytest.approx(0.6)
+    # A 429 at 3 again: the same level, so the next probe waits twice as long.
+    assert learner.cut(2.0, [3]) == pytest.approx(0.3)
+    assert learner.probe(3.5) is None
+    assert learner.probe(4.0) == pytest.approx(0.4)
