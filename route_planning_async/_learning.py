@@ -146,6 +146,11 @@ class LimitLearner:
                 # Cut by another process: probe on the usual schedule.
                 self._next_probe_at = now + self._interval * self.period
 
+    @property
+    def probing(self) -> bool:
+        """Whether a raised level waits for its confirmation (a 429 now is a failed probe)."""
+        return self._raised_at is not None
+
     def teaches(self, sent_at: float) -> bool:
         """Whether a 429 to an attempt sent at ``sent_at`` says anything new (sent after the last change)."""
         return sent_at >= self._changed_at

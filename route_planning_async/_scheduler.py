@@ -40,29 +40,27 @@ sustained demand a category reaches ``period / (period + latency)`` of its limit
 77% over a link with 150 ms each way). This is the rule of
 ``RateLimits(..., strict_windows=True)``.
 
-Latency: anchoring at the send (the default)
---------------------------------------------
+Latency: anchoring before the answer (the default)
+--------------------------------------------------
 
-By default an answered slot is anchored at ``s + m`` instead of ``r``, where
-``s`` is its send time and ``m`` the spread (largest minus smallest) of the
-last 64 round trips, never later than ``r``. Redo the claim with one-way
-delays ``d``: the last admitted attempt arrived at ``a* = s* + d*``, attempt
-``i`` at ``a_i = s_i + d_i > a* - period``, so ``s_i + m + period > s* + (d* -
-d_i) + m >= s*`` whenever ``m >= d_i - d*``: the margin must cover the spread of
-the one-way delays, not the round trip. The spread of the round trips covers it
-when the way back does not vary against the way out (it carries both ways'
-jitter), so a category keeps ``period / (period + m)`` of its limit: 98% for a
-link of 150 ms +- 10 ms each way. The guarantee is no longer unconditional:
-a 429 caused by a delay beyond the observed spread is answered like any other
-(below), and it doubles a floor under ``m`` (up to the largest round trip, i.e.
-strict windows).
-
-An attempt that ends *without* an answer (a transport error, a timeout, the
-task cancelled mid-flight) has no receipt time that bounds its arrival: the
-request may still sit in a buffer. Its slot is anchored at the end time *plus
-the time it was in flight*, a heuristic margin. An attempt whose connection was
-never made (``TransportError.maybe_sent`` is False) cannot have arrived, so its
-slot is given back at once.
+By default an answered slot is anchored at ``r - f`` instead of ``r``, where
+``f`` is the shortest round trip seen so far. Redo the claim with the delays
+of attempt ``i``: out ``d_i``, back ``b_i`` (``r_i = s_i + d_i + b_i`` plus the
+service's own time). The last admitted attempt arrived at ``a* = s* + d*``;
+attempt ``i`` arrived at ``a_i > a* - period``; its slot counted at ``s*`` if
+``r_i - f + period > s*``, which holds when ``r_i - f >= a_i - d*``, i.e. when
+``b_i + d* >= f``. Every way out is at least the fastest way out and every way
+back at least the fastest way back, so ``b_i + d* >= d_min + b_min``, the true
+shortest round trip: the guarantee holds whatever the delays, if ``f`` is not
+above it. The shortest round trip *seen* can be (until the fastest has come
+by), so ``f`` is that less the spread of the last 64 round trips (none is
+taken off before 32 have been seen: a first burst queues them all), and less a
+caution that grows by that spread with every 429 that looks like a late
+arrival (the service refused though it had admitted what the category
+believed; it is also cut, as any 429). In return a slot cycles in ``period``
+plus about twice the jitter of the round trip, not the round trip itself: about
+97% of the limit over a link of 150 ms +- 10 ms each way, where strict windows
+keep 77%.
 
 Why not aiolimiter
 ------------------
@@ -199,6 +197,10 @@ class LoopClock:
         await asyncio.sleep(seconds)
 
 
+_TRUSTED_ROUND_TRIPS = 32
+"""Round trips a category must have seen before it anchors answered slots early."""
+
+
 def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
     if not future.done():
         future.set_result(None)
@@ -224,10 +226,11 @@ class _Lane:
         self._clock = clock
         self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
         self._strict = strict_windows
-        # Round trips of recent answers, for the anchor margin of answered slots.
+        # The shortest round trip seen, the recent ones (for their spread), and the
+        # caution that 429s which look like late arrivals added (see _anchor_shift).
+        self._fastest = math.inf
         self._round_trips: collections.deque[float] = collections.deque(maxlen=64)
-        # A microsecond: ties at a window edge go to the safe side.
-        self._margin_floor = 1e-6
+        self._caution = 0.0
         # This process's refused attempts as (answer time, weight), for the learning.
         self._refused: collections.deque[tuple[float, int]] = collections.deque()
         self._warned_level = 1.0
@@ -430,17 +433,28 @@ class _Lane:
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
         """How much earlier than its answer an answered slot is anchored (<= 0).
 
-        Strict windows anchor at the answer. Otherwise the slot is anchored at
-        its send time plus the spread of recent round trips (which bounds the
-        spread of the one-way delays the service's arrival times carry), and
-        never later than the answer: see the module docstring, "Latency".
+        Strict windows anchor at the answer. Otherwise the slot is anchored the
+        shortest round trip seen before its answer (never before its send): see
+        the module docstring, "Latency".
         """
         if self._strict:
             return 0.0
+        round_trip = answered_at - sent_at
+        if round_trip < self._fastest:
+            self._fastest = round_trip
+        self._round_trips.append(round_trip)
+        if len(self._round_trips) < _TRUSTED_ROUND_TRIPS:
+            # Too few to know the shortest (a first burst queues them all): strict.
+            return 0.0
+        # Taken off: the shortest round trip, less the spread of the recent ones
+        # (while few have been seen, the shortest may still be to come) and the
+        # caution of past late arrivals. A microsecond: a tie goes to the safe side.
+        credit = self._fastest - self._spread() - self._caution
+        return min(0.0, 1e-6 - credit)
+
+    def _spread(self) -> float:
         round_trips = self._round_trips
-        round_trips.append(answered_at - sent_at)
-        margin = max(round_trips) - min(round_trips) + self._margin_floor
-        return min(0.0, sent_at + margin - answered_at)
+        return max(round_trips) - min(round_trips) if round_trips else 0.0
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -459,6 +473,7 @@ class _Lane:
         factor = self.rate_factor
         learner = self._learner
         if learner is not None and learner.teaches(sent_at):
+            probing = learner.probing
             horizon = now - learner.period
             while refused and refused[0][0] <= horizon:
                 refused.popleft()
@@ -467,11 +482,12 @@ class _Lane:
                 max(0, used - sum(rule.cost(w) for t, w in refused if t > now - rule.period))
                 for used, rule in zip(usage, self.rules, strict=True)
             ]
+            before = learner.factor
             factor = learner.cut(now, admitted)
-            if not self._strict and self._round_trips:
-                # A 429 may also be a late arrival: widen the anchor margin, up to strict windows.
-                floor = max(2 * self._margin_floor, learner.period / 1000)
-                self._margin_floor = min(floor, max(self._round_trips))
+            if not self._strict and not probing and factor >= before - learner.unit:
+                # Refused though the service admitted what was believed: a late
+                # arrival, not a lower limit. Anchor answered slots later from now on.
+                self._caution += max(self._spread(), 1e-3)
             self._log_cut(learner, admitted)
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
         if learner is not None:
