@@ -230,6 +230,8 @@ class _Lane:
         # caution that 429s which look like late arrivals added (see _anchor_shift).
         self._fastest = math.inf
         self._round_trips: collections.deque[float] = collections.deque(maxlen=64)
+        self._answers = 0
+        self._recent_spread = 0.0
         self._caution = 0.0
         # This process's refused attempts as (answer time, weight), for the learning.
         self._refused: collections.deque[tuple[float, int]] = collections.deque()
@@ -437,24 +439,25 @@ class _Lane:
         shortest round trip seen before its answer (never before its send): see
         the module docstring, "Latency".
         """
-        if self._strict:
+        if self._strict or not self.rules:
             return 0.0
         round_trip = answered_at - sent_at
         if round_trip < self._fastest:
             self._fastest = round_trip
-        self._round_trips.append(round_trip)
-        if len(self._round_trips) < _TRUSTED_ROUND_TRIPS:
+        round_trips = self._round_trips
+        round_trips.append(round_trip)
+        self._answers += 1
+        if self._answers % 16 == 0:
+            # Every 16th answer is enough to follow the spread, at a 64th of the cost.
+            self._recent_spread = max(round_trips) - min(round_trips)
+        if self._answers < _TRUSTED_ROUND_TRIPS:
             # Too few to know the shortest (a first burst queues them all): strict.
             return 0.0
         # Taken off: the shortest round trip, less the spread of the recent ones
         # (while few have been seen, the shortest may still be to come) and the
         # caution of past late arrivals. A microsecond: a tie goes to the safe side.
-        credit = self._fastest - self._spread() - self._caution
+        credit = self._fastest - self._recent_spread - self._caution
         return min(0.0, 1e-6 - credit)
-
-    def _spread(self) -> float:
-        round_trips = self._round_trips
-        return max(round_trips) - min(round_trips) if round_trips else 0.0
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -487,7 +490,7 @@ class _Lane:
             if not self._strict and not probing and factor >= before - learner.unit:
                 # Refused though the service admitted what was believed: a late
                 # arrival, not a lower limit. Anchor answered slots later from now on.
-                self._caution += max(self._spread(), 1e-3)
+                self._caution += max(self._recent_spread, 1e-3)
             self._log_cut(learner, admitted)
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
         if learner is not None:
