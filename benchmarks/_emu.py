@@ -17,14 +17,14 @@ import ssl
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any, Literal
 
-from benchmarks._emuserver import limits_spec
+from benchmarks._emuserver import limits_from, limits_spec
 from benchmarks._figures import rounded
 from route_planning_async import Category, RateLimits
-from route_planning_async.emulator import RequestLog, RequestRecord
+from route_planning_async.emulator import LimitTimeline, PunishSustained, RequestLog, RequestRecord
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -33,13 +33,30 @@ class EmulatorServer:
     """``python -m benchmarks._emuserver`` in a child process.
 
     :param limits: the server's limits at contract speed (divided by ``speedup``).
-    :param settings: other :class:`~route_planning_async.emulator.EmulatorConfig` fields.
+    :param limit_schedule: ``(contract seconds, limits)`` changes of the server's limits, counted
+        from the start (or from :meth:`restart_limit_schedule`).
+    :param punish_sustained: the penalty for sustained traffic near the limit.
+    :param settings: other :class:`~route_planning_async.emulator.EmulatorConfig` fields, in JSON:
+        ``limiter`` (``"sliding_window"`` or ``"token_bucket"``), ``burst``, ``count_rejected``,
+        ``latency``, ``latency_jitter`` (real seconds, not sped up), ``seed``, ``tls`` ...
     """
 
-    def __init__(self, *, limits: RateLimits | None = None, speedup: float = 1.0, **settings: Any) -> None:
+    def __init__(
+        self,
+        *,
+        limits: RateLimits | None = None,
+        speedup: float = 1.0,
+        limit_schedule: Sequence[tuple[float, RateLimits]] = (),
+        punish_sustained: PunishSustained | None = None,
+        **settings: Any,
+    ) -> None:
         self.limits = limits if limits is not None else RateLimits.default()
         self.speedup = speedup
         self.settings = {"limits": limits_spec(self.limits), "speedup": speedup, **settings}
+        if limit_schedule:
+            self.settings["limit_schedule"] = [[offset, limits_spec(lim)] for offset, lim in limit_schedule]
+        if punish_sustained is not None:
+            self.settings["punish_sustained"] = [punish_sustained.threshold, punish_sustained.after]
         self.base_url = ""
         self.api_key = ""
         self.ssl_context: ssl.SSLContext | None = None
@@ -101,11 +118,24 @@ class EmulatorServer:
         """Forget the log and the rate-limit windows (call it after the setup traffic)."""
         self._ask("reset")
 
+    def restart_limit_schedule(self) -> None:
+        """The server's limits back to ``limits``, the ``limit_schedule`` counted from now."""
+        self._ask("schedule")
+
+    def set_rate_limits(self, limits: RateLimits) -> None:
+        """Enforce ``limits`` (contract seconds) from now until the next scheduled change."""
+        self._ask("limits " + json.dumps(limits_spec(limits)))
+
     def log(self) -> RequestLog:
-        """The server's request log so far."""
-        log = RequestLog()
-        for seq, (t, category, weight, admitted, outcome, status, route, path) in enumerate(
-            self._ask("log"), 1
+        """The server's request log so far, with the limits in force when (``log.limits_at``)."""
+        answer = self._ask("log")
+        changes = answer["limits"]
+        timeline = LimitTimeline(limits_from(changes[0][1]), self.speedup, since=changes[0][0])
+        for t, spec in changes[1:]:
+            timeline.set(t, limits_from(spec))
+        log = RequestLog(timeline)
+        for seq, (t, category, weight, admitted, outcome, status, route, path, reason) in enumerate(
+            answer["records"], 1
         ):
             log.append(
                 RequestRecord(
@@ -119,6 +149,7 @@ class EmulatorServer:
                     status,
                     outcome,
                     admitted,
+                    reason=reason,
                 )
             )
         return log

@@ -6,10 +6,18 @@
 one JSON line on stdout:
 
 ``log``
-    every request record so far (time on the shared monotonic clock, category,
-    weight, admitted, outcome, status, route, path);
+    ``{"records": [...], "limits": [...]}``: every request record so far (time on
+    the shared monotonic clock, category, weight, admitted, outcome, status, route,
+    path, reason) and every change of the limits in force (``[time, spec]``,
+    contract seconds; see :func:`limits_spec`);
 ``reset``
     forget the log and every rate-limit window (after the setup traffic);
+``schedule``
+    restart the limit schedule from now: ``limits`` in force, each
+    ``limit_schedule`` offset counted from now (after the setup traffic);
+``limits <json spec>``
+    enforce these limits (contract seconds) from now until the next scheduled
+    change;
 ``deadlines <seed> <low> <high>``
     give every unfinished operation a completion time drawn uniformly from
     ``[low, high]`` contract seconds from now (divided by the speed-up); answers
@@ -36,7 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from route_planning_async import Category, RateLimits, Rule
-from route_planning_async.emulator import Emulator, EmulatorConfig
+from route_planning_async.emulator import Emulator, EmulatorConfig, PunishSustained
 
 
 def limits_from(spec: Any) -> RateLimits:
@@ -54,8 +62,19 @@ def limits_spec(limits: RateLimits) -> dict[str, list[list[Any]]]:
 
 
 def _config(settings: dict[str, Any]) -> EmulatorConfig:
+    """EmulatorConfig fields in JSON: ``limits`` (a :func:`limits_from` spec) for ``rate_limits``,
+    ``limit_schedule`` as ``[[seconds, spec], ...]``, ``punish_sustained`` as ``[threshold, after]``;
+    the others (``limiter``, ``burst``, ``count_rejected``, ``latency``, ``latency_jitter``, ...)
+    as they are."""
     fields = dict(settings)
     fields["rate_limits"] = limits_from(fields.pop("limits", "default"))
+    if "limit_schedule" in fields:
+        fields["limit_schedule"] = tuple(
+            (float(offset), limits_from(spec)) for offset, spec in fields["limit_schedule"]
+        )
+    if fields.get("punish_sustained") is not None:
+        threshold, after = fields["punish_sustained"]
+        fields["punish_sustained"] = PunishSustained(threshold, after)
     return EmulatorConfig(**fields)
 
 
@@ -69,6 +88,7 @@ def _record(r: Any) -> list[Any]:
         r.status,
         r.route,
         r.path,
+        r.reason,
     ]
 
 
@@ -95,10 +115,19 @@ async def serve(settings: dict[str, Any]) -> None:
                 break
             answer: Any
             if command[0] == "log":
-                answer = [_record(r) for r in emu.log.records]
+                answer = {
+                    "records": [_record(r) for r in emu.log.records],
+                    "limits": [[c.time, limits_spec(c.limits)] for c in emu.log.limit_changes],
+                }
             elif command[0] == "reset":
                 emu.log.clear()
                 emu.reset_limits()
+                answer = "ok"
+            elif command[0] == "schedule":
+                emu.restart_limit_schedule()
+                answer = "ok"
+            elif command[0] == "limits":
+                emu.set_rate_limits(limits_from(json.loads(line.split(None, 1)[1])))
                 answer = "ok"
             elif command[0] == "deadlines":
                 rng = random.Random(int(command[1]))
@@ -119,7 +148,7 @@ async def serve(settings: dict[str, Any]) -> None:
 
 
 def main() -> None:
-    """Entry point: one JSON argument with EmulatorConfig fields (``limits`` for the rate limits)."""
+    """Entry point: one JSON argument with EmulatorConfig fields (see :func:`_config`)."""
     asyncio.run(serve(json.loads(sys.argv[1]) if len(sys.argv) > 1 else {}))
 
 

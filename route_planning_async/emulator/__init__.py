@@ -14,6 +14,20 @@ loopback with a throwaway CA::
             report = await client.stops.import_many(plan_id, rows)
         assert emu.max_in_window("batch_import", per="weight") <= 1000
 
+Its limits are its own, and can disagree with any client's, as a real service's
+do: ``rate_limits`` per category, read as exact sliding windows or as token
+buckets with a burst (``limiter``, ``burst``), with or without refused requests
+counting (``count_rejected``), changing mid-run (``limit_schedule``,
+``emu.set_rate_limits``), with the penalty for sustained traffic near the limit
+(``punish_sustained``), behind a link with latency and jitter (``latency``,
+``latency_jitter``)::
+
+    slow = RateLimits.default().replace("read", Rule(4, 1.0))
+    async with Emulator(speedup=10, limit_schedule=[(20, slow), (40, RateLimits.default())]) as emu:
+        async with emu.client(rate_limits=RateLimits.default().scaled(10)) as client:
+            ...
+        emu.log.limits_at(emu.log.records[-1].time)  # the limits in force then
+
 Run it as a process with ``python -m route_planning_async.emulator``; pytest gets
 the ``route_planning_emulator`` and ``route_planning_client`` fixtures from
 ``route_planning_async.emulator.pytest_plugin``.
@@ -33,8 +47,10 @@ The rooms, from the outside in:
   ``_handlers.py``, one handler per endpoint; ``_routes.py``: the route table and
   path matching; ``_pages.py``: page sizes, filters and page tokens of the lists;
   ``_validation.py``: request body rules; ``_problems.py``: error answers;
-- ``_limits.py``: the server's sliding-window rate limits per API key;
-  ``_faults.py``: scripted faults; ``_log.py``: the request log;
+- ``_limits.py``: the server's rate limits per API key (sliding windows or token
+  buckets, the penalty for sustained traffic) and the timeline of the limits in
+  force; ``_link.py``: the link's latency and jitter; ``_faults.py``: scripted
+  faults; ``_log.py``: the request log (and the limits in force when);
 - ``_state.py``: :class:`EmulatorState`, the one object that holds the data, put
   together from ``_store.py`` (collections, ids, lookups and guards),
   ``_edits.py`` (plain writes to plans, stops and unassigned stops),
@@ -57,10 +73,12 @@ if TYPE_CHECKING:
         DepotConfig,
         DriverConfig,
         EmulatorConfig,
+        LimiterKind,
         PunishSustained,
         TeamConfig,
     )
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
+    from route_planning_async.emulator._limits import LimitChange, LimitTimeline, RateLimiter
     from route_planning_async.emulator._log import RequestLog, RequestRecord
     from route_planning_async.emulator._routes import BASE_PATH, ROUTES, RouteSpec
     from route_planning_async.emulator._server import Emulator
@@ -79,7 +97,11 @@ __all__ = [
     "FaultEvent",
     "FaultInjector",
     "FaultKind",
+    "LimitChange",
+    "LimitTimeline",
+    "LimiterKind",
     "PunishSustained",
+    "RateLimiter",
     "RequestLog",
     "RequestRecord",
     "RouteSpec",
@@ -94,12 +116,16 @@ _WHERE = {
     "DepotConfig": "_config",
     "DriverConfig": "_config",
     "EmulatorConfig": "_config",
+    "LimiterKind": "_config",
     "PunishSustained": "_config",
     "TeamConfig": "_config",
     "Fault": "_faults",
     "FaultEvent": "_faults",
     "FaultInjector": "_faults",
     "FaultKind": "_faults",
+    "LimitChange": "_limits",
+    "LimitTimeline": "_limits",
+    "RateLimiter": "_limits",
     "RequestLog": "_log",
     "RequestRecord": "_log",
     "Emulator": "_server",

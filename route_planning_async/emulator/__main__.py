@@ -44,6 +44,21 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--no-keep-stops", action="store_true", help="keep only ids and counts of stops (memory benchmarks)"
     )
     parser.add_argument(
+        "--limiter",
+        choices=("sliding_window", "token_bucket"),
+        default=_DEFAULT.limiter,
+        help="how the server reads each rate limit",
+    )
+    parser.add_argument(
+        "--burst", type=float, default=_DEFAULT.burst, help="token bucket capacity, in multiples of a limit"
+    )
+    parser.add_argument(
+        "--latency", type=float, default=0.0, help="one-way link delay in real seconds (not sped up)"
+    )
+    parser.add_argument(
+        "--latency-jitter", type=float, default=0.0, help="up to this many seconds more, each way"
+    )
+    parser.add_argument(
         "--optimization-delay",
         type=float,
         default=_DEFAULT.optimization_delay,
@@ -64,6 +79,10 @@ async def serve(args: argparse.Namespace) -> None:
         rate_limits=RateLimits.unlimited() if args.no_limits else RateLimits.default(),
         keep_stops=not args.no_keep_stops,
         optimization_delay=args.optimization_delay,
+        limiter=args.limiter,
+        burst=args.burst,
+        latency=args.latency,
+        latency_jitter=args.latency_jitter,
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -2,6 +2,8 @@
 
 Every request goes through the same steps, in this order:
 
+0. the link's inbound delay (``latency`` + jitter, ``_link.py``): the request
+   arrives, gets its sequence number and server time, after it;
 1. base path (``/public/v0.2b``), else 404;
 2. authentication (Basic ``base64("<key>:")`` or Bearer), else 401;
 3. the route table, else 404 (no such path) or 405 (wrong method);
@@ -12,7 +14,8 @@ Every request goes through the same steps, in this order:
    (code ``unsupported_content_type``; the contract documents 400, not 415, for
    rejected requests), valid JSON, else 400; no body on body-less calls (strict mode);
 8. the handler (``_handlers.py``): validation (400), lookups (404), states (409, 410),
-   then the change.
+   then the change;
+9. the link's outbound delay, then the answer is sent.
 
 The route table is in ``_routes.py``; every request, answered or not, goes to the
 request log (``_log.py``).
@@ -35,7 +38,8 @@ from route_planning_async._limits import Category
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._faults import Fault, FaultInjector, FaultKind
 from route_planning_async.emulator._handlers import NO_BODY, Call, Handlers
-from route_planning_async.emulator._limits import SlidingWindowLimiter, retry_after_header
+from route_planning_async.emulator._limits import RateLimiter, retry_after_header
+from route_planning_async.emulator._link import Link
 from route_planning_async.emulator._log import Outcome, RequestLog, RequestRecord
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._routes import BASE_PATH, RouteSpec, checked_path_ids, match_route
@@ -57,7 +61,7 @@ class EmulatorApp:
         self,
         config: EmulatorConfig,
         state: EmulatorState,
-        limiter: SlidingWindowLimiter,
+        limiter: RateLimiter,
         faults: FaultInjector,
         log: RequestLog,
     ) -> None:
@@ -70,6 +74,8 @@ class EmulatorApp:
         """Exceptions the handlers raised (answered as 500); a correct emulator keeps it empty."""
         self._seq = 0
         self._handlers = Handlers(config, state)
+        self.link = Link(config.latency, config.latency_jitter, config.seed, config.sleep)
+        """The network delays around every request."""
 
     def application(self) -> web.Application:
         """A fresh aiohttp application serving the emulator."""
@@ -108,6 +114,7 @@ class EmulatorApp:
         return None
 
     async def _dispatch(self, request: web.Request) -> web.StreamResponse:
+        await self.link.inbound()
         self._seq += 1
         seq = self._seq
         clock = self.config.clock
@@ -122,6 +129,7 @@ class EmulatorApp:
             return web.Response(status=200)
         record.status = response.status
         self.log.append(record.build())
+        await self.link.outbound()
         return response
 
     async def _pipeline(self, request: web.Request, record: _RecordBuilder) -> web.StreamResponse:

@@ -6,11 +6,13 @@ with its default, so a test can see (and change) what it relies on.
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 import ipaddress
 import re
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Iterable
+from typing import Literal
 
 import attrs
 
@@ -21,6 +23,7 @@ __all__ = [
     "DepotConfig",
     "DriverConfig",
     "EmulatorConfig",
+    "LimiterKind",
     "PunishSustained",
     "TeamConfig",
 ]
@@ -164,14 +167,23 @@ class TeamConfig:
         return self.depots[0]
 
 
+LimiterKind = Literal["sliding_window", "token_bucket"]
+"""How the server reads a rule: ``sliding_window`` (exact windows) or ``token_bucket`` (with a burst)."""
+
+
 @attrs.frozen
 class PunishSustained:
     """Reject traffic that stays near a limit for too long (contract, Limits: "sustained traffic at
-    or near the limit is rejected with 429").
+    or near the limit is rejected with 429"; the public docs: "traffic at or close to the requests
+    limit for an extended period" gets rate-limited).
 
-    When a request would bring any window of its category to ``threshold`` of the rule's amount or
-    more, the bucket is "hot"; once it has been hot without a break for ``after`` times the longest
-    period of the category, every request is rejected until the traffic drops below the threshold.
+    Traffic is measured the same way with either limiter: what was counted in the last ``period``
+    of each rule in force (admitted requests, and refused ones with ``count_rejected``). When a
+    request would bring any rule of its category to ``threshold`` of its amount or more, the
+    category is "hot"; once it has been hot without a break for ``after`` times the longest period
+    of the category, every request is rejected (``reason="sustained"``, ``Retry-After`` the longest
+    period) until the traffic drops below the threshold. A change of limits keeps the hot streak
+    and measures it against the new limits.
     """
 
     threshold: float = 0.9
@@ -201,6 +213,21 @@ def _non_negative(instance: object, attribute: attrs.Attribute[float], value: fl
         raise ValueError(f"{attribute.name} must not be negative, got {value!r}")
 
 
+def _limiter_kind(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in ("sliding_window", "token_bucket"):
+        raise ValueError(f"limiter must be 'sliding_window' or 'token_bucket', got {value!r}")
+
+
+def _schedule(value: Iterable[tuple[float, RateLimits]]) -> tuple[tuple[float, RateLimits], ...]:
+    entries = [(float(offset), limits) for offset, limits in value]
+    for offset, limits in entries:
+        if offset < 0:
+            raise ValueError(f"limit_schedule offsets must not be negative, got {offset!r}")
+        if not isinstance(limits, RateLimits):
+            raise TypeError(f"limit_schedule entries are (seconds, RateLimits), got {limits!r}")
+    return tuple(sorted(entries, key=lambda entry: entry[0]))
+
+
 @attrs.frozen
 class EmulatorConfig:
     """How the emulator behaves. Every field has a default; ``attrs.evolve`` makes variants.
@@ -223,11 +250,37 @@ class EmulatorConfig:
     """Divides every rate-limit period and optimization delay: 60 makes a minute last one second."""
     rate_limits: RateLimits = attrs.field(factory=RateLimits.default)
     """The server-side limits, before the speed-up. ``RateLimits.unlimited()`` turns them off."""
+    limiter: LimiterKind = attrs.field(default="sliding_window", validator=_limiter_kind)
+    """How the server reads each rule: ``sliding_window`` (at most ``amount`` in any window of
+    ``period``; the strictest reading) or ``token_bucket`` (a bucket of ``burst * amount`` tokens,
+    full at first, refilled continuously at ``amount / period``; a request takes ``rule.cost(weight)``
+    tokens of every rule of its category)."""
+    burst: float = attrs.field(default=1.0, validator=_positive)
+    """A token bucket's capacity as a multiple of each rule's amount (``token_bucket`` only): 1.0
+    admits ``amount`` at once, then the refill rate; 2.0 a burst of twice that."""
     count_rejected: bool = True
-    """Whether requests answered 429 still occupy the window ("continued retrying at a high rate keeps
-    being rejected until the rate drops", contract Limits)."""
+    """Whether requests answered 429 still count ("continued retrying at a high rate keeps being
+    rejected until the rate drops", contract Limits): in a sliding window they occupy it like
+    admitted ones; in a token bucket they take their cost too, down to an empty bucket (never into
+    debt). Either way retrying faster than the limit never gets through, and slower does."""
+    limit_schedule: tuple[tuple[float, RateLimits], ...] = attrs.field(default=(), converter=_schedule)
+    """Changes of the server's limits mid-run: ``(seconds, limits)`` pairs, the seconds counted in
+    contract time (divided by ``speedup``) from the emulator's start (or from
+    ``Emulator.restart_limit_schedule()``), the limits in contract seconds and in force from then
+    until the next change. E.g. ``((20, four_per_second), (40, ten_per_second))`` drops reads from
+    ``rate_limits``'s 10/s to 4/s at t=20 and restores them at t=40. The windows (and buckets) keep
+    their history across a change; ``Emulator.set_rate_limits`` changes them at run time; the
+    request log tells which limits were in force when (``emu.log.limits_at(t)``)."""
     punish_sustained: PunishSustained | None = None
-    """Reject sustained traffic near the limit; None (the default) only enforces the windows."""
+    """Reject sustained traffic near the limit in force; None (the default) only enforces the
+    limits."""
+    latency: float = attrs.field(default=0.0, validator=_non_negative)
+    """One-way link delay in real seconds (not divided by ``speedup``: it models the network). A
+    request arrives (is counted by the limiter, logged and handled) ``latency`` (+ jitter) after it
+    reached the socket, and its answer is sent ``latency`` (+ jitter) after it was made."""
+    latency_jitter: float = attrs.field(default=0.0, validator=_non_negative)
+    """Up to this many real seconds more, drawn uniformly per direction and per request from a
+    ``random.Random`` seeded by ``seed`` (so requests can overtake each other, as on a real link)."""
     instant_optimization_max_stops: int = 25
     """Plans with at most this many stops are optimized at once (``done: true`` in the answer)."""
     optimization_delay: float = attrs.field(default=5.0, validator=_non_negative)
@@ -263,6 +316,9 @@ class EmulatorConfig:
     """The server's monotonic clock (rate-limit windows, operation deadlines, the request log)."""
     wall_clock: Callable[[], float] = attrs.field(default=time.time, eq=False)
     """Epoch seconds for timestamps in bodies (operation metadata, route states)."""
+    sleep: Callable[[float], Awaitable[object]] = attrs.field(default=asyncio.sleep, eq=False)
+    """How the link delays (``latency``) wait; a test with a fake ``clock`` passes one that
+    advances it."""
 
     def scaled(self, seconds: float) -> float:
         """``seconds`` of contract time in server time, after the speed-up."""

@@ -2,6 +2,13 @@
 
 Tests use it to prove a client never broke a limit: :meth:`RequestLog.max_in_window`
 replays the admitted requests of a category through a sliding window.
+
+When the limits change mid-run (``EmulatorConfig.limit_schedule``,
+``Emulator.set_rate_limits``) the log shares the limiter's :class:`LimitTimeline`:
+:meth:`RequestLog.limits_at` and :meth:`RequestLog.rule_at` tell which limits were in
+force at a server time, :meth:`RequestLog.occupancy_in_force` measures the traffic
+against the limit in force, and :meth:`RequestLog.time_to_reach` how long a client
+took to use a (restored) limit again.
 """
 
 from __future__ import annotations
@@ -12,7 +19,8 @@ from typing import Literal
 
 import attrs
 
-from route_planning_async._limits import Category
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async.emulator._limits import LimitChange, LimitTimeline
 
 __all__ = ["Outcome", "RequestLog", "RequestRecord"]
 
@@ -58,11 +66,35 @@ class RequestRecord:
 
 
 class RequestLog:
-    """Every request in arrival order: ``emu.log``."""
+    """Every request in arrival order: ``emu.log``.
 
-    def __init__(self) -> None:
+    :param timeline: which limits were in force when (the emulator's limiter shares its own).
+    """
+
+    def __init__(self, timeline: LimitTimeline | None = None) -> None:
         self.records: list[RequestRecord] = []
         """All records."""
+        self.timeline = timeline
+        """Which limits were in force when; :meth:`clear` keeps it. None: unknown."""
+
+    @property
+    def limit_changes(self) -> list[LimitChange]:
+        """Every change of limits, in time order (server seconds; the scheduled ones to come too)."""
+        return [] if self.timeline is None else list(self.timeline.changes)
+
+    def limits_at(self, time: float) -> RateLimits:
+        """The server-time limits (periods sped up) in force at server time ``time``."""
+        if self.timeline is None:
+            raise LookupError("this log does not know which limits were in force")
+        return self.timeline.at(time).server_limits
+
+    def rule_at(
+        self, category: Category | str, time: float, per: Literal["request", "weight"] = "request"
+    ) -> Rule | None:
+        """The longest ``per`` rule of ``category`` in force at ``time`` (server seconds); None when
+        the category had no such rule then."""
+        rules = [r for r in self.limits_at(time).for_category(Category(category)) if r.per == per]
+        return max(rules, key=lambda r: r.period) if rules else None
 
     def __len__(self) -> int:
         return len(self.records)
@@ -158,3 +190,70 @@ class RequestLog:
             cost = record.weight if per == "weight" else 1
             filled += cost * max(0.0, min(record.time + period, until) - max(record.time, since))
         return filled / (amount * (until - since))
+
+    def occupancy_in_force(
+        self,
+        category: Category | str,
+        since: float,
+        until: float,
+        *,
+        per: Literal["request", "weight"] = "request",
+    ) -> float:
+        """:meth:`occupancy` against the limit in force at each moment (1.0: a window as full as
+        the limit allowed all along), for runs whose limits change.
+
+        An admission at ``t`` fills the windows ending in ``[t, t + period)``, with the period of
+        the rule in force at ``t``; a moment counts its rule's amount of room. Moments when the
+        category had no ``per`` rule count no room, and admissions then fill nothing.
+        """
+        if not until > since:
+            raise ValueError("until must be after since")
+        if self.timeline is None:
+            raise LookupError("this log does not know which limits were in force")
+        room = 0.0
+        starts = [since] + [c.time for c in self.timeline.changes if since < c.time < until]
+        ends = [*starts[1:], until]
+        for start, end in zip(starts, ends, strict=True):
+            rule = self.rule_at(category, start, per)
+            if rule is not None:
+                room += rule.amount * (end - start)
+        filled = 0.0
+        for record in self.select(category, admitted=True):
+            rule = self.rule_at(category, record.time, per)
+            if rule is None:
+                continue
+            cost = record.weight if per == "weight" else 1
+            filled += cost * max(0.0, min(record.time + rule.period, until) - max(record.time, since))
+        return filled / room if room else 0.0
+
+    def time_to_reach(
+        self,
+        category: Category | str,
+        fraction: float,
+        since: float,
+        *,
+        per: Literal["request", "weight"] = "request",
+    ) -> float | None:
+        """Server seconds from ``since`` (e.g. a limit's restoration) until the admitted traffic
+        admitted after ``since`` first fills ``fraction`` of the rule in force: the first ``t`` at
+        which the window ``(t - period, t]`` of that rule holds at least ``fraction * amount`` of
+        admissions later than ``since``. None when it never did.
+
+        A client that uses the whole limit the moment it is restored scores at most one period.
+        """
+        admitted = sorted(
+            (r for r in self.select(category, admitted=True) if r.time > since), key=lambda r: r.time
+        )
+        total = 0
+        start = 0
+        for record in admitted:
+            rule = self.rule_at(category, record.time, per)
+            total += record.weight if per == "weight" else 1
+            if rule is None:
+                continue
+            while admitted[start].time <= record.time - rule.period:
+                total -= admitted[start].weight if per == "weight" else 1
+                start += 1
+            if total >= fraction * rule.amount:
+                return record.time - since
+        return None

@@ -10,11 +10,11 @@ from typing import TYPE_CHECKING, Any, Literal, Self
 import attrs
 from aiohttp import web
 
-from route_planning_async._limits import Category, Rule
+from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._app import EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._faults import FaultInjector
-from route_planning_async.emulator._limits import SlidingWindowLimiter
+from route_planning_async.emulator._limits import LimitTimeline, RateLimiter
 from route_planning_async.emulator._log import RequestLog
 from route_planning_async.emulator._routes import BASE_PATH
 from route_planning_async.emulator._state import EmulatorState
@@ -45,16 +45,21 @@ class Emulator:
         """The configuration in force."""
         self.state = EmulatorState(self.config)
         """Direct access to plans, stops, unassigned stops, routes and operations."""
-        self.log = RequestLog()
+        self.timeline = LimitTimeline(self.config.rate_limits, self.config.speedup)
+        """Which limits are in force when: ``rate_limits``, then the ``limit_schedule`` from the
+        start, and :meth:`set_rate_limits` changes. The limiter and the log share it."""
+        self.log = RequestLog(self.timeline)
         """Every request, with its server time, category, weight, status and outcome."""
         self.faults = FaultInjector(self.config.seed)
         """Scripted faults: ``emu.faults.add(Fault(...))``."""
-        self.limiter = SlidingWindowLimiter(
-            self.config.server_limits,
+        self.limiter = RateLimiter(
+            kind=self.config.limiter,
+            burst=self.config.burst,
             count_rejected=self.config.count_rejected,
             punish_sustained=self.config.punish_sustained,
+            timeline=self.timeline,
         )
-        """The server-side sliding windows."""
+        """The server-side limits: sliding windows or token buckets (``EmulatorConfig.limiter``)."""
         self._app = EmulatorApp(self.config, self.state, self.limiter, self.faults, self.log)
         self._runner: web.AppRunner | None = None
         self._tls: TLSMaterial | None = None
@@ -67,9 +72,10 @@ class Emulator:
     # -------------------------------------------------------------- lifecycle
 
     async def start(self) -> Self:
-        """Bind the socket and serve. Returns self."""
+        """Bind the socket and serve (the ``limit_schedule`` counts from here). Returns self."""
         if self._runner is not None:
             raise RuntimeError("the emulator is already running")
+        self.restart_limit_schedule()
         if self.config.tls and self._tls is None:
             self._tls = make_tls()
         runner = web.AppRunner(
@@ -184,7 +190,10 @@ class Emulator:
         self.state.settle(self.config.clock())
 
     def rule(self, category: Category | str, per: Literal["request", "weight"] = "request") -> Rule:
-        """The configured rule of ``category`` counting ``per`` (the longest one), in contract seconds."""
+        """The configured rule of ``category`` counting ``per`` (the longest one), in contract seconds.
+
+        This is ``rate_limits``'s rule, whatever the schedule; ``log.rule_at`` tells the one in
+        force at a time."""
         rules = [r for r in self.config.rate_limits.for_category(Category(category)) if r.per == per]
         if not rules:
             raise LookupError(f"no {per} rule for category {category!r}")
@@ -211,5 +220,23 @@ class Emulator:
         return self.log.utilization(category, rule.amount, self.config.scaled(rule.period), per=per)
 
     def reset_limits(self) -> None:
-        """Empty every rate-limit window (the log stays)."""
+        """Empty every rate-limit window (the log, the limits in force and the schedule stay)."""
         self.limiter.reset()
+
+    # ---------------------------------------------------------- limit changes
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The limits in force now, in contract seconds."""
+        return self.timeline.at(self.config.clock()).limits
+
+    def set_rate_limits(self, limits: RateLimits) -> None:
+        """Enforce ``limits`` (contract seconds, sped up like ``rate_limits``) from now until the
+        next change of the ``limit_schedule``. The windows and buckets keep their history: what
+        was sent in the last period counts against the new limits."""
+        self.timeline.set(self.config.clock(), limits)
+
+    def restart_limit_schedule(self) -> None:
+        """Start over from now: ``rate_limits`` in force, and the ``limit_schedule``'s offsets
+        counted from now (``start()`` does it; a benchmark calls it after its setup traffic)."""
+        self.timeline.restart(self.config.clock(), self.config.rate_limits, self.config.limit_schedule)

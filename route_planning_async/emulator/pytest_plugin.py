@@ -11,7 +11,10 @@ them available everywhere:
     The :class:`~route_planning_async.emulator.EmulatorConfig` used; override this
     fixture, or mark a test (or class, or module) with
     ``@pytest.mark.route_planning_emulator(speedup=60, keep_stops=False)``; the
-    marker closest to the test wins field by field.
+    marker closest to the test wins field by field. Every field is accepted,
+    among them the server's own limits, which can disagree with the client's:
+    ``rate_limits``, ``limiter="token_bucket"`` and ``burst``, ``count_rejected``,
+    ``limit_schedule``, ``punish_sustained``, ``latency`` and ``latency_jitter``.
 
 The fixtures are async and need pytest-asyncio. This module imports nothing
 heavy: the emulator is imported when a fixture first runs.
