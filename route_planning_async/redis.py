@@ -29,21 +29,41 @@ included, across processes:
   itself after a server restart).
 - All times are the Redis server's clock (``TIME``), never a client's: the
   processes' clocks need not agree. The scheduler's ``now`` is ignored.
-- A slot is *in flight* from admission until the attempt ends, then anchored at
-  the end (the answer) and counted for one (stretched) period more.
+- A slot is *in flight* from admission until the attempt ends, then anchored
+  where the scheduler says (the server's now plus ``extra``: at the answer, or
+  at the send time plus a learned margin, which may be earlier than now and
+  earlier than other slots' anchors) and counted while ``anchor + period`` is
+  later than now: the plain period of each rule, whatever was learned.
+- What a rule admits is its *learned amount*: ``max(1, floor(amount *
+  rate_factor))`` of the key's shared rate factor (``learned_amount`` in
+  ``_backends.py``, in the same arithmetic), and a request heavier than that
+  passes alone in an empty window.
 - A refused acquisition answers how long to wait, computed by the script from
   the anchored slots; a process sleeps that long instead of polling. When only
   in-flight slots block, it answers ``math.inf`` and the scheduler asks again
   after its re-check interval (``min(shortest period, 1 s)``).
-- A 429 seen by one process pauses and slows the category for every process
-  (the penalty lives in Redis); the recovery steps of every process apply to
-  it, and it lapses one stretched period after the category's traffic stops.
+- What one process learns, every process sharing the key uses: the pause and
+  the rate factor live in Redis. ``penalize`` extends the pause (never
+  shortens it) and lowers the factor to the one given (never raises it);
+  ``recover`` raises it (never above 1.0, never lowers it). Both are a maximum
+  or a minimum, so two processes learning at once, or a round trip sent twice,
+  end in the same state. The factor is kept while the category has traffic and
+  for ten times its longest period after it (and after the pause), so a pause in
+  traffic does not make the processes learn it again; after longer idleness it
+  is forgotten and learned again from the next 429.
+- ``usage`` reads, per rule, what the slots say the service saw of the key in
+  its trailing window (in-flight slots and anchored ones with ``anchor > now -
+  period``) on the server's clock, so a process learning from a 429 counts the
+  other processes' requests too.
 - Each in-flight slot carries a lease (``lease`` seconds, which must exceed the
   client's timeout per attempt). A process that dies holding slots loses them
   for at most ``lease`` plus one period: when the lease runs out the slot is
   anchored at the lease's end. A process that dies holding nothing leaks nothing.
-- Every key has a ``PEXPIRE``: a category's keys vanish one (stretched) period
-  after its last slot stopped counting.
+- Every key has a ``PEXPIRE``: a category's slot keys vanish when their newest
+  slot stops counting under the longest period (an in-flight slot: when its
+  lease has ended and one period more), its penalty ten longest periods after
+  the later of the pause's end and the category's last answer (or 429, or
+  recovery).
 
 What it does not guarantee
 --------------------------
@@ -63,10 +83,11 @@ Failure behaviour: fail closed
 ------------------------------
 
 No request is sent that Redis did not admit. When Redis cannot be reached, is
-slower than ``timeout`` or answers an error, ``acquire`` and ``penalize`` raise
-:class:`RedisBackendError` (one reconnection is tried first, within ``timeout``);
-the request that was waiting fails with it and nothing is sent. The next
-request tries Redis again, so the client recovers by itself once Redis is back.
+slower than ``timeout`` or answers an error, ``acquire``, ``penalize`` and
+``usage`` raise :class:`RedisBackendError` (one reconnection is tried first,
+within ``timeout``); the request that was waiting fails with it and nothing is
+sent. The next request tries Redis again, so the client recovers by itself once
+Redis is back.
 An acquisition whose answer was lost (or whose caller was cancelled) gives back
 the slot the script may have granted.
 
@@ -88,8 +109,10 @@ Keys
 For a category ``read`` and ``key_prefix="team-42"``: ``{team-42:read}:slots``
 (a sorted set of anchored slots, scored by anchor in microseconds),
 ``{team-42:read}:inflight`` (in-flight slots scored by lease end) and
-``{team-42:read}:penalty`` (a hash: ``until``, ``factor``, ``id``). The braces
-keep a category's keys in one Redis Cluster slot, as one script needs.
+``{team-42:read}:penalty`` (a hash: ``until``, the pause's end in microseconds,
+and ``factor``, the learned rate factor as the text of a Python float, kept
+exactly). The braces keep a category's keys in one Redis Cluster slot, as one
+script needs.
 """
 
 from __future__ import annotations
@@ -124,24 +147,40 @@ logger = logging.getLogger("route_planning_async.redis")
 
 _MICROS = 1_000_000
 
+# How long the learned rate factor outlives the key's traffic, in longest periods.
+_FACTOR_MEMORY = 10
+
 # Shared by every script: the server's clock in microseconds, TTLs that keep a
-# sorted set until its newest entry stops counting, and the weight in a member.
+# sorted set until its newest entry stops counting, the weight in a member, the
+# learned amount of a rule, and the penalty's lifetime.
+#
+# Rate factors are kept as the text the caller sent (a Python float's repr) and
+# answered as stored: Lua's tostring would round them to 14 digits.
 _PRELUDE = """
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local function ttl_ms(deadline)
   return math.max(1, math.ceil((deadline - now) / 1000))
 end
-local function expire_after_last(key, stretch)
+local function expire_after_last(key, period)
   local last = redis.call('ZRANGE', key, -1, -1, 'WITHSCORES')
   if last[2] then
-    redis.call('PEXPIRE', key, ttl_ms(tonumber(last[2]) + stretch))
+    redis.call('PEXPIRE', key, ttl_ms(tonumber(last[2]) + period))
   end
 end
 local function weight_of(member)
   return tonumber(string.match(member, '|(%d+)'))
 end
-"""
+local function learned(amount, factor)
+  -- learned_amount() of _backends.py, in the same double arithmetic.
+  return math.max(1, math.floor(amount * factor + 1e-9))
+end
+local function keep_penalty(penalty, paused_until, horizon)
+  -- The pause lasts its time; the learned factor until the key has been idle
+  -- for FACTOR_MEMORY longest periods after it (every release renews this).
+  redis.call('PEXPIRE', penalty, ttl_ms(math.max(paused_until, now) + FACTOR_MEMORY * horizon))
+end
+""".replace("FACTOR_MEMORY", str(_FACTOR_MEMORY))
 
 # KEYS: slots, inflight, penalty.
 # ARGV: member ("<token>|<weight>"), weight, lease_us, seen_run_id, horizon_us,
@@ -158,7 +197,8 @@ local info = redis.call('INFO', 'server')
 local run_id = string.match(info, 'run_id:(%x+)')
 local state = redis.call('HMGET', penalty, 'until', 'factor')
 local paused_until = tonumber(state[1]) or 0
-local factor = tonumber(state[2]) or 1
+local factor_text = state[2] or '1'
+local factor = tonumber(factor_text)
 
 -- The server restarted since this caller last spoke to it: the slots of the
 -- last period are gone, so hold the key until they would have stopped counting.
@@ -168,11 +208,11 @@ if seen_run_id ~= '' and seen_run_id ~= run_id and horizon > 0 then
   if uptime < horizon and now + horizon > paused_until then
     paused_until = now + horizon
     redis.call('HSET', penalty, 'until', paused_until)
-    redis.call('PEXPIRE', penalty, ttl_ms(paused_until + horizon / factor))
+    keep_penalty(penalty, paused_until, horizon)
   end
 end
 if paused_until > now then
-  return {0, math.ceil(paused_until - now), tostring(factor), run_id}
+  return {0, math.ceil(paused_until - now), factor_text, run_id}
 end
 
 -- In-flight slots whose lease ran out (their process died) become anchored at
@@ -182,25 +222,31 @@ for j = 1, #expired, 2 do
   redis.call('ZREM', inflight, expired[j])
   redis.call('ZADD', slots, expired[j + 1], expired[j] .. '|x')
 end
-if #expired > 0 then expire_after_last(slots, horizon / factor) end
+if #expired > 0 then expire_after_last(slots, horizon) end
 if horizon > 0 then
-  redis.call('ZREMRANGEBYSCORE', slots, '-inf', now - horizon / factor)
+  redis.call('ZREMRANGEBYSCORE', slots, '-inf', now - horizon)
 end
 
 local flying = redis.call('ZRANGE', inflight, 0, -1)
 local flying_weight = 0
 for j = 1, #flying do flying_weight = flying_weight + weight_of(flying[j]) end
 
+-- Per rule: the slots counted are the in-flight ones and the anchored ones with
+-- anchor > now - period, oldest anchor first (the sorted set's order, whatever
+-- order the slots were anchored in). A request passes when its cost fits the
+-- learned amount, or alone in an empty window; else it waits until enough of
+-- the oldest counted slots have stopped counting.
 local wait = 0
 for i = 6, #ARGV, 3 do
-  local amount, period = tonumber(ARGV[i]), tonumber(ARGV[i + 1]) / factor
+  local amount, period = learned(tonumber(ARGV[i]), factor), tonumber(ARGV[i + 1])
   local since = string.format('(%.17g', now - period)
   local rule_wait = 0
   if ARGV[i + 2] == 'w' then
     local live = redis.call('ZRANGEBYSCORE', slots, since, '+inf', 'WITHSCORES')
-    local excess = flying_weight + weight - amount
-    for j = 1, #live, 2 do excess = excess + weight_of(live[j]) end
-    if excess > 0 then
+    local used = flying_weight
+    for j = 1, #live, 2 do used = used + weight_of(live[j]) end
+    local excess = used + weight - amount
+    if excess > 0 and used > 0 then
       rule_wait = -1
       for j = 1, #live, 2 do
         excess = excess - weight_of(live[j])
@@ -209,9 +255,14 @@ for i = 6, #ARGV, 3 do
           break
         end
       end
+      if rule_wait < 0 and flying_weight == 0 then
+        -- Heavier than the learned amount: it passes alone once the window is empty.
+        rule_wait = tonumber(live[#live]) + period - now
+      end
     end
   else
-    -- Counting needs no scan: the excess-th live slot is the one to wait for.
+    -- Counting needs no scan: the excess-th live slot is the one to wait for. A
+    -- request costs 1 <= amount, so "alone in an empty window" always fits here.
     local excess = #flying + redis.call('ZCOUNT', slots, since, '+inf') + 1 - amount
     if excess > 0 then
       rule_wait = -1
@@ -226,13 +277,13 @@ for i = 6, #ARGV, 3 do
   end
 end
 if wait ~= 0 then
-  return {0, wait < 0 and -1 or math.ceil(wait), tostring(factor), run_id}
+  return {0, wait < 0 and -1 or math.ceil(wait), factor_text, run_id}
 end
 if #ARGV >= 6 then
   redis.call('ZADD', inflight, now + lease, member)
-  expire_after_last(inflight, horizon / factor)
+  expire_after_last(inflight, horizon)
 end
-return {1, 0, tostring(factor), run_id}
+return {1, 0, factor_text, run_id}
 """
 )
 
@@ -241,22 +292,22 @@ _RELEASE = (
     _PRELUDE
     + """
 local slots, inflight, penalty = KEYS[1], KEYS[2], KEYS[3]
+-- extra may be negative: the anchor may be earlier than the slot's admission and
+-- than other slots' anchors; the sorted set orders it among them all the same.
 local member, anchor, horizon = ARGV[1], now + tonumber(ARGV[2]), tonumber(ARGV[3])
 if redis.call('ZREM', inflight, member) == 0 then
   local late = member .. '|x'
   local lease_end = redis.call('ZSCORE', slots, late)
   if not lease_end then return 0 end
   redis.call('ZREM', slots, late)
+  -- Others were already told the slot counts from its lease's end: never earlier.
   anchor = math.max(anchor, tonumber(lease_end))
 end
 redis.call('ZADD', slots, anchor, member)
-local state = redis.call('HMGET', penalty, 'until', 'factor')
-local factor = tonumber(state[2]) or 1
-expire_after_last(slots, horizon / factor)
-if state[1] or state[2] then
-  -- A slowdown lasts while traffic does; it lapses one stretched period after it stops.
-  local paused_until = math.max(tonumber(state[1]) or 0, now)
-  redis.call('PEXPIRE', penalty, ttl_ms(paused_until + horizon / factor))
+expire_after_last(slots, horizon)
+if redis.call('EXISTS', penalty) == 1 then
+  -- Traffic goes on: the learned factor is kept.
+  keep_penalty(penalty, tonumber(redis.call('HGET', penalty, 'until')) or 0, horizon)
 end
 return 1
 """
@@ -269,48 +320,70 @@ redis.call('ZREM', KEYS[1], ARGV[1] .. '|x')
 return 1
 """
 
-# KEYS: slots, inflight, penalty. ARGV: pause_us, slowdown, floor, horizon_us, id. Answers the factor.
+# KEYS: penalty. ARGV: pause_us, factor, horizon_us. Answers the factor.
+# Idempotent (a maximum and a minimum): a round trip redis-py sends again changes nothing.
 _PENALIZE = (
     _PRELUDE
     + """
-local slots, inflight, penalty = KEYS[1], KEYS[2], KEYS[3]
-local pause, slowdown, floor = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
-local horizon, id = tonumber(ARGV[4]), ARGV[5]
-local state = redis.call('HMGET', penalty, 'until', 'factor', 'id')
-local factor = tonumber(state[2]) or 1
-if state[3] == id then
-  -- The same 429 again (a retried round trip): it was already applied.
-  return tostring(factor)
-end
+local penalty = KEYS[1]
+local pause, factor, horizon = tonumber(ARGV[1]), ARGV[2], tonumber(ARGV[3])
+local state = redis.call('HMGET', penalty, 'until', 'factor')
+local current = state[2] or '1'
+if tonumber(current) <= tonumber(factor) then factor = current end
 local paused_until = math.max(tonumber(state[1]) or 0, now + pause)
-factor = math.min(factor, math.max(floor, factor * slowdown))
-redis.call('HSET', penalty, 'until', paused_until, 'factor', factor, 'id', id)
-redis.call('PEXPIRE', penalty, ttl_ms(paused_until + horizon / factor))
--- Slots now count for the stretched period: keep them that long.
-expire_after_last(slots, horizon / factor)
-expire_after_last(inflight, horizon / factor)
-return tostring(factor)
+redis.call('HSET', penalty, 'until', paused_until, 'factor', factor)
+keep_penalty(penalty, paused_until, horizon)
+return factor
 """
 )
 
-# KEYS: penalty. ARGV: step, horizon_us, id. Answers the factor.
+# KEYS: penalty. ARGV: factor (at most 1), horizon_us. Answers the factor. Idempotent.
 _RECOVER = (
     _PRELUDE
     + """
 local penalty = KEYS[1]
-local step, horizon, id = tonumber(ARGV[1]), tonumber(ARGV[2]), ARGV[3]
-local state = redis.call('HMGET', penalty, 'until', 'factor', 'id')
-local factor = tonumber(state[2]) or 1
-if state[3] == id then return tostring(factor) end
-factor = math.min(1, factor * step)
-local paused_until = tonumber(state[1]) or 0
-if factor >= 1 and paused_until <= now then
-  redis.call('DEL', penalty)
+local factor, horizon = ARGV[1], tonumber(ARGV[2])
+local state = redis.call('HMGET', penalty, 'until', 'factor')
+local current = state[2] or '1'
+if tonumber(current) >= tonumber(factor) then factor = current end
+if tonumber(factor) >= 1 then
+  -- Back at the configured limits: nothing is left to remember but a pause.
+  if (tonumber(state[1]) or 0) <= now then
+    redis.call('DEL', penalty)
+  else
+    redis.call('HDEL', penalty, 'factor')
+  end
   return '1'
 end
-redis.call('HSET', penalty, 'factor', factor, 'id', id)
-redis.call('PEXPIRE', penalty, ttl_ms(math.max(paused_until, now) + horizon / factor))
-return tostring(factor)
+redis.call('HSET', penalty, 'factor', factor)
+keep_penalty(penalty, tonumber(state[1]) or 0, horizon)
+return factor
+"""
+)
+
+# KEYS: slots, inflight. ARGV: per rule: period_us, per ("w" for weight rules).
+# Answers, per rule, the cost of the slots that count in the window ending now:
+# in-flight slots (an expired lease counts as a slot anchored at its end, as
+# acquire would anchor it) and anchored ones with anchor > now - period.
+_USAGE = (
+    _PRELUDE
+    + """
+local slots, inflight = KEYS[1], KEYS[2]
+local usage = {}
+for i = 1, #ARGV, 2 do
+  local since = string.format('(%.17g', now - tonumber(ARGV[i]))
+  local used = 0
+  if ARGV[i + 1] == 'w' then
+    for _, key in ipairs({slots, inflight}) do
+      local live = redis.call('ZRANGEBYSCORE', key, since, '+inf')
+      for j = 1, #live do used = used + weight_of(live[j]) end
+    end
+  else
+    used = redis.call('ZCOUNT', slots, since, '+inf') + redis.call('ZCOUNT', inflight, since, '+inf')
+  end
+  usage[#usage + 1] = used
+end
+return usage
 """
 )
 
@@ -394,6 +467,7 @@ class RedisBackend:
         self._cancel = self._redis.register_script(_CANCEL)
         self._penalize = self._redis.register_script(_PENALIZE)
         self._recover = self._redis.register_script(_RECOVER)
+        self._usage = self._redis.register_script(_USAGE)
         self.instance = secrets.token_hex(6)
         """Names this backend's slots in Redis (``<instance>:<serial>|<weight>``), so that the
         slots of one process can be told apart when inspecting the keys."""
@@ -515,21 +589,36 @@ class RedisBackend:
         slots, inflight, _ = self.keys(grant.key)
         await self._settle(self._cancel, (slots, inflight), [f"{grant.token}|{grant.weight}"])
 
-    async def penalize(self, key: str, pause: float, slowdown: float, floor: float, now: float) -> float:
-        """Pause the key and slow it down for every process after a 429; answer the new rate factor."""
-        args = [pause * _MICROS, slowdown, floor, self._horizon_us(key), self._new_token()]
-        factor = float(await self._call(self._penalize, self.keys(key), args))
-        self._factors[key] = factor
-        return factor
-
-    async def recover(self, key: str, step: float) -> float:
-        """Speed the key up one step for every process; answer the new rate factor."""
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        """Pause the key until at least the server's now plus ``pause`` and lower its rate factor
+        to ``factor`` for every process after a 429; answer the new rate factor."""
         _, _, penalty = self.keys(key)
-        args = [step, self._horizon_us(key), self._new_token()]
+        args = [pause * _MICROS, float(factor), self._horizon_us(key)]
+        learned = float(await self._call(self._penalize, (penalty,), args))
+        self._factors[key] = learned
+        return learned
+
+    async def recover(self, key: str, factor: float) -> float:
+        """Raise the key's rate factor to ``factor`` (at most 1.0) for every process; answer
+        the new rate factor."""
+        _, _, penalty = self.keys(key)
+        args = [min(1.0, float(factor)), self._horizon_us(key)]
         try:
-            factor = float(await self._call(self._recover, (penalty,), args))
+            learned = float(await self._call(self._recover, (penalty,), args))
         except RedisBackendError as exc:
             logger.warning("%s; the rate stays as it was", exc)
             return self._factors.get(key, 1.0)
-        self._factors[key] = factor
-        return factor
+        self._factors[key] = learned
+        return learned
+
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Per rule, the cost of the key's slots in flight or anchored in the trailing period,
+        on the server's clock."""
+        if not rules:
+            return ()
+        slots, inflight, _ = self.keys(key)
+        args: list[object] = []
+        for rule in rules:
+            args += [rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
+        answer = await self._call(self._usage, (slots, inflight), args)
+        return tuple(int(used) for used in answer)

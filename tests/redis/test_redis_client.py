@@ -75,9 +75,9 @@ async def test_a_429_to_one_client_slows_the_others(
             shared = float(await redis_client.hget(penalty, "factor") or 1.0)
             assert shared < 1.0
             # With the service's window emptied, the other client writes without a 429, yet at
-            # the rate the first one's 429 set for both (it lasts while traffic does, and one
-            # stretched period, 0.4 s, after). Emptying the window instead of waiting 0.2 s for
-            # it keeps this well inside those 0.4 s on a loaded machine.
+            # the rate the first one's 429 set for both (it lasts while traffic does, and ten
+            # periods, 2 s, after). Emptying the window instead of waiting 0.2 s for it keeps
+            # this well inside those 2 s on a loaded machine.
             emu.limiter.reset()
             await second.plans.create(title="from the other process", starts=STARTS)
             assert second.stats[Category.WRITE].rate_limited == 0
