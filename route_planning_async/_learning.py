@@ -29,8 +29,9 @@ attempts already in flight at a cut were sent at the old rate), so a storm of
 
 **Probe back up.** The limit may rise again. After ``first_probe`` periods
 without a 429, ``f`` grows by one *unit* (one request of the category's
-smallest rule); if the raised level holds for ``confirm`` of a period, it grows
-again by twice the step (TCP's slow start), until a 429 or the configured
+smallest rule); if the raised level holds for ``confirm`` of a period, and an
+attempt sent at it was answered without a 429, it grows again by twice the
+step (TCP's slow start), until a 429 or the configured
 limit. A probe that meets a 429 at the level of the previous cut doubles the
 wait before the next probe, up to ``max_probe_interval`` periods: the limit is
 stable, and each failed probe costs one 429, so for a category that admits
@@ -189,12 +190,15 @@ class LimitLearner:
             return policy.recent_probe_interval
         return policy.max_probe_interval
 
-    def probe(self, now: float) -> float | None:
-        """After an answer that is not a 429: the factor to raise to, or None to stay."""
+    def probe(self, now: float, sent_at: float) -> float | None:
+        """After an answer that is not a 429, to an attempt sent at ``sent_at``: the
+        factor to raise to, or None to stay."""
         if self.factor >= 1.0:
             return None
         if self._raised_at is not None:
-            if now - self._raised_at < self.policy.confirm * self.period:
+            # Confirmed by an answer to an attempt sent at the raised level, once the
+            # level has held for a while.
+            if sent_at < self._raised_at or now - self._raised_at < self.policy.confirm * self.period:
                 return None
             # The raised level held: a larger step.
             self._step *= 2

@@ -514,12 +514,12 @@ class _Lane:
         else:
             logger.debug("%s: 429; sending at %s", self.key, learned)
 
-    async def after_answer(self) -> None:
-        """An answer that is not a 429: maybe probe the category's rate upward."""
+    async def after_answer(self, sent_at: float) -> None:
+        """An answer that is not a 429, to an attempt sent at ``sent_at``: maybe probe upward."""
         learner = self._learner
         if learner is None:
             return
-        target = learner.probe(self._clock.now())
+        target = learner.probe(self._clock.now(), sent_at)
         if target is None:
             return
         self.rate_factor = await self._backend.recover(self.key, target)
@@ -638,12 +638,12 @@ class Scheduler:
             if isinstance(outcome, Response) and outcome.ok:
                 # The common case, first: nothing to retry, nothing to learn.
                 if lane.rate_factor < 1.0:
-                    await lane.after_answer()
+                    await lane.after_answer(sent_at)
                 return outcome
             if self.retry.already_done(request, outcome, after_applied=maybe_applied):
                 logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())
                 if lane.rate_factor < 1.0:
-                    await lane.after_answer()
+                    await lane.after_answer(sent_at)
                 return Response(http.HTTPStatus.NO_CONTENT, {}, b"")
             refused = isinstance(outcome, Response) and outcome.status == http.HTTPStatus.TOO_MANY_REQUESTS
             if refused:
@@ -660,7 +660,7 @@ class Scheduler:
             if decision.rate_limited:
                 await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
             elif isinstance(outcome, Response) and lane.rate_factor < 1.0:
-                await lane.after_answer()
+                await lane.after_answer(sent_at)
             if not decision.retry:
                 return self._give_up(request, outcome, history)
             status, description = _describe(outcome)

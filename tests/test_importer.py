@@ -24,8 +24,10 @@ from route_planning_async import (
     AuthenticationError,
     Category,
     PlanNotWritableError,
+    RateLimits,
     RetryPolicy,
     RoutePlanningClient,
+    Rule,
     ValidationError,
 )
 from route_planning_async._import_report import ImportProgress, ImportReport, Outcome
@@ -575,3 +577,44 @@ async def test_every_row_is_on_the_server_once_or_reported(
     if not lookups_failed:
         for position, stop in report.uncertain():
             assert stop.recipient is None, position
+
+
+# Limits that disagree with the client's ---------------------------------------------
+
+
+def half_the_contract() -> RateLimits:
+    """The service allows half of what the client is configured for: 5 imports and 500 stops a minute."""
+    return RateLimits.default().replace(Category.BATCH_IMPORT, Rule(5, 60.0), Rule(500, 60.0, per="weight"))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("limiter", ["sliding_window", "token_bucket"])
+async def test_an_import_learns_a_lower_real_limit_and_creates_every_stop_once(limiter: str) -> None:
+    rows = 3000
+    async with Emulator(speedup=SPEEDUP, rate_limits=half_the_contract(), limiter=limiter) as emu:
+        configured = RateLimits.default().scaled(SPEEDUP)
+        async with emu.client(rate_limits=configured, retry=RetryPolicy(rng=random.Random(2))) as client:
+            plan_id = await create_plan(client)
+            report = await client.stops.import_many(plan_id, (row(p) for p in range(rows)))
+            stats = client.stats[Category.BATCH_IMPORT]
+        # Every stop created once, none lost to the service's 429s.
+        assert report.ok
+        assert_accounted(report, server_rows(emu, plan_id), rows)
+        assert stats.rate_limited > 0
+        # It learned a lower limit (at the end it may be probing above it; a token
+        # bucket lets more than its rate through in one window).
+        assert stats.learned_limits[0].amount < 10
+        assert emu.internal_errors == []
+
+
+@pytest.mark.asyncio
+async def test_reads_against_a_lower_real_limit_never_fail() -> None:
+    real = RateLimits.default().replace(Category.READ, Rule(4, 1.0))
+    async with Emulator(speedup=60.0, rate_limits=real) as emu:
+        async with emu.client(rate_limits=RateLimits.default().scaled(60.0)) as client:
+            plan_id = await create_plan(client)
+            plans = await asyncio.gather(*(client.plans.get(plan_id) for _ in range(200)))
+            stats = client.stats[Category.READ]
+    assert {plan.id for plan in plans} == {plan_id}
+    assert stats.rate_limited > 0
+    assert stats.learned_limits[0].amount <= 5

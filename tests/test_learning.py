@@ -182,12 +182,13 @@ def test_the_learner_alone() -> None:
     assert learner.cut(0.5, [3]) == pytest.approx(0.3)
     assert not learner.teaches(0.4)
     # No probe before a period has passed, then one request more.
-    assert learner.probe(1.0) is None
-    assert learner.probe(1.6) == pytest.approx(0.4)
-    # It held for a quarter period: two more.
-    assert learner.probe(1.7) is None
-    assert learner.probe(1.9) == pytest.approx(0.6)
+    assert learner.probe(1.0, 0.9) is None
+    assert learner.probe(1.6, 1.5) == pytest.approx(0.4)
+    # It held for a quarter period, and an attempt sent at it passed: two more.
+    assert learner.probe(1.7, 1.65) is None
+    assert learner.probe(1.9, 1.5) is None  # sent before the raise: no evidence
+    assert learner.probe(1.9, 1.7) == pytest.approx(0.6)
     # A 429 at 3 again: the same level, so the next probe waits twice as long.
     assert learner.cut(2.0, [3]) == pytest.approx(0.3)
-    assert learner.probe(3.5) is None
-    assert learner.probe(4.0) == pytest.approx(0.4)
+    assert learner.probe(3.5, 3.4) is None
+    assert learner.probe(4.0, 3.9) == pytest.approx(0.4)
