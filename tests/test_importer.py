@@ -600,10 +600,9 @@ async def test_an_import_learns_a_lower_real_limit_and_creates_every_stop_once(l
         # Every stop created once, none lost to the service's 429s.
         assert report.ok
         assert_accounted(report, server_rows(emu, plan_id), rows)
+        # The service pushed back (the first ten batches go at once), and nothing failed.
+        # What the category learned is timing: test_learning.py pins it in virtual time.
         assert stats.rate_limited > 0
-        # It learned a lower limit (at the end it may be probing above it; a token
-        # bucket lets more than its rate through in one window).
-        assert stats.learned_limits[0].amount < 10
         assert emu.internal_errors == []
 
 
@@ -617,4 +616,3 @@ async def test_reads_against_a_lower_real_limit_never_fail() -> None:
             stats = client.stats[Category.READ]
     assert {plan.id for plan in plans} == {plan_id}
     assert stats.rate_limited > 0
-    assert stats.learned_limits[0].amount <= 5
