@@ -15,6 +15,7 @@ from route_planning_async import __version__
 from route_planning_async._cli import _commands
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stops import fields_as_csv_row, generate_stop_fields
+from route_planning_async._cli._webhooks import webhooks
 
 __all__ = ["cli"]
 
@@ -325,3 +326,6 @@ def operations_wait(ctx: click.Context, operation_ids: Sequence[str], timeout: f
     run_command(
         lambda: _commands.operations_wait(settings, operation_ids=list(operation_ids), max_wait=timeout)
     )
+
+
+cli.add_command(webhooks)

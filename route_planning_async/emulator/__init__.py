@@ -58,6 +58,9 @@ The rooms, from the outside in:
   distribution: the plan state machine) and ``_views.py`` (the JSON answers);
 - ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their JSON
   form; ``_collections.py``: ordered stores with cursor pagination;
+- ``_driving.py``: a driver working through a distributed route
+  (``Emulator.simulate_route``); ``_webhooks.py``: the webhook events, signed and
+  POSTed to ``webhook_url`` with retries;
 - ``_optimizer.py``: the deterministic route optimizer; ``_geo.py``: the geocoder
   and distances.
 """
@@ -83,6 +86,7 @@ if TYPE_CHECKING:
     from route_planning_async.emulator._routes import BASE_PATH, ROUTES, RouteSpec
     from route_planning_async.emulator._server import Emulator
     from route_planning_async.emulator._state import EmulatorState
+    from route_planning_async.emulator._webhooks import WebhookDelivery, WebhookSender
 
 __all__ = [
     "BASE_PATH",
@@ -106,6 +110,8 @@ __all__ = [
     "RequestRecord",
     "RouteSpec",
     "TeamConfig",
+    "WebhookDelivery",
+    "WebhookSender",
 ]
 
 _WHERE = {
@@ -130,6 +136,8 @@ _WHERE = {
     "RequestRecord": "_log",
     "Emulator": "_server",
     "EmulatorState": "_state",
+    "WebhookDelivery": "_webhooks",
+    "WebhookSender": "_webhooks",
 }
 
 

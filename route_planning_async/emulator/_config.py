@@ -312,6 +312,19 @@ class EmulatorConfig:
     openapi_fields: bool = False
     """Also serve fields only the public OpenAPI document has (``weight``, ``paymentOnDelivery``,
     ``circuitClientId``, ``trackingLink`` on unassigned stops), to exercise a client's tolerance."""
+    webhook_url: str | None = None
+    """Where the emulator POSTs the service's webhook events (``stop.allocated`` on distribution,
+    the driver's progress on ``Emulator.simulate_route``), signed as the service signs them
+    (``route_planning_async.webhooks``); None sends none."""
+    webhook_secret: str = attrs.field(
+        default="emulator-webhook-secret-32-chars", validator=attrs.validators.min_len(1)
+    )
+    """The team's webhook secret: the HMAC-SHA256 key of the ``spoke-signature`` header."""
+    webhook_retries: int = attrs.field(default=5, validator=attrs.validators.ge(0))
+    """Deliveries answered with other than 2xx (or not answered) are tried this many times more."""
+    webhook_backoff: float = attrs.field(default=1.0, validator=_non_negative)
+    """Seconds before the first retry of a delivery, doubled for each next one, before the speed-up
+    (waited with ``sleep``)."""
     clock: Callable[[], float] = attrs.field(default=time.monotonic, eq=False)
     """The server's monotonic clock (rate-limit windows, operation deadlines, the request log)."""
     wall_clock: Callable[[], float] = attrs.field(default=time.time, eq=False)

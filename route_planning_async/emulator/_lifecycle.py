@@ -335,7 +335,20 @@ class Lifecycle(Edits):
         if not plan.optimized_before:
             raise Problem.conflict(*problems.PLAN_NOT_OPTIMIZED)
         self._distribute_routes(plan)
+        self._allocated(plan, lambda record: True)
         return plan
+
+    def _allocated(self, plan: PlanRecord, changed: Callable[[StopRecord], bool]) -> None:
+        """``stop.allocated`` for the routed stops ``changed`` picks (the service's webhook events)."""
+        if not self.stop_events:
+            return
+        for record in list(plan.stops.values()):
+            if record.route_id is not None and changed(record):
+                self.emit("stop.allocated", record)
+
+    def _driver_of(self, record: StopRecord) -> str | None:
+        route = self.routes.get(record.route_id) if record.route_id is not None else None
+        return None if route is None else route.driver_id
 
     def _distribute_routes(self, plan: PlanRecord) -> None:
         now = self.config.wall_clock()
@@ -356,8 +369,16 @@ class Lifecycle(Edits):
     def redistribute(self, plan: PlanRecord) -> PlanRecord:
         """POST /plans/<id>:redistribute: apply the re-optimized live changes and distribute."""
         self._require_preview(plan)
+        # Routes are rebuilt by every optimization: a stop is allocated anew when its driver
+        # changed, when it changed itself, or when the plan is distributed for the first time.
+        before = {record.id: self._driver_of(record) for record in plan.stops.values()}
+        changed, first = set(plan.pending), not plan.distributed
         self._apply_preview(plan)
         self._distribute_routes(plan)
+        self._allocated(
+            plan,
+            lambda record: first or record.id in changed or before.get(record.id) != self._driver_of(record),
+        )
         return plan
 
     def save(self, plan: PlanRecord) -> None:

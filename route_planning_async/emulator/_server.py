@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ssl
+from collections.abc import Mapping
 from pathlib import Path
 from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Self
@@ -13,12 +14,14 @@ from aiohttp import web
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._app import EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._driving import drive_route
 from route_planning_async.emulator._faults import FaultInjector
 from route_planning_async.emulator._limits import LimitTimeline, RateLimiter
 from route_planning_async.emulator._log import RequestLog
 from route_planning_async.emulator._routes import BASE_PATH
 from route_planning_async.emulator._state import EmulatorState
 from route_planning_async.emulator._tls import TLSMaterial, make_tls
+from route_planning_async.emulator._webhooks import WebhookSender
 
 if TYPE_CHECKING:
     from route_planning_async import RoutePlanningClient
@@ -60,6 +63,9 @@ class Emulator:
             timeline=self.timeline,
         )
         """The server-side limits: sliding windows or token buckets (``EmulatorConfig.limiter``)."""
+        self.webhooks = WebhookSender(self.config, self.state)
+        """The service's webhook events, signed and POSTed to ``webhook_url``: ``deliveries``,
+        ``await emu.webhooks.drain()`` until all are delivered, ``send(type, data)`` for any other."""
         self._app = EmulatorApp(self.config, self.state, self.limiter, self.faults, self.log)
         self._runner: web.AppRunner | None = None
         self._tls: TLSMaterial | None = None
@@ -101,6 +107,7 @@ class Emulator:
         """Stop serving and close every connection. The state stays readable."""
         runner, self._runner = self._runner, None
         self._app.cancel_timers()
+        await self.webhooks.close()
         if runner is not None:
             await runner.cleanup()
 
@@ -177,6 +184,19 @@ class Emulator:
         kwargs.setdefault("ssl", self.ssl_context)
         kwargs.setdefault("rate_limits", self.config.server_limits)
         return RoutePlanningClient(self.api_key, **kwargs)
+
+    # -------------------------------------------------------------- driving
+
+    async def simulate_route(self, route_id: str, outcomes: Mapping[str, str] | None = None) -> None:
+        """Have the driver of the distributed ``route_id`` (``routes/<id>``) work through it, as the
+        driver app would report it: tracking links, out for delivery, then stop by stop an attempt
+        (``deliveryInfo`` filled in) and the departure. ``outcomes`` maps stop ids to the
+        ``DeliveryState`` value of their attempt (the others succeed).
+
+        With a ``webhook_url``, returns once the events (these, and any queued before) were
+        delivered or given up."""
+        drive_route(self.state, route_id, outcomes or {}, tracking_origin=self.origin)
+        await self.webhooks.drain()
 
     # -------------------------------------------------------------- checking
 

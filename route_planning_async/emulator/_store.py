@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 import string
 import zoneinfo
+from collections.abc import Callable
 
 from route_planning_async.emulator import _problems as problems
 from route_planning_async.emulator._collections import OrderedStore
@@ -50,11 +51,18 @@ class Store:
         """Operations by bare id."""
         self._operation_order: list[str] = []
         """Bare operation ids in the order they started (operations are never removed)."""
+        self.stop_events: list[Callable[[str, StopRecord], None]] = []
+        """Told of what happens to stops, as ``(event type, stop)`` (the webhook sender listens)."""
         self._rng = random.Random(config.seed)
         self._drivers = {driver.id: driver for driver in self.team.drivers}
         self._depots = {depot.id: depot for depot in self.team.depots}
         self._identifiers = {driver.id: driver.identifier for driver in self.team.drivers}
         self._tz = zoneinfo.ZoneInfo(self.team.timezone)
+
+    def emit(self, kind: str, record: StopRecord) -> None:
+        """Tell the ``stop_events`` listeners that ``kind`` happened to ``record``."""
+        for listener in self.stop_events:
+            listener(kind, record)
 
     # ------------------------------------------------------------ ids and team
 

@@ -1,0 +1,288 @@
+"""Webhooks: verify, parse and receive the stop events the service pushes.
+
+The service POSTs each event to the team's webhook URL. What its public
+documentation says, and this module relies on:
+
+- the ``spoke-signature`` header (``circuit-signature`` in older documentation)
+  carries an HMAC-SHA256 of the **raw request body**, keyed with the team's
+  32-character webhook secret. The documentation does not say whether the
+  digest is sent as hex or base64, so :func:`verify_signature` accepts both and
+  :func:`sign` writes lowercase hex;
+- the body is an envelope ``{type, version, created, data}``: ``created`` in
+  epoch milliseconds, ``data`` a Stop, or an unassigned stop for the
+  ``unassigned_stop.*`` types (:class:`WebhookEventType` lists the v0.2b types).
+
+Verify before parsing, and verify the bytes as received: JSON parsed and
+serialized again is not the body the service signed. :func:`webhook_handler`
+does both for an aiohttp web app::
+
+    from aiohttp import web
+    from route_planning_async.webhooks import WebhookEvent, webhook_handler
+
+    async def on_event(event: WebhookEvent) -> None:
+        print(event.type, event.data.id)
+
+    app = web.Application()
+    app.router.add_post("/webhooks/route-planning", webhook_handler(secret, on_event))
+
+:func:`verify_signature` and :func:`parse_event` are plain functions for any
+other framework. ``aiohttp.web`` is imported only when a handler is made.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import collections
+import datetime
+import enum
+import hashlib
+import hmac
+import json
+from collections.abc import Awaitable, Callable, Hashable
+from typing import TYPE_CHECKING, Any, Final
+
+import attrs
+
+from route_planning_async._converter import structure
+from route_planning_async._errors import RoutePlanningError
+from route_planning_async._models import Stop, UnassignedStop
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+__all__ = [
+    "DEFAULT_MAX_BODY_SIZE",
+    "LEGACY_SIGNATURE_HEADER",
+    "SIGNATURE_HEADER",
+    "InvalidEventError",
+    "WebhookEvent",
+    "WebhookEventType",
+    "parse_event",
+    "sign",
+    "verify_signature",
+    "webhook_handler",
+]
+
+SIGNATURE_HEADER: Final = "spoke-signature"
+"""The header that carries the body's signature."""
+LEGACY_SIGNATURE_HEADER: Final = "circuit-signature"
+"""The same header under the name older documentation gives it; read when the first is absent."""
+DEFAULT_MAX_BODY_SIZE: Final = 1024 * 1024
+"""Largest body :func:`webhook_handler` reads (bytes); one stop's JSON is a few kilobytes."""
+
+_DIGEST_SIZE: Final = hashlib.sha256().digest_size
+
+
+class WebhookEventType(enum.StrEnum):
+    """The event types of v0.2b. :attr:`WebhookEvent.type` keeps newer ones as plain strings."""
+
+    STOP_ALLOCATED = "stop.allocated"
+    """The stop's route was distributed to its driver."""
+    STOP_OUT_FOR_DELIVERY = "stop.out_for_delivery"
+    """The driver started the route the stop is on."""
+    STOP_ATTEMPTED_DELIVERY = "stop.attempted_delivery"
+    """The driver attempted the stop; ``data.delivery_info`` says how it went."""
+    STOP_DEPARTED = "stop.departed"
+    """The driver left the stop."""
+    STOP_TRACKING_LINK_ADDED = "stop.tracking_link_added"
+    """The stop got its recipient tracking link."""
+    UNASSIGNED_STOP_TRACKING_LINK_ADDED = "unassigned_stop.tracking_link_added"
+    """An unassigned stop got its recipient tracking link."""
+    TEST_SEND_EVENT = "test.send_event"
+    """A test event sent from the service's settings."""
+
+
+class InvalidEventError(RoutePlanningError, ValueError):
+    """A webhook body that is not an event envelope (not JSON, or a field missing or mistyped)."""
+
+
+@attrs.define(kw_only=True)
+class WebhookEvent:
+    """One event the service pushed to the webhook URL."""
+
+    type: str
+    """A :class:`WebhookEventType` member when known; a newer type is kept as the string sent."""
+    version: str
+    """The version of the event's format, as sent."""
+    created: datetime.datetime
+    """When the event happened (aware, UTC; sent as epoch milliseconds)."""
+    data: Stop | UnassignedStop | dict[str, Any] | None
+    """The stop (:class:`~route_planning_async.Stop`, or
+    :class:`~route_planning_async.UnassignedStop` for ``unassigned_stop.*``); for a type
+    whose data is neither, the JSON as sent."""
+
+    @property
+    def dedupe_key(self) -> Hashable:
+        """What makes a delivery the same event: its type, its stop's id and ``created``."""
+        stop_id = self.data.id if isinstance(self.data, Stop | UnassignedStop) else None
+        return (str(self.type), stop_id, self.created)
+
+
+# Signatures ------------------------------------------------------------------
+
+
+def sign(body: bytes, secret: str) -> str:
+    """The signature of ``body`` under ``secret``: HMAC-SHA256, lowercase hex."""
+    return hmac.new(_key(secret), body, hashlib.sha256).hexdigest()
+
+
+def verify_signature(body: bytes, signature: str, secret: str) -> bool:
+    """Whether ``signature`` (hex or base64) is the HMAC-SHA256 of the raw ``body`` under ``secret``.
+
+    The comparison takes the same time wherever the digests differ. A signature
+    that is neither hex nor base64 of 32 bytes is simply not valid.
+    """
+    expected = hmac.new(_key(secret), body, hashlib.sha256).digest()
+    sent = _decode_digest(signature.strip())
+    return sent is not None and hmac.compare_digest(sent, expected)
+
+
+def _key(secret: str) -> bytes:
+    if not secret:
+        # An empty key signs for anyone: refuse it rather than accept every forgery.
+        raise ValueError("the webhook secret is empty")
+    return secret.encode()
+
+
+def _decode_digest(text: str) -> bytes | None:
+    if len(text) == 2 * _DIGEST_SIZE:
+        try:
+            return bytes.fromhex(text)
+        except ValueError:
+            return None
+    # Standard or URL-safe alphabet, padded or not.
+    padded = text.replace("-", "+").replace("_", "/") + "=" * (-len(text) % 4)
+    try:
+        raw = base64.b64decode(padded.encode("ascii"), validate=True)
+    except (binascii.Error, ValueError):
+        return None
+    return raw if len(raw) == _DIGEST_SIZE else None
+
+
+# Parsing ---------------------------------------------------------------------
+
+_KNOWN_TYPES: Final = {member.value: member for member in WebhookEventType}
+
+
+def parse_event(body: bytes) -> WebhookEvent:
+    """The event in a webhook body (verify its signature first).
+
+    ``data`` of a ``stop.*`` event is a :class:`~route_planning_async.Stop` and of an
+    ``unassigned_stop.*`` event an :class:`~route_planning_async.UnassignedStop`, decoded
+    by the library's converter (unknown fields ignored). An event type this version does
+    not know still parses: its data is decoded by the shape of its id (``plans/…/stops/…``
+    or ``unassignedStops/…``), else kept as JSON.
+
+    :raises InvalidEventError: the body is not an event envelope.
+    """
+    try:
+        envelope = json.loads(body)
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise InvalidEventError(f"the webhook body is not JSON: {exc}") from None
+    if not isinstance(envelope, dict):
+        raise InvalidEventError("the webhook body is not a JSON object")
+    kind, version, created = envelope.get("type"), envelope.get("version"), envelope.get("created")
+    if not isinstance(kind, str) or not kind:
+        raise InvalidEventError("the webhook body has no event 'type'")
+    if not isinstance(version, str | int | float) or isinstance(version, bool):
+        raise InvalidEventError("the webhook body has no 'version'")
+    if not isinstance(created, int | float) or isinstance(created, bool):
+        raise InvalidEventError("the webhook body has no 'created' time (epoch milliseconds)")
+    try:
+        when = datetime.datetime.fromtimestamp(created / 1000, datetime.UTC)
+    except (OverflowError, OSError, ValueError):
+        raise InvalidEventError(f"'created' is not a time: {created!r}") from None
+    return WebhookEvent(
+        type=_KNOWN_TYPES.get(kind, kind),
+        version=str(version),
+        created=when,
+        data=_data(kind, envelope.get("data")),
+    )
+
+
+def _data(kind: str, data: Any) -> Stop | UnassignedStop | dict[str, Any] | None:
+    if data is None:
+        return None
+    if not isinstance(data, dict):
+        raise InvalidEventError("the event's 'data' is not a JSON object")
+    model: type[Stop] | type[UnassignedStop] | None = None
+    stop_id = data.get("id")
+    if kind.startswith("stop."):
+        model = Stop
+    elif kind.startswith("unassigned_stop."):
+        model = UnassignedStop
+    elif isinstance(stop_id, str) and stop_id.startswith("plans/") and "/stops/" in stop_id:
+        model = Stop
+    elif isinstance(stop_id, str) and stop_id.startswith("unassignedStops/"):
+        model = UnassignedStop
+    if model is None:
+        return data
+    try:
+        return structure(data, model)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidEventError(f"the event's data is not a {model.__name__}: {exc!r}") from None
+
+
+# Receiving -------------------------------------------------------------------
+
+
+def webhook_handler(
+    secret: str,
+    on_event: Callable[[WebhookEvent], Awaitable[object]],
+    *,
+    max_body_size: int = DEFAULT_MAX_BODY_SIZE,
+    dedupe_window: int = 0,
+) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
+    """An aiohttp.web handler that verifies, parses and hands each event to ``on_event``.
+
+    - a missing or wrong signature: 401, and ``on_event`` is not called;
+    - a body larger than ``max_body_size`` bytes: 413, read no further;
+    - a body that is not an event: 400;
+    - otherwise ``await on_event(event)``, then 200. When it raises, aiohttp answers
+      500 and the service delivers the event again.
+
+    ``dedupe_window``: remember the :attr:`~WebhookEvent.dedupe_key` of that many
+    latest distinct events and answer a repeated delivery 200 without calling ``on_event``
+    (0, the default, calls it for every delivery). An event whose ``on_event``
+    raised is forgotten, so its redelivery is handled.
+    """
+    from aiohttp import web
+
+    _key(secret)
+    if max_body_size < 1:
+        raise ValueError(f"max_body_size must be positive, got {max_body_size!r}")
+    if dedupe_window < 0:
+        raise ValueError(f"dedupe_window must not be negative, got {dedupe_window!r}")
+    seen: collections.OrderedDict[Hashable, None] = collections.OrderedDict()
+
+    async def handle(request: web.Request) -> web.StreamResponse:
+        signature = request.headers.get(SIGNATURE_HEADER) or request.headers.get(LEGACY_SIGNATURE_HEADER)
+        if not signature:
+            return web.Response(status=401, text=f"missing {SIGNATURE_HEADER} header")
+        if request.content_length is not None and request.content_length > max_body_size:
+            return web.Response(status=413, text="body too large")
+        body = await request.content.read(max_body_size + 1)
+        if len(body) > max_body_size:
+            return web.Response(status=413, text="body too large")
+        if not verify_signature(body, signature, secret):
+            return web.Response(status=401, text="signature does not match")
+        try:
+            event = parse_event(body)
+        except InvalidEventError as exc:
+            return web.Response(status=400, text=str(exc))
+        key = event.dedupe_key
+        if dedupe_window:
+            if key in seen:
+                return web.Response(status=200, text="duplicate")
+            seen[key] = None
+            while len(seen) > dedupe_window:
+                seen.popitem(last=False)
+        try:
+            await on_event(event)
+        except BaseException:
+            seen.pop(key, None)
+            raise
+        return web.Response(status=200, text="ok")
+
+    return handle
