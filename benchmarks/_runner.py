@@ -36,6 +36,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "memory": ("benchmarks.bench_memory", "run_memory"),
     "scaling": ("benchmarks.bench_memory", "run_scaling"),
     "redis": ("benchmarks.bench_redis", "main"),
+    "limit_mismatch": ("benchmarks.bench_limit_mismatch", "run"),
 }
 
 

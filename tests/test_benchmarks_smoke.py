@@ -13,10 +13,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import attrs
 import pytest
 
+from benchmarks import bench_limit_mismatch as limit_mismatch
 from benchmarks._emu import EmulatorServer
 from benchmarks._instructions import instructions_counted
+from benchmarks._report import render
+from benchmarks.bench_limit_mismatch import recovery_periods, slot_occupancy
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
 REPO = Path(__file__).resolve().parent.parent
@@ -29,6 +33,7 @@ EXPECTED = {
     "memory",
     "scaling",
     "redis",
+    "limit_mismatch",
 }
 
 
@@ -98,3 +103,74 @@ def test_instruction_totals_are_read_from_valgrind_output() -> None:
 def test_valgrind_output_without_a_total_is_an_error() -> None:
     with pytest.raises(RuntimeError, match="no instruction count"):
         instructions_counted("==123== error: could not start\n")
+
+
+def test_recovery_is_measured_in_whole_periods_whatever_the_alignment() -> None:
+    # A client at the limit sends its 10 requests in bursts a little more than a period apart;
+    # every window is full (>= 95% of the slots held) however the windows cut the bursts.
+    period, amount = 1.0, 10
+    bursts = [0.37 + k * 1.01 for k in range(40)]
+    at_limit = [t + i * 0.001 for t in bursts for i in range(amount)]
+    back, windows = recovery_periods(at_limit, amount, period, 0.8, at_limit[-1])
+    assert back == 0
+    assert min(windows) >= 0.95
+    # Half the rate for the first 5 periods, then the limit: back after 5 (window 5 and on are full).
+    slow = [k + 0.5 + i * 0.2 for k in range(5) for i in range(amount // 2)]
+    ramp = slow + [5 + k * 1.001 + i * 0.001 for k in range(20) for i in range(amount)]
+    back, windows = recovery_periods(ramp, amount, period, 0.0, ramp[-1])
+    assert back == 5
+    assert all(w < 0.95 for w in windows[:4])
+    # A client that never gets back: None.
+    assert recovery_periods(slow, amount, period, 0.0, slow[-1])[0] is None
+    assert slot_occupancy([0.0], 1, 1.0, 0.5, 1.5) == pytest.approx(0.5)
+
+
+def test_limit_mismatch_runs_at_a_tiny_size() -> None:
+    # Every scenario once, with the baselines beside one matrix run; the figures, not the bars.
+    tiny = attrs.evolve(
+        limit_mismatch._sizes(quick=True),
+        reads=40,
+        stops=1_000,
+        cases=(("reads", limit_mismatch.CONTRACT, 0.5), ("imports", limit_mismatch.CONTRACT, 0.5)),
+        baseline_cases=frozenset({("reads", limit_mismatch.CONTRACT, 0.5)}),
+        latency_reads=20,
+        penalty_reads=40,
+        drop_reads=60,
+        baselines=True,
+    )
+    bench = limit_mismatch.run(sizes=tiny)
+
+    assert bench["figures"]
+    assert bench["checks"]
+    assert {chk["status"] for chk in bench["checks"]} <= {"PASS", "MISSED"}
+    raw = bench["raw"]
+    for case in raw["matrix"]:
+        lib = case["library"]
+        n = tiny.reads if case["workload"] == "reads" else tiny.stops
+        assert lib["finished"], case
+        assert lib["done"] + lib["failed"] == n
+        # The emulator enforces the real limit: nobody finishes much before the ideal time.
+        assert lib["ratio"] > 0.8, case
+        assert 0 <= lib["share_429"] < 1
+        assert lib["traffic"]["admitted_weight"] >= lib["done"]
+        if case["workload"] == "reads":
+            assert set(case["baselines"]) == set(limit_mismatch.BASELINES)
+        for out in case["baselines"].values():
+            assert out["done"] + out["failed"] == n
+    for case in raw["latency"]:
+        for run in (case["library"], case["strict"]):
+            assert run["finished"]
+            assert 0 < run["utilization"] <= 1.05
+    penalty = raw["penalty"]["library"]
+    assert penalty["finished"]
+    assert penalty["settled"] is None or 0 <= penalty["settled"] <= 1.05
+    drop = raw["drop"]["library"]
+    assert drop["finished"]
+    assert drop["windows_measured"] >= 1
+    assert drop["recovery_periods"] is None or 0 <= drop["recovery_periods"] < drop["windows_measured"]
+    # Every table renders into RESULTS.md.
+    run_record = {"command": "test", "quick": True, "total_seconds": 1, "machine": {}, "benchmarks": {}}
+    run_record["benchmarks"]["limit_mismatch"] = bench | {"wall_seconds": 1.0}
+    report = render(run_record)
+    assert "Periods back to >= 95%" in report
+    assert "(c) aiolimiter + retry on 429" in report
