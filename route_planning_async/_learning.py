@@ -31,19 +31,19 @@ attempts already in flight at a cut were sent at the old rate), so a storm of
 without a 429, ``f`` grows by one *unit* (one request of the category's
 smallest rule); if the raised level holds for ``confirm`` of a period, and an
 attempt sent at it was answered without a 429, it grows again by twice the
-step (TCP's slow start), until a 429 or the configured
-limit. A probe that meets a 429 at the level of the previous cut doubles the
-wait before the next probe, up to ``max_probe_interval`` periods: the limit is
-stable, and each failed probe costs one 429, so for a category that admits
-``L`` requests per period the 429s stay below ``1 / (L * max_probe_interval)``
-of the traffic. While a higher level held (a period or more without a 429)
-within the last ``memory`` periods, the wait is capped at
-``recent_probe_interval`` instead: a limit that dropped for a while is likely to
-come back, and then the category is back at its full rate within that cap plus
-a few round trips (the ramp doubles per ``confirm``). This is the bargain of
-CUBIC's plateau around its last maximum, and of the client-side throttling in
-Google's SRE book, which accepts a bounded share of rejections as the price of
-finding capacity again.
+step (TCP's slow start), until a 429 or the configured limit. Every cut after
+the first doubles the wait before the next probe, up to ``max_probe_interval``
+periods: the limit is where the probes keep finding it, and each failed probe
+costs a 429, so for a category that admits ``L`` requests per period the
+probes' 429s tend to ``1 / (L * max_probe_interval)`` of the traffic. While a
+higher level held (a period or more without a 429, and no probe) within the
+last ``memory`` periods, the wait is capped at ``recent_probe_interval``
+instead: a limit that dropped for a while is likely to come back, and then the
+category is back at its full rate within that cap plus a few round trips (the
+ramp doubles per ``confirm``). This is the bargain of CUBIC's plateau around
+its last maximum, and of the client-side throttling in Google's SRE book,
+which accepts a bounded share of rejections as the price of finding capacity
+again.
 
 Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
 after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,
@@ -94,7 +94,7 @@ class LearningPolicy:
     """The lowest rate factor a cut can reach (a share of the configured limits)."""
     first_probe: float = attrs.field(default=1.0, converter=float, validator=_positive)
     """Periods after a cut before the first probe upward."""
-    max_probe_interval: float = attrs.field(default=8.0, converter=float, validator=_positive)
+    max_probe_interval: float = attrs.field(default=32.0, converter=float, validator=_positive)
     """The longest wait between probes while the limit stays where it was cut to."""
     recent_probe_interval: float = attrs.field(default=2.0, converter=float, validator=_positive)
     """The longest wait between probes while a higher level held within ``memory`` periods."""
@@ -164,16 +164,17 @@ class LimitLearner:
             (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
         )
         level = min(self.factor, max(policy.floor, observed))
-        held = now - self._changed_at >= self.period and self._active_since is not None
+        held = now - self._changed_at >= self.period and self._raised_at is None
         if held and self.factor > level + self.unit / 2:
-            # The level in force before this 429 held for a whole period: remember it.
+            # The level in force before this 429 held for a whole period, and was no
+            # probe waiting for its confirmation: remember it.
             self._high = (self.factor, now)
-        same_level = self._last_cut_level is not None and abs(level - self._last_cut_level) < self.unit / 2
-        if same_level:
-            # The limit is where it was: probe less often (each failed probe costs a 429).
-            self._interval = min(self._interval * 2, self._probe_cap(now))
-        else:
+        if self._last_cut_level is None:
             self._interval = policy.first_probe
+        else:
+            # Every further cut: probe less often (each failed probe costs a 429). A
+            # level that held a while ago keeps the wait short (_probe_cap).
+            self._interval = min(self._interval * 2, self._probe_cap(now))
         self._last_cut_level = level
         self._raised_at = None
         self._step = 1

@@ -53,9 +53,11 @@ attempt ``i`` arrived at ``a_i > a* - period``; its slot counted at ``s*`` if
 back at least the fastest way back, so ``b_i + d* >= d_min + b_min``, the true
 shortest round trip: the guarantee holds whatever the delays, if ``f`` is not
 above it. The shortest round trip *seen* can be (until the fastest has come
-by), so ``f`` is that less the spread of the last 64 round trips (none is
-taken off before 32 have been seen: a first burst queues them all), and less a
-caution that grows by that spread with every 429 that looks like a late
+by), so ``f`` is that less a share of the spread of the last 64 round trips
+(the shortest of ``n`` exceeds the true shortest by about the spread divided by
+``n + 1`` when they vary at random; eight times that is kept back, and nothing
+is taken off before 16 have been seen: a first burst queues them all), and
+less a caution that grows by the spread with every 429 that looks like a late
 arrival (the service refused though it had admitted what the category
 believed; it is also cut, as any 429). In return a slot cycles in ``period``
 plus about twice the jitter of the round trip, not the round trip itself: about
@@ -197,7 +199,7 @@ class LoopClock:
         await asyncio.sleep(seconds)
 
 
-_TRUSTED_ROUND_TRIPS = 32
+_TRUSTED_ROUND_TRIPS = 16
 """Round trips a category must have seen before it anchors answered slots early."""
 
 
@@ -232,6 +234,7 @@ class _Lane:
         self._round_trips: collections.deque[float] = collections.deque(maxlen=64)
         self._answers = 0
         self._recent_spread = 0.0
+        self._in_flight_weight = 0
         self._caution = 0.0
         # This process's refused attempts as (answer time, weight), for the learning.
         self._refused: collections.deque[tuple[float, int]] = collections.deque()
@@ -406,6 +409,7 @@ class _Lane:
     ) -> Response | TransportError:
         """Send one attempt, granted at ``sent_at``, and settle its slot (see the safety argument)."""
         self.in_flight += 1
+        self._in_flight_weight += grant.weight
         self.sent += 1
         self.sent_weight += grant.weight
         if not self._strict:
@@ -431,6 +435,7 @@ class _Lane:
             return response
         finally:
             self.in_flight -= 1
+            self._in_flight_weight -= grant.weight
 
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
         """How much earlier than its answer an answered slot is anchored (<= 0).
@@ -453,10 +458,12 @@ class _Lane:
         if self._answers < _TRUSTED_ROUND_TRIPS:
             # Too few to know the shortest (a first burst queues them all): strict.
             return 0.0
-        # Taken off: the shortest round trip, less the spread of the recent ones
-        # (while few have been seen, the shortest may still be to come) and the
-        # caution of past late arrivals. A microsecond: a tie goes to the safe side.
-        credit = self._fastest - self._recent_spread - self._caution
+        # Taken off: the shortest round trip, less a share of the spread of the
+        # recent ones (the shortest of n round trips exceeds the true shortest by
+        # about spread / (n + 1); eight times that is kept back) and the caution
+        # of past late arrivals. A microsecond: a tie goes to the safe side.
+        doubt = min(1.0, 8 / (self._answers + 1)) * self._recent_spread
+        credit = self._fastest - doubt - self._caution
         return min(0.0, 1e-6 - credit)
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
@@ -481,8 +488,16 @@ class _Lane:
             while refused and refused[0][0] <= horizon:
                 refused.popleft()
             usage = await self._backend.usage(self.key, self.rules, now)
+            # Admitted: what the window holds, less what was refused in it and what
+            # this process still has in flight (it may be refused yet).
+            in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
             admitted = [
-                max(0, used - sum(rule.cost(w) for t, w in refused if t > now - rule.period))
+                max(
+                    0,
+                    used
+                    - in_flight[rule.per]
+                    - sum(rule.cost(w) for t, w in refused if t > now - rule.period),
+                )
                 for used, rule in zip(usage, self.rules, strict=True)
             ]
             before = learner.factor

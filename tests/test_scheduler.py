@@ -207,7 +207,7 @@ def test_strict_windows_hold_a_slot_one_period_after_the_answer() -> None:
 
 
 def test_by_default_a_slot_counts_from_before_its_answer_once_round_trips_are_known() -> None:
-    """The same link: strict for the first 32 round trips, then each request goes one period
+    """The same link: strict for the first 16 round trips, then each request goes one period
     after the last was sent (the round trips do not vary), and the service still sees one
     per window."""
     service = FakeService(up=0.3, down=0.3)
@@ -215,14 +215,14 @@ def test_by_default_a_slot_counts_from_before_its_answer_once_round_trips_are_kn
 
     async def main() -> list[float]:
         scheduler = Scheduler(limits, RetryPolicy.testing())
-        await asyncio.gather(*(scheduler.run(make_request(), service.send) for _ in range(36)))
+        await asyncio.gather(*(scheduler.run(make_request(), service.send) for _ in range(20)))
         return [a.at for a in service.arrivals]
 
     arrivals = run_virtual(main)
     gaps = [b - a for a, b in itertools.pairwise(arrivals)]
-    assert gaps[:31] == pytest.approx([1.6] * 31)
-    # From the 32nd answer on: one period plus the microsecond that settles ties.
-    assert gaps[32:] == pytest.approx([1.0] * 3, abs=1e-5)
+    assert gaps[:15] == pytest.approx([1.6] * 15)
+    # From the 16th answer on: one period plus the microsecond that settles ties.
+    assert gaps[16:] == pytest.approx([1.0] * 3, abs=1e-5)
     assert window_violations([(t, 1) for t in arrivals], [Rule(1, 1.0)]) == []
 
 
@@ -552,7 +552,7 @@ def test_by_default_the_round_trip_costs_nothing_over_a_steady_link(latency: flo
 
     run_virtual(main)
     times = [a.at for a in service.arrivals]
-    # Strict for the first 32 round trips, then one period per slot.
+    # Strict for the first 16 round trips, then one period per slot.
     assert utilization([t for t in times if t >= 5.0], 10, 1.0) >= 0.99
     assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) == []
 

@@ -304,9 +304,10 @@ def test_429_pauses_the_whole_category() -> None:
     assert dict(others) == {"write": 0.5, "read": 5.0}
 
 
-def test_a_burst_of_429s_cuts_once_per_round_trip() -> None:
-    """Ten requests in flight all get a 429: the first teaches a cut (to the 9 others it
-    saw in the window), the nine sent before that cut teach nothing more."""
+def test_a_burst_of_429s_cuts_once_per_round_trip(caplog: pytest.LogCaptureFixture) -> None:
+    """Ten requests in flight all get a 429: the first teaches a cut (the service admitted
+    none of them: down to one per period), the nine sent before that cut teach nothing more."""
+    caplog.set_level(logging.DEBUG, logger="route_planning_async.scheduler")
     limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
 
     async def main() -> list[float]:
@@ -325,7 +326,9 @@ def test_a_burst_of_429s_cuts_once_per_round_trip() -> None:
         assert scheduler.stats[Category.READ].rate_limited == 10
         return after_the_storm
 
-    assert run_virtual(main)[0] == pytest.approx(0.9)
+    assert run_virtual(main)[0] == pytest.approx(0.01)
+    cuts = [message for message in caplog.messages if "429" in message and "sending at" in message]
+    assert len(cuts) == 1, cuts
 
 
 def test_a_429_in_one_scheduler_slows_every_scheduler_on_the_backend() -> None:
