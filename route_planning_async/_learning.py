@@ -164,6 +164,11 @@ class LimitLearner:
             (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
         )
         level = min(self.factor, max(policy.floor, observed))
+        if level > self.factor - self.unit / 2 and self._raised_at is None:
+            # Refused at the level in force, no probe pending: that level itself is
+            # too much now (the limit dropped by a request, or traffic near the limit
+            # for long is penalized). One request less.
+            level = max(policy.floor, self.factor - self.unit)
         held = now - self._changed_at >= self.period and self._raised_at is None
         if held and self.factor > level + self.unit / 2:
             # The level in force before this 429 held for a whole period, and was no

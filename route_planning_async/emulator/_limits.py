@@ -30,7 +30,8 @@ The request log shares the timeline, so it can tell which limits were in force w
 The penalty mode (``punish_sustained``) reads the traffic, not the limiter: every
 rule keeps a sliding window of what was counted in its last ``period`` (with both
 limiters), and traffic that stays at ``threshold`` of the rule in force or more for
-``after`` of the category's longest period is refused until it drops below.
+``after`` of the category's longest period (a lull shorter than that period does not
+end the streak) is refused until it has stayed below it for a whole period.
 """
 
 from __future__ import annotations
@@ -247,7 +248,7 @@ class _TokenBucket:
 class _Bucket:
     """The state of one (key, category): its history, its windows, its token buckets."""
 
-    __slots__ = ("change", "history", "hot_since", "rules", "tokens", "windows")
+    __slots__ = ("change", "history", "hot_since", "last_near", "rules", "tokens", "windows")
 
     def __init__(self) -> None:
         self.history = _History()
@@ -256,6 +257,7 @@ class _Bucket:
         self.windows: list[_Window] = []
         self.tokens: list[_TokenBucket] = []
         self.hot_since: float | None = None
+        self.last_near: float | None = None
 
     def adopt(
         self, timeline: LimitTimeline, change: LimitChange, category: Category, burst: float, now: float
@@ -403,12 +405,18 @@ class RateLimiter:
             window.total + cost >= punish.threshold * window.rule.amount
             for window, cost in zip(bucket.windows, costs, strict=True)
         )
-        if not near:
-            bucket.hot_since = None
-            return False
-        if bucket.hot_since is None:
-            bucket.hot_since = now
         longest = max(rule.period for rule in bucket.rules)
+        # The streak ends once the traffic has not been near the threshold for a whole
+        # period, not at the first request that finds a window emptier: a client
+        # sending in bursts starts each window below it.
+        lull = bucket.last_near is not None and now - bucket.last_near > longest
+        if not near:
+            if lull:
+                bucket.hot_since = None
+            return False
+        if bucket.hot_since is None or lull:
+            bucket.hot_since = now
+        bucket.last_near = now
         return now - bucket.hot_since >= punish.after * longest
 
     def reset(self) -> None:
