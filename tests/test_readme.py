@@ -5,11 +5,10 @@ from __future__ import annotations
 import asyncio
 import pathlib
 import re
-import subprocess
-import sys
 from typing import Any
 
 import pytest
+from support.subprocess_pytest import run_pytest
 
 from route_planning_async import emulator
 
@@ -59,23 +58,7 @@ def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Pat
         "        await client.plans.create(title=f'day {day}', starts=datetime.date(2026, 3, day))\n\n\n"
     )
     (tmp_path / "test_example.py").write_text(loader + match.group(1), encoding="utf-8")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--rootdir",
-            str(tmp_path),
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-    )
+    result = run_pytest(tmp_path)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
 

@@ -510,14 +510,9 @@ def utilization(times: Sequence[float], amount: int, period: float) -> float:
     return (len(times) - amount) / (amount * (times[-1] - times[0]) / period)
 
 
-@pytest.mark.parametrize(
-    ("latency", "floor"),
-    [(0.0, 1.0), (0.005, 0.995), (0.015, 0.985), (0.030, 0.97)],
-)
-def test_sustained_demand_reaches_the_limit(latency: float, floor: float) -> None:
-    """Strict windows: read at 10/s with zero latency reaches 100%; a round trip of L costs L/(1 s + L)."""
+def sustained_reads(latency: float, limits: RateLimits) -> list[float]:
+    """Arrival times of 50 workers reading at 10/s for 65 s over a link of ``latency``."""
     service = FakeService(up=latency / 2, down=latency / 2)
-    limits = attrs.evolve(RateLimits.default(), strict_windows=True)
 
     async def main() -> None:
         scheduler = Scheduler(limits, RetryPolicy.testing())
@@ -530,31 +525,28 @@ def test_sustained_demand_reaches_the_limit(latency: float, floor: float) -> Non
 
     run_virtual(main)
     times = [a.at for a in service.arrivals]
+    assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) == []
+    return times
+
+
+@pytest.mark.parametrize(
+    ("latency", "floor"),
+    [(0.0, 1.0), (0.005, 0.995), (0.015, 0.985), (0.030, 0.97)],
+)
+def test_sustained_demand_reaches_the_limit(latency: float, floor: float) -> None:
+    """Strict windows: read at 10/s with zero latency reaches 100%; a round trip of L costs L/(1 s + L)."""
+    times = sustained_reads(latency, RateLimits.default(strict_windows=True))
     measured = utilization(times, 10, 1.0)
     assert measured == pytest.approx(1.0 / (1.0 + latency))
     assert floor <= measured <= 1.0
-    assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) == []
 
 
 @pytest.mark.parametrize("latency", [0.0, 0.1, 0.3])
 def test_by_default_the_round_trip_costs_nothing_over_a_steady_link(latency: float) -> None:
-    """Anchored at the send, a slot cycles in one period: 100% of the limit whatever the latency."""
-    service = FakeService(up=latency / 2, down=latency / 2)
-
-    async def main() -> None:
-        scheduler = Scheduler(RateLimits.default(), RetryPolicy.testing())
-
-        async def worker() -> None:
-            while virtual_loop().time() < 65:
-                await scheduler.run(make_request(), service.send)
-
-        await asyncio.gather(*(worker() for _ in range(50)))
-
-    run_virtual(main)
-    times = [a.at for a in service.arrivals]
+    """Anchored before the answer, a slot cycles in one period: the whole limit whatever the latency."""
+    times = sustained_reads(latency, RateLimits.default())
     # Strict for the first 16 round trips, then one period per slot.
     assert utilization([t for t in times if t >= 5.0], 10, 1.0) >= 0.99
-    assert window_violations([(t, 1) for t in times], [Rule(10, 1.0)]) == []
 
 
 def test_sustained_batch_imports_reach_both_limits() -> None:

@@ -8,11 +8,8 @@ import hashlib
 import hmac
 import json
 import logging
-import os
 import pathlib
 import re
-import subprocess
-import sys
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
@@ -20,6 +17,7 @@ import pytest
 import pytest_asyncio
 from aiohttp import ClientSession, web
 from aiohttp.test_utils import TestServer
+from support.subprocess_pytest import run_pytest
 
 from route_planning_async import AddressInput, DeliveryState, Stop, StopInput, UnassignedStop
 from route_planning_async.emulator import Emulator
@@ -426,24 +424,7 @@ def test_the_readme_app_and_its_emulator_test_run_as_written(tmp_path: pathlib.P
     app, test = re.findall(r"```python\n(.*?)```", section, re.S)
     (tmp_path / "app.py").write_text(app, encoding="utf-8")
     (tmp_path / "test_app.py").write_text(test, encoding="utf-8")
-    result = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-p",
-            "no:cacheprovider",
-            "--rootdir",
-            str(tmp_path),
-            str(tmp_path),
-        ],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=tmp_path,
-        env={**os.environ, "PYTHONPATH": str(tmp_path)},
-    )
+    result = run_pytest(tmp_path, importable=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout
 
