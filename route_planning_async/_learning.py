@@ -28,7 +28,8 @@ attempts already in flight at a cut were sent at the old rate), so a storm of
 429s makes one cut per round trip, not one per answer.
 
 **Probe back up.** The limit may rise again. After ``first_probe`` periods
-without a 429, ``f`` grows by one *unit* (one request of the category's
+without a 429 (``first_probe_unproven`` when no higher level ever held, as when
+the configured limits were never the service's), ``f`` grows by one *unit* (one request of the category's
 smallest rule); if the raised level holds for ``confirm`` of a period, and an
 attempt sent at it was answered without a 429, it grows again by twice the
 step (TCP's slow start), until a 429 or the configured limit. Every cut after
@@ -93,7 +94,12 @@ class LearningPolicy:
     floor: float = attrs.field(default=0.01, converter=float, validator=_fraction)
     """The lowest rate factor a cut can reach (a share of the configured limits)."""
     first_probe: float = attrs.field(default=1.0, converter=float, validator=_positive)
-    """Periods after a cut before the first probe upward."""
+    """Periods after a first cut before the first probe upward, when the level cut from
+    had held (a limit that dropped is likely to come back)."""
+    first_probe_unproven: float = attrs.field(default=8.0, converter=float, validator=_positive)
+    """Periods after a first cut before the first probe upward, when no higher level
+    ever held: the configured limits were never the service's, so the cut is likely
+    its real limit, and an early probe would only cost a 429."""
     max_probe_interval: float = attrs.field(default=32.0, converter=float, validator=_positive)
     """The longest wait between probes while the limit stays where it was cut to."""
     recent_probe_interval: float = attrs.field(default=2.0, converter=float, validator=_positive)
@@ -175,7 +181,7 @@ class LimitLearner:
             # probe waiting for its confirmation: remember it.
             self._high = (self.factor, now)
         if self._last_cut_level is None:
-            self._interval = policy.first_probe
+            self._interval = policy.first_probe if self._high is not None else policy.first_probe_unproven
         else:
             # Every further cut: probe less often (each failed probe costs a 429). A
             # level that held a while ago keeps the wait short (_probe_cap).

@@ -175,7 +175,7 @@ def test_learning_can_be_turned_off() -> None:
 
 
 def test_the_learner_alone() -> None:
-    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(10, 1.0),))
     learner.sync(1.0, 0.0)
     assert learner.teaches(0.0)
     # Three admitted in the window: cut to 0.3.

@@ -347,15 +347,16 @@ def test_a_429_in_one_scheduler_slows_every_scheduler_on_the_backend() -> None:
             return OK
 
         # The service admitted nothing in its window: the first cut to the floor (1 per
-        # period), then probed up once its retry passed; the second uses what it learned.
+        # period), and the second uses what it learned.
         await second.run(POST, send)
         learned = first.stats[Category.WRITE].rate_factor
         assert learned < 1.0
         return second.stats[Category.WRITE].rate_factor == learned
 
     assert run_virtual(main)
-    # The first retried at 4 s; the second had to wait out the same pause.
-    assert other_sent == [4.0]
+    # The first retried at 4 s, when the pause ended; the second waited out the same pause,
+    # then the learned one request per period.
+    assert other_sent == [5.0]
 
 
 def test_testing_policy_makes_retries_instant() -> None:
