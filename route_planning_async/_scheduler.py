@@ -228,6 +228,8 @@ class _Lane:
         self._clock = clock
         self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
         self._strict = strict_windows
+        # Answered slots are anchored before their answer (unlimited categories have no windows).
+        self._anchoring = bool(rules) and not strict_windows
         # The shortest round trip seen, the recent ones (for their spread), and the
         # caution that 429s which look like late arrivals added (see _anchor_shift).
         self._fastest = math.inf
@@ -306,7 +308,7 @@ class _Lane:
         if self._wake_at > now + self._shortest_period:
             self.poke()
 
-    async def admit(self, weight: int, *, first: bool = False) -> tuple[Grant, float]:
+    async def admit(self, weight: int, first: bool = False) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
         grant and the clock reading the backend was asked with (the send time: with
         a remote backend, one round trip earlier than the grant arrived).
@@ -412,7 +414,8 @@ class _Lane:
         self._in_flight_weight += grant.weight
         self.sent += 1
         self.sent_weight += grant.weight
-        if not self._strict:
+        anchoring = self._anchoring
+        if anchoring:
             # The send itself, for the anchor of the answered slot (with a remote
             # backend the grant came one backend round trip after ``sent_at``).
             sent_at = self._clock.now()
@@ -430,7 +433,12 @@ class _Lane:
             raise
         else:
             answered_at = self._clock.now()
-            await self._backend.release(grant, answered_at, extra=self._anchor_shift(sent_at, answered_at))
+            if anchoring:
+                await self._backend.release(
+                    grant, answered_at, extra=self._anchor_shift(sent_at, answered_at)
+                )
+            else:
+                await self._backend.release(grant, answered_at)
             self.poke_after_release(answered_at)
             return response
         finally:
@@ -440,12 +448,10 @@ class _Lane:
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
         """How much earlier than its answer an answered slot is anchored (<= 0).
 
-        Strict windows anchor at the answer. Otherwise the slot is anchored the
+        Strict windows anchor at the answer (this is not called). Otherwise the slot is anchored the
         shortest round trip seen before its answer (never before its send): see
         the module docstring, "Latency".
         """
-        if self._strict or not self.rules:
-            return 0.0
         round_trip = answered_at - sent_at
         if round_trip < self._fastest:
             self._fastest = round_trip
@@ -645,10 +651,11 @@ class Scheduler:
         # Attempts that failed otherwise than with a 429 (RetryPolicy.attempts
         # bounds them), and 429s in a row (their backoff grows with them).
         failures = refusals = 0
-        queued_at = self._clock.now()
+        # Read only when a 429 may have to be given up on (RetryPolicy.max_wait).
+        queued_at = self._clock.now() if self.retry.max_wait is not None else 0.0
         refused = False
         while True:
-            grant, sent_at = await lane.admit(request.weight, first=refused)
+            grant, sent_at = await lane.admit(request.weight, refused)
             outcome = await lane.send(grant, request, send, sent_at)
             if isinstance(outcome, Response) and outcome.ok:
                 # The common case, first: nothing to retry, nothing to learn.
@@ -670,7 +677,7 @@ class Scheduler:
                 request,
                 outcome,
                 refusals if refused else failures,
-                waited=self._clock.now() - queued_at,
+                waited=self._clock.now() - queued_at if self.retry.max_wait is not None else 0.0,
             )
             if decision.rate_limited:
                 await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
