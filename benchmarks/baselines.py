@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import random
 import ssl
 import time
@@ -31,6 +32,7 @@ from typing import Any, NamedTuple
 import aiohttp
 from aiolimiter import AsyncLimiter
 
+from benchmarks._payloads import stop_body
 from route_planning_async import RateLimits
 
 
@@ -42,6 +44,23 @@ class Call(NamedTuple):
     category: str
     body: bytes | None = None
     weight: int = 1
+
+
+def import_calls(plan_id: str, n: int, batch: int = 100) -> list[list[Call]]:
+    """A bulk import of ``n`` stops into ``plan_id`` as baseline calls: one task, batches of ``batch``."""
+    bare = plan_id.split("/", 1)[1]
+    return [
+        [
+            Call(
+                "POST",
+                f"/plans/{bare}/stops:import",
+                "batch_import",
+                json.dumps([stop_body(i) for i in range(start, min(n, start + batch))]).encode(),
+                min(batch, n - start),
+            )
+        ]
+        for start in range(0, n, batch)
+    ]
 
 
 Workload = Sequence[Sequence[Call]]

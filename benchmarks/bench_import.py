@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 import math
 import time
 from typing import Any
@@ -27,7 +26,7 @@ from typing import Any
 from benchmarks import baselines
 from benchmarks._emu import EmulatorServer, category_figures
 from benchmarks._figures import check, median, result, rounded, table
-from benchmarks._payloads import stop_body, stop_inputs
+from benchmarks._payloads import stop_inputs
 from benchmarks._tracing import Latencies
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
@@ -86,19 +85,7 @@ async def _library(server: EmulatorServer, n: int, cap: float) -> dict[str, Any]
 
 async def _baseline(server: EmulatorServer, name: str, n: int, cap: float) -> dict[str, Any]:
     plan_id = await _fresh_plan(server)
-    bare = plan_id.split("/", 1)[1]
-    workload = [
-        [
-            baselines.Call(
-                "POST",
-                f"/plans/{bare}/stops:import",
-                "batch_import",
-                json.dumps([stop_body(i) for i in range(start, min(n, start + BATCH))]).encode(),
-                min(BATCH, n - start),
-            )
-        ]
-        for start in range(0, n, BATCH)
-    ]
+    workload = baselines.import_calls(plan_id, n, BATCH)
     target = baselines.Target(server.base_url, server.api_key, server.ssl_context)
     strategy = baselines.strategies(server.limits.scaled(server.speedup))[name]
     outcome = await baselines.run_capped(strategy, target, workload, server.speedup, cap)

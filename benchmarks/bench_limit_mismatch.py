@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import json
 import math
 import time
 from collections import Counter
@@ -42,7 +41,7 @@ import attrs
 from benchmarks import baselines
 from benchmarks._emu import EmulatorServer, category_figures
 from benchmarks._figures import check, result, rounded, table
-from benchmarks._payloads import stop_body, stop_inputs
+from benchmarks._payloads import stop_inputs
 from benchmarks._tracing import Latencies
 from route_planning_async import Category, RateLimits, RoutePlanningClient, RoutePlanningError, Rule
 from route_planning_async.emulator import PunishSustained, RequestLog
@@ -408,19 +407,7 @@ def _read_workload(plan_id: str, n: int, tasks: int) -> list[list[baselines.Call
 
 
 def _import_workload(plan_id: str, n: int) -> list[list[baselines.Call]]:
-    bare = plan_id.split("/", 1)[1]
-    return [
-        [
-            baselines.Call(
-                "POST",
-                f"/plans/{bare}/stops:import",
-                "batch_import",
-                json.dumps([stop_body(i) for i in range(start, min(n, start + BATCH))]).encode(),
-                min(BATCH, n - start),
-            )
-        ]
-        for start in range(0, n, BATCH)
-    ]
+    return baselines.import_calls(plan_id, n, BATCH)
 
 
 BASELINES = ("(b) fixed sleeps", "(c) aiolimiter + retry on 429", "(d) concurrent + backoff & jitter")

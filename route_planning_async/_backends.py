@@ -82,7 +82,7 @@ import attrs
 
 from route_planning_async._limits import Rule
 
-__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount"]
+__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount", "learned_rules"]
 
 
 def learned_amount(amount: int, rate_factor: float) -> int:
@@ -94,6 +94,11 @@ def learned_amount(amount: int, rate_factor: float) -> int:
     """
     # The epsilon keeps 10 * 0.3 (2.9999999999999996 in binary) at 3.
     return max(1, math.floor(amount * rate_factor + 1e-9))
+
+
+def learned_rules(rules: Sequence[Rule], rate_factor: float) -> tuple[Rule, ...]:
+    """``rules`` with their amounts at ``rate_factor`` (:func:`learned_amount`)."""
+    return tuple(attrs.evolve(rule, amount=learned_amount(rule.amount, rate_factor)) for rule in rules)
 
 
 @attrs.define

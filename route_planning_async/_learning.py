@@ -63,7 +63,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from route_planning_async._backends import learned_amount
+from route_planning_async._backends import learned_amount, learned_rules
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import Rule
 
@@ -228,6 +228,4 @@ class LimitLearner:
 
     def learned(self) -> tuple[Rule, ...]:
         """The rules with their learned amounts."""
-        return tuple(
-            attrs.evolve(rule, amount=learned_amount(rule.amount, self.factor)) for rule in self.rules
-        )
+        return learned_rules(self.rules, self.factor)

@@ -93,7 +93,6 @@ class OperationReader(Protocol):
 
     async def get(self, operation_id: str) -> Operation:
         """The operation ``operations/<id>`` as the service has it now."""
-        ...
 
 
 class PollOptions(TypedDict, total=False):

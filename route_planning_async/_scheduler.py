@@ -142,9 +142,7 @@ import time
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Protocol
 
-import attrs
-
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, learned_amount
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, learned_rules
 from route_planning_async._core import Request, Response, error_for
 from route_planning_async._errors import (
     AttemptRecord,
@@ -273,9 +271,7 @@ class _Lane:
                 )
 
     def snapshot(self) -> CategoryStats:
-        learned = tuple(
-            attrs.evolve(rule, amount=learned_amount(rule.amount, self.rate_factor)) for rule in self.rules
-        )
+        learned = learned_rules(self.rules, self.rate_factor)
         request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
         return CategoryStats(
             category=self.category,
@@ -298,14 +294,13 @@ class _Lane:
         if self._wake is not None:
             _set_if_pending(self._wake)
 
-    def poke_after_release(self, now: float) -> None:
-        """A slot was anchored at ``now`` or later: wake the head only if that can help it.
+    def poke_after_release(self, anchor: float) -> None:
+        """A slot was anchored at ``anchor``: wake the head only if that can help it.
 
-        The new slot stops counting at ``now + period`` at the earliest (a slowdown
-        only stretches periods), so a head that will wake before then anyway would
-        only compute the same wait again.
+        The slot stops counting at ``anchor + period`` at the earliest, so a head
+        that will wake before then anyway would only compute the same wait again.
         """
-        if self._wake_at > now + self._shortest_period:
+        if self._wake_at > anchor + self._shortest_period:
             self.poke()
 
     async def admit(self, weight: int, first: bool = False) -> tuple[Grant, float]:
@@ -434,12 +429,12 @@ class _Lane:
         else:
             answered_at = self._clock.now()
             if anchoring:
-                await self._backend.release(
-                    grant, answered_at, extra=self._anchor_shift(sent_at, answered_at)
-                )
+                shift = self._anchor_shift(sent_at, answered_at)
+                await self._backend.release(grant, answered_at, extra=shift)
+                self.poke_after_release(answered_at + shift)
             else:
                 await self._backend.release(grant, answered_at)
-            self.poke_after_release(answered_at)
+                self.poke_after_release(answered_at)
             return response
         finally:
             self.in_flight -= 1
@@ -652,7 +647,7 @@ class Scheduler:
         # bounds them), and 429s in a row (their backoff grows with them).
         failures = refusals = 0
         # Read only when a 429 may have to be given up on (RetryPolicy.max_wait).
-        queued_at = self._clock.now() if self.retry.max_wait is not None else 0.0
+        queued_at = self._clock.now() if self.retry.max_wait is not None else None
         refused = False
         while True:
             grant, sent_at = await lane.admit(request.weight, refused)
@@ -677,7 +672,7 @@ class Scheduler:
                 request,
                 outcome,
                 refusals if refused else failures,
-                waited=self._clock.now() - queued_at if self.retry.max_wait is not None else 0.0,
+                waited=0.0 if queued_at is None else self._clock.now() - queued_at,
             )
             if decision.rate_limited:
                 await lane.rate_limited_answer(decision.delay, sent_at, request.weight)

@@ -25,7 +25,7 @@ counting (``count_rejected``), changing mid-run (``limit_schedule``,
     slow = RateLimits.default().replace("read", Rule(4, 1.0))
     async with Emulator(speedup=10, limit_schedule=[(20, slow), (40, RateLimits.default())]) as emu:
         async with emu.client(rate_limits=RateLimits.default().scaled(10)) as client:
-            ...
+            plans = await client.plans.list().collect()  # learns the slower reads at t=20
         emu.log.limits_at(emu.log.records[-1].time)  # the limits in force then
 
 Run it as a process with ``python -m route_planning_async.emulator``; pytest gets
