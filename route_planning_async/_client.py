@@ -25,8 +25,10 @@ from route_planning_async._limits import RateLimits
 from route_planning_async._resources import (
     CustomStopProperties,
     Depots,
+    Drivers,
     Operations,
     Plans,
+    Routes,
     Stops,
     UnassignedStops,
     get_by_serialized_id,
@@ -151,6 +153,10 @@ class RoutePlanningClient:
         """The team's depots (read only)."""
         self.custom_stop_properties = CustomStopProperties(self)
         """The team's custom stop property definitions (read only)."""
+        self.drivers = Drivers(self)
+        """The team's drivers: list, create, change, remove, import."""
+        self.routes = Routes(self)
+        """Routes of optimized plans (read only)."""
 
     def __repr__(self) -> str:
         return f"<RoutePlanningClient base_url={self._base_url!r}>"
@@ -222,7 +228,8 @@ class RoutePlanningClient:
 
     async def get(self, serialized_id: str) -> Any:
         """Fetch any resource by its serialized id (``plans/…``, ``plans/…/stops/…``,
-        ``unassignedStops/…``, ``operations/…``, ``depots/…``) as the right model."""
+        ``unassignedStops/…``, ``operations/…``, ``depots/…``, ``routes/…``,
+        ``drivers/…``) as the right model."""
         return await get_by_serialized_id(self, serialized_id)
 
     async def _execute(self, request: Request) -> Any:

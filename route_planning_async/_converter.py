@@ -304,3 +304,22 @@ def structure_list(data: Any, cl: type[T]) -> list[T]:
 def unstructure(value: Any) -> Any:
     """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
     return CONVERTER.unstructure(value)
+
+
+# Driver imports (public API documentation) ---------------------------------------
+
+
+def _structure_driver_import_failure(value: Any, _: Any) -> _models.DriverImportFailure:
+    # POST /drivers:import answers each failure as {error: {message}, driver: {...}}.
+    error = value.get("error") or {}
+    return _models.DriverImportFailure(
+        message=str(error.get("message", "")), driver=dict(value.get("driver") or {})
+    )
+
+
+def _unstructure_driver_import_failure(value: _models.DriverImportFailure) -> dict[str, Any]:
+    return {"error": {"message": value.message}, "driver": value.driver}
+
+
+CONVERTER.register_structure_hook(_models.DriverImportFailure, _structure_driver_import_failure)
+CONVERTER.register_unstructure_hook(_models.DriverImportFailure, _unstructure_driver_import_failure)

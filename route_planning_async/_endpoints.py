@@ -1,4 +1,8 @@
-"""The endpoint table: every call of the contract, its method, path, category and page size.
+"""The endpoint table: every call of the API, its method, path, category and page size.
+
+The contract's calls, and those only the public API documentation (the official
+OpenAPI schema) shows: drivers, routes, operation cancel, live import and one
+custom stop property.
 
 This table is the one place that decides which rate-limit category an endpoint
 belongs to (contract, Limits section), and how many items a page of a list
@@ -59,6 +63,7 @@ class Endpoint:
 
 
 _R, _W, _I, _O = Category.READ, Category.WRITE, Category.BATCH_IMPORT, Category.OPTIMIZE
+_DC, _DI = Category.DRIVER_CREATE, Category.DRIVER_IMPORT
 
 ENDPOINTS: dict[str, Endpoint] = {
     e.name: e
@@ -80,6 +85,8 @@ ENDPOINTS: dict[str, Endpoint] = {
         # Not in the contract; the public API documentation's GET /operations,
         # maxPageSize 1..20 (default 20).
         Endpoint("operations.list", "GET", "/operations", _R, False, max_page_size=20),
+        # Not in the contract; the public API documentation's cancelOperation.
+        Endpoint("operations.cancel", "POST", "/operations/{operation}:cancel", _W, False),
         # Stops in a plan
         Endpoint("stops.create", "POST", "/plans/{plan}/stops", _W, True),
         Endpoint("stops.list", "GET", "/plans/{plan}/stops", _R, False, max_page_size=10),
@@ -90,6 +97,9 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint("stops.live_create", "POST", "/plans/{plan}/stops:liveCreate", _W, True),
         Endpoint("stops.live_update", "POST", "/plans/{plan}/stops/{stop}:liveUpdate", _W, True),
         Endpoint("stops.live_delete", "POST", "/plans/{plan}/stops/{stop}:liveDelete", _W, False),
+        # Not in the contract; the public API documentation's importLiveStops (1..100
+        # stops): a batch import of stops, so it counts against the batch import limits.
+        Endpoint("stops.live_import_batch", "POST", "/plans/{plan}/stops:liveImport", _I, True),
         # Unassigned stops
         Endpoint("unassigned_stops.create", "POST", "/unassignedStops", _W, True),
         Endpoint("unassigned_stops.list", "GET", "/unassignedStops", _R, False, max_page_size=20),
@@ -103,5 +113,22 @@ ENDPOINTS: dict[str, Endpoint] = {
         Endpoint("depots.list", "GET", "/depots", _R, False, max_page_size=20),
         Endpoint("depots.get", "GET", "/depots/{depot}", _R, False),
         Endpoint("custom_stop_properties.list", "GET", "/team/customStopProperties", _R, False),
+        Endpoint(
+            "custom_stop_properties.get",
+            "GET",
+            "/team/customStopProperties/{custom_stop_property}",
+            _R,
+            False,
+        ),
+        # Drivers and routes: not in the contract; the public API documentation's
+        # paths, maxPageSize 1..50 for the driver list (default 50), driver create
+        # and driver import in categories of their own (_limits.Category).
+        Endpoint("drivers.list", "GET", "/drivers", _R, False, max_page_size=50),
+        Endpoint("drivers.create", "POST", "/drivers", _DC, True),
+        Endpoint("drivers.get", "GET", "/drivers/{driver}", _R, False),
+        Endpoint("drivers.update", "PATCH", "/drivers/{driver}", _W, True),
+        Endpoint("drivers.delete", "DELETE", "/drivers/{driver}", _W, False),
+        Endpoint("drivers.import_batch", "POST", "/drivers:import", _DI, True),
+        Endpoint("routes.get", "GET", "/routes/{route}", _R, False),
     )
 }

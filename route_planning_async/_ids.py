@@ -21,11 +21,14 @@ from route_planning_async._errors import ValidationError
 
 __all__ = [
     "bare_id",
+    "custom_stop_property_id",
     "depot_id",
     "depot_ref",
+    "driver_id",
     "driver_ref",
     "operation_id",
     "plan_id",
+    "route_id",
     "stop_ref",
     "unassigned_stop_id",
 ]
@@ -93,3 +96,27 @@ def driver_ref(value: object, field: str = "driver") -> str:
 def depot_ref(value: object, field: str = "depot") -> str:
     """``"depots/<id>"`` from ``"depots/<id>"`` or ``"<id>"``."""
     return _reference(value, "depots", field)
+
+
+def driver_id(value: object, field: str = "driver_id") -> str:
+    """The bare driver id from ``"drivers/<id>"`` or ``"<id>"``."""
+    return _collection_id(value, "drivers/", field)
+
+
+def route_id(value: object, field: str = "route_id") -> str:
+    """The bare route id from ``"routes/<id>"`` or ``"<id>"``."""
+    return _collection_id(value, "routes/", field)
+
+
+def custom_stop_property_id(value: object, field: str = "custom_stop_property_id") -> str:
+    """A custom stop property id (a UUID), checked before it reaches a URL.
+
+    The public API documentation only bounds it to 50 characters; the same
+    safe set as every other id is required here, so nothing like ``../`` or
+    ``?`` can reach the path. A ``customStopProperties/`` prefix is dropped.
+    """
+    prefix = "customStopProperties/"
+    bare = value[len(prefix) :] if isinstance(value, str) and value.startswith(prefix) else value
+    if not isinstance(bare, str) or _ID.fullmatch(bare) is None:
+        raise ValidationError(field, f"{_RULE}, got {value!r}")
+    return bare

@@ -28,11 +28,13 @@ from __future__ import annotations
 
 import datetime
 import enum
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Final
 
 import attrs
 
+from route_planning_async import _ids
 from route_planning_async._models import Activity, OptimizationOrder, ProofOfAttemptRequirements
 from route_planning_async._validators import (
     UNSET,
@@ -476,3 +478,129 @@ def reoptimization_body(optimization_type: str | None) -> dict[str, str]:
         names = ", ".join(sorted(_REOPTIMIZATION_TYPES))
         fail("optimization_type", f"must be one of {names}, got {optimization_type!r}")
     return {"optimizationType": str(optimization_type)}
+
+
+# Drivers (public API documentation; the contract has none) --------------------
+# POST /drivers, PATCH /drivers/<id> and POST /drivers:import: the same body
+# rules, with email and phone set on create and import only. The driver's
+# ``active`` flag is not part of any of these bodies.
+
+__all__ += [
+    "MAX_DRIVER_DEPOTS",
+    "MAX_DRIVER_IMPORT_BATCH",
+    "DriverInput",
+    "DriverUpdate",
+    "RouteOverridesInput",
+    "check_driver_batch",
+]
+
+MAX_DRIVER_IMPORT_BATCH: Final = 50
+"""Drivers in one batch import (1 to 50)."""
+MAX_DRIVER_DEPOTS: Final = 50
+"""Depots of one driver (1 to 50, after duplicates are dropped)."""
+
+_SPEEDS: Final = frozenset({"slower", "average", "faster"})
+_VEHICLE_TYPES: Final = frozenset({"bike", "scooter", "car", "small_truck", "truck", "electric_cargo_bike"})
+# The public API documentation's email pattern.
+_EMAIL: Final = re.compile(
+    r"(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}"
+)
+
+
+def _email(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    text(1, 255)(instance, attribute, value)
+    if isinstance(value, str) and _EMAIL.fullmatch(value) is None:
+        fail(attribute.name, f"must be an e-mail address, got {value!r}")
+
+
+def _driver_depots(value: Iterable[str] | UnsetType | None) -> list[str] | UnsetType | None:
+    if value is None or isinstance(value, UnsetType):
+        return value
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        fail("depots", f"must be a list of depot references, got {type(value).__name__}")
+    # The service ignores duplicates, so they are dropped before counting.
+    refs = list(dict.fromkeys(_ids.depot_ref(item, f"depots[{i}]") for i, item in enumerate(value)))
+    if not 1 <= len(refs) <= MAX_DRIVER_DEPOTS:
+        fail("depots", f"must have 1 to {MAX_DRIVER_DEPOTS} depots (or be None), got {len(refs)}")
+    return refs
+
+
+@attrs.frozen(kw_only=True)
+class RouteOverridesInput:
+    """Settings that override the route defaults for one driver."""
+
+    _PATH: ClassVar[str] = "route_overrides."
+
+    start_address: AddressInput | UnsetType | None = attrs.field(
+        default=UNSET, validator=instance_of(AddressInput)
+    )
+    """Where every route of the driver starts."""
+    end_address: AddressInput | UnsetType | None = attrs.field(
+        default=UNSET, validator=instance_of(AddressInput)
+    )
+    """Where every route of the driver ends."""
+    start_time: datetime.time | UnsetType | None = attrs.field(default=UNSET, validator=time_of_day)
+    """When the driver's work day starts (hour and minute only)."""
+    end_time: datetime.time | UnsetType | None = attrs.field(default=UNSET, validator=time_of_day)
+    """When the driver's work day ends (hour and minute only)."""
+    max_stops: int | UnsetType | None = attrs.field(default=UNSET, validator=number(0, integer=True))
+    """Most stops allocated to the driver, at least 0."""
+    driving_speed: str | UnsetType | None = attrs.field(default=UNSET, validator=one_of(_SPEEDS))
+    """``slower``, ``average`` (the service's default) or ``faster`` than the team's average."""
+    delivery_speed: str | UnsetType | None = attrs.field(default=UNSET, validator=one_of(_SPEEDS))
+    """``slower``, ``average`` (the service's default) or ``faster`` than the team's average."""
+    vehicle_type: str | UnsetType | None = attrs.field(default=UNSET, validator=one_of(_VEHICLE_TYPES))
+    """``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or ``electric_cargo_bike``."""
+
+
+_DRIVER_NAME: Final = attrs.field(default=UNSET, validator=text(1, 255))
+_ROUTE_OVERRIDES: Final = attrs.field(default=UNSET, validator=instance_of(RouteOverridesInput))
+
+
+@attrs.frozen(kw_only=True)
+class DriverInput:
+    """The body of a driver create or batch import entry. The driver's e-mail or
+    phone identifies it (``drivers.import_many`` uses it as the natural key)."""
+
+    name: str | UnsetType | None = _DRIVER_NAME
+    """Full name, 1 to 255 characters."""
+    display_name: str | UnsetType | None = _DRIVER_NAME
+    """Name shown in the apps, 1 to 255 characters."""
+    email: str | UnsetType | None = attrs.field(default=UNSET, validator=_email)
+    """E-mail address, 1 to 255 characters; set on create and import only."""
+    phone: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """Phone number, 1 to 255 characters; set on create and import only."""
+    depots: list[str] | UnsetType | None = attrs.field(default=UNSET, converter=_driver_depots)
+    """1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None or
+    not given: the team's main depot."""
+    route_overrides: RouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES
+    """Settings that override the route defaults for this driver."""
+
+
+@attrs.frozen(kw_only=True)
+class DriverUpdate:
+    """The body of a driver PATCH: only the fields given are changed; ``depots``
+    and ``route_overrides`` are replaced whole. E-mail and phone cannot be changed."""
+
+    name: str | UnsetType | None = _DRIVER_NAME
+    """Full name, 1 to 255 characters."""
+    display_name: str | UnsetType | None = _DRIVER_NAME
+    """Name shown in the apps, 1 to 255 characters."""
+    depots: list[str] | UnsetType | None = attrs.field(default=UNSET, converter=_driver_depots)
+    """1 to 50 ``depots/<id>``; None: the team's main depot."""
+    route_overrides: RouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES
+    """Settings that override the route defaults for this driver."""
+
+
+def check_driver_batch(drivers: object, field: str = "drivers") -> list[DriverInput]:
+    """The drivers of a batch import as a list: 1 to 50, each a :class:`DriverInput`
+    (public API documentation, POST /drivers:import)."""
+    if isinstance(drivers, str | bytes | Mapping) or not isinstance(drivers, Iterable):
+        fail(field, f"must be a sequence of DriverInput, got {type(drivers).__name__}")
+    items = list(drivers)
+    if not 1 <= len(items) <= MAX_DRIVER_IMPORT_BATCH:
+        fail(field, f"must have 1 to {MAX_DRIVER_IMPORT_BATCH} drivers, got {len(items)}")
+    for index, item in enumerate(items):
+        if not isinstance(item, DriverInput):
+            fail(f"{field}[{index}]", f"must be a DriverInput, got {type(item).__name__}")
+    return items

@@ -1,6 +1,8 @@
 """Rate-limit categories and rules, as plain data.
 
-The contract's Limits section defines four categories. Which endpoint falls in
+The contract's Limits section defines four categories; the public API
+documentation adds two for drivers (the contract has no driver endpoints).
+Which endpoint falls in
 which category is decided once, in ``_endpoints.py``; how many requests a
 category may send is decided here; where the slots that count against these
 rules are kept is the backends' business (``_backends.py``), and how requests
@@ -32,6 +34,10 @@ class Category(enum.StrEnum):
     """Batch imports of stops and unassigned stops: 10 per minute and 1,000 stops per minute."""
     OPTIMIZE = "optimize"
     """Plan optimize and re-optimize: 3 per minute."""
+    DRIVER_CREATE = "driver_create"
+    """Driver create (POST /drivers): 1 per second (public API documentation; the contract has no drivers)."""
+    DRIVER_IMPORT = "driver_import"
+    """Driver batch import (POST /drivers:import): 2 per minute (public API documentation)."""
 
 
 def _positive_amount(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
@@ -70,6 +76,13 @@ def _freeze_rules(
     return {Category(name): tuple(rules) for name, rules in value.items()}
 
 
+_DRIVER_RULES: dict[Category, list[Rule]] = {
+    # Public API documentation: driver create 1 request/s, driver import 2 requests/min.
+    Category.DRIVER_CREATE: [Rule(1, 1.0)],
+    Category.DRIVER_IMPORT: [Rule(2, 60.0)],
+}
+
+
 @attrs.frozen
 class RateLimits:
     """The rules of every category. A category with no rules is not limited.
@@ -93,13 +106,18 @@ class RateLimits:
 
     @classmethod
     def default(cls, *, strict_windows: bool = False) -> RateLimits:
-        """The contract's limits (Limits section of the v0.2b contract)."""
+        """The contract's limits (Limits section of the v0.2b contract).
+
+        The contract has no driver endpoints, so the driver categories take the
+        public API documentation's figures (as :meth:`public_docs` does).
+        """
         return cls(
             {
                 Category.READ: [Rule(10, 1.0)],
                 Category.WRITE: [Rule(5, 1.0)],
                 Category.BATCH_IMPORT: [Rule(10, 60.0), Rule(1000, 60.0, per="weight")],
                 Category.OPTIMIZE: [Rule(3, 60.0)],
+                **_DRIVER_RULES,
             },
             strict_windows=strict_windows,
         )
@@ -110,6 +128,7 @@ class RateLimits:
 
         Batch import and optimize each allow 100 requests per 10 minutes with at
         most 30 per minute; batch import also allows 1,000 stops per minute.
+        Driver create allows 1 request per second, driver import 2 per minute.
         """
         return cls(
             {
@@ -121,6 +140,7 @@ class RateLimits:
                     Rule(1000, 60.0, per="weight"),
                 ],
                 Category.OPTIMIZE: [Rule(100, 600.0), Rule(30, 60.0)],
+                **_DRIVER_RULES,
             },
             strict_windows=strict_windows,
         )

@@ -362,7 +362,7 @@ class RouteOverrides:
 
 @attrs.define(kw_only=True)
 class Driver:
-    """A driver of a plan."""
+    """A driver of the team (``client.drivers``), also as listed inside a plan."""
 
     id: str
     """``drivers/<id>``."""
@@ -622,3 +622,43 @@ class LiveChange:
     """True while the change waits for ``reoptimize`` and ``redistribute`` or ``save``."""
     stop: Stop | None = None
     """The stop as it will be (None for a live delete)."""
+
+
+# Drivers, live import (public API documentation) -----------------------------
+
+__all__ += ["DriverImportFailure", "DriverImportResult", "LiveImportResult"]
+
+
+@attrs.define(kw_only=True)
+class DriverImportFailure:
+    """A driver of a batch import that was not imported."""
+
+    message: str
+    """Why it failed."""
+    driver: dict[str, Any] = attrs.field(factory=dict)
+    """The service's echo of the failed driver, as JSON."""
+
+
+@attrs.define(kw_only=True)
+class DriverImportResult:
+    """The answer of a driver batch import (``POST /drivers:import``): per-driver
+    failures do not fail the call."""
+
+    success: list[str] = attrs.field(factory=list)
+    """``drivers/<id>`` of the imported drivers, in input order."""
+    failed: list[DriverImportFailure] = attrs.field(factory=list)
+    """The drivers that were not imported, and why."""
+
+
+@attrs.define(kw_only=True)
+class LiveImportResult:
+    """The answer of a live batch import (``POST /plans/<id>/stops:liveImport``)."""
+
+    pending: bool
+    """True when the plan was not writable: the stops wait in an editing session
+    for ``reoptimize`` and then ``redistribute`` or ``save``; False when they
+    were added at once."""
+    success: list[str] = attrs.field(factory=list)
+    """Serialized ids of the imported stops."""
+    failed: list[ImportFailure] = attrs.field(factory=list)
+    """The stops that were not imported, and why."""

@@ -27,7 +27,7 @@ from __future__ import annotations
 import datetime
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
-from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack
+from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack, cast
 
 import attrs
 
@@ -35,10 +35,13 @@ from route_planning_async import _ids
 from route_planning_async._converter import structure, unstructure
 from route_planning_async._core import Request
 from route_planning_async._endpoints import ENDPOINTS
-from route_planning_async._errors import RoutePlanningError, ValidationError
-from route_planning_async._import_report import ImportReport
-from route_planning_async._importer import ImportOptions, run_import
+from route_planning_async._errors import RoutePlanningError, ServerError, TransportError, ValidationError
+from route_planning_async._import_report import FailedBatch, ImportReport, RejectedStop
+from route_planning_async._importer import ImportOptions, ImportTarget, run_import
 from route_planning_async._inputs import (
+    MAX_DRIVER_IMPORT_BATCH,
+    DriverInput,
+    DriverUpdate,
     PlanInput,
     PlanUpdate,
     StopInput,
@@ -46,17 +49,23 @@ from route_planning_async._inputs import (
     UnassignedStopInput,
     UnassignedStopUpdate,
     check_batch,
+    check_driver_batch,
     check_no_depot,
     reoptimization_body,
 )
-from route_planning_async._limits import RateLimits
+from route_planning_async._limits import Category, RateLimits
 from route_planning_async._models import (
     CustomStopProperty,
     Depot,
+    Driver,
+    DriverImportResult,
+    ImportFailure,
     ImportResult,
     LiveChange,
+    LiveImportResult,
     Operation,
     Plan,
+    Route,
     Stop,
     UnassignedStop,
 )
@@ -69,8 +78,12 @@ from route_planning_async._workflows import LiveEdit, LiveEditOptions, live_edit
 __all__ = [
     "CustomStopProperties",
     "Depots",
+    "Drivers",
+    "LiveImport",
+    "LiveImportOptions",
     "Operations",
     "Plans",
+    "Routes",
     "Stops",
     "UnassignedStops",
     "get_by_serialized_id",
@@ -120,6 +133,10 @@ class _Client(Protocol):
     def operations(self) -> Operations: ...
     @property
     def depots(self) -> Depots: ...
+    @property
+    def drivers(self) -> Drivers: ...
+    @property
+    def routes(self) -> Routes: ...
     @property
     def rate_limits(self) -> RateLimits: ...
     @property
@@ -418,6 +435,63 @@ class Stops(_Resource):
         """Remove a stop of a plan that is not writable (applied like ``live_create``)."""
         return await self._fetch(ENDPOINTS["stops.live_delete"].request(_stop_path(stop_id)), LiveChange)
 
+    async def live_import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> LiveImportResult:
+        """Import 1 to 100 stops into a live plan in one request (batch import category).
+
+        Not in the contract; the public API documentation's ``POST
+        /plans/<id>/stops:liveImport``. When the plan is not writable the stops
+        join an editing session (``pending`` is True) and are applied like
+        ``live_create``: ``plans.reoptimize``, then ``plans.redistribute`` or
+        ``plans.save``. Stops that fail are reported in ``failed``.
+        """
+        path = {"plan": _ids.plan_id(plan_id)}
+        items = check_batch(stops, StopInput)
+        request = ENDPOINTS["stops.live_import_batch"].request(
+            path, json=[unstructure(item) for item in items], weight=len(items)
+        )
+        return await self._fetch(request, LiveImportResult)
+
+    async def live_import_many(
+        self,
+        plan_id: str,
+        stops: Iterable[StopInput] | AsyncIterable[StopInput],
+        **options: Unpack[LiveImportOptions],
+    ) -> LiveImport:
+        """Import any number of stops into a live plan, then apply them as ``live_edit`` does.
+
+        The stops go through the bulk importer (:func:`_importer.run_import`:
+        batches of ``live_import_batch``, exactly once by
+        ``recipient.external_id``; the options of :class:`_importer.ImportOptions`).
+        When an answer says the stops are ``pending`` (the plan was not writable
+        and they joined its editing session), the import is applied once it has
+        ended: ``:reoptimize``, wait, then ``:redistribute`` (or ``:save`` with
+        ``distribute=False``); the options of :class:`_workflows.LiveEditOptions`.
+        When the import raises, nothing is applied (the editing session keeps
+        what was sent, as with ``live_edit``).
+
+        Stops pending in an editing session are not listed by the service, so a
+        batch of a plan that is not writable whose answer was lost cannot be
+        reconciled: it is reported ``unknown``.
+        """
+        live_keys = LiveEditOptions.__optional_keys__
+        edit_options = cast(LiveEditOptions, {k: v for k, v in options.items() if k in live_keys})
+        import_options = cast(ImportOptions, {k: v for k, v in options.items() if k not in live_keys})
+        checked = _ids.plan_id(plan_id)
+        client = self._client
+        target = _LivePlanStopsTarget(self, client.plans, checked)
+        context = live_edit(
+            client.plans, self, client.operations, checked, clock=client._clock, **edit_options
+        )
+        async with context as edit:
+            report = await run_import(
+                target, stops, limits=client.rate_limits, clock=client._clock, **import_options
+            )
+            if target.pending:
+                # The importer's batches are not live calls; one marker makes
+                # the live edit apply the editing session on exit.
+                edit.changes.append(LiveChange(pending=True))
+        return LiveImport(report=report, pending=bool(target.pending), edit=edit)
+
 
 class UnassignedStops(_Resource):
     """Stops of a depot that belong to no plan (``client.unassigned_stops``)."""
@@ -512,6 +586,18 @@ class Operations(_Resource):
         path = {"operation": _ids.operation_id(operation_id)}
         return await self._fetch(ENDPOINTS["operations.get"].request(path), Operation)
 
+    async def cancel(self, operation_id: Operation | str) -> Operation:
+        """Cancel an operation that is not done yet; answers it, ``metadata.canceled`` set.
+
+        Not in the contract; the public API documentation's ``POST
+        /operations/<id>:cancel`` (write category). An operation that is
+        already done answers 409 ``operation_already_done``
+        (:class:`~route_planning_async.ConflictError`).
+        """
+        given = operation_id.id if isinstance(operation_id, Operation) else operation_id
+        path = {"operation": _ids.operation_id(given)}
+        return await self._fetch(ENDPOINTS["operations.cancel"].request(path), Operation)
+
     def list(
         self,
         *,
@@ -583,15 +669,168 @@ class CustomStopProperties(_Resource):
         """Every definition (at most 3 per team; one page)."""
         return self._paginate("custom_stop_properties.list", CustomStopProperty, "customStopProperties")
 
+    async def get(self, custom_stop_property_id: str) -> CustomStopProperty:
+        """One definition by its id (public API documentation,
+        ``GET /team/customStopProperties/<id>``)."""
+        path = {"custom_stop_property": _ids.custom_stop_property_id(custom_stop_property_id)}
+        return await self._fetch(ENDPOINTS["custom_stop_properties.get"].request(path), CustomStopProperty)
+
+
+# Fields a driver update can never carry, and why (public API documentation,
+# PATCH /drivers/<id>: name, displayName, depots and routeOverrides only).
+_DRIVER_NOT_UPDATABLE: Final = {
+    "email": "a driver's e-mail cannot be changed (it is set on create and import only)",
+    "phone": "a driver's phone cannot be changed (it is set on create and import only)",
+    "active": "the API has no call that pauses or resumes a driver",
+}
+
+
+def _driver_filter(filter: Mapping[str, FilterValue] | None) -> dict[str, FilterValue] | None:
+    """The driver list's filter, checked: ``active`` True or False, nothing else."""
+    if filter is None:
+        return None
+    if not isinstance(filter, Mapping):
+        raise ValidationError("filter", f"must be a mapping of name to value, got {type(filter).__name__}")
+    for name, value in filter.items():
+        if name != "active":
+            raise ValidationError("filter", f"the driver list filters on active only, got {name!r}")
+        if not isinstance(value, bool):
+            raise ValidationError("filter[active]", f"must be True or False, got {value!r}")
+    return dict(filter)
+
+
+class Drivers(_Resource):
+    """The team's drivers (``client.drivers``).
+
+    Not in the contract; the public API documentation's ``/drivers`` paths.
+    Driver create has a rate-limit category of its own (1 per second) and so
+    has driver import (2 per minute); see :class:`_limits.Category`.
+    """
+
+    __slots__ = ()
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Driver]:
+        """The team's drivers, lazily. Filter: ``active`` (True or False);
+        ``max_page_size`` 1..50 (the service's default is 50)."""
+        return self._paginate(
+            "drivers.list",
+            Driver,
+            "drivers",
+            filter=_driver_filter(filter),
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
+
+    async def get(self, driver_id: str) -> Driver:
+        """One driver, by ``drivers/<id>`` or ``<id>``."""
+        path = {"driver": _ids.driver_id(driver_id)}
+        return await self._fetch(ENDPOINTS["drivers.get"].request(path), Driver)
+
+    async def create(self, driver: DriverInput) -> Driver:
+        """Add one driver to the team (driver create category: 1 per second).
+        For several drivers prefer ``import_batch`` or ``import_many``."""
+        body = unstructure(_checked(driver, DriverInput, "driver"))
+        return await self._fetch(ENDPOINTS["drivers.create"].request(json=body), Driver)
+
+    async def update(self, driver_id: str, update: DriverUpdate | None = None, /, **fields: Any) -> Driver:
+        """Change the fields given (a :class:`DriverUpdate`, or its fields as
+        keywords): ``name``, ``display_name``, ``depots``, ``route_overrides``."""
+        path = {"driver": _ids.driver_id(driver_id)}
+        for name in fields:
+            if name in _DRIVER_NOT_UPDATABLE:
+                raise ValidationError(name, _DRIVER_NOT_UPDATABLE[name])
+        body = unstructure(_update_body(DriverUpdate, update, fields))
+        return await self._fetch(ENDPOINTS["drivers.update"].request(path, json=body), Driver)
+
+    async def delete(self, driver_id: str) -> None:
+        """Remove a driver from the team (the service answers 204)."""
+        path = {"driver": _ids.driver_id(driver_id)}
+        await self._client._execute(ENDPOINTS["drivers.delete"].request(path))
+
+    async def import_batch(self, drivers: Sequence[DriverInput]) -> DriverImportResult:
+        """Import 1 to 50 drivers in one request (driver import category: 2 per
+        minute). Drivers that fail are reported in ``failed`` and do not fail the call."""
+        items = check_driver_batch(drivers)
+        request = ENDPOINTS["drivers.import_batch"].request(json=[unstructure(item) for item in items])
+        return await self._fetch(request, DriverImportResult)
+
+    async def import_many(
+        self,
+        drivers: Iterable[DriverInput] | AsyncIterable[DriverInput],
+        **options: Unpack[ImportOptions],
+    ) -> ImportReport[Any]:
+        """Import any number of drivers, in batches of up to 50, each exactly once.
+
+        The report is an :class:`ImportReport` of the given :class:`DriverInput`
+        objects (typed ``ImportReport[Any]``: the report's type parameter is
+        bound to the stop inputs), with ``drivers/<id>`` ids.
+
+        The bulk importer of the stops (:func:`_importer.run_import`, options as
+        in :class:`_importer.ImportOptions`) with the driver's e-mail, else its
+        phone, as the natural key: after an ambiguous failure the team's
+        drivers are listed and a driver that carries the key counts as created.
+        ``batch_size`` is 1..50 (default 50); ``max_in_flight`` defaults to the
+        driver import rule's amount (2 per minute). Validation errors of a
+        stream name the row as ``stops[<position>]`` (the engine's naming).
+        See :class:`_DriversTarget`.
+        """
+        size: object = options.get("batch_size", MAX_DRIVER_IMPORT_BATCH)
+        if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_DRIVER_IMPORT_BATCH:
+            raise ValidationError("batch_size", f"must be 1 to {MAX_DRIVER_IMPORT_BATCH}, got {size!r}")
+        settings = options.copy()
+        settings["batch_size"] = size
+        if settings.get("max_in_flight") is None:
+            rules = self._client.rate_limits.for_category(Category.DRIVER_IMPORT)
+            amounts = [rule.amount for rule in rules if rule.per == "request"]
+            settings["max_in_flight"] = max(2, min(amounts, default=2))
+        target = _DriversTarget(self)
+        rows: Iterable[_DriverRow] | AsyncIterable[_DriverRow]
+        if isinstance(drivers, Sequence):
+            rows = [_DriverRow.of(item, f"drivers[{index}]") for index, item in enumerate(drivers)]
+        elif isinstance(drivers, AsyncIterable):
+            rows = _driver_rows_async(drivers)
+        else:
+            rows = (_DriverRow.of(item, "driver") for item in drivers)
+        client = self._client
+        report = await run_import(
+            cast("ImportTarget[Any]", target),
+            rows,
+            limits=client.rate_limits,
+            clock=client._clock,
+            **settings,
+        )
+        return _unwrapped(report)
+
+
+class Routes(_Resource):
+    """Routes of optimized plans, read only (``client.routes``); a plan's
+    ``routes`` ids and a stop's ``route.id`` resolve here."""
+
+    __slots__ = ()
+
+    async def get(self, route_id: str) -> Route:
+        """One route, by ``routes/<id>`` or ``<id>`` (public API documentation,
+        ``GET /routes/<id>``; 403 ``route_inaccessible`` for a route older than
+        the team may read)."""
+        path = {"route": _ids.route_id(route_id)}
+        return await self._fetch(ENDPOINTS["routes.get"].request(path), Route)
+
 
 _SERIALIZED_ID_RULE: Final = (
-    "must be plans/<id>, plans/<id>/stops/<id>, unassignedStops/<id>, operations/<id> or depots/<id>"
+    "must be plans/<id>, plans/<id>/stops/<id>, unassignedStops/<id>, operations/<id>, depots/<id>, "
+    "routes/<id> or drivers/<id>"
 )
 
 
 async def get_by_serialized_id(
     client: _Client, serialized_id: str
-) -> Plan | Stop | UnassignedStop | Operation | Depot:
+) -> Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver:
     """Fetch any resource by its serialized id, as the matching model
     (contract, General conventions: GET ``{base_url}/<serialized id>``)."""
     given: object = serialized_id
@@ -607,6 +846,10 @@ async def get_by_serialized_id(
             return await client.operations.get(serialized_id)
         case ["depots", _]:
             return await client.depots.get(serialized_id)
+        case ["routes", _]:
+            return await client.routes.get(serialized_id)
+        case ["drivers", _]:
+            return await client.drivers.get(serialized_id)
     raise ValidationError("serialized_id", f"{_SERIALIZED_ID_RULE}, got {serialized_id!r}")
 
 
@@ -665,3 +908,207 @@ class _UnassignedStopsTarget:
             if self.depot is not None and stop.depot and stop.depot != self.depot:
                 continue
             yield stop.id, stop.recipient.external_id
+
+
+class LiveImportOptions(ImportOptions, LiveEditOptions, total=False):
+    """The options of ``stops.live_import_many``: the bulk importer's
+    (:class:`_importer.ImportOptions`) and how the editing session is applied
+    (:class:`_workflows.LiveEditOptions`: ``distribute``, ``optimization_type``,
+    ``timeout``, ``poll_interval``, ``max_poll_interval``, ``cancel_on_timeout``)."""
+
+
+@attrs.frozen
+class LiveImport:
+    """What ``stops.live_import_many`` did."""
+
+    report: ImportReport[StopInput]
+    """One outcome per input stop."""
+    pending: bool
+    """Whether the stops joined an editing session (the plan was not writable),
+    which was then applied."""
+    edit: LiveEdit
+    """The live edit that applied the session: ``edit.operation`` (the
+    re-optimization) and ``edit.plan`` (after ``:redistribute``) once applied."""
+
+
+@attrs.frozen
+class _LivePlanStopsTarget:
+    """The stops of a live plan, imported with ``:liveImport``.
+
+    Each answer's ``pending`` is remembered: once one is true, the import has
+    started (or joined) an editing session that ``live_import_many`` applies at
+    the end. Reconciliation lists the plan's stops like :class:`_PlanStopsTarget`;
+    the stops pending in an editing session are not listed, so for a plan that
+    is not writable the lookup refuses (the batch is then ``unknown``) instead
+    of resending stops that may be waiting in the session.
+    """
+
+    item_type: ClassVar[type[StopInput]] = StopInput
+    stops: Stops
+    plans: Plans
+    plan_id: str
+    answers: list[bool] = attrs.field(factory=list)
+    """``pending`` of every answer so far (a list, so the frozen target can record)."""
+
+    @property
+    def id_prefix(self) -> str:
+        return f"plans/{self.plan_id}/stops/"
+
+    @property
+    def pending(self) -> bool:
+        return any(self.answers)
+
+    def check(self, item: StopInput, field: str) -> None:
+        """Every valid :class:`StopInput` is accepted."""
+
+    async def send(self, batch: list[StopInput]) -> ImportResult:
+        result = await self.stops.live_import_batch(self.plan_id, batch)
+        self.answers.append(result.pending)
+        return ImportResult(success=result.success, failed=result.failed)
+
+    async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
+        plan = await self.plans.get(self.plan_id)
+        if not plan.writable:
+            raise LookupError("stops pending in the plan's editing session are not listed")
+        async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
+            yield stop.id, stop.recipient.external_id
+
+
+def driver_key(driver: DriverInput) -> str | None:
+    """The natural key of a driver: its e-mail, else its phone; None without either."""
+    for value in (driver.email, driver.phone):
+        if isinstance(value, str) and value:
+            return value
+    return None
+
+
+@attrs.frozen
+class _NaturalKey:
+    """What the importer engine reads as ``row.recipient``: the row's key."""
+
+    external_id: str | None
+
+
+def _identity(driver: Mapping[str, Any]) -> dict[str, Any]:
+    """A driver's identifying fields, in the address keys the engine compares
+    when a failure comes back without a key (see :class:`_DriverRow`)."""
+    return {
+        "addressName": driver.get("name"),
+        "addressLineOne": driver.get("displayName"),
+        "addressLineTwo": driver.get("email"),
+        "city": driver.get("phone"),
+    }
+
+
+@attrs.frozen
+class _DriverRow:
+    """One input driver, in the stop-shaped form the importer engine reads.
+
+    The engine (``_importer.py``) takes the natural key from
+    ``row.recipient.external_id`` and matches a failure's echo by its
+    ``recipient.externalId``, else by its ``address``. A driver has neither, so
+    the row answers its e-mail or phone as ``recipient.external_id`` and its
+    identifying fields as ``address``; :class:`_DriversTarget` shapes the
+    answer's echoes the same way. ``drivers.import_many`` unwraps the rows
+    again, so its report holds the caller's own :class:`DriverInput` objects.
+    """
+
+    driver: DriverInput
+
+    @classmethod
+    def of(cls, item: object, field: str) -> _DriverRow:
+        if not isinstance(item, DriverInput):
+            raise ValidationError(field, f"must be a DriverInput, got {type(item).__name__}")
+        return cls(item)
+
+    @property
+    def recipient(self) -> _NaturalKey:
+        return _NaturalKey(driver_key(self.driver))
+
+    @property
+    def address(self) -> dict[str, Any]:
+        return _identity(unstructure(self.driver))
+
+
+async def _driver_rows_async(drivers: AsyncIterable[DriverInput]) -> AsyncIterator[_DriverRow]:
+    async for item in drivers:
+        yield _DriverRow.of(item, "driver")
+
+
+def _unwrapped(report: ImportReport[Any]) -> ImportReport[Any]:
+    """The report with the caller's :class:`DriverInput` objects in place of the rows."""
+    report.rejected_stops[:] = [
+        RejectedStop(r.position, r.stop.driver, r.message) for r in report.rejected_stops
+    ]
+    report.failed_batches[:] = [
+        FailedBatch(f.outcome, f.positions, tuple(row.driver for row in f.stops), f.error)
+        for f in report.failed_batches
+    ]
+    return report
+
+
+@attrs.define
+class _DriversTarget:
+    """The team's drivers, as a bulk import target (``drivers.import_many``).
+
+    The importer engine is written for stops: its rows carry ``recipient`` and
+    ``address`` and its answers echo ``stop``. This target adapts a driver
+    import to it: rows are :class:`_DriverRow`, and each answer of ``POST
+    /drivers:import`` becomes an :class:`ImportResult` whose failures echo the
+    driver's key and identifying fields in the shape the engine matches.
+
+    Exactly once: the driver list has no filter by e-mail or phone (public API
+    documentation: ``filter[active]`` only), so reconciliation lists the whole
+    team once after a failed batch (one snapshot, shared by the lookups of the
+    keys that follow; a later failure takes a new one) and takes a driver whose
+    e-mail or phone is the key as that input's driver.
+    """
+
+    item_type: ClassVar[type[_DriverRow]] = _DriverRow
+    id_prefix: ClassVar[str] = "drivers/"
+    drivers: Drivers
+    _snapshot: dict[str, list[str]] | None = None
+    _failures: int = 0
+    _taken_at: int = -1
+
+    def check(self, item: _DriverRow, field: str) -> None:
+        """Every valid :class:`DriverInput` is accepted."""
+
+    async def send(self, batch: list[_DriverRow]) -> ImportResult:
+        try:
+            result = await self.drivers.import_batch([row.driver for row in batch])
+        except (ServerError, TransportError):
+            # The batch may have created drivers: the next lookup lists again.
+            self._failures += 1
+            raise
+        failed = [
+            ImportFailure(
+                message=failure.message,
+                stop={
+                    "recipient": {"externalId": _echo_key(failure.driver)},
+                    "address": _identity(failure.driver),
+                },
+            )
+            for failure in result.failed
+        ]
+        return ImportResult(success=result.success, failed=failed)
+
+    async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
+        if self._snapshot is None or self._taken_at != self._failures:
+            taken_at = self._failures
+            snapshot: dict[str, list[str]] = {}
+            async for driver in self.drivers.list():
+                for key in {driver.email, driver.phone}:
+                    if key:
+                        snapshot.setdefault(key, []).append(driver.id)
+            self._snapshot, self._taken_at = snapshot, taken_at
+        for driver_id in self._snapshot.get(external_id, []):
+            yield driver_id, external_id
+
+
+def _echo_key(echo: Mapping[str, Any]) -> str | None:
+    for name in ("email", "phone"):
+        value = echo.get(name)
+        if isinstance(value, str) and value:
+            return value
+    return None
