@@ -18,15 +18,17 @@ import attrs
 from multidict import MultiMapping
 
 from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._drivers import validate_driver_body
 from route_planning_async.emulator._pages import (
     DEPOTS_LIST,
+    DRIVERS_LIST,
     OPERATIONS_LIST,
     PLANS_LIST,
     STOPS_LIST,
     UNASSIGNED_LIST,
     Pages,
 )
-from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
 from route_planning_async.emulator._records import CompactStops, OperationRecord, PlanRecord
 from route_planning_async.emulator._routes import ROUTES, RouteSpec
 from route_planning_async.emulator._state import EmulatorState
@@ -337,6 +339,10 @@ class Handlers:
         route = self.state.routes.get(call.params["route"])
         if route is None:
             raise Problem.not_found("Route not found", "route_not_found")
+        limit = self.config.inaccessible_before
+        plan = self.state.plans.get(route.plan_id)
+        if limit is not None and plan is not None and plan.starts < limit:
+            raise Problem(403, ROUTE_INACCESSIBLE[1], ROUTE_INACCESSIBLE[0], url=PAYWALL_URL)
         return Reply(200, self.state.route_json(route))
 
     def drivers_get(self, call: Call) -> Reply:
@@ -344,3 +350,57 @@ class Handlers:
         if driver is None:
             raise Problem.not_found("Driver not found", "driver_not_found")
         return Reply(200, self.state.driver_json(driver))
+
+    # ------------------- the rest of the public API documentation (not in the contract)
+
+    def drivers_list(self, call: Call) -> Reply:
+        def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
+            active = filters.get("active")
+            if active is not None and active not in ("true", "false"):
+                raise Problem.invalid("filter.active", f"must be 'true' or 'false', got {active!r}")
+            found, last, more = self.state.drivers_page(
+                after, limit, None if active is None else active == "true"
+            )
+            return [self.state.driver_json(driver) for driver in found], last, more
+
+        items, token = self._pages.paginate(call.route.name, call.query, "", DRIVERS_LIST, fetch)
+        return Reply(200, {"drivers": items, "nextPageToken": token})
+
+    def drivers_create(self, call: Call) -> Reply:
+        fields = validate_driver_body(call.json, partial=False, strict=self.config.strict)
+        return Reply(200, self.state.driver_json(self.state.create_driver(fields)))
+
+    def drivers_update(self, call: Call) -> Reply:
+        fields = validate_driver_body(call.json, partial=True, strict=self.config.strict)
+        return Reply(200, self.state.driver_json(self.state.update_driver(call.params["driver"], fields)))
+
+    def drivers_delete(self, call: Call) -> Reply:
+        self.state.remove_driver(call.params["driver"])
+        return Reply(204)
+
+    def drivers_import_batch(self, call: Call) -> Reply:
+        items = array(call.json, "", min_items=1, max_items=50)
+        fields = [
+            validate_driver_body(item, f"[{index}]", partial=False, strict=self.config.strict)
+            for index, item in enumerate(items)
+        ]
+        return Reply(200, self.state.import_drivers(fields, items))
+
+    def operations_cancel(self, call: Call) -> Reply:
+        operation = self.state.cancel_operation(call.params["operation"])
+        return Reply(200, self.state.operation_json(operation))
+
+    def stops_live_import_batch(self, call: Call) -> Reply:
+        items = array(call.json, "", min_items=1, max_items=100)
+        fields = [
+            validate_stop_body(item, "stop.create", f"[{index}]", strict=self.config.strict)
+            for index, item in enumerate(items)
+        ]
+        return Reply(200, self.state.live_import(self._plan(call), fields))
+
+    def custom_stop_properties_get(self, call: Call) -> Reply:
+        wanted = call.params["custom_stop_property"]
+        for prop in self.state.custom_stop_properties_json():
+            if prop["id"] == wanted:
+                return Reply(200, prop)
+        raise Problem.not_found("Custom stop property not found", "custom_stop_property_not_found")

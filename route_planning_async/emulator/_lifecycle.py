@@ -25,7 +25,7 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from route_planning_async.emulator import _problems as problems
-from route_planning_async.emulator._bodies import ETA_SPREAD, NOT_OPTIMIZED
+from route_planning_async.emulator._bodies import ETA_SPREAD, NOT_OPTIMIZED, failure_echo
 from route_planning_async.emulator._edits import Edits
 from route_planning_async.emulator._optimizer import OptDriver, OptStop, Outcome, optimize
 from route_planning_async.emulator._problems import Problem
@@ -411,3 +411,39 @@ class Lifecycle(Edits):
             found.append(operation)
             last = index + 1
         return found, last, False
+
+    # ------------------------------------- cancel and live import (public API documentation)
+
+    def cancel_operation(self, operation_id: str) -> OperationRecord:
+        """POST /operations/<id>:cancel: the operation ends canceled, without a result,
+        and the plan goes back to where it was before (like a failed optimization)."""
+        operation = self.operation(operation_id)
+        if operation.done:
+            raise Problem.conflict(*problems.OPERATION_ALREADY_DONE)
+        operation.canceled = True
+        operation.outcome = None
+        operation.failure = None
+        self._finish(operation)
+        return operation
+
+    def live_import(self, plan: PlanRecord, items: list[dict[str, Any]]) -> dict[str, Any]:
+        """POST /plans/<id>/stops:liveImport: like ``live_create`` for each stop, per-stop
+        failures in ``failed``; ``pending`` when the stops joined the editing session."""
+        self._require_live(plan)
+        success: list[str] = []
+        failed: list[dict[str, Any]] = []
+        pending = not plan.writable
+        for index, fields in enumerate(items):
+            try:
+                record = self.build_stop(plan, fields, f"[{index}].")
+            except Problem as problem:
+                failed.append({"error": {"message": problem.message}, "stop": failure_echo(fields)})
+                continue
+            if pending:
+                plan.pending[record.id] = PendingChange("create", record)
+            else:
+                self.add_stop(plan, record)
+            success.append(record.body["id"])
+        if pending and success:
+            self._mark_edited(plan)
+        return {"success": success, "failed": failed, "pending": pending}

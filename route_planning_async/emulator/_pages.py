@@ -154,3 +154,8 @@ def _filter_value(name: str, value: str) -> Any:
     if name == "type" and value not in _OPERATION_TYPES:
         raise Problem.invalid("filter.type", f"must be one of {', '.join(_OPERATION_TYPES)}, got {value!r}")
     return string(value, f"filter.{name}")
+
+
+# The driver list (public OpenAPI document: maxPageSize 1..50, default 50; filter.active).
+DRIVERS_LIST = ListSpec(50, 50, ("active",))
+__all__ += ["DRIVERS_LIST"]

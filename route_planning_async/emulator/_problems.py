@@ -84,3 +84,13 @@ NO_DRIVERS_AVAILABLE = (
     "Plan has no drivers. Either the plan's depot has no drivers, if the optimization is for "
     "minimizing drivers, or the plan has no assigned drivers.",
 )
+
+# Operation cancel (public OpenAPI document, POST /operations/<id>:cancel).
+OPERATION_ALREADY_DONE = (
+    "operation_already_done",
+    "The operation cannot be canceled because it is already done.",
+)
+ROUTE_INACCESSIBLE = (
+    "route_inaccessible",
+    "Route is no longer accessible due to data access restrictions.",
+)

@@ -255,3 +255,5 @@ class OperationRecord:
     """Epoch seconds once done."""
     pending: dict[str, PendingChange] = attrs.field(factory=dict)
     """The live changes a re-optimization took into account."""
+    canceled: bool = False
+    """Canceled with ``POST /operations/<id>:cancel`` (public API documentation)."""

@@ -92,6 +92,23 @@ ROUTES: tuple[RouteSpec, ...] = (
     # Serialized ids the public OpenAPI document can also fetch.
     RouteSpec("routes.get", "GET", "/routes/{route}", _R, "none"),
     RouteSpec("drivers.get", "GET", "/drivers/{driver}", _R, "none"),
+    # The rest of the public OpenAPI document: drivers (driver create and import in
+    # rate-limit categories of their own), operation cancel, live import, one custom
+    # stop property.
+    RouteSpec("drivers.list", "GET", "/drivers", _R, "none"),
+    RouteSpec("drivers.create", "POST", "/drivers", Category.DRIVER_CREATE, "required"),
+    RouteSpec("drivers.update", "PATCH", "/drivers/{driver}", _W, "required"),
+    RouteSpec("drivers.delete", "DELETE", "/drivers/{driver}", _W, "none"),
+    RouteSpec("drivers.import_batch", "POST", "/drivers:import", Category.DRIVER_IMPORT, "required"),
+    RouteSpec("operations.cancel", "POST", "/operations/{operation}:cancel", _W, "none"),
+    RouteSpec("stops.live_import_batch", "POST", "/plans/{plan}/stops:liveImport", _I, "required"),
+    RouteSpec(
+        "custom_stop_properties.get",
+        "GET",
+        "/team/customStopProperties/{custom_stop_property}",
+        _R,
+        "none",
+    ),
 )
 """Every endpoint, in matching order."""
 
@@ -104,6 +121,7 @@ _PATH_PARAM_NAMES = {
     "depot": "depotId",
     "route": "routeId",
     "driver": "driverId",
+    "custom_stop_property": "customStopPropertyId",
 }
 
 

@@ -117,7 +117,7 @@ class Views(Store):
             "type": "plan_optimization",
             "done": operation.done,
             "metadata": {
-                "canceled": False,
+                "canceled": operation.canceled,
                 "startedAt": operation.started_at,
                 "finishedAt": operation.finished_at,
                 "startedBy": "api",
