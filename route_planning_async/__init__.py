@@ -42,11 +42,14 @@ from route_planning_async._import_report import (
 from route_planning_async._inputs import (
     UNSET,
     AddressInput,
+    DriverInput,
+    DriverUpdate,
     OrderInfoInput,
     PlanInput,
     PlanUpdate,
     RecipientInput,
     ReoptimizationType,
+    RouteOverridesInput,
     StopInput,
     StopUpdate,
     TimingInput,
@@ -63,11 +66,14 @@ from route_planning_async._models import (
     DeliveryState,
     Depot,
     Driver,
+    DriverImportFailure,
+    DriverImportResult,
     Eta,
     EtaNullReason,
     ImportFailure,
     ImportResult,
     LiveChange,
+    LiveImportResult,
     Operation,
     OperationMetadata,
     OptimizationFailure,
@@ -90,6 +96,7 @@ from route_planning_async._models import (
     UnassignedStop,
 )
 from route_planning_async._pagination import Page, Paginator
+from route_planning_async._resources import LiveImport
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._stats import CategoryStats, SchedulerStats
 from route_planning_async._transport import Transport
@@ -119,6 +126,10 @@ __all__ = [
     "DeliveryState",
     "Depot",
     "Driver",
+    "DriverImportFailure",
+    "DriverImportResult",
+    "DriverInput",
+    "DriverUpdate",
     "Eta",
     "EtaNullReason",
     "FailedBatch",
@@ -131,6 +142,8 @@ __all__ = [
     "InMemoryBackend",
     "LiveChange",
     "LiveEdit",
+    "LiveImport",
+    "LiveImportResult",
     "NotFoundError",
     "Operation",
     "OperationCanceledError",
@@ -167,6 +180,7 @@ __all__ = [
     "RetryPolicy",
     "Route",
     "RouteOverrides",
+    "RouteOverridesInput",
     "RoutePlanningClient",
     "RoutePlanningError",
     "RouteState",

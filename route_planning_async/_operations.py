@@ -40,15 +40,17 @@ from __future__ import annotations
 import asyncio
 import math
 from collections.abc import AsyncGenerator, Awaitable, Iterable
-from typing import Protocol, TypedDict, TypeVar, Unpack
+from typing import Protocol, TypedDict, TypeVar, Unpack, runtime_checkable
 
 import attrs
 
 from route_planning_async import _ids
 from route_planning_async._errors import (
+    ConflictError,
     OperationCanceledError,
     OperationTimeoutError,
     OptimizationFailedError,
+    RoutePlanningError,
     ValidationError,
 )
 from route_planning_async._limits import Category, RateLimits
@@ -62,6 +64,7 @@ __all__ = [
     "DEFAULT_POLL_INTERVAL",
     "POLL_GROWTH",
     "Deadline",
+    "OperationCanceller",
     "OperationReader",
     "PollOptions",
     "Polling",
@@ -95,6 +98,14 @@ class OperationReader(Protocol):
         """The operation ``operations/<id>`` as the service has it now."""
 
 
+@runtime_checkable
+class OperationCanceller(OperationReader, Protocol):
+    """A reader that can also cancel an operation (``client.operations``), for ``cancel_on_timeout``."""
+
+    async def cancel(self, operation_id: str) -> Operation:
+        """Cancel ``operations/<id>`` on the service (public API documentation, ``:cancel``)."""
+
+
 class PollOptions(TypedDict, total=False):
     """The options of every wait (``operations.wait``, ``plans.optimize_and_wait``)."""
 
@@ -104,6 +115,10 @@ class PollOptions(TypedDict, total=False):
     """Seconds before the first poll (:data:`DEFAULT_POLL_INTERVAL`)."""
     max_poll_interval: float
     """The cap of the growing delay (:data:`DEFAULT_MAX_POLL_INTERVAL`)."""
+    cancel_on_timeout: bool
+    """On :class:`OperationTimeoutError`, cancel the operation on the service too
+    (``operations.cancel``; not in the contract, the public API documentation's
+    ``:cancel``). Default False: the operation goes on."""
 
 
 class WaitManyOptions(PollOptions, total=False):
@@ -141,6 +156,8 @@ class Polling:
     """Seconds before the first poll."""
     max_poll_interval: float
     """The cap of the growing delay between two polls."""
+    cancel_on_timeout: bool = False
+    """Cancel the operation on the service when the wait times out."""
 
     def __attrs_post_init__(self) -> None:
         check_intervals(self.poll_interval, self.max_poll_interval)
@@ -153,6 +170,7 @@ class Polling:
             options.get("timeout"),
             options.get("poll_interval", DEFAULT_POLL_INTERVAL),
             options.get("max_poll_interval", DEFAULT_MAX_POLL_INTERVAL),
+            options.get("cancel_on_timeout", False),
         )
 
     def next_delay(self, delay: float) -> float:
@@ -264,7 +282,9 @@ async def wait(
     operation id (``operations/<id>`` or ``<id>``) is fetched once first.
 
     Cancelling the waiting task stops the polling; the operation itself goes on
-    on the service.
+    on the service. With ``cancel_on_timeout=True`` a timeout also cancels the
+    operation on the service (``reader`` must have a ``cancel`` method, as
+    ``client.operations`` does); the error's notes say whether that worked.
 
     :raises OptimizationFailedError: the result is a failure (``code``, ``message``).
     :raises OperationCanceledError: ``metadata.canceled`` is set.
@@ -279,17 +299,51 @@ async def poll_until_finished(
 ) -> Operation:
     """:func:`wait`, with its options already read into ``polling``."""
     operation_id = _serialized_operation_id(operation)
+    canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, operation_id)
-    if isinstance(operation, Operation):
-        current = operation
-    else:
-        current = await deadline.run(reader.get(operation_id))
-    delay = polling.poll_interval
-    while not finished(current):
-        await deadline.sleep(delay)
-        current = await deadline.run(reader.get(operation_id))
-        delay = polling.next_delay(delay)
+    try:
+        if isinstance(operation, Operation):
+            current = operation
+        else:
+            current = await deadline.run(reader.get(operation_id))
+        delay = polling.poll_interval
+        while not finished(current):
+            await deadline.sleep(delay)
+            current = await deadline.run(reader.get(operation_id))
+            delay = polling.next_delay(delay)
+    except OperationTimeoutError as timed_out:
+        if canceller is not None:
+            await cancel_after_timeout(canceller, operation_id, timed_out)
+        raise
     return settled(current)
+
+
+def _canceller(reader: OperationReader, polling: Polling) -> OperationCanceller | None:
+    """The reader as a canceller when ``cancel_on_timeout`` is asked for; None otherwise."""
+    if not polling.cancel_on_timeout:
+        return None
+    if not isinstance(reader, OperationCanceller):
+        raise ValidationError("cancel_on_timeout", "needs operations that can be canceled (a cancel method)")
+    return reader
+
+
+async def cancel_after_timeout(
+    canceller: OperationCanceller, operation_id: str, timed_out: OperationTimeoutError
+) -> None:
+    """Cancel an operation whose wait timed out; what happened goes into the error's notes.
+
+    An operation that finished in the meantime answers 409
+    ``operation_already_done``; any other failure of the cancel call is noted
+    too, and the timeout is raised all the same (by the caller).
+    """
+    try:
+        await canceller.cancel(operation_id)
+    except ConflictError as exc:
+        timed_out.add_note(f"{operation_id} was not canceled: it finished first ({exc.code})")
+    except RoutePlanningError as exc:
+        timed_out.add_note(f"{operation_id} could not be canceled: {exc}")
+    else:
+        timed_out.add_note(f"{operation_id} was canceled on the service")
 
 
 def read_rate(limits: RateLimits) -> float:
@@ -362,7 +416,9 @@ async def wait_many(
     :func:`contextlib.aclosing`) to stop polling early.
 
     :raises OperationTimeoutError: some operation was not finished after
-        ``timeout`` seconds (it names the first one still pending).
+        ``timeout`` seconds (it names the first one still pending); with
+        ``cancel_on_timeout=True`` every operation still pending is then
+        canceled on the service first.
     """
     check_options(options, WaitManyOptions.__optional_keys__, "wait_many")
     polling = Polling.of(options)
@@ -371,6 +427,7 @@ async def wait_many(
     if not 0 < read_share <= 1:
         raise ValidationError("read_share", f"must be more than 0 and at most 1, got {read_share}")
     spacing = 1 / (read_share * read_rate(limits))
+    canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, "")
 
     def deliver(operation: Operation) -> Operation:
@@ -406,17 +463,24 @@ async def wait_many(
 
     next_poll = -math.inf
     while pending:
-        first = min(pending.values(), key=lambda p: p.due)
-        await deadline.sleep(first.due - clock.now(), first.id)
-        # The share cap: one poll at a time at the average rate never bursts.
-        gap = next_poll - clock.now()
-        if gap > 0:
-            await deadline.sleep(gap, first.id)
-        now = clock.now()
-        next_poll = now + spacing
-        due = [p for p in pending.values() if p.due <= now] or [first]
-        chosen = min(due, key=_Pending.priority)
-        operation = await deadline.run(reader.get(chosen.id), chosen.id)
+        try:
+            first = min(pending.values(), key=lambda p: p.due)
+            await deadline.sleep(first.due - clock.now(), first.id)
+            # The share cap: one poll at a time at the average rate never bursts.
+            gap = next_poll - clock.now()
+            if gap > 0:
+                await deadline.sleep(gap, first.id)
+            now = clock.now()
+            next_poll = now + spacing
+            due = [p for p in pending.values() if p.due <= now] or [first]
+            chosen = min(due, key=_Pending.priority)
+            operation = await deadline.run(reader.get(chosen.id), chosen.id)
+        except OperationTimeoutError as timed_out:
+            if canceller is not None:
+                # Every operation still waited for, one at a time (write category).
+                for operation_id in list(pending):
+                    await cancel_after_timeout(canceller, operation_id, timed_out)
+            raise
         if finished(operation):
             del pending[chosen.id]
             yield deliver(operation)

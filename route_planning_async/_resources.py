@@ -296,8 +296,8 @@ class Plans(_Resource):
     async def optimize_and_wait(self, plan_id: str, **options: Unpack[PollOptions]) -> Operation:
         """Optimize the plan and wait for the finished operation; if the plan is
         already being optimized, wait for that optimization instead. Options:
-        ``timeout``, ``poll_interval``, ``max_poll_interval`` (see
-        :func:`_workflows.optimize_and_wait`)."""
+        ``timeout``, ``poll_interval``, ``max_poll_interval``, ``cancel_on_timeout``
+        (see :func:`_workflows.optimize_and_wait`)."""
         client = self._client
         return await optimize_and_wait(self, client.operations, plan_id, clock=client._clock, **options)
 
@@ -306,8 +306,8 @@ class Plans(_Resource):
     ) -> AbstractAsyncContextManager[LiveEdit]:
         """Live-edit a plan that is not writable; on a clean exit the changes are
         re-optimized and redistributed (or saved). Options: ``distribute``,
-        ``optimization_type``, ``timeout``, ``poll_interval``, ``max_poll_interval``
-        (see :func:`_workflows.live_edit`)::
+        ``optimization_type``, ``timeout``, ``poll_interval``, ``max_poll_interval``,
+        ``cancel_on_timeout`` (see :func:`_workflows.live_edit`)::
 
             async with client.plans.live_edit(plan_id) as edit:
                 await edit.update(stop_id, notes="Ring twice")
@@ -630,7 +630,9 @@ class Operations(_Resource):
 
     async def wait(self, operation: Operation | str, **options: Unpack[PollOptions]) -> Operation:
         """Poll one operation until it is finished. Options: ``timeout``,
-        ``poll_interval``, ``max_poll_interval`` (see :func:`_operations.wait`)."""
+        ``poll_interval``, ``max_poll_interval``, ``cancel_on_timeout`` (cancel
+        the operation on the service when the wait times out; see
+        :func:`_operations.wait`)."""
         return await wait(self, operation, clock=self._client._clock, **options)
 
     def wait_many(
@@ -638,7 +640,7 @@ class Operations(_Resource):
     ) -> AsyncGenerator[Operation, None]:
         """Yield operations as they finish, from one shared poll loop. Options:
         ``read_share``, ``raise_on_failure``, ``timeout``, ``poll_interval``,
-        ``max_poll_interval`` (see :func:`_operations.wait_many`)."""
+        ``max_poll_interval``, ``cancel_on_timeout`` (see :func:`_operations.wait_many`)."""
         client = self._client
         return wait_many(self, operations, clock=client._clock, limits=client.rate_limits, **options)
 

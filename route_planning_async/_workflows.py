@@ -194,6 +194,10 @@ async def optimize_and_wait(
     :raises OptimizationFailedError: the optimization failed.
     :raises OperationCanceledError: it was canceled.
     :raises OperationTimeoutError: it did not finish within ``timeout`` seconds.
+        With ``cancel_on_timeout=True`` the operation being waited for is then
+        canceled on the service (``operations.cancel``; the error's notes say
+        how that went); a timeout before an operation is known (while the
+        ``:optimize`` call itself waits) has nothing to cancel.
     :raises OptimizationInProgressError: the plan stayed busy for
         :data:`MAX_IN_PROGRESS_ROUNDS` optimizations in a row.
     :raises RoutePlanningError: the plan was optimized by an operation that the
@@ -380,6 +384,14 @@ def live_edit(
         default (``reorder_changed_stops``) when None.
     :param timeout: seconds for applying the changes (the re-optimization and the
         wait for it); :class:`OperationTimeoutError` after that, changes still pending.
+    :param cancel_on_timeout: on that timeout, also cancel the re-optimization on
+        the service, so it does not apply the changes later on its own.
+
+    Discarding the editing session: the public API documentation says a live
+    change "can be applied through a new optimization, or be discarded", but
+    neither it nor the contract has a call that discards a session. Undo the
+    block's changes with further live calls (a ``live_delete`` of a stop the
+    block created drops that pending create) before leaving it.
     """
     check_options(options, LiveEditOptions.__optional_keys__, "live_edit")
     return _LiveEditContext(

@@ -393,6 +393,132 @@ CASES = [
         answer={"customStopProperties": [load("custom_stop_property.json")]},
         result=list,
     ),
+    # The rest of the official schema (public API documentation; not in the contract)
+    Case(
+        "custom_stop_properties.get",
+        lambda c: c.custom_stop_properties.get("6f1c7a7e-0000-4000-8000-000000000001"),
+        "GET",
+        "/team/customStopProperties/6f1c7a7e-0000-4000-8000-000000000001",
+        answer=load("custom_stop_property.json"),
+        result=rp.CustomStopProperty,
+    ),
+    Case(
+        "operations.cancel",
+        lambda c: c.operations.cancel("operations/o1"),
+        "POST",
+        "/operations/o1:cancel",
+        answer=load("operation_canceled.json"),
+        result=rp.Operation,
+    ),
+    Case(
+        "stops.live_import_batch",
+        lambda c: c.stops.live_import_batch(
+            "plans/p1", [rp.StopInput(address=ADDRESS), rp.StopInput(address=rp.AddressInput(city="Paris"))]
+        ),
+        "POST",
+        "/plans/p1/stops:liveImport",
+        body=[{"address": ADDRESS_JSON}, {"address": {"city": "Paris"}}],
+        answer=load("live_import_result.json"),
+        result=rp.LiveImportResult,
+        weight=2,
+    ),
+    Case(
+        "routes.get",
+        lambda c: c.routes.get("routes/r1"),
+        "GET",
+        "/routes/r1",
+        answer=load("route.json"),
+        result=rp.Route,
+    ),
+    Case(
+        "drivers.list",
+        _list(lambda c: c.drivers.list(filter={"active": True}, max_page_size=50)),
+        "GET",
+        "/drivers",
+        params=(("maxPageSize", "50"), ("filter[active]", "true")),
+        answer={"drivers": [load("driver.json")], "nextPageToken": None},
+        result=list,
+    ),
+    Case(
+        "drivers.get",
+        lambda c: c.drivers.get("d1"),
+        "GET",
+        "/drivers/d1",
+        answer=load("driver.json"),
+        result=rp.Driver,
+    ),
+    Case(
+        "drivers.create",
+        lambda c: c.drivers.create(
+            rp.DriverInput(
+                name="Ana Lima",
+                email="ana@example.com",
+                depots=["main", "depots/main", "north"],
+                route_overrides=rp.RouteOverridesInput(
+                    start_time=datetime.time(7, 30),
+                    start_address=rp.AddressInput(address_line_one="1 Depot Way"),
+                    max_stops=40,
+                    vehicle_type="car",
+                ),
+            )
+        ),
+        "POST",
+        "/drivers",
+        body={
+            "name": "Ana Lima",
+            "email": "ana@example.com",
+            "depots": ["depots/main", "depots/north"],
+            "routeOverrides": {
+                "startAddress": {"addressLineOne": "1 Depot Way"},
+                "startTime": {"hour": 7, "minute": 30},
+                "maxStops": 40,
+                "vehicleType": "car",
+            },
+        },
+        answer=load("driver.json"),
+        result=rp.Driver,
+    ),
+    Case(
+        "drivers.create minimal",
+        lambda c: c.drivers.create(rp.DriverInput(phone="+440000000009")),
+        "POST",
+        "/drivers",
+        body={"phone": "+440000000009"},
+        answer=load("driver.json"),
+        result=rp.Driver,
+    ),
+    Case(
+        "drivers.update",
+        lambda c: c.drivers.update("drivers/d1", display_name="Ana L.", depots=None),
+        "PATCH",
+        "/drivers/d1",
+        body={"displayName": "Ana L.", "depots": None},
+        answer=load("driver.json"),
+        result=rp.Driver,
+    ),
+    Case(
+        "drivers.update object",
+        lambda c: c.drivers.update(
+            "d1", rp.DriverUpdate(route_overrides=rp.RouteOverridesInput(driving_speed="faster"))
+        ),
+        "PATCH",
+        "/drivers/d1",
+        body={"routeOverrides": {"drivingSpeed": "faster"}},
+        answer=load("driver.json"),
+        result=rp.Driver,
+    ),
+    Case("drivers.delete", lambda c: c.drivers.delete("drivers/d1"), "DELETE", "/drivers/d1", status=204),
+    Case(
+        "drivers.import_batch",
+        lambda c: c.drivers.import_batch(
+            [rp.DriverInput(name="Ana", email="ana@example.com"), rp.DriverInput(name="Ben", phone="+44")]
+        ),
+        "POST",
+        "/drivers:import",
+        body=[{"name": "Ana", "email": "ana@example.com"}, {"name": "Ben", "phone": "+44"}],
+        answer=load("driver_import_result.json"),
+        result=rp.DriverImportResult,
+    ),
 ]
 
 
@@ -436,6 +562,8 @@ async def test_every_endpoint_of_the_table_is_covered() -> None:
         ("unassignedStops/u1", "/unassignedStops/u1", "unassigned_stop.json", rp.UnassignedStop),
         ("operations/o1", "/operations/o1", "operation_success.json", rp.Operation),
         ("depots/main", "/depots/main", "depot.json", rp.Depot),
+        ("routes/r1", "/routes/r1", "route.json", rp.Route),
+        ("drivers/d1", "/drivers/d1", "driver.json", rp.Driver),
     ],
 )
 async def test_client_get_dispatches_on_the_serialized_id(
@@ -518,3 +646,77 @@ async def test_an_answer_of_the_wrong_shape_is_a_clear_error(
     service.on("GET", "/depots", answer({"depots": [{"name": "no id"}], "nextPageToken": None}))
     with pytest.raises(rp.RoutePlanningError, match="shape of Depot"):
         await client.depots.list().collect()
+
+
+async def test_new_endpoints_go_in_their_rate_limit_categories(
+    service: FakeService, client: rp.RoutePlanningClient
+) -> None:
+    service.on("POST", "/drivers", answer(load("driver.json")))
+    service.on("POST", "/drivers:import", answer(load("driver_import_result.json")))
+    service.on("POST", "/operations/o1:cancel", answer(load("operation_canceled.json")))
+    service.on("POST", "/plans/p1/stops:liveImport", answer(load("live_import_result.json")))
+    await client.drivers.create(rp.DriverInput(email="a@example.com"))
+    await client.drivers.import_batch([rp.DriverInput(email="a@example.com")] * 3)
+    await client.operations.cancel("o1")
+    await client.stops.live_import_batch("p1", [rp.StopInput(address=ADDRESS)] * 4)
+    assert [(r.category, r.weight) for r in service.requests] == [
+        (rp.Category.DRIVER_CREATE, 1),
+        (rp.Category.DRIVER_IMPORT, 1),
+        (rp.Category.WRITE, 1),
+        (rp.Category.BATCH_IMPORT, 4),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("call", "field"),
+    [
+        (lambda c: c.drivers.get("drivers/../x"), "driver_id"),
+        (lambda c: c.routes.get("routes/a?b"), "route_id"),
+        (lambda c: c.operations.cancel("operations/"), "operation_id"),
+        (lambda c: c.custom_stop_properties.get("../team"), "custom_stop_property_id"),
+        (lambda c: c.drivers.list(filter={"active": "yes"}), "filter[active]"),
+        (lambda c: c.drivers.list(filter={"name": "Ana"}), "filter"),
+        (lambda c: c.drivers.list(max_page_size=51), "max_page_size"),
+        (lambda c: c.drivers.update("d1", email="x@example.com"), "email"),
+        (lambda c: c.drivers.update("d1", active=False), "active"),
+        (lambda c: c.drivers.import_batch([]), "drivers"),
+        (lambda c: c.drivers.import_batch([rp.DriverInput(email="a@example.com")] * 51), "drivers"),
+        (lambda c: c.drivers.import_batch(["ana@example.com"]), "drivers[0]"),
+        (lambda c: c.drivers.create("ana@example.com"), "driver"),
+        (lambda c: c.stops.live_import_batch("p1", []), "stops"),
+    ],
+)
+async def test_bad_input_of_the_new_calls_is_refused_before_sending(
+    service: FakeService, client: rp.RoutePlanningClient, call: Call, field: str
+) -> None:
+    with pytest.raises(rp.ValidationError) as info:
+        result = call(client)
+        await (result.collect() if isinstance(result, rp.Paginator) else result)
+    assert info.value.field == field
+    assert service.sent == []
+
+
+@pytest.mark.parametrize(
+    ("make", "field"),
+    [
+        (lambda: rp.DriverInput(email="not an e-mail"), "email"),
+        (lambda: rp.DriverInput(name=""), "name"),
+        (lambda: rp.DriverInput(phone="x" * 256), "phone"),
+        (lambda: rp.DriverInput(depots=[]), "depots"),
+        (lambda: rp.DriverInput(depots=[f"d{i}" for i in range(51)]), "depots"),
+        (lambda: rp.DriverInput(depots=["depots/a b"]), "depots[0]"),
+        (lambda: rp.RouteOverridesInput(max_stops=-1), "route_overrides.max_stops"),
+        (lambda: rp.RouteOverridesInput(driving_speed="fast"), "route_overrides.driving_speed"),
+        (lambda: rp.RouteOverridesInput(vehicle_type="boat"), "route_overrides.vehicle_type"),
+        (
+            lambda: rp.RouteOverridesInput(start_time=datetime.time(7, 30, 5)),
+            "route_overrides.start_time",
+        ),
+        (lambda: rp.RouteOverridesInput(end_address="1 Main St"), "route_overrides.end_address"),
+        (lambda: rp.DriverInput(route_overrides="late"), "route_overrides"),
+    ],
+)
+async def test_driver_inputs_check_the_official_schema_bounds(make: Callable[[], object], field: str) -> None:
+    with pytest.raises(rp.ValidationError) as info:
+        make()
+    assert info.value.field == field

@@ -75,9 +75,10 @@ async def wait_with_status(
 
     ``poll_every`` polls at a steady pace instead of the library's growing delay.
     """
-    pace: dict[str, float] = {}
-    if poll_every is not None:
-        pace = {"poll_interval": poll_every, "max_poll_interval": poll_every}
     label = f"Optimizing {operation.metadata.target_plan_id or operation.id}"
     with WaitStatus(output, label, read_counter(client), state="running"):
-        return await client.operations.wait(operation, timeout=max_wait, **pace)
+        if poll_every is not None:
+            return await client.operations.wait(
+                operation, timeout=max_wait, poll_interval=poll_every, max_poll_interval=poll_every
+            )
+        return await client.operations.wait(operation, timeout=max_wait)
