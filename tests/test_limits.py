@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 import pytest
 
@@ -9,10 +11,25 @@ from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import Category, RateLimits, Rule
 
 
-def test_categories_are_the_contracts_four() -> None:
-    assert [category.value for category in Category] == ["read", "write", "batch_import", "optimize"]
+def test_categories_are_the_contracts_four_and_the_two_driver_ones() -> None:
+    assert [category.value for category in Category] == [
+        "read",
+        "write",
+        "batch_import",
+        "optimize",
+        "driver_create",
+        "driver_import",
+    ]
     assert Category("batch_import") is Category.BATCH_IMPORT
     assert str(Category.OPTIMIZE) == "optimize"
+
+
+@pytest.mark.parametrize("preset", [RateLimits.default, RateLimits.public_docs])
+def test_both_presets_carry_the_public_docs_driver_limits(preset: Callable[[], RateLimits]) -> None:
+    # Public API documentation: driver create 1 request/s, driver import 2 requests/min.
+    limits = preset()
+    assert limits.for_category(Category.DRIVER_CREATE) == (Rule(1, 1.0),)
+    assert limits.for_category(Category.DRIVER_IMPORT) == (Rule(2, 60.0),)
 
 
 def test_a_rule_counts_requests_by_default() -> None:
