@@ -24,6 +24,7 @@ below). The workflows never see the client: they get the namespaces they call
 
 from __future__ import annotations
 
+import asyncio
 import datetime
 from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -1072,6 +1073,8 @@ class _DriversTarget:
     _snapshot: dict[str, list[str]] | None = None
     _failures: int = 0
     _taken_at: int = -1
+    _listing: asyncio.Lock = attrs.field(factory=asyncio.Lock)
+    """One listing at a time: the lookups of one batch share it."""
 
     def check(self, item: _DriverRow, field: str) -> None:
         """Every valid :class:`DriverInput` is accepted."""
@@ -1096,15 +1099,17 @@ class _DriversTarget:
         return ImportResult(success=result.success, failed=failed)
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
-        if self._snapshot is None or self._taken_at != self._failures:
-            taken_at = self._failures
-            snapshot: dict[str, list[str]] = {}
-            async for driver in self.drivers.list():
-                for key in {driver.email, driver.phone}:
-                    if key:
-                        snapshot.setdefault(key, []).append(driver.id)
-            self._snapshot, self._taken_at = snapshot, taken_at
-        for driver_id in self._snapshot.get(external_id, []):
+        async with self._listing:
+            if self._snapshot is None or self._taken_at != self._failures:
+                taken_at = self._failures
+                snapshot: dict[str, list[str]] = {}
+                async for driver in self.drivers.list():
+                    for key in {driver.email, driver.phone}:
+                        if key:
+                            snapshot.setdefault(key, []).append(driver.id)
+                self._snapshot, self._taken_at = snapshot, taken_at
+            found = self._snapshot.get(external_id, [])
+        for driver_id in found:
             yield driver_id, external_id
 
 

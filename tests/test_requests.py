@@ -689,9 +689,13 @@ async def test_new_endpoints_go_in_their_rate_limit_categories(
 async def test_bad_input_of_the_new_calls_is_refused_before_sending(
     service: FakeService, client: rp.RoutePlanningClient, call: Call, field: str
 ) -> None:
-    with pytest.raises(rp.ValidationError) as info:
+
+    async def invoke() -> Any:
         result = call(client)
-        await (result.collect() if isinstance(result, rp.Paginator) else result)
+        return await (result.collect() if isinstance(result, rp.Paginator) else result)
+
+    with pytest.raises(rp.ValidationError) as info:
+        await invoke()
     assert info.value.field == field
     assert service.sent == []
 
