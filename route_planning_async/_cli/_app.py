@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 import click
 
 from route_planning_async import __version__
-from route_planning_async._cli import _commands
+from route_planning_async._cli import _commands, _drivers
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stops import fields_as_csv_row, generate_stop_fields
 from route_planning_async._cli._webhooks import webhooks
@@ -329,3 +329,74 @@ def operations_wait(ctx: click.Context, operation_ids: Sequence[str], timeout: f
 
 
 cli.add_command(webhooks)
+
+
+@operations.command("cancel", epilog=_EPILOG)
+@click.argument("operation_ids", metavar="OPERATION...", nargs=-1, required=True)
+@_shared_options
+@click.pass_context
+def operations_cancel(ctx: click.Context, operation_ids: Sequence[str]) -> None:
+    """Cancel each OPERATION that is not done yet (one already done is reported, not an error)."""
+    settings = _settings(ctx)
+    run_command(lambda: _drivers.operations_cancel(settings, operation_ids=list(operation_ids)))
+
+
+@cli.group(epilog=_EPILOG)
+@_shared_options
+def drivers() -> None:
+    """List the team's drivers and import drivers from CSV files.
+
+    The service has no call that pauses or resumes a driver, so neither has this tool.
+    """
+
+
+@drivers.command("list", epilog=_EPILOG)
+@click.option("--active/--paused", "active", default=None, help="Only active, or only paused, drivers.")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after this many drivers.")
+@_shared_options
+@click.pass_context
+def drivers_list(ctx: click.Context, active: bool | None, limit: int | None) -> None:
+    """List the team's drivers."""
+    settings = _settings(ctx)
+    run_command(lambda: _drivers.drivers_list(settings, active=active, limit=limit))
+
+
+@drivers.command("import", epilog=_EPILOG)
+@click.argument("csv_file", metavar="CSV", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.option(
+    "--failures",
+    "failures_path",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the rows that failed here: the input's columns plus 'error'.",
+)
+@_shared_options
+@click.pass_context
+def drivers_import(ctx: click.Context, csv_file: Path, failures_path: Path | None) -> None:
+    """Import the drivers of a CSV file, 50 per request (2 requests per minute), each once.
+
+    \b
+    Columns are found by their header (case, spaces, '-' and '_' do not matter):
+      name, display_name, email, phone (email or phone is required: it
+      identifies the driver, so importing the same file again adds nobody twice),
+      depots (split on ';' or ','), start_time and end_time (HH:MM), max_stops,
+      driving_speed and delivery_speed (slower, average, faster), vehicle_type,
+      start_address and end_address (one address line).
+    """
+    settings = _settings(ctx)
+    run_command(lambda: _drivers.drivers_import(settings, csv_path=csv_file, failures_path=failures_path))
+
+
+@cli.group(epilog=_EPILOG)
+@_shared_options
+def routes() -> None:
+    """Read the routes of optimized plans."""
+
+
+@routes.command("get", epilog=_EPILOG)
+@click.argument("route_ids", metavar="ROUTE...", nargs=-1, required=True)
+@_shared_options
+@click.pass_context
+def routes_get(ctx: click.Context, route_ids: Sequence[str]) -> None:
+    """Show each ROUTE (routes/<id> or <id>: a plan's 'routes' lists them)."""
+    settings = _settings(ctx)
+    run_command(lambda: _drivers.routes_get(settings, route_ids=list(route_ids)))
