@@ -59,6 +59,9 @@ LIMITS = (
     RateLimits.default()
     .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
     .replace(Category.OPTIMIZE, Rule(3, 1.0))
+    # The workers send no driver requests.
+    .replace(Category.DRIVER_CREATE)
+    .replace(Category.DRIVER_IMPORT)
 )
 SPEEDUP = 2.0
 WORKERS = 4

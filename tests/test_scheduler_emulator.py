@@ -108,7 +108,8 @@ async def test_mixed_load_from_hundreds_of_tasks_causes_no_429_and_saturates_eve
         assert emu.internal_errors == []
         assert emu.log.rejected() == []
         figures: dict[str, tuple[float, float]] = {}
-        for category in Category:
+        # The contract's four categories; the driver ones get no traffic here.
+        for category in makers:
             stats = client.stats[category]
             assert stats.rate_limited == 0
             assert stats.sent - before[category].sent == rule_amount(category) * WINDOWS

@@ -10,14 +10,19 @@ from __future__ import annotations
 
 from route_planning_async import Category, RateLimits, Rule
 
-__all__ = ["LIMITS", "SPEEDUP"]
+__all__ = ["LIMITS", "LOADED", "SPEEDUP"]
 
 LIMITS = (
     RateLimits.default()
     .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
     .replace(Category.OPTIMIZE, Rule(3, 1.0))
+    # These tests send no driver requests.
+    .replace(Category.DRIVER_CREATE)
+    .replace(Category.DRIVER_IMPORT)
 )
 """The contract's limits with every period one second (read 10/s, write 5/s,
-batch import 10/s and 1,000 stops/s, optimize 3/s)."""
+batch import 10/s and 1,000 stops/s, optimize 3/s); the driver categories unlimited."""
+LOADED = tuple(category for category in Category if LIMITS.for_category(category))
+"""The categories these tests send requests in: the contract's four."""
 SPEEDUP = 2.0
 """The emulator's speed-up: every window lasts 0.5 s of real time."""
