@@ -22,9 +22,11 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.fixtures import load
 
 import route_planning_async as rp
 from route_planning_async import RetryPolicy, RoutePlanningClient
+from route_planning_async._converter import structure, unstructure
 from route_planning_async._import_report import ImportReport, Outcome
 from route_planning_async.emulator import Emulator, Fault
 
@@ -359,3 +361,23 @@ async def test_every_driver_is_in_the_team_once_or_reported(
     if not lookups_failed:
         for position, driver in report.uncertain():
             assert not driver.email, position
+
+
+@pytest.mark.parametrize(
+    ("name", "model"),
+    [
+        ("driver.json", rp.Driver),
+        ("route.json", rp.Route),
+        ("driver_import_result.json", rp.DriverImportResult),
+        ("live_import_result.json", rp.LiveImportResult),
+        ("operation_canceled.json", rp.Operation),
+    ],
+)
+async def test_the_new_answers_round_trip(name: str, model: type[Any]) -> None:
+    data = load(name)
+    value = structure(data, model)
+    assert isinstance(value, model)
+    again = unstructure(value)
+    assert structure(again, model) == value
+    if model is not rp.Operation:  # an absent result comes back as null
+        assert again == data

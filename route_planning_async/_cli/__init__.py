@@ -16,6 +16,7 @@ The rooms, each importing only rooms listed above it:
 - ``_progress``: an import with a progress bar, a wait with a status line, the stats rows.
 - ``_demo``: the ``demo`` workflow.
 - ``_commands``: what each command does, as coroutines.
+- ``_drivers``: ``drivers list|import``, ``routes get``, ``operations cancel`` (the driver CSV too).
 - ``_webhooks``: ``webhooks listen`` and ``webhooks verify``: receiving the service's events.
 - ``_app``: the click commands and options.
 """

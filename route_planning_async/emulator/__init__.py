@@ -55,7 +55,9 @@ The rooms, from the outside in:
   together from ``_store.py`` (collections, ids, lookups and guards),
   ``_edits.py`` (plain writes to plans, stops and unassigned stops),
   ``_lifecycle.py`` (live changes, optimization operations, save and
-  distribution: the plan state machine) and ``_views.py`` (the JSON answers);
+  distribution: the plan state machine), ``_views.py`` (the JSON answers) and
+  ``_drivers.py`` (the team's drivers, changeable as the public API documentation
+  allows);
 - ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their JSON
   form; ``_collections.py``: ordered stores with cursor pagination;
 - ``_driving.py``: a driver working through a distributed route
