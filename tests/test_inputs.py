@@ -567,7 +567,7 @@ REQUEST_RULES: list[tuple[str, Call, str, str]] = [
     ("operation id", lambda c: c.operations.get("operations/a b"), "operation_id", "1 to 50 letters"),
     ("unassigned id", lambda c: c.unassigned_stops.get("unassignedStops/"), "unassigned_stop_id", "1 to 50"),
     ("depot id", lambda c: c.depots.get("depots/x/y"), "depot_id", "1 to 50 letters"),
-    ("serialized id", lambda c: c.get("routes/r1"), "serialized_id", "must be plans/<id>"),
+    ("serialized id", lambda c: c.get("vehicles/v1"), "serialized_id", "must be plans/<id>"),
     ("serialized id empty", lambda c: c.get(""), "serialized_id", "must be plans/<id>"),
     (
         "plans page size 0",
