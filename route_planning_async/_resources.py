@@ -772,7 +772,9 @@ class Drivers(_Resource):
 
         The report is an :class:`ImportReport` of the given :class:`DriverInput`
         objects (typed ``ImportReport[Any]``: the report's type parameter is
-        bound to the stop inputs), with ``drivers/<id>`` ids.
+        bound to the stop inputs), with ``drivers/<id>`` ids. While the import
+        runs, the report an ``on_progress`` callback sees holds the engine's
+        rows (``row.driver`` is the input); the counts are final either way.
 
         The bulk importer of the stops (:func:`_importer.run_import`, options as
         in :class:`_importer.ImportOptions`) with the driver's e-mail, else its

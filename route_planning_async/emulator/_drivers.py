@@ -162,6 +162,8 @@ class TeamDrivers(Views):
         """Start and end addresses of the drivers whose routeOverrides set them."""
         self._driver_order: dict[str, int] = {driver_id: n for n, driver_id in enumerate(self._drivers)}
         """Sequence number of each driver, for stable pages."""
+        self._driver_keys: dict[str, str] | None = None
+        """Bare driver id by e-mail and by phone (built at the first create or import)."""
 
     # Lookups (the store's, with removed drivers hidden) ------------------------
 
@@ -207,12 +209,21 @@ class TeamDrivers(Views):
     # Changes ---------------------------------------------------------------------
 
     def _holder_of(self, key: str | None) -> str | None:
+        """The team driver whose e-mail or phone is ``key``."""
         if not key:
             return None
-        for driver_id, driver in self._drivers.items():
-            if driver_id not in self._removed_drivers and key in (driver.email, driver.phone):
-                return driver_id
-        return None
+        if self._driver_keys is None:
+            self._driver_keys = {}
+            for driver_id, driver in self._drivers.items():
+                if driver_id not in self._removed_drivers:
+                    self._index_driver(driver)
+        return self._driver_keys.get(key)
+
+    def _index_driver(self, driver: DriverConfig) -> None:
+        assert self._driver_keys is not None
+        for key in (driver.email, driver.phone):
+            if key:
+                self._driver_keys[key] = driver.id
 
     def _built_driver(
         self, driver_id: str, fields: dict[str, Any], base: DriverConfig | None
@@ -258,6 +269,8 @@ class TeamDrivers(Views):
             self._driver_order[driver.id] = len(self._driver_order)
         self._drivers[driver.id] = driver
         self._identifiers[driver.id] = driver.identifier
+        if self._driver_keys is not None:
+            self._index_driver(driver)
         return driver
 
     def _new_driver(self, fields: dict[str, Any]) -> DriverConfig:
@@ -282,8 +295,12 @@ class TeamDrivers(Views):
 
     def remove_driver(self, driver_id: str) -> None:
         """DELETE /drivers/<id>: gone from the team and from every plan not being optimized."""
-        self.team_driver(driver_id)
+        driver = self.team_driver(driver_id)
         self._removed_drivers.add(driver_id)
+        if self._driver_keys is not None:
+            for key in (driver.email, driver.phone):
+                if key and self._driver_keys.get(key) == driver_id:
+                    del self._driver_keys[key]
         for plan in self.plans.values():
             if plan.running_operation is None and driver_id in plan.driver_ids:
                 plan.driver_ids.remove(driver_id)

@@ -85,6 +85,10 @@ async def test_driver_create_update_delete(api: Api) -> None:
     assert (removed.status, removed.raw) == (204, b"")
     again = await api.checked("DELETE", "/drivers/{driverId}", f"/drivers/{bare}")
     assert again.status == 404
+    # A removed driver's e-mail is free again.
+    back = await api.checked("POST", "/drivers", "/drivers", {"email": "zoe@example.com"})
+    assert back.status == 200
+    assert back.body["id"] != driver["id"]
 
 
 @pytest.mark.parametrize(
