@@ -61,17 +61,19 @@ def _checked_base_url(base_url: object, setting: str = "base_url") -> str:
         url = yarl.URL(base_url)
     except ValueError as exc:
         raise ConfigurationError(f"{setting} is not a valid URL: {exc}") from None
+    # Quoted without credentials, query or fragment: any of them may hold a secret.
+    shown = repr(str(url.with_user(None).with_query(None).with_fragment(None)) if url.is_absolute() else "…")
     if url.scheme not in ("https", "http") or not url.host:
-        raise ConfigurationError(f"base_url must be an https:// URL, got {base_url!r}")
+        raise ConfigurationError(f"{setting} must be an absolute https:// URL, got {shown}")
     if url.user or url.password:
-        raise ConfigurationError("base_url must not carry credentials; pass api_key instead")
+        raise ConfigurationError(f"{setting} must not carry credentials; pass api_key instead")
     if url.query_string or url.fragment or "?" in base_url or "#" in base_url:
-        raise ConfigurationError(f"base_url must not have a query or fragment: {base_url!r}")
+        raise ConfigurationError(f"{setting} must not have a query or fragment: {shown}")
     if url.scheme == "http" and not _is_loopback(url.host):
         # The service rejects plain HTTP (contract, Authentication rule 4); only a
         # local test server on this machine may be spoken to without TLS.
         raise ConfigurationError(
-            f"base_url must use https://; plain http:// is only allowed for loopback hosts, got {base_url!r}"
+            f"{setting} must use https://; plain http:// is only allowed for loopback hosts, got {shown}"
         )
     return str(url).rstrip("/")
 
