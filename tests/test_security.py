@@ -125,9 +125,11 @@ def assert_redacted_transport_error(error: BaseException, attempts: int) -> None
     assert error.__cause__ is None
     assert error.__context__ is None or isinstance(error.__context__, rp.RoutePlanningError)
     assert error.attempts == attempts
-    assert error.elapsed is not None and error.elapsed >= 0
+    assert error.elapsed is not None
+    assert error.elapsed >= 0
     assert f"after {attempts} attempt" in str(error)
-    assert error.error_type is not None and error.error_type.startswith(("aiohttp.", "builtins."))
+    assert error.error_type is not None
+    assert error.error_type.startswith(("aiohttp.", "builtins."))
     assert "authorization" not in {name.lower() for name in error.request_headers}
     for record in error.history:
         assert record.error is None or isinstance(record.error, rp.TransportError)
@@ -273,7 +275,8 @@ async def test_no_hostile_answer_reaches_the_key(hostile: str, auth_scheme: Any)
         server.close()
         await server.wait_closed()
     # The key did go out (so the errors had it within reach) ...
-    assert seen and all(any(form.encode() in auth for form in key_forms()) for auth in seen)
+    assert seen
+    assert all(any(form.encode() in auth for form in key_forms()) for auth in seen)
     # ... and it is nowhere in what was raised.
     error = info.value
     assert_no_key(error)
@@ -313,6 +316,7 @@ async def test_a_malformed_status_line_keeps_a_redacted_copy_of_what_is_useful()
     assert error.maybe_sent
     assert error.request_headers["Accept"] == "application/json"
     assert "Authorization" not in error.request_headers
-    assert error.__cause__ is None and error.__context__ is None
+    assert error.__cause__ is None
+    assert error.__context__ is None
     assert str(error).endswith("after 1 attempt over " + str(error).rsplit(" over ", 1)[1])
     assert_no_key(error)

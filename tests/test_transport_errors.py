@@ -103,13 +103,16 @@ async def test_a_real_refused_connection_reports_its_attempts_and_their_errors()
     error = info.value
     assert error.maybe_sent is False
     assert " after 3 attempts over " in str(error)
-    assert error.attempts == 3 and len(error.history) == 2
+    assert error.attempts == 3
+    assert len(error.history) == 2
     assert error.error_type == "aiohttp.ClientConnectorError"
     assert error.elapsed is not None
     assert error.elapsed >= sum(record.delay for record in error.history)
     for record in error.history:
-        assert record.error is not None and not record.error.maybe_sent
-        assert record.duration is not None and record.duration >= 0
+        assert record.error is not None
+        assert not record.error.maybe_sent
+        assert record.duration is not None
+        assert record.duration >= 0
         assert "cannot connect" in record.description
     assert "AttemptRecord(status=None" in repr(error.history[0])
 
