@@ -22,7 +22,9 @@ from __future__ import annotations
 import asyncio
 import base64
 import datetime
+import re
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
+from pathlib import Path
 from typing import Any
 
 import aiohttp
@@ -320,3 +322,15 @@ async def test_a_malformed_status_line_keeps_a_redacted_copy_of_what_is_useful()
     assert error.__context__ is None
     assert str(error).endswith("after 1 attempt over " + str(error).rsplit(" over ", 1)[1])
     assert_no_key(error)
+
+
+def test_every_test_the_readme_security_section_names_exists() -> None:
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("### Security") : readme.index("## Rate limits")]
+    named = re.findall(r"`(tests/[\w/]+\.py)(?:::(\w+))?`", section)
+    assert len(named) >= 12
+    root = Path(__file__).resolve().parent.parent
+    for path, test in named:
+        source = (root / path).read_text(encoding="utf-8")
+        if test:
+            assert re.search(rf"^(async )?def {test}\(", source, re.M), f"{path}::{test} is gone"
