@@ -3,11 +3,13 @@
 ::
 
     RoutePlanningError
-    ├── ConfigurationError            the client was set up wrongly (e.g. an http:// base URL)
+    ├── ConfigurationError            a setting was unusable (e.g. an http:// base URL, timeout=0),
+    │                                 raised when it is given and naming it
     ├── RedisBackendError             (route_planning_async.redis) the shared limits could not be
     │                                 reached; nothing was sent
     ├── ValidationError               bad input, caught on the client; nothing was sent
-    ├── TransportError                no HTTP answer: connection refused, reset, or timed out
+    ├── TransportError                no HTTP answer: connection refused, reset, timed out or
+    │                                 unreadable; says "after N attempts over T s"
     │   └── RequestTimeoutError
     ├── APIError                      the service answered with an error status
     │   ├── BadRequestError           400
@@ -33,7 +35,9 @@ body's fields ``message``, ``code``, ``param`` and ``doc_url`` (the body's
 ``url``, a link to the documentation, never the request's URL).
 
 No message, ``repr`` or attribute of these exceptions contains the API key: the
-key lives only in the transport's ``Authorization`` header.
+key lives only in the transport's ``Authorization`` header, and an HTTP
+library's exception (which holds the request's headers) is never kept as a
+cause or context, only a redacted copy of it (``TransportError``).
 """
 
 from __future__ import annotations
