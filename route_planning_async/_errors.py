@@ -148,7 +148,8 @@ class TransportError(RoutePlanningError):
         self.error_type = error_type
         """The HTTP library's exception class, by name (``aiohttp.ServerDisconnectedError``)."""
         self.status = status
-        """The status of an answer that could not be read, when the library parsed one."""
+        """The status the HTTP library reported with its error, if any (aiohttp reports an
+        answer it could not parse, such as a malformed status line, as 400)."""
         self.request_headers: Mapping[str, str] = dict(request_headers or {})
         """The request's headers as the library reported them, without ``Authorization``
         (nor any other credential header)."""
