@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ipaddress
 import logging
+import math
 import os
 import ssl
+import ssl as _ssl
 from types import TracebackType
 from typing import Any, Self
 
@@ -48,22 +50,71 @@ DEFAULT_BASE_URL = "https://api.spoke.com/public/v0.2b"
 _LOOPBACK_NAMES = {"localhost"}
 
 
-def _checked_base_url(base_url: str) -> str:
+def _checked_base_url(base_url: object, setting: str = "base_url") -> str:
     """The base URL without its trailing slash; HTTPS only, but for loopback hosts."""
-    url = yarl.URL(base_url)
+    if not isinstance(base_url, str):
+        raise ConfigurationError(f"{setting} must be a str, got {type(base_url).__name__}")
+    if not base_url.strip():
+        # An unset configuration variable must not quietly mean the production service.
+        raise ConfigurationError(
+            f"{setting} is empty; leave base_url out (None) for the default service address"
+        )
+    try:
+        url = yarl.URL(base_url)
+    except ValueError as exc:
+        raise ConfigurationError(f"{setting} is not a valid URL: {exc}") from None
+    # Quoted without credentials, query or fragment: any of them may hold a secret.
+    shown = repr(str(url.with_user(None).with_query(None).with_fragment(None)) if url.is_absolute() else "…")
     if url.scheme not in ("https", "http") or not url.host:
-        raise ConfigurationError(f"base_url must be an https:// URL, got {base_url!r}")
+        raise ConfigurationError(f"{setting} must be an absolute https:// URL, got {shown}")
     if url.user or url.password:
-        raise ConfigurationError("base_url must not carry credentials; pass api_key instead")
-    if url.query_string or url.fragment:
-        raise ConfigurationError(f"base_url must not have a query or fragment: {base_url!r}")
+        raise ConfigurationError(f"{setting} must not carry credentials; pass api_key instead")
+    if url.query_string or url.fragment or "?" in base_url or "#" in base_url:
+        raise ConfigurationError(f"{setting} must not have a query or fragment: {shown}")
     if url.scheme == "http" and not _is_loopback(url.host):
         # The service rejects plain HTTP (contract, Authentication rule 4); only a
         # local test server on this machine may be spoken to without TLS.
         raise ConfigurationError(
-            f"base_url must use https://; plain http:// is only allowed for loopback hosts, got {base_url!r}"
+            f"{setting} must use https://; plain http:// is only allowed for loopback hosts, got {shown}"
         )
     return str(url).rstrip("/")
+
+
+def _checked_api_key(api_key: object) -> str:
+    """The key, when it is a non-blank ``str`` that can go in a header as it is."""
+    # The message never quotes the key: a wrong setting may still be a real secret.
+    if not isinstance(api_key, str):
+        raise ConfigurationError(f"api_key must be a str, got {type(api_key).__name__}")
+    if not api_key.strip():
+        raise ConfigurationError("api_key must be a non-blank string")
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in api_key):
+        # CR, LF or NUL would break (or inject into) the Authorization header.
+        raise ConfigurationError("api_key must not contain control characters (CR, LF, NUL, tab...)")
+    if api_key != api_key.strip():
+        raise ConfigurationError("api_key must not start or end with whitespace")
+    return api_key
+
+
+def _checked_timeout(timeout: object) -> float | None:
+    """Seconds for one attempt: finite and positive, or None to disable explicitly."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise ConfigurationError(
+            f"timeout must be a number of seconds (or None to disable it), got {type(timeout).__name__}"
+        )
+    if not (math.isfinite(timeout) and timeout > 0):
+        # aiohttp reads 0 (and NaN, and a negative) as "no timeout": a silent server would hang forever.
+        raise ConfigurationError(
+            f"timeout must be a finite, positive number of seconds (or None to disable it), got {timeout!r}"
+        )
+    return float(timeout)
+
+
+def _check_instance(setting: str, value: object, expected: type | tuple[type, ...]) -> None:
+    if value is not None and not isinstance(value, expected):
+        names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
+        raise ConfigurationError(f"{setting} must be a {names} (or None), got {type(value).__name__}")
 
 
 def _is_loopback(host: str) -> bool:
@@ -84,9 +135,15 @@ class RoutePlanningClient:
         async with RoutePlanningClient(api_key) as client:
             plan = await client.plans.create(title="Monday", starts=date(2026, 11, 23))
 
-    :param api_key: the team's API key. It is sent only in the ``Authorization``
+    :param api_key: the team's API key, a non-blank ``str`` without control
+        characters. It is sent only in the ``Authorization``
         header and never appears in ``repr()``, logs or exceptions.
-    :param base_url: the service address; ``http://`` is refused but for loopback hosts.
+    :param base_url: the service address; ``http://`` is refused but for loopback hosts,
+        and so are an empty string, a relative URL, a query and credentials.
+        ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the v0.2b service.
+
+    Every setting is checked here: a bad one raises :class:`ConfigurationError`
+    naming it, before anything is sent.
     :param auth: ``"basic"`` (the primary scheme) or ``"bearer"``.
     :param rate_limits: the client-side limits; the contract's by default.
     :param retry: how 429s, 5xx answers and connection errors are retried.
@@ -96,7 +153,8 @@ class RoutePlanningClient:
         aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
         pooled one was closed; the client turns that off on the session it creates.
     :param ssl: an :class:`ssl.SSLContext` for a private CA. Verification stays on.
-    :param timeout: total seconds for one attempt of one request.
+    :param timeout: total seconds for one attempt of one request: finite and
+        positive, or ``None`` to turn the timeout off.
     :param transport: send every attempt through this :class:`Transport` instead
         of an aiohttp session (a test double, another HTTP library). It gets
         requests relative to ``base_url`` and without credentials, and is neither
@@ -114,23 +172,34 @@ class RoutePlanningClient:
         rate_limit_backend: RateLimitBackend | None = None,
         session: aiohttp.ClientSession | None = None,
         ssl: ssl.SSLContext | None = None,
-        timeout: float = 60.0,
+        timeout: float | None = 60.0,
         transport: Transport | None = None,
     ) -> None:
-        if not api_key:
-            raise ConfigurationError("api_key must be a non-empty string")
+        api_key = _checked_api_key(api_key)
         if transport is not None and (session is not None or ssl is not None):
             raise ConfigurationError("give either transport= or session=/ssl=, not both")
-        self._base_url = _checked_base_url(
-            base_url or os.environ.get("ROUTE_PLANNING_BASE_URL") or DEFAULT_BASE_URL
-        )
+        if base_url is not None:
+            self._base_url = _checked_base_url(base_url)
+        elif "ROUTE_PLANNING_BASE_URL" in os.environ:
+            self._base_url = _checked_base_url(
+                os.environ["ROUTE_PLANNING_BASE_URL"], "ROUTE_PLANNING_BASE_URL"
+            )
+        else:
+            self._base_url = DEFAULT_BASE_URL
+        seconds = _checked_timeout(timeout)
+        _check_instance("rate_limits", rate_limits, RateLimits)
+        _check_instance("retry", retry, RetryPolicy)
+        _check_instance("ssl", ssl, _ssl.SSLContext)
+        _check_instance("session", session, aiohttp.ClientSession)
+        if transport is not None and not callable(getattr(transport, "send", None)):
+            raise ConfigurationError("transport must have an async send(request) method")
         self._headers = {
             "Authorization": auth_header(api_key, auth),
             "User-Agent": user_agent(),
             "Accept": "application/json",
         }
         self._ssl = ssl
-        self._timeout = aiohttp.ClientTimeout(total=timeout)
+        self._timeout = aiohttp.ClientTimeout(total=seconds)
         self._borrowed_session = session
         self._borrowed_transport = transport
         self._session: aiohttp.ClientSession | None = None
@@ -198,7 +267,11 @@ class RoutePlanningClient:
             # The session carries the headers and the timeout as its defaults,
             # which spares aiohttp merging them again on every request.
             session = aiohttp.ClientSession(
-                connector=aiohttp.TCPConnector(limit=100), headers=self._headers, timeout=self._timeout
+                connector=aiohttp.TCPConnector(limit=100),
+                headers=self._headers,
+                timeout=self._timeout,
+                # No "Content-Type: application/octet-stream" on a POST without a body.
+                skip_auto_headers=("Content-Type",),
             )
             transport = AiohttpTransport(session, self._base_url, {}, ssl_context=self._ssl, timeout=None)
             # aiohttp silently sends a GET or DELETE again when a pooled

@@ -3,11 +3,13 @@
 ::
 
     RoutePlanningError
-    ├── ConfigurationError            the client was set up wrongly (e.g. an http:// base URL)
+    ├── ConfigurationError            a setting was unusable (e.g. an http:// base URL, timeout=0),
+    │                                 raised when it is given and naming it
     ├── RedisBackendError             (route_planning_async.redis) the shared limits could not be
     │                                 reached; nothing was sent
     ├── ValidationError               bad input, caught on the client; nothing was sent
-    ├── TransportError                no HTTP answer: connection refused, reset, or timed out
+    ├── TransportError                no HTTP answer: connection refused, reset, timed out or
+    │                                 unreadable; says "after N attempts over T s"
     │   └── RequestTimeoutError
     ├── APIError                      the service answered with an error status
     │   ├── BadRequestError           400
@@ -33,7 +35,9 @@ body's fields ``message``, ``code``, ``param`` and ``doc_url`` (the body's
 ``url``, a link to the documentation, never the request's URL).
 
 No message, ``repr`` or attribute of these exceptions contains the API key: the
-key lives only in the transport's ``Authorization`` header.
+key lives only in the transport's ``Authorization`` header, and an HTTP
+library's exception (which holds the request's headers) is never kept as a
+cause or context, only a redacted copy of it (``TransportError``).
 """
 
 from __future__ import annotations
@@ -100,10 +104,19 @@ class ValidationError(RoutePlanningError, ValueError):
 
 
 class TransportError(RoutePlanningError):
-    """The request got no HTTP answer. The original exception is kept as ``__cause__``.
+    """The request got no HTTP answer: connection refused, reset, timed out, or a
+    malformed answer the HTTP library could not read.
 
     ``maybe_sent`` is False only when the connection was never made, so the
     service cannot have seen the request; otherwise the outcome is unknown.
+
+    The HTTP library's own exception is never kept (aiohttp's errors hold the
+    request's headers, ``Authorization`` among them): ``__cause__`` is None, the
+    context is suppressed, and a redacted copy of what is useful is kept instead:
+    ``error_type``, ``status``, ``request_headers`` and the text in the message.
+
+    When the scheduler gives up, the message ends with ``after N attempts over
+    T s`` and ``attempts``, ``elapsed`` and ``history`` say the same as data.
     """
 
     def __init__(
@@ -114,6 +127,9 @@ class TransportError(RoutePlanningError):
         request_url: str,
         maybe_sent: bool,
         history: Sequence[AttemptRecord] = (),
+        error_type: str | None = None,
+        status: int | None = None,
+        request_headers: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(f"{method} {request_url}: {message}")
         self.method = method
@@ -121,30 +137,70 @@ class TransportError(RoutePlanningError):
         self.request_url = request_url
         """The URL the request was sent to."""
         self.maybe_sent = maybe_sent
+        """False only when the connection was never made (the service cannot have seen it)."""
         self.history: tuple[AttemptRecord, ...] = tuple(history)
-        """The failed attempts that came before this one, when the request was retried."""
+        """The failed attempts that came before this one, oldest first, when the request was retried."""
+        self.attempts = len(self.history) + 1
+        """How many attempts were made, this one included."""
+        self.elapsed: float | None = None
+        """Seconds from the first attempt's send to this failure (the scheduler's clock);
+        None when the error did not pass through the scheduler."""
+        self.error_type = error_type
+        """The HTTP library's exception class, by name (``aiohttp.ServerDisconnectedError``)."""
+        self.status = status
+        """The status the HTTP library reported with its error, if any (aiohttp reports an
+        answer it could not parse, such as a malformed status line, as 400)."""
+        self.request_headers: Mapping[str, str] = dict(request_headers or {})
+        """The request's headers as the library reported them, without ``Authorization``
+        (nor any other credential header)."""
+
+    def record_attempts(self, history: Sequence[AttemptRecord], elapsed: float) -> None:
+        """Mark this as the last of ``len(history) + 1`` attempts made over ``elapsed`` seconds."""
+        self.history = tuple(history)
+        self.attempts = len(self.history) + 1
+        self.elapsed = elapsed
+        plural = "attempt" if self.attempts == 1 else "attempts"
+        self.args = (f"{self.args[0]} after {self.attempts} {plural} over {_seconds_text(elapsed)} s",)
 
 
 class RequestTimeoutError(TransportError):
     """The request did not complete within the configured timeout."""
 
 
+def _seconds_text(seconds: float) -> str:
+    return f"{seconds:.1f}" if seconds >= 0.95 else f"{seconds:.3f}"
+
+
 class AttemptRecord:
     """One failed attempt that came before the error that was finally raised."""
 
-    __slots__ = ("delay", "description", "status")
+    __slots__ = ("delay", "description", "duration", "error", "status")
 
-    def __init__(self, status: int | None, description: str, delay: float) -> None:
+    def __init__(
+        self,
+        status: int | None,
+        description: str,
+        delay: float,
+        *,
+        duration: float | None = None,
+        error: TransportError | None = None,
+    ) -> None:
         self.status = status
         """HTTP status of the attempt, or None when it got no answer."""
         self.description = description
         """What went wrong, in one line."""
         self.delay = delay
         """Seconds waited after this attempt before the next one."""
+        self.duration = duration
+        """Seconds from the attempt's send to its failure, when measured."""
+        self.error = error
+        """The (redacted) :class:`TransportError` of an attempt that got no answer, else None."""
 
     def __repr__(self) -> str:
+        duration = "" if self.duration is None else f", duration={self.duration:.3f}"
         return (
-            f"AttemptRecord(status={self.status!r}, description={self.description!r}, delay={self.delay:.3f})"
+            f"AttemptRecord(status={self.status!r}, description={self.description!r}, "
+            f"delay={self.delay:.3f}{duration})"
         )
 
 

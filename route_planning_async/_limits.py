@@ -13,8 +13,9 @@ of those rooms: it imports neither.
 from __future__ import annotations
 
 import enum
+import math
 from collections.abc import Iterable, Mapping
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -41,13 +42,29 @@ class Category(enum.StrEnum):
 
 
 def _positive_amount(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigurationError(f"Rule.amount must be an int, got {type(value).__name__} {value!r}")
     if value < 1:
         raise ConfigurationError(f"Rule.amount must be at least 1, got {value}")
 
 
+def _seconds(value: Any) -> Any:
+    """An int or float as a float; anything else is left for the validator to name."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
 def _positive_period(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not value > 0:
+    if not isinstance(value, float):
+        raise ConfigurationError(f"Rule.period must be a number of seconds, got {type(value).__name__}")
+    if not (value > 0 and math.isfinite(value)):
         raise ConfigurationError(f"Rule.period must be a positive number of seconds, got {value}")
+
+
+def _per(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if value not in ("request", "weight"):
+        raise ConfigurationError(f"Rule.per must be 'request' or 'weight', got {value!r}")
 
 
 @attrs.frozen
@@ -56,9 +73,9 @@ class Rule:
 
     amount: int = attrs.field(validator=_positive_amount)
     """How much may pass in one window: requests, or units of weight."""
-    period: float = attrs.field(converter=float, validator=_positive_period)
+    period: float = attrs.field(converter=_seconds, validator=_positive_period)
     """Length of the sliding window, in seconds."""
-    per: Literal["request", "weight"] = "request"
+    per: Literal["request", "weight"] = attrs.field(default="request", validator=_per)
     """``request`` counts each request as 1; ``weight`` counts its weight (stops in a batch)."""
 
     def cost(self, weight: int) -> int:
@@ -73,7 +90,25 @@ class Rule:
 def _freeze_rules(
     value: Mapping[Category, Iterable[Rule]] | Mapping[str, Iterable[Rule]],
 ) -> Mapping[Category, tuple[Rule, ...]]:
-    return {Category(name): tuple(rules) for name, rules in value.items()}
+    if not isinstance(value, Mapping):
+        raise ConfigurationError(f"RateLimits.rules must be a mapping, got {type(value).__name__}")
+    frozen: dict[Category, tuple[Rule, ...]] = {}
+    for name, rules in value.items():
+        try:
+            category = Category(name)
+        except ValueError:
+            known = ", ".join(c.value for c in Category)
+            message = f"RateLimits.rules: {name!r} is not a valid Category ({known})"
+            raise ConfigurationError(message) from None
+        if isinstance(rules, Rule) or not isinstance(rules, Iterable):
+            raise ConfigurationError(f"RateLimits.rules[{category.value!r}] must be a list of Rule")
+        frozen[category] = tuple(rules)
+        for rule in frozen[category]:
+            if not isinstance(rule, Rule):
+                raise ConfigurationError(
+                    f"RateLimits.rules[{category.value!r}] must hold Rule objects, got {type(rule).__name__}"
+                )
+    return frozen
 
 
 _DRIVER_RULES: dict[Category, list[Rule]] = {

@@ -44,9 +44,10 @@ Backoff is "full jitter": the n-th retry waits a uniform random time in
 from __future__ import annotations
 
 import http
+import math
 import random
 from collections.abc import Callable
-from typing import Literal
+from typing import Any, Literal
 
 import attrs
 
@@ -58,13 +59,48 @@ __all__ = ["RetryDecision", "RetryPolicy"]
 
 
 def _at_least_one(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ConfigurationError(
+            f"RetryPolicy.{attribute.name} must be an int, got {type(value).__name__} {value!r}"
+        )
     if value < 1:
         raise ConfigurationError(f"RetryPolicy.{attribute.name} must be at least 1, got {value}")
 
 
+def _seconds(value: Any) -> Any:
+    """An int or float as a float; anything else is left for the validator to name."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _optional_seconds(value: Any) -> Any:
+    return None if value is None else _seconds(value)
+
+
 def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    """Zero or more seconds; ``inf`` means "no bound"."""
+    if not isinstance(value, float):
+        raise ConfigurationError(
+            f"RetryPolicy.{attribute.name} must be a number of seconds, got {type(value).__name__}"
+        )
     if not value >= 0:
         raise ConfigurationError(f"RetryPolicy.{attribute.name} must be >= 0, got {value}")
+
+
+def _finite_non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    _non_negative(instance, attribute, value)
+    if not math.isfinite(value):
+        raise ConfigurationError(f"RetryPolicy.{attribute.name} must be finite, got {value}")
+
+
+def _learning_policy(
+    instance: object, attribute: attrs.Attribute[LearningPolicy | None], value: object
+) -> None:
+    if value is not None and not isinstance(value, LearningPolicy):
+        raise ConfigurationError(
+            f"RetryPolicy.learning must be a LearningPolicy or None, got {type(value).__name__}"
+        )
 
 
 Reason = Literal["rate_limited", "server_error", "transport_error", "final"]
@@ -105,18 +141,20 @@ class RetryPolicy:
     attempts: int = attrs.field(default=6, validator=_at_least_one)
     """Attempts that fail with a 5xx or a lost connection, the first included; 1
     turns those retries off. 429s do not count: see ``max_wait``."""
-    base: float = attrs.field(default=0.5, converter=float, validator=_non_negative)
+    base: float = attrs.field(default=0.5, converter=_seconds, validator=_finite_non_negative)
     """Upper bound of the first retry's random wait, in seconds; it doubles per retry."""
-    cap: float = attrs.field(default=30.0, converter=float, validator=_non_negative)
+    cap: float = attrs.field(default=30.0, converter=_seconds, validator=_finite_non_negative)
     """Largest upper bound of a backoff wait, in seconds."""
-    max_retry_after: float = attrs.field(default=300.0, converter=float, validator=_non_negative)
+    max_retry_after: float = attrs.field(default=300.0, converter=_seconds, validator=_non_negative)
     """A 429 asking for a longer ``Retry-After`` than this is raised instead of waited out."""
     honour_retry_after: bool = True
     """Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."""
-    learning: LearningPolicy | None = attrs.field(factory=LearningPolicy)
+    learning: LearningPolicy | None = attrs.field(factory=LearningPolicy, validator=_learning_policy)
     """How a 429 teaches its category the service's real limit (``_learning.py``);
     None keeps the configured limits whatever the 429s say."""
-    max_wait: float | None = attrs.field(default=None, validator=attrs.validators.optional(_non_negative))
+    max_wait: float | None = attrs.field(
+        default=None, converter=_optional_seconds, validator=attrs.validators.optional(_non_negative)
+    )
     """Seconds a request may spend, from its first queueing, before a 429 is
     raised instead of waited out; None (the default) waits as long as the
     caller does (cancel the task, or use ``asyncio.timeout``, to stop it)."""

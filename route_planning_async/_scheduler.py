@@ -649,8 +649,12 @@ class Scheduler:
         # Read only when a 429 may have to be given up on (RetryPolicy.max_wait).
         queued_at = self._clock.now() if self.retry.max_wait is not None else None
         refused = False
+        # The first attempt's send: a transport error says how long all its attempts took.
+        first_sent_at: float | None = None
         while True:
             grant, sent_at = await lane.admit(request.weight, refused)
+            if first_sent_at is None:
+                first_sent_at = sent_at
             outcome = await lane.send(grant, request, send, sent_at)
             if isinstance(outcome, Response) and outcome.ok:
                 # The common case, first: nothing to retry, nothing to learn.
@@ -668,20 +672,29 @@ class Scheduler:
             else:
                 failures += 1
                 refusals = 0
+            failed_at = self._clock.now()
             decision = self.retry.decide(
                 request,
                 outcome,
                 refusals if refused else failures,
-                waited=0.0 if queued_at is None else self._clock.now() - queued_at,
+                waited=0.0 if queued_at is None else failed_at - queued_at,
             )
             if decision.rate_limited:
                 await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
             elif isinstance(outcome, Response) and lane.rate_factor < 1.0:
                 await lane.after_answer(sent_at)
             if not decision.retry:
-                return self._give_up(request, outcome, history)
+                return self._give_up(request, outcome, history, failed_at - first_sent_at)
             status, description = _describe(outcome)
-            history.append(AttemptRecord(status, description, decision.delay))
+            history.append(
+                AttemptRecord(
+                    status,
+                    description,
+                    decision.delay,
+                    duration=max(failed_at - sent_at, 0.0),
+                    error=outcome if isinstance(outcome, TransportError) else None,
+                )
+            )
             maybe_applied = maybe_applied or self.retry.may_have_applied(outcome)
             lane.retries += 1
             self._log_retry(request, description, len(history), decision)
@@ -694,11 +707,12 @@ class Scheduler:
 
     @staticmethod
     def _give_up(
-        request: Request, outcome: Response | TransportError, history: list[AttemptRecord]
+        request: Request, outcome: Response | TransportError, history: list[AttemptRecord], elapsed: float
     ) -> Response:
         if isinstance(outcome, TransportError):
+            # "... after 5 attempts over 10.7 s", with the attempts as data.
+            outcome.record_attempts(history, max(elapsed, 0.0))
             if history:
-                outcome.history = tuple(history)
                 outcome.add_note(
                     f"after {len(history) + 1} attempts: "
                     + "; ".join(record.description for record in history)

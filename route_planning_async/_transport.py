@@ -10,6 +10,7 @@ when the request cannot have left (the connection was never made).
 
 from __future__ import annotations
 
+import base64
 import ssl
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -63,7 +64,16 @@ class AiohttpTransport:
             self._options["timeout"] = timeout
         if headers:
             self._options["headers"] = dict(headers)
+        if "Content-Type" not in session.skip_auto_headers:
+            # aiohttp adds "Content-Type: application/octet-stream" to a POST or
+            # PATCH without a body; the client's own session skips it for every
+            # request, a borrowed one is told so per request. A request with a
+            # body names its Content-Type itself.
+            self._options["skip_auto_headers"] = ("Content-Type",)
         self._body_options = {**self._options, "headers": {**headers, "Content-Type": JSON_CONTENT_TYPE}}
+        # Every form of the key, to scrub from the text of an error (the key is
+        # in ``headers`` or in the session's own default headers).
+        self._secrets = _secret_forms(headers.get("Authorization") or session.headers.get("Authorization"))
 
     async def send(self, request: Request) -> Response:
         """Send ``request`` and read the whole answer."""
@@ -82,19 +92,66 @@ class AiohttpTransport:
             finally:
                 answer.release()
             return Response(answer.status, answer.headers, body)
-        except TimeoutError as exc:
-            raise RequestTimeoutError(
-                "timed out", method=request.method, request_url=url, maybe_sent=True
-            ) from exc
-        except aiohttp.ClientConnectorError as exc:
+        except (TimeoutError, aiohttp.ClientError) as exc:
+            error = self._translate(exc, request.method, url)
+        # Raised here, outside the handler, so that not even ``__context__``
+        # keeps aiohttp's exception (and through it the request's headers).
+        raise error
+
+    def _translate(self, exc: BaseException, method: str, url: str) -> TransportError:
+        """A library error with a redacted copy of what ``exc`` says; ``exc`` itself is dropped."""
+        error_type = f"{type(exc).__module__.split('.')[0]}.{type(exc).__qualname__}"
+        if isinstance(exc, TimeoutError):
+            return RequestTimeoutError(
+                "timed out", method=method, request_url=url, maybe_sent=True, error_type=error_type
+            )
+        status: int | None = None
+        request_headers: Mapping[str, str] | None = None
+        if isinstance(exc, aiohttp.ClientResponseError):
+            status = exc.status
+            request_headers = _redacted_headers(exc.request_info.headers)
+        if isinstance(exc, aiohttp.ClientConnectorError):
             # The connection was never made: the service cannot have seen the request.
-            raise TransportError(
-                f"cannot connect: {exc.os_error}",
-                method=request.method,
-                request_url=url,
-                maybe_sent=False,
-            ) from exc
-        except aiohttp.ClientError as exc:
-            raise TransportError(
-                f"{type(exc).__name__}: {exc}", method=request.method, request_url=url, maybe_sent=True
-            ) from exc
+            text, maybe_sent = f"cannot connect: {exc.os_error}", False
+        else:
+            text, maybe_sent = f"{type(exc).__name__}: {exc}", True
+        return TransportError(
+            self._scrub(text),
+            method=method,
+            request_url=url,
+            maybe_sent=maybe_sent,
+            error_type=error_type,
+            status=status,
+            request_headers=request_headers,
+        )
+
+    def _scrub(self, text: str) -> str:
+        """``text`` with every form of the credentials replaced (a hostile answer may echo them)."""
+        for secret in self._secrets:
+            text = text.replace(secret, "<redacted>")
+        return text
+
+
+_CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
+
+
+def _redacted_headers(headers: Mapping[str, str]) -> dict[str, str]:
+    """A plain copy of ``headers`` without the ones that carry credentials."""
+    return {name: value for name, value in headers.items() if name.lower() not in _CREDENTIAL_HEADERS}
+
+
+def _secret_forms(authorization: str | None) -> tuple[str, ...]:
+    """Every form the key takes in an ``Authorization`` value, longest first."""
+    if not authorization:
+        return ()
+    forms = {authorization}
+    scheme, _, token = authorization.partition(" ")
+    if token:
+        forms.add(token)
+        if scheme.lower() == "basic":
+            try:
+                decoded = base64.b64decode(token, validate=True).decode()
+            except (ValueError, UnicodeDecodeError):
+                decoded = ""
+            forms.update(part for part in (decoded, decoded.rstrip(":")) if part)
+    return tuple(sorted(forms, key=len, reverse=True))

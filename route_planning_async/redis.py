@@ -439,12 +439,23 @@ class RedisBackend:
         lease: float = 300.0,
         timeout: float = 2.0,
     ) -> None:
-        if not key_prefix:
-            raise ConfigurationError("key_prefix must be a non-empty string")
-        if not lease > 0:
-            raise ConfigurationError(f"lease must be a positive number of seconds, got {lease}")
-        if not timeout > 0:
-            raise ConfigurationError(f"timeout must be a positive number of seconds, got {timeout}")
+        if not isinstance(key_prefix, str) or not key_prefix.strip():  # type: ignore[redundant-expr]
+            raise ConfigurationError("key_prefix must be a non-blank string")
+        for setting, value in (("lease", lease), ("timeout", timeout)):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigurationError(
+                    f"RedisBackend {setting} must be a number of seconds, got {type(value).__name__}"
+                )
+            if not (value > 0 and math.isfinite(value)):
+                raise ConfigurationError(
+                    f"RedisBackend {setting} must be a finite, positive number of seconds, got {value}"
+                )
+        if not isinstance(url, str | redis_asyncio.Redis):
+            raise ConfigurationError(
+                f"RedisBackend url must be a redis:// URL or a redis.asyncio.Redis, got {type(url).__name__}"
+            )
+        if isinstance(url, str) and not url.strip():
+            raise ConfigurationError("RedisBackend url is empty")
         self.key_prefix = key_prefix
         """The namespace of this API key's keys."""
         self.lease = float(lease)
@@ -454,9 +465,13 @@ class RedisBackend:
         if isinstance(url, str):
             # One reconnection, at once: a pooled connection broken by a server
             # restart is replaced without the caller seeing an error.
-            self._redis = redis_asyncio.Redis.from_url(
-                url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 1)
-            )
+            try:
+                self._redis = redis_asyncio.Redis.from_url(
+                    url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 1)
+                )
+            except ValueError as exc:
+                # redis-py's own words, without the URL (it may carry a password).
+                raise ConfigurationError(f"RedisBackend url is not usable: {exc}") from None
             self._owned = True
         else:
             self._redis = url

@@ -591,8 +591,15 @@ def half_the_contract() -> RateLimits:
 @pytest.mark.parametrize("limiter", ["sliding_window", "token_bucket"])
 async def test_an_import_learns_a_lower_real_limit_and_creates_every_stop_once(limiter: str) -> None:
     rows = 3000
-    async with Emulator(speedup=SPEEDUP, rate_limits=half_the_contract(), limiter=limiter) as emu:
-        configured = RateLimits.default().scaled(SPEEDUP)
+    # Slower than SPEEDUP, for a loaded machine. At 600 the service allows 5,000
+    # stops a second, and a loaded machine that sends more slowly than that
+    # never met a 429 (a token bucket refills as it goes; a window slides on):
+    # the test learned nothing. At 120 it allows 1,000 a second (ten 100-stop
+    # batches; any machine sends faster) and 500 at once, so the first ten
+    # batches are refused in part unless sending them took over half a second.
+    speedup = 120.0
+    async with Emulator(speedup=speedup, rate_limits=half_the_contract(), limiter=limiter) as emu:
+        configured = RateLimits.default().scaled(speedup)
         async with emu.client(rate_limits=configured, retry=RetryPolicy(rng=random.Random(2))) as client:
             plan_id = await create_plan(client)
             report = await client.stops.import_many(plan_id, (row(p) for p in range(rows)))
