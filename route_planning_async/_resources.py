@@ -88,6 +88,7 @@ _OPERATION_TYPES: Final = frozenset({"plan_optimization"})
 # unassigned stop update table).
 _NOT_UPDATABLE: Final = {
     "address": "a stop's location cannot be updated; delete the stop and create a new one",
+    "client_id": "cannot be updated (it is set on create and import only)",
     "service_client_id": "cannot be updated (it is set on create and import only)",
 }
 
