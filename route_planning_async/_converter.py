@@ -68,9 +68,7 @@ _INPUTS: Final[frozenset[type]] = frozenset(
 )
 _CUSTOM: Final = frozenset({_models.ImportFailure})
 
-_RESULT_TYPE: Final = (
-    _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None
-)
+_RESULT_TYPE: Final = _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None
 
 WIRE_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "client_id": ("circuitClientId", "serviceClientId", "clientId"),

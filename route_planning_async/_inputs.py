@@ -108,8 +108,41 @@ MAX_WEIGHT: Final = 999999
 MAX_SAFE_INTEGER: Final = 2**53 - 1
 """Largest ``paymentOnDelivery.amount`` (official schema: JavaScript's safe integer)."""
 PAYMENT_CURRENCIES: Final = frozenset(
-    "AED ARS AUD BRL CAD CHF CLP CNY COP DKK EGP EUR GBP HKD HUF ILS INR JPY KRW MYR MXN "
-    "NOK NZD PEN RON RUB SAR SEK SGD TRY USD UYU ZAR".split()
+    [
+        "AED",
+        "ARS",
+        "AUD",
+        "BRL",
+        "CAD",
+        "CHF",
+        "CLP",
+        "CNY",
+        "COP",
+        "DKK",
+        "EGP",
+        "EUR",
+        "GBP",
+        "HKD",
+        "HUF",
+        "ILS",
+        "INR",
+        "JPY",
+        "KRW",
+        "MYR",
+        "MXN",
+        "NOK",
+        "NZD",
+        "PEN",
+        "RON",
+        "RUB",
+        "SAR",
+        "SEK",
+        "SGD",
+        "TRY",
+        "USD",
+        "UYU",
+        "ZAR",
+    ]
 )
 """The ISO 4217 codes the official schema accepts for ``paymentOnDelivery.currency``."""
 PLAN_YEAR_RANGE: Final = (2000, 2100)

@@ -389,7 +389,9 @@ UNENCODABLE = "caf\udce9"  # "café" read as Latin-1 bytes with surrogateescape
         (lambda: rp.PlanUpdate(title=UNENCODABLE), "title"),
     ],
 )
-def test_a_string_utf8_cannot_carry_is_refused_naming_the_field(build: Callable[[], object], field: str) -> None:
+def test_a_string_utf8_cannot_carry_is_refused_naming_the_field(
+    build: Callable[[], object], field: str
+) -> None:
     with raises(field, "cannot be encoded as UTF-8"):
         build()
 

@@ -44,7 +44,7 @@ def drive_route(
     if route.distributed_at is None:
         raise ValueError(f"route {route_id!r} was not distributed: its driver cannot start it")
     stops = sorted(
-        (record for record in plan.stops.values() if record.route_id == bare),
+        (record for record in plan.stops.values() if record.route_id == bare and not record.terminal),
         key=lambda record: record.body.get("stopPosition") or 0,
     )
     for record in stops:
