@@ -55,9 +55,13 @@ def drive_route(
     for record in stops:
         default = _PICKED_UP if record.body.get("activity") == "pickup" else _DELIVERED
         outcome = outcomes.get(record.body["id"], default)
+        now = round(state.config.wall_clock())
         record.body["deliveryInfo"] = {
             "attempted": True,
-            "attemptedAt": round(state.config.wall_clock()),
+            "attemptedAt": now,
+            "arrivedAt": now,
+            "timeAtStopInfo": {"arrivedAt": now, "departedAt": now, "isEstimated": True},
+            "timeAtStopInfoNullReason": None,
             "attemptedLocation": {"latitude": record.latitude, "longitude": record.longitude},
             "driverProvidedInternalNotes": None,
             "driverProvidedRecipientNotes": None,
