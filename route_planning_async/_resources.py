@@ -369,7 +369,7 @@ class Stops(_Resource):
 
     async def update(self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any) -> Stop:
         """Change the fields given (a :class:`StopUpdate`, or its fields as keywords).
-        The location and ``service_client_id`` cannot be changed."""
+        The location and ``client_id`` cannot be changed."""
         path = _stop_path(stop_id)
         body = unstructure(_update_body(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
@@ -456,7 +456,7 @@ class UnassignedStops(_Resource):
         self, unassigned_stop_id: str, update: UnassignedStopUpdate | None = None, /, **fields: Any
     ) -> UnassignedStop:
         """Change the fields given (an :class:`UnassignedStopUpdate`, or keywords).
-        The location and ``service_client_id`` cannot be changed."""
+        The location and ``client_id`` cannot be changed."""
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         body = unstructure(_update_body(UnassignedStopUpdate, update, fields))
         request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)
