@@ -17,6 +17,7 @@ Every failure is a :class:`~route_planning_async.ValidationError`.
 from __future__ import annotations
 
 import datetime
+import decimal
 import enum
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -167,8 +168,10 @@ def number(
             else:
                 bound = f"from {low:g} to {high:g}"
             fail(field, f"must be {bound}, got {value!r}")
-        if step is not None and abs(round(value / step) * step - value) > 1e-9 * max(1.0, abs(value)):
-            fail(field, f"must be a multiple of {step:g}, got {value!r}")
+        # Decimal, not float division: 0.07 / 0.01 is 7.000000000000001 in floats. The
+        # value as written (its repr, as JSON sends it) must be a whole number of steps.
+        if step is not None and decimal.Decimal(repr(value)) % decimal.Decimal(repr(step)) != 0:
+            fail(field, f"must be a multiple of {step:g} (round it, e.g. round(x, 2)), got {value!r}")
 
     return check
 

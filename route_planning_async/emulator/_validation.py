@@ -12,6 +12,7 @@ string lengths: 1..255, and 1..100 for city, state, zip and country).
 from __future__ import annotations
 
 import datetime
+import decimal
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -369,7 +370,7 @@ def _weight(value: object, path: str, strict: bool) -> dict[str, Any]:
         if key not in obj:
             raise Problem.invalid(join(path, key), "is required")
     amount = number(obj["amount"], join(path, "amount"), minimum=0, maximum=999999)
-    if abs(round(amount * 100) - amount * 100) > 1e-6:
+    if decimal.Decimal(repr(amount)) % decimal.Decimal("0.01") != 0:
         raise Problem.invalid(join(path, "amount"), f"must be a multiple of 0.01, got {amount:g}")
     return {"amount": amount, "unit": choice(obj["unit"], join(path, "unit"), WEIGHT_UNITS)}
 

@@ -14,6 +14,7 @@ contract's stricter bound; ``tests/emulator/test_openapi.py`` proves each one is
 from __future__ import annotations
 
 import copy
+import decimal
 import functools
 import json
 from collections.abc import Callable, Mapping
@@ -123,9 +124,21 @@ def _pointer(*parts: str) -> str:
     return "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
 
 
+def _multiple_of(validator: Any, step: Any, instance: Any, schema: Any) -> Any:
+    """``multipleOf`` on the numbers as written: jsonschema divides floats, so it finds
+    0.07 not a multiple of 0.01 (7.000000000000001); JSON numbers are decimal."""
+    if not validator.is_type(instance, "number"):
+        return
+    if decimal.Decimal(repr(instance)) % decimal.Decimal(repr(step)) != 0:
+        yield jsonschema.ValidationError(f"{instance!r} is not a multiple of {step}")
+
+
+_Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"multipleOf": _multiple_of})
+
+
 def _errors(schema_pointer: str, instance: Any, without: str | None) -> list[str]:
     schema = {"$ref": f"{_URI}#/{schema_pointer}"}
-    validator = jsonschema.Draft202012Validator(schema, registry=_registry(without))
+    validator = _Validator(schema, registry=_registry(without))
     return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)]
 
 
