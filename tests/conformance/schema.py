@@ -19,7 +19,6 @@ import functools
 from typing import Any
 
 import attrs
-
 from emulator.openapi import _load
 
 import route_planning_async as rp
@@ -149,7 +148,7 @@ def for_generation(schema: Any, key: str = "") -> Any:
         return [for_generation(item, key) for item in schema]
     if not isinstance(schema, dict):
         return schema
-    out = {name: value for name, value in schema.items()}
+    out = dict(schema)
     properties = out.get("properties")
     if isinstance(properties, dict):
         if set(properties) == {"hour", "minute"}:

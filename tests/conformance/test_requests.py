@@ -15,12 +15,11 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
+from emulator.openapi import request_errors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
-
-from emulator.openapi import request_errors
 
 import route_planning_async as rp
 from route_planning_async._inputs import PAYMENT_CURRENCIES
@@ -106,7 +105,9 @@ _COMMON: dict[str, st.SearchStrategy[Any]] = {
     "timing": _optional(_TIMING),
     "recipient": _optional(_RECIPIENT),
     "order_info": _optional(_ORDER),
-    "proof_of_attempt_requirements": _optional(st.builds(rp.ProofOfAttemptRequirements, enabled=st.none() | st.booleans())),
+    "proof_of_attempt_requirements": _optional(
+        st.builds(rp.ProofOfAttemptRequirements, enabled=st.none() | st.booleans())
+    ),
     "allowed_drivers": _optional(_DRIVERS),
     "activity": _optional(st.sampled_from(["delivery", "pickup", "swap"])),
     "optimization_order": _optional(st.sampled_from(["first", "last", "default", "middle"])),
@@ -116,7 +117,7 @@ _COMMON: dict[str, st.SearchStrategy[Any]] = {
     "notes": _optional(_TEXT | st.text(min_size=1990, max_size=2010)),
     "barcodes": _optional(st.lists(_TEXT, max_size=202)),
     "custom_properties": _optional(_CUSTOM),
-}  # fmt: skip
+}
 _STOP_INPUT = _built(
     rp.StopInput, address=_ADDRESS, driver=_optional(st.just("d9")), client_id=_optional(_TEXT), **_COMMON
 )
@@ -127,38 +128,111 @@ _UNASSIGNED_UPDATE = _built(rp.UnassignedStopUpdate, depot=_optional(st.just("de
 _STOP = {"id": "plans/p1/stops/s1"}
 _IMPORTED = {"success": [], "failed": []}
 _PENDING = {"pending": True, "stop": None}
+_PLAN = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year": 2027}}
+_DATES = st.dates(datetime.date(1990, 1, 1), datetime.date(2110, 1, 1))
 
 Call = Callable[[rp.RoutePlanningClient, Any], Awaitable[Any]]
 CASES: list[tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]] = [
-    ("stops.create", _STOP_INPUT, "POST", "/plans/p1/stops", "/plans/{planId}/stops", _STOP,
-     lambda c, item: c.stops.create("p1", item)),
-    ("stops.import_batch", st.lists(_STOP_INPUT, min_size=1, max_size=3), "POST", "/plans/p1/stops:import",
-     "/plans/{planId}/stops:import", _IMPORTED, lambda c, items: c.stops.import_batch("p1", items)),
-    ("stops.update", _STOP_UPDATE, "PATCH", "/plans/p1/stops/s1", "/plans/{planId}/stops/{stopId}", _STOP,
-     lambda c, item: c.stops.update("plans/p1/stops/s1", item)),
-    ("stops.live_create", _STOP_INPUT, "POST", "/plans/p1/stops:liveCreate", "/plans/{planId}/stops:liveCreate",
-     _PENDING, lambda c, item: c.stops.live_create("p1", item)),
-    ("stops.live_update", _STOP_UPDATE, "POST", "/plans/p1/stops/s1:liveUpdate",
-     "/plans/{planId}/stops/{stopId}:liveUpdate", _PENDING,
-     lambda c, item: c.stops.live_update("plans/p1/stops/s1", item)),
-    ("unassigned_stops.create", _UNASSIGNED_INPUT, "POST", "/unassignedStops", "/unassignedStops",
-     {"id": "unassignedStops/u1"}, lambda c, item: c.unassigned_stops.create(item)),
-    ("unassigned_stops.import_batch", st.lists(_UNASSIGNED_INPUT, min_size=1, max_size=3), "POST",
-     "/unassignedStops:import", "/unassignedStops:import", _IMPORTED,
-     lambda c, items: c.unassigned_stops.import_batch([i for i in items], depot="depot-1")),
-    ("unassigned_stops.update", _UNASSIGNED_UPDATE, "PATCH", "/unassignedStops/u1",
-     "/unassignedStops/{unassignedStopId}", {"id": "unassignedStops/u1"},
-     lambda c, item: c.unassigned_stops.update("u1", item)),
-    ("plans.create", st.tuples(_TEXT, st.dates(datetime.date(1990, 1, 1), datetime.date(2110, 1, 1)), _DRIVERS),
-     "POST", "/plans", "/plans", {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year": 2027}},
-     lambda c, v: c.plans.create(title=v[0], starts=v[1], drivers=v[2])),
-    ("plans.update", st.tuples(_TEXT, _DRIVERS), "PATCH", "/plans/p1", "/plans/{planId}",
-     {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year": 2027}},
-     lambda c, v: c.plans.update("p1", title=v[0], drivers=v[1])),
-    ("plans.reoptimize", st.sampled_from([None, *rp.ReoptimizationType, "fastest"]), "POST",
-     "/plans/p1:reoptimize", "/plans/{planId}:reoptimize", {"id": "operations/o1"},
-     lambda c, v: c.plans.reoptimize("p1", optimization_type=v)),
-]  # fmt: skip
+    (
+        "stops.create",
+        _STOP_INPUT,
+        "POST",
+        "/plans/p1/stops",
+        "/plans/{planId}/stops",
+        _STOP,
+        lambda c, item: c.stops.create("p1", item),
+    ),
+    (
+        "stops.import_batch",
+        st.lists(_STOP_INPUT, min_size=1, max_size=3),
+        "POST",
+        "/plans/p1/stops:import",
+        "/plans/{planId}/stops:import",
+        _IMPORTED,
+        lambda c, items: c.stops.import_batch("p1", items),
+    ),
+    (
+        "stops.update",
+        _STOP_UPDATE,
+        "PATCH",
+        "/plans/p1/stops/s1",
+        "/plans/{planId}/stops/{stopId}",
+        _STOP,
+        lambda c, item: c.stops.update("plans/p1/stops/s1", item),
+    ),
+    (
+        "stops.live_create",
+        _STOP_INPUT,
+        "POST",
+        "/plans/p1/stops:liveCreate",
+        "/plans/{planId}/stops:liveCreate",
+        _PENDING,
+        lambda c, item: c.stops.live_create("p1", item),
+    ),
+    (
+        "stops.live_update",
+        _STOP_UPDATE,
+        "POST",
+        "/plans/p1/stops/s1:liveUpdate",
+        "/plans/{planId}/stops/{stopId}:liveUpdate",
+        _PENDING,
+        lambda c, item: c.stops.live_update("plans/p1/stops/s1", item),
+    ),
+    (
+        "unassigned_stops.create",
+        _UNASSIGNED_INPUT,
+        "POST",
+        "/unassignedStops",
+        "/unassignedStops",
+        {"id": "unassignedStops/u1"},
+        lambda c, item: c.unassigned_stops.create(item),
+    ),
+    (
+        "unassigned_stops.import_batch",
+        st.lists(_UNASSIGNED_INPUT, min_size=1, max_size=3),
+        "POST",
+        "/unassignedStops:import",
+        "/unassignedStops:import",
+        _IMPORTED,
+        lambda c, items: c.unassigned_stops.import_batch(items, depot="depot-1"),
+    ),
+    (
+        "unassigned_stops.update",
+        _UNASSIGNED_UPDATE,
+        "PATCH",
+        "/unassignedStops/u1",
+        "/unassignedStops/{unassignedStopId}",
+        {"id": "unassignedStops/u1"},
+        lambda c, item: c.unassigned_stops.update("u1", item),
+    ),
+    (
+        "plans.create",
+        st.tuples(_TEXT, _DATES, _DRIVERS),
+        "POST",
+        "/plans",
+        "/plans",
+        _PLAN,
+        lambda c, v: c.plans.create(title=v[0], starts=v[1], drivers=v[2]),
+    ),
+    (
+        "plans.update",
+        st.tuples(_TEXT, _DRIVERS),
+        "PATCH",
+        "/plans/p1",
+        "/plans/{planId}",
+        _PLAN,
+        lambda c, v: c.plans.update("p1", title=v[0], drivers=v[1]),
+    ),
+    (
+        "plans.reoptimize",
+        st.sampled_from([None, *rp.ReoptimizationType, "fastest"]),
+        "POST",
+        "/plans/p1:reoptimize",
+        "/plans/{planId}:reoptimize",
+        {"id": "operations/o1"},
+        lambda c, v: c.plans.reoptimize("p1", optimization_type=v),
+    ),
+]
 
 
 @pytest.mark.parametrize(
