@@ -182,6 +182,6 @@ async def test_every_answer_of_a_full_workflow_is_official(
     assert ("POST", "/plans/{planId}/stops/{stopId}:liveUpdate", 422) in seen
 
 
-def test_only_defects_of_the_document_are_patched() -> None:
+async def test_only_defects_of_the_document_are_patched() -> None:
     # The emulator follows the document's shapes; what validation patches is its defects.
     assert [d.name for d in KNOWN_DIFFERENCES if d.side == "response"] == ["error_one_of_overlap"]
