@@ -387,3 +387,39 @@ def test_every_input_and_the_pagination_types_are_exported() -> None:
         assert name in rp.__all__, name
         assert getattr(rp, name) is not None
     assert rp.__all__ == sorted(rp.__all__, key=lambda n: (not n.isupper(), n))
+
+
+# Official schema fields ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["circuitClientId", "serviceClientId", "clientId"])
+def test_the_client_id_is_read_under_every_name_and_written_under_the_official_one(key: str) -> None:
+    stop = structure({"id": "plans/p/stops/s", key: "client-1"}, rp.Stop)
+    assert stop.client_id == stop.service_client_id == "client-1"
+    out = unstructure(stop)
+    assert out["circuitClientId"] == "client-1"
+    assert "serviceClientId" not in out
+    unassigned = structure({"id": "unassignedStops/u", key: "client-2"}, rp.UnassignedStop)
+    assert unassigned.client_id == "client-2"
+
+
+def test_the_official_name_wins_when_an_answer_has_two() -> None:
+    stop = structure({"id": "plans/p/stops/s", "serviceClientId": "old", "circuitClientId": "new"}, rp.Stop)
+    assert stop.client_id == "new"
+
+
+def test_weight_payment_and_time_at_stop_are_decoded() -> None:
+    stop = structure(load("stop.json"), rp.Stop)
+    assert stop.weight == rp.Weight(amount=12.5, unit=rp.WeightUnit.KILOGRAM)
+    assert stop.payment_on_delivery == rp.PaymentOnDelivery(amount=1250, currency="EUR")
+    info = stop.delivery_info
+    assert info is not None
+    assert info.time_at_stop_info is not None
+    assert info.arrived_at == info.time_at_stop_info.arrived_at
+    assert info.time_at_stop_info.departed_at is not None
+    assert info.time_at_stop_info.is_estimated is False
+    reason = {"reason": "subscription_not_supported", "message": "Upgrade", "url": None}
+    bare = structure({"timeAtStopInfoNullReason": reason}, rp.DeliveryInfo)
+    assert bare.time_at_stop_info_null_reason == rp.TimeAtStopInfoNullReason(**reason)
+    unassigned = structure({"id": "unassignedStops/u", "trackingLink": "https://t.test/u"}, rp.UnassignedStop)
+    assert unassigned.tracking_link == "https://t.test/u"
