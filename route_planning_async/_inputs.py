@@ -1,7 +1,9 @@
 """Request bodies as attrs classes, checked against the contract when they are built.
 
-Every rule the contract documents for a request body is checked in the
-constructor, which raises :class:`~route_planning_async.ValidationError` naming
+Every rule the contract documents for a request body, and every bound of the
+official OpenAPI schema (string lengths, integer durations, 200 barcodes,
+weights and payments; ``docs/differences.md``), is checked in the constructor,
+as is that every string can be sent as UTF-8. The constructor raises :class:`~route_planning_async.ValidationError` naming
 the field path (``address.latitude``, ``allowed_drivers[3]``) and the rule. So a
 bad input fails before any request is built, and before any rate-limit budget
 is spent.
