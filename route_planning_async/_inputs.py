@@ -3,10 +3,10 @@
 Every rule the contract documents for a request body, and every bound of the
 official OpenAPI schema (string lengths, integer durations, 200 barcodes,
 weights and payments; ``docs/differences.md``), is checked in the constructor,
-as is that every string can be sent as UTF-8. The constructor raises :class:`~route_planning_async.ValidationError` naming
-the field path (``address.latitude``, ``allowed_drivers[3]``) and the rule. So a
-bad input fails before any request is built, and before any rate-limit budget
-is spent.
+as is that every string can be sent as UTF-8. The constructor raises
+:class:`~route_planning_async.ValidationError` naming the field path
+(``address.latitude``, ``allowed_drivers[3]``) and the rule. So a bad input
+fails before any request is built, and before any rate-limit budget is spent.
 
 One rule for every optional field of every input: it defaults to :data:`UNSET`
 and is then left out of the JSON body; ``None`` is sent as JSON ``null``; arrays
