@@ -13,6 +13,8 @@ TEST_DEPS = [
     "pytest-timeout>=2.3",
     "hypothesis>=6.100",
     "jsonschema>=4.20",
+    # Answers generated from the official OpenAPI schema (tests/conformance/).
+    "hypothesis-jsonschema>=0.23",
     # The leaky bucket the scheduler is compared with (tests/test_scheduler.py).
     "aiolimiter>=1.1",
 ]

@@ -120,7 +120,7 @@ def full_stop(plan: str, i: int) -> dict[str, Any]:
         "stopPosition": i + 1,
         "trackingLink": f"https://track.example.com/{i}",
         "webAppLink": f"https://app.example.com/{plan}/stops/{i}",
-        "serviceClientId": f"client-{i}",
+        "circuitClientId": f"client-{i}",
     }
 
 
@@ -177,7 +177,7 @@ def rich_stop_body(i: int) -> dict[str, Any]:
             "optimizationOrder": "default",
             "barcodes": [f"BC{i:08d}", f"BC{i + 1:08d}"],
             "customProperties": {CUSTOM_PROPERTY: "1234"},
-            "serviceClientId": f"client-{i}",
+            "circuitClientId": f"client-{i}",
         }
     )
     return body

@@ -10,8 +10,16 @@ the global converter cannot change how the API is read.
   :class:`datetime.datetime`.
 - Models: unknown keys are ignored and enumerated values stay strings, so newer
   answers of the service never break decoding. ``Operation.result`` is told
-  apart by its keys: ``code`` means failure (contract, Operations).
+  apart by its keys: ``code`` means failure (contract, Operations),
+  ``numOptimizedStops`` success, anything else is kept as an ``UnknownResult``.
+- Wire names that are not the camelCase of the attribute (:data:`WIRE_NAMES`):
+  ``client_id`` is sent as the official ``circuitClientId`` and read from it, the
+  contract's ``serviceClientId`` or v1's ``clientId``.
 - Inputs: fields left :data:`~route_planning_async.UNSET` are omitted.
+- Errors: decoding raises nothing but :class:`~route_planning_async.DecodeError`,
+  naming the JSON path and the value (a null where an object is required, a
+  missing required key, a value of the wrong type). A null for a field the model
+  types ``X | None`` is None.
 
 Speed: every model gets a structure function compiled for its class, made once
 on first use (:func:`make_model_structure_fn`). cattrs' own generated functions
@@ -37,9 +45,11 @@ import cattrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
 from route_planning_async import _inputs, _models
+from route_planning_async._errors import DecodeError
 
 __all__ = [
     "CONVERTER",
+    "WIRE_NAMES",
     "camel_case",
     "make_converter",
     "make_model_structure_fn",
@@ -58,7 +68,14 @@ _INPUTS: Final[frozenset[type]] = frozenset(
 )
 _CUSTOM: Final = frozenset({_models.ImportFailure})
 
-_RESULT_TYPE: Final = _models.OptimizationSuccess | _models.OptimizationFailure | None
+_RESULT_TYPE: Final = _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None
+
+WIRE_NAMES: Final[dict[str, tuple[str, ...]]] = {
+    "client_id": ("circuitClientId", "serviceClientId", "clientId"),
+}
+"""Attributes whose JSON key is not their camelCase: the key sent first, then every
+key read (in order of preference). The official schema names the stop's client id
+``circuitClientId``; the contract ``serviceClientId``; API v1 ``clientId``."""
 
 
 def camel_case(name: str) -> str:
@@ -67,15 +84,56 @@ def camel_case(name: str) -> str:
     return head + "".join(part[:1].upper() + part[1:] for part in rest)
 
 
+def wire_name(name: str) -> str:
+    """The JSON key an attribute is sent as."""
+    names = WIRE_NAMES.get(name)
+    return names[0] if names else camel_case(name)
+
+
 def _renames(cl: type) -> dict[str, Any]:
-    return {a.name: override(rename=camel_case(a.name)) for a in attrs.fields(cl)}
+    return {a.name: override(rename=wire_name(a.name)) for a in attrs.fields(cl)}
+
+
+def _located(exc: BaseException, key: str | int | None, obj: Any) -> DecodeError:
+    """The :class:`DecodeError` of ``exc``, raised while decoding ``obj[key]`` (``obj``
+    itself when ``key`` is None)."""
+    if isinstance(exc, DecodeError):
+        return exc if key is None else exc.inside(key)
+    if not isinstance(obj, dict):
+        return DecodeError("", obj, f"expected a JSON object, got {_json_type(obj)}")
+    if key is None:
+        return DecodeError("", obj, f"{type(exc).__name__}: {exc}")
+    if key not in obj:
+        return DecodeError(str(key), None, "a required key is missing")
+    value = obj[key]
+    reason = "null is not allowed here" if value is None else f"{type(exc).__name__}: {exc}"
+    return DecodeError(str(key), value, reason)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
 
 
 # Scalars ---------------------------------------------------------------------
 
 
 def _structure_date(value: Any, _: Any) -> datetime.date:
-    return datetime.date(value["year"], value["month"], value["day"])
+    if not isinstance(value, dict):
+        raise DecodeError("", value, f"expected a Date object, got {_json_type(value)}")
+    try:
+        return datetime.date(value["year"], value["month"], value["day"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DecodeError("", value, f"not a Date: {exc}") from None
 
 
 def _unstructure_date(value: datetime.date) -> dict[str, int]:
@@ -83,7 +141,12 @@ def _unstructure_date(value: datetime.date) -> dict[str, int]:
 
 
 def _structure_time(value: Any, _: Any) -> datetime.time:
-    return datetime.time(value["hour"], value["minute"])
+    if not isinstance(value, dict):
+        raise DecodeError("", value, f"expected a TimeOfDay object, got {_json_type(value)}")
+    try:
+        return datetime.time(value["hour"], value["minute"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DecodeError("", value, f"not a TimeOfDay: {exc}") from None
 
 
 def _unstructure_time(value: datetime.time) -> dict[str, int]:
@@ -91,11 +154,16 @@ def _unstructure_time(value: datetime.time) -> dict[str, int]:
 
 
 def _structure_epoch(value: Any, _: Any) -> datetime.datetime:
-    return datetime.datetime.fromtimestamp(value, datetime.UTC)
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DecodeError("", value, f"expected epoch seconds (a number), got {_json_type(value)}")
+    try:
+        return datetime.datetime.fromtimestamp(value, datetime.UTC)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise DecodeError("", value, f"not a usable epoch time: {exc}") from None
 
 
 def _structure_epoch_or_none(value: Any, _: Any) -> datetime.datetime | None:
-    return None if value is None else datetime.datetime.fromtimestamp(value, datetime.UTC)
+    return None if value is None else _structure_epoch(value, None)
 
 
 def _unstructure_epoch(value: datetime.datetime) -> int | float:
@@ -146,24 +214,41 @@ def make_model_structure_fn(cl: type[Any], converter: cattrs.Converter) -> Calla
     - ``X | None`` of a model stores None or the model;
     - every other value goes through the converter's hook for its type.
 
-    Unknown keys are ignored.
+    Unknown keys are ignored. An attribute of :data:`WIRE_NAMES` is read from
+    the first of its keys present. Any failure becomes a
+    :class:`~route_planning_async.DecodeError` naming the key (the local ``k``
+    holds the key being read, so the happy path pays one store per field).
     """
     attrs.resolve_types(cl)
     if "__slots__" not in cl.__dict__ or hasattr(cl, "__attrs_post_init__"):
         raise TypeError(f"{cl.__name__}: only slotted attrs classes without __attrs_post_init__")
-    namespace: dict[str, Any] = {"__cl": cl, "__new": object.__new__}
-    lines = ["def structure(o, _=None):", "    get = o.get", "    i = __new(__cl)"]
+    namespace: dict[str, Any] = {"__cl": cl, "__new": object.__new__, "__located": _located}
+    body = ["k = None", "get = o.get", "i = __new(__cl)"]
     for field in attrs.fields(cl):
         if field.validator is not None or field.converter is not None or not field.init:
             raise TypeError(f"{cl.__name__}.{field.name}: fields must be plain to be stored directly")
-        name, key, required = field.name, camel_case(field.name), field.default is attrs.NOTHING
+        name, required = field.name, field.default is attrs.NOTHING
+        aliases = WIRE_NAMES.get(name)
+        if aliases is not None:
+            if required:
+                raise TypeError(f"{cl.__name__}.{name}: a renamed field must have a default")
+            # The first key present wins; the field is a plain value (str | None).
+            namespace[f"d_{name}"] = field.default
+            body.append(f"k = {aliases[0]!r}")
+            read = f"d_{name}"
+            for alias in reversed(aliases):
+                read = f"o[{alias!r}] if {alias!r} in o else ({read})"
+            body.append(f"i.{name} = {read}")
+            continue
+        key = camel_case(name)
+        body.append(f"k = {key!r}")
         member = _optional_member(field.type)
         if member is not None and attrs.has(member) and (required or field.default is None):
             # X | None of a model: the None test inline, then the model's own function.
             namespace[f"h_{name}"] = converter.get_structure_hook(member)
             namespace[f"t_{name}"] = member
-            lines.append(f"    v = o[{key!r}]" if required else f"    v = get({key!r})")
-            lines.append(f"    i.{name} = None if v is None else h_{name}(v, t_{name})")
+            body.append(f"v = o[{key!r}]" if required else f"v = get({key!r})")
+            body.append(f"i.{name} = None if v is None else h_{name}(v, t_{name})")
             continue
         hook = converter.get_structure_hook(field.type)
         if hook is _AS_IS or field.type in _JSON_NATIVE:
@@ -172,19 +257,22 @@ def make_model_structure_fn(cl: type[Any], converter: cattrs.Converter) -> Calla
             namespace[f"h_{name}"], namespace[f"t_{name}"] = hook, field.type
             value = f"h_{name}(o[{key!r}], t_{name})"
         if required:
-            lines.append(f"    i.{name} = {value}")
+            body.append(f"i.{name} = {value}")
         elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
             if field.default.takes_self:
                 raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
             namespace[f"f_{name}"] = field.default.factory
-            lines.append(f"    i.{name} = {value} if {key!r} in o else f_{name}()")
+            body.append(f"i.{name} = {value} if {key!r} in o else f_{name}()")
         else:
             namespace[f"d_{name}"] = field.default
             if value == f"o[{key!r}]":
-                lines.append(f"    i.{name} = get({key!r}, d_{name})")
+                body.append(f"i.{name} = get({key!r}, d_{name})")
             else:
-                lines.append(f"    i.{name} = {value} if {key!r} in o else d_{name}")
-    lines.append("    return i")
+                body.append(f"i.{name} = {value} if {key!r} in o else d_{name}")
+    body.append("return i")
+    lines = ["def structure(o, _=None):", "    try:"]
+    lines += [f"        {line}" for line in body]
+    lines += ["    except Exception as e:", "        raise __located(e, k, o) from e"]
     source = "\n".join(lines) + "\n"
     filename = f"<route_planning_async structure {cl.__module__}.{cl.__qualname__}>"
     # Registered with linecache so that tracebacks and profilers show the source.
@@ -237,20 +325,32 @@ def make_converter() -> cattrs.Converter:
 
     def structure_result(
         value: Any, _: Any
-    ) -> _models.OptimizationSuccess | _models.OptimizationFailure | None:
+    ) -> _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None:
         if value is None:
             return None
+        if not isinstance(value, dict):
+            raise DecodeError("", value, f"expected a result object, got {_json_type(value)}")
         if "code" in value:
             return failure_hook(value, _models.OptimizationFailure)
-        return success_hook(value, _models.OptimizationSuccess)
+        if "numOptimizedStops" in value:
+            return success_hook(value, _models.OptimizationSuccess)
+        # A result of a shape this version does not know: kept whole, never
+        # mistaken for a success of zero stops.
+        return _models.UnknownResult(raw=dict(value))
 
     converter.register_structure_hook_func(lambda t: t == _RESULT_TYPE, structure_result)
 
     def structure_import_failure(value: Any, _: Any) -> _models.ImportFailure:
+        if not isinstance(value, dict):
+            raise DecodeError("", value, f"expected an import failure object, got {_json_type(value)}")
         error = value.get("error") or {}
+        if not isinstance(error, dict):
+            raise DecodeError("error", error, f"expected an object, got {_json_type(error)}")
         # Plan stop imports echo the stop under "stop" (contract); unassigned stop
         # imports under "unassignedStop" (public API documentation).
         echo = value.get("stop", value.get("unassignedStop")) or {}
+        if not isinstance(echo, dict):
+            raise DecodeError("stop", echo, f"expected an object, got {_json_type(echo)}")
         return _models.ImportFailure(message=str(error.get("message", "")), stop=dict(echo))
 
     def unstructure_import_failure(value: _models.ImportFailure) -> dict[str, Any]:
@@ -268,6 +368,21 @@ def make_converter() -> cattrs.Converter:
         return cl in _INPUTS
 
     converter.register_structure_hook_factory(is_model, lambda cl: make_model_structure_fn(cl, converter))
+
+    def is_list_of_models(t: Any) -> bool:
+        args = typing.get_args(t)
+        return typing.get_origin(t) is list and len(args) == 1 and args[0] in _MODELS
+
+    def list_hook(t: Any) -> Callable[[Any, Any], Any]:
+        member = typing.get_args(t)[0]
+        inner = converter.get_structure_hook(member)
+
+        def structure_items(value: Any, _: Any) -> list[Any]:
+            return _structure_items(value, inner, member)
+
+        return structure_items
+
+    converter.register_structure_hook_factory(is_list_of_models, list_hook)
     converter.register_unstructure_hook_factory(
         is_model, lambda cl: make_dict_unstructure_fn(cl, converter, **_renames(cl))
     )
@@ -289,16 +404,34 @@ CONVERTER: Final = make_converter()
 """The library's converter."""
 
 
+def _structure_items(value: Any, hook: Callable[[Any, Any], T], cl: Any) -> list[T]:
+    if not isinstance(value, list):
+        raise DecodeError("", value, f"expected an array, got {_json_type(value)}")
+    index = 0
+    try:
+        result = []
+        for index, item in enumerate(value):  # noqa: B007 (read by the handler)
+            result.append(hook(item, cl))
+    except Exception as exc:
+        raise _located(exc, None, item).inside(index) from exc
+    return result
+
+
 def structure(data: Any, cl: type[T]) -> T:
-    """JSON data -> an instance of the model ``cl``."""
+    """JSON data -> an instance of the model ``cl``; a :class:`DecodeError` if it cannot be."""
     hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
-    return hook(data, cl)
+    try:
+        return hook(data, cl)
+    except DecodeError:
+        raise
+    except Exception as exc:
+        raise _located(exc, None, data) from exc
 
 
 def structure_list(data: Any, cl: type[T]) -> list[T]:
-    """A JSON array -> a list of ``cl``."""
+    """A JSON array -> a list of ``cl``; a :class:`DecodeError` naming ``[index]`` if it cannot be."""
     hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
-    return [hook(item, cl) for item in data]
+    return _structure_items(data, hook, cl)
 
 
 def unstructure(value: Any) -> Any:

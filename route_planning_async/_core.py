@@ -19,7 +19,13 @@ from typing import Any, Literal
 
 import attrs
 
-from route_planning_async._errors import AttemptRecord, ConfigurationError, ServerError, error_for_status
+from route_planning_async._errors import (
+    AttemptRecord,
+    ConfigurationError,
+    ServerError,
+    ValidationError,
+    error_for_status,
+)
 from route_planning_async._limits import Category
 
 __all__ = [
@@ -111,8 +117,45 @@ def user_agent() -> str:
 
 
 def encode_body(data: Any) -> bytes:
-    """Compact JSON, UTF-8."""
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode()
+    """Compact JSON, UTF-8.
+
+    The inputs refuse strings that UTF-8 cannot carry (lone surrogates) when they
+    are built; this is the backstop for a body built some other way: the same
+    :class:`~route_planning_async.ValidationError`, naming the field, and nothing sent.
+    """
+    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+    try:
+        return text.encode()
+    except UnicodeEncodeError:
+        raise ValidationError(_unencodable_path(data, "") or "body", "cannot be encoded as UTF-8") from None
+
+
+def _unencodable_path(value: Any, path: str) -> str:
+    """The path of the first string in ``value`` (a key or a value) that UTF-8 cannot carry."""
+
+    def bad(text: str) -> bool:
+        try:
+            text.encode()
+        except UnicodeEncodeError:
+            return True
+        return False
+
+    if isinstance(value, Mapping):
+        for key, item in value.items():
+            where = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and bad(key):
+                return where
+            found = _unencodable_path(item, where)
+            if found:
+                return found
+    elif isinstance(value, list | tuple):
+        for index, item in enumerate(value):
+            found = _unencodable_path(item, f"{path}[{index}]")
+            if found:
+                return found
+    elif isinstance(value, str) and bad(value):
+        return path or "body"
+    return ""
 
 
 def decode(request: Request, response: Response, *, base_url: str = "") -> Any:

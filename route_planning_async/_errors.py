@@ -8,6 +8,8 @@
     ├── RedisBackendError             (route_planning_async.redis) the shared limits could not be
     │                                 reached; nothing was sent
     ├── ValidationError               bad input, caught on the client; nothing was sent
+    ├── DecodeError                   an answer whose shape the models cannot hold (names the
+    │                                 JSON path and the value)
     ├── TransportError                no HTTP answer: connection refused, reset, timed out or
     │                                 unreadable; says "after N attempts over T s"
     │   └── RequestTimeoutError
@@ -15,12 +17,19 @@
     │   ├── BadRequestError           400
     │   ├── AuthenticationError       401
     │   ├── PermissionDeniedError     403
+    │   │   ├── FeatureNotInSubscriptionError     code ``feature_not_in_subscription``
+    │   │   └── VehicleCapacityDisabledError      code ``vehicle_capacity_disabled``
     │   ├── NotFoundError             404
     │   ├── ConflictError             409
-    │   │   ├── PlanNotWritableError          code ``plan_not_writable``
-    │   │   └── OptimizationInProgressError   code ``plan_optimization_in_progress``
-    │   ├── GoneError                 410 (plans created before 2023-04-01 have no stops)
+    │   │   ├── PlanNotWritableError              code ``plan_not_writable``
+    │   │   ├── OptimizationInProgressError       code ``plan_optimization_in_progress``
+    │   │   ├── PlanAlreadyOptimizedError         code ``plan_already_optimized``
+    │   │   ├── OptimizationNotSupportedError     code ``plan_optimization_not_supported``
+    │   │   └── OperationAlreadyDoneError         code ``operation_already_done``
+    │   ├── GoneError                 410 (related resources deleted meanwhile, or a plan
+    │   │                             created before 2023-04-01, which has no stops)
     │   ├── UnprocessableEntityError  422
+    │   │   └── StopNotEditableError              code ``stop_not_editable``
     │   ├── RateLimitError            429, with ``retry_after`` when the service sent one
     │   └── ServerError               5xx
     ├── OptimizationFailedError       an operation finished with a failure result
@@ -32,7 +41,12 @@ their subclasses) carries the request as ``method`` and ``request_url`` (the
 full URL, without its query), and ``history``, the failed attempts before it.
 ``APIError`` adds the answer: ``status``, ``headers``, ``body`` and the error
 body's fields ``message``, ``code``, ``param`` and ``doc_url`` (the body's
-``url``, a link to the documentation, never the request's URL).
+``url``, a link to the documentation, never the request's URL). ``error_code``
+is the body's code as an :class:`ErrorCode` (None for a code this version does
+not know; ``code`` keeps the string either way).
+
+The code of an answer picks the class where a caller would act differently
+(the official schema's codes); a code no class names keeps the status's class.
 
 No message, ``repr`` or attribute of these exceptions contains the API key: the
 key lives only in the transport's ``Authorization`` header, and an HTTP
@@ -42,6 +56,7 @@ cause or context, only a redacted copy of it (``TransportError``).
 
 from __future__ import annotations
 
+import enum
 import json
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -56,21 +71,29 @@ __all__ = [
     "BadRequestError",
     "ConfigurationError",
     "ConflictError",
+    "DecodeError",
+    "ErrorCode",
+    "FeatureNotInSubscriptionError",
     "GoneError",
     "NotFoundError",
+    "OperationAlreadyDoneError",
     "OperationCanceledError",
     "OperationTimeoutError",
     "OptimizationFailedError",
     "OptimizationInProgressError",
+    "OptimizationNotSupportedError",
     "PermissionDeniedError",
+    "PlanAlreadyOptimizedError",
     "PlanNotWritableError",
     "RateLimitError",
     "RequestTimeoutError",
     "RoutePlanningError",
     "ServerError",
+    "StopNotEditableError",
     "TransportError",
     "UnprocessableEntityError",
     "ValidationError",
+    "VehicleCapacityDisabledError",
     "error_for_status",
 ]
 
@@ -83,6 +106,65 @@ class RoutePlanningError(Exception):
 
 class ConfigurationError(RoutePlanningError, ValueError):
     """The client or one of its policies was configured with an unusable value."""
+
+
+class ErrorCode(enum.StrEnum):
+    """Every error ``code`` the official schema names (``APIError.error_code``).
+
+    A code the service sends that is not listed here is kept as a string in
+    ``APIError.code``; ``error_code`` is then None (see :meth:`parse`).
+    """
+
+    DEPOT_MISSING_START_ADDRESS = "depot_missing_start_address"
+    """409: the depot has no start address to optimize from."""
+    DEPOT_NOT_FOUND = "depot_not_found"
+    """409: the plan's depot does not exist."""
+    DRIVER_NOT_ACTIVE = "driver_not_active"
+    """400: a driver of the request is not active."""
+    FEATURE_NOT_IN_SUBSCRIPTION = "feature_not_in_subscription"
+    """403: the team's subscription does not include the feature."""
+    MAIN_DEPOT_NOT_FOUND = "main_depot_not_found"
+    """404: the team has no main depot."""
+    NO_DRIVERS_AVAILABLE = "no_drivers_available"
+    """409: the plan has no drivers to optimize for."""
+    NO_END_TIME_AND_MAX_STOPS_PER_DRIVER = "no_end_time_and_max_stops_per_driver"
+    """409: drivers need an end time or a maximum number of stops."""
+    OPERATION_ALREADY_DONE = "operation_already_done"
+    """409: the operation finished; it cannot be canceled."""
+    OPERATION_NOT_FOUND = "operation_not_found"
+    """404: no such operation."""
+    PLAN_ALREADY_DISTRIBUTED = "plan_already_distributed"
+    """409: the plan was already distributed."""
+    PLAN_ALREADY_OPTIMIZED = "plan_already_optimized"
+    """409: the plan is already optimized; reoptimize it instead."""
+    PLAN_CONCURRENT_MODIFICATION = "plan_concurrent_modification"
+    """409: the plan was changed by another request at the same time."""
+    PLAN_INACCESSIBLE = "plan_inaccessible"
+    """403: the plan is outside the team's data access period."""
+    PLAN_NOT_OPTIMIZED = "plan_not_optimized"
+    """409: the plan must be optimized first."""
+    PLAN_NOT_WRITABLE = "plan_not_writable"
+    """409: the plan was optimized; only the live endpoints change it."""
+    PLAN_OPTIMIZATION_IN_PROGRESS = "plan_optimization_in_progress"
+    """409: an optimization of the plan is running."""
+    PLAN_OPTIMIZATION_NOT_SUPPORTED = "plan_optimization_not_supported"
+    """409: this optimization type is not supported for the plan in its state."""
+    ROUTE_INACCESSIBLE = "route_inaccessible"
+    """403: the route is outside the team's data access period."""
+    STOP_NOT_EDITABLE = "stop_not_editable"
+    """422: the stop can no longer be edited (it was attempted, or its route finished)."""
+    VEHICLE_CAPACITY_DISABLED = "vehicle_capacity_disabled"
+    """403: the team does not track vehicle capacity, so a stop cannot carry a weight."""
+
+    @classmethod
+    def parse(cls, code: str | None) -> ErrorCode | None:
+        """The member for ``code``; None for None or a code this version does not know."""
+        if code is None:
+            return None
+        try:
+            return cls(code)
+        except ValueError:
+            return None
 
 
 class ValidationError(RoutePlanningError, ValueError):
@@ -101,6 +183,38 @@ class ValidationError(RoutePlanningError, ValueError):
         """Return the same error with ``prefix`` put in front of its field path."""
         joined = f"{prefix}.{self.field}" if not self.field.startswith("[") else prefix + self.field
         return ValidationError(joined, self.rule)
+
+
+class DecodeError(RoutePlanningError):
+    """An answer the models cannot hold: a null where an object is required, a
+    missing required key, a value of the wrong type.
+
+    ``path`` is the JSON path of the offending value (``routes[2].timing.latestAttemptTime``,
+    empty for the whole answer), ``value`` the value found there (None for a missing
+    key) and ``reason`` what was wrong with it.
+    """
+
+    def __init__(self, path: str, value: object, reason: str) -> None:
+        shown = repr(value)
+        if len(shown) > _BODY_PREVIEW:
+            shown = shown[:_BODY_PREVIEW] + "..."
+        super().__init__(f"cannot decode the answer at {path or '<root>'}: {reason} (got {shown})")
+        self.path = path
+        self.value = value
+        self.reason = reason
+
+    def inside(self, key: str | int) -> DecodeError:
+        """The same error, one level further out: ``key`` is put in front of the path."""
+        part = f"[{key}]" if isinstance(key, int) else str(key)
+        if not self.path:
+            path = part
+        elif self.path.startswith("["):
+            path = part + self.path
+        else:
+            path = f"{part}.{self.path}"
+        error = DecodeError(path, self.value, self.reason)
+        error.__cause__ = self.__cause__
+        return error
 
 
 class TransportError(RoutePlanningError):
@@ -235,6 +349,8 @@ class APIError(RoutePlanningError):
         """The error body's ``message`` (or the first bytes of a body that is not JSON)."""
         self.code = code
         """The error body's machine-readable ``code``, when it has one."""
+        self.error_code = ErrorCode.parse(code)
+        """``code`` as an :class:`ErrorCode`; None when absent or unknown to this version."""
         self.param = param
         """The error body's ``param``: the request field the error is about, when it names one."""
         self.doc_url = doc_url
@@ -285,6 +401,23 @@ class PermissionDeniedError(APIError):
     status_code = 403
 
 
+class FeatureNotInSubscriptionError(PermissionDeniedError):
+    """403 ``feature_not_in_subscription``: the team's subscription lacks the feature."""
+
+    def hint(self) -> str:
+        return "The team's subscription does not include this feature; retrying will not help"
+
+
+class VehicleCapacityDisabledError(PermissionDeniedError):
+    """403 ``vehicle_capacity_disabled``: a stop's weight needs vehicle capacity turned on."""
+
+    def hint(self) -> str:
+        return (
+            "The team does not track vehicle capacity: send the stop without a weight, "
+            "or turn capacity on in the team settings"
+        )
+
+
 class NotFoundError(APIError):
     """404: no such resource."""
 
@@ -315,15 +448,42 @@ class OptimizationInProgressError(ConflictError):
         return "An optimization of this plan is running; wait for its operation to finish"
 
 
+class PlanAlreadyOptimizedError(ConflictError):
+    """409 ``plan_already_optimized``: optimize runs once; use reoptimize."""
+
+    def hint(self) -> str:
+        return "The plan is already optimized: use plans.reoptimize (after live changes) instead"
+
+
+class OptimizationNotSupportedError(ConflictError):
+    """409 ``plan_optimization_not_supported``: the optimization type does not fit the plan's state."""
+
+    def hint(self) -> str:
+        return (
+            "This optimization is not supported for the plan in its current state "
+            "(a distributed plan only takes reorder_changed_stops)"
+        )
+
+
+class OperationAlreadyDoneError(ConflictError):
+    """409 ``operation_already_done``: the operation finished, so it cannot be canceled."""
+
+    def hint(self) -> str:
+        return "The operation already finished; read its result instead"
+
+
 class GoneError(APIError):
-    """410: the resource is gone, or the plan predates stop collections."""
+    """410: related resources were deleted meanwhile, or the plan predates stop collections."""
 
     status_code = 410
 
     def hint(self) -> str:
+        # Official schema: "Some related resources were deleted while the request was being
+        # processed"; contract: plans created before 2023-04-01 have no stop collections.
         return (
-            "Plans created before 2023-04-01 have no stop collections, "
-            "so no stop operation is available for them"
+            "Either a related resource (the plan, a driver, the depot) was deleted while the "
+            "request was being processed (check it still exists, then retry), or the plan was "
+            "created before 2023-04-01 and has no stop collections (no stop operation works on it)"
         )
 
 
@@ -331,6 +491,13 @@ class UnprocessableEntityError(APIError):
     """422: the request was well formed but could not be carried out."""
 
     status_code = 422
+
+
+class StopNotEditableError(UnprocessableEntityError):
+    """422 ``stop_not_editable``: the stop can no longer be changed."""
+
+    def hint(self) -> str:
+        return "The stop can no longer be edited (it was attempted, or its route is done)"
 
 
 class RateLimitError(APIError):
@@ -392,9 +559,17 @@ _BY_STATUS: dict[int | None, type[APIError]] = {
 }
 
 _BY_CODE: dict[str, type[APIError]] = {
-    "plan_not_writable": PlanNotWritableError,
-    "plan_optimization_in_progress": OptimizationInProgressError,
+    ErrorCode.PLAN_NOT_WRITABLE: PlanNotWritableError,
+    ErrorCode.PLAN_OPTIMIZATION_IN_PROGRESS: OptimizationInProgressError,
+    ErrorCode.PLAN_ALREADY_OPTIMIZED: PlanAlreadyOptimizedError,
+    ErrorCode.PLAN_OPTIMIZATION_NOT_SUPPORTED: OptimizationNotSupportedError,
+    ErrorCode.OPERATION_ALREADY_DONE: OperationAlreadyDoneError,
+    ErrorCode.STOP_NOT_EDITABLE: StopNotEditableError,
+    ErrorCode.FEATURE_NOT_IN_SUBSCRIPTION: FeatureNotInSubscriptionError,
+    ErrorCode.VEHICLE_CAPACITY_DISABLED: VehicleCapacityDisabledError,
 }
+"""The classes a code selects, whatever the status (the official schema gives each
+code one status)."""
 
 
 def error_for_status(

@@ -1,10 +1,12 @@
 """Request bodies as attrs classes, checked against the contract when they are built.
 
-Every rule the contract documents for a request body is checked in the
-constructor, which raises :class:`~route_planning_async.ValidationError` naming
-the field path (``address.latitude``, ``allowed_drivers[3]``) and the rule. So a
-bad input fails before any request is built, and before any rate-limit budget
-is spent.
+Every rule the contract documents for a request body, and every bound of the
+official OpenAPI schema (string lengths, integer durations, 200 barcodes,
+weights and payments; ``docs/differences.md``), is checked in the constructor,
+as is that every string can be sent as UTF-8. The constructor raises
+:class:`~route_planning_async.ValidationError` naming the field path
+(``address.latitude``, ``allowed_drivers[3]``) and the rule. So a bad input
+fails before any request is built, and before any rate-limit budget is spent.
 
 One rule for every optional field of every input: it defaults to :data:`UNSET`
 and is then left out of the JSON body; ``None`` is sent as JSON ``null``; arrays
@@ -35,7 +37,7 @@ from typing import Any, ClassVar, Final
 import attrs
 
 from route_planning_async import _ids
-from route_planning_async._models import Activity, OptimizationOrder, ProofOfAttemptRequirements
+from route_planning_async._models import Activity, OptimizationOrder, ProofOfAttemptRequirements, WeightUnit
 from route_planning_async._validators import (
     UNSET,
     UnsetType,
@@ -60,10 +62,12 @@ __all__ = [
     "MAX_BARCODES",
     "MAX_IMPORT_BATCH",
     "MAX_PLAN_DRIVERS",
+    "PAYMENT_CURRENCIES",
     "PLAN_YEAR_RANGE",
     "UNSET",
     "AddressInput",
     "OrderInfoInput",
+    "PaymentOnDeliveryInput",
     "PlanInput",
     "PlanUpdate",
     "RecipientInput",
@@ -74,6 +78,7 @@ __all__ = [
     "UnassignedStopInput",
     "UnassignedStopUpdate",
     "UnsetType",
+    "WeightInput",
     "check_batch",
     "check_no_depot",
     "reoptimization_body",
@@ -98,14 +103,59 @@ MAX_PLAN_DRIVERS: Final = 50
 """Drivers of a plan."""
 MAX_ALLOWED_DRIVERS: Final = 100
 """``allowedDrivers`` of a stop."""
-MAX_BARCODES: Final = 50
-"""Barcodes of a stop, each 1 to 255 characters."""
+MAX_BARCODES: Final = 200
+"""Barcodes of a stop, each 1 to 255 characters (official schema; the contract said 50)."""
+MAX_PRODUCTS: Final = 100
+"""Product names of a stop's order, each 1 to 255 characters (official schema)."""
+MAX_WEIGHT: Final = 999999
+"""Largest ``weight.amount`` (official schema), in steps of 0.01."""
+MAX_SAFE_INTEGER: Final = 2**53 - 1
+"""Largest ``paymentOnDelivery.amount`` (official schema: JavaScript's safe integer)."""
+PAYMENT_CURRENCIES: Final = frozenset(
+    [
+        "AED",
+        "ARS",
+        "AUD",
+        "BRL",
+        "CAD",
+        "CHF",
+        "CLP",
+        "CNY",
+        "COP",
+        "DKK",
+        "EGP",
+        "EUR",
+        "GBP",
+        "HKD",
+        "HUF",
+        "ILS",
+        "INR",
+        "JPY",
+        "KRW",
+        "MYR",
+        "MXN",
+        "NOK",
+        "NZD",
+        "PEN",
+        "RON",
+        "RUB",
+        "SAR",
+        "SEK",
+        "SGD",
+        "TRY",
+        "USD",
+        "UYU",
+        "ZAR",
+    ]
+)
+"""The ISO 4217 codes the official schema accepts for ``paymentOnDelivery.currency``."""
 PLAN_YEAR_RANGE: Final = (2000, 2100)
 """Years accepted for a plan's ``starts``, inclusive. The contract only says dates
 "too far in the future or past are rejected" without bounds; this range keeps
 obvious mistakes (year 20026, year 26) on the client and lets every real plan through."""
 
 _ACTIVITIES: Final = frozenset(Activity)
+_WEIGHT_UNITS: Final = frozenset(WeightUnit)
 _OPTIMIZATION_ORDERS: Final = frozenset(OptimizationOrder)
 _REOPTIMIZATION_TYPES: Final = frozenset(ReoptimizationType)
 _PLAN_DATE: Final = date_in_years(*PLAN_YEAR_RANGE)
@@ -123,7 +173,7 @@ def _barcodes(value: Sequence[str] | UnsetType) -> list[str] | UnsetType:
 def _products(value: Sequence[str] | UnsetType) -> list[str] | UnsetType:
     if isinstance(value, UnsetType):
         return value
-    return string_list("order_info.products", value, max_items=2**31)
+    return string_list("order_info.products", value, max_items=MAX_PRODUCTS, item_min=1, item_max=255)
 
 
 def _plan_drivers(value: Iterable[str] | UnsetType) -> list[str] | UnsetType:
@@ -150,20 +200,20 @@ class AddressInput:
 
     _PATH: ClassVar[str] = "address."
 
-    address_name: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """Display name only; not used for geocoding."""
-    address_line_one: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """First address line."""
-    address_line_two: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """Second address line."""
-    city: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """City."""
-    state: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """State or region."""
-    zip: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """Postal code."""
-    country: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """Country."""
+    address_name: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """Display name only; not used for geocoding. 1 to 255 characters."""
+    address_line_one: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """First address line, 1 to 255 characters."""
+    address_line_two: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """Second address line, 1 to 255 characters."""
+    city: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 100))
+    """City, 1 to 100 characters."""
+    state: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 100))
+    """State or region, 1 to 100 characters."""
+    zip: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 100))
+    """Postal code, 1 to 100 characters."""
+    country: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 100))
+    """Country, 1 to 100 characters."""
     latitude: float | UnsetType | None = attrs.field(default=UNSET, validator=number(-90, 90))
     """Decimal degrees, -90..90."""
     longitude: float | UnsetType | None = attrs.field(default=UNSET, validator=number(-180, 180))
@@ -189,8 +239,11 @@ class TimingInput:
     """Earliest time of day (hour and minute only)."""
     latest_attempt_time: datetime.time | UnsetType | None = attrs.field(default=UNSET, validator=time_of_day)
     """Latest time of day (hour and minute only)."""
-    estimated_attempt_duration: float | UnsetType | None = attrs.field(default=UNSET, validator=number(1))
-    """Seconds at the stop, at least 1; None means the team default."""
+    estimated_attempt_duration: int | UnsetType | None = attrs.field(
+        default=UNSET, validator=number(1, MAX_SAFE_INTEGER, integer=True)
+    )
+    """Whole seconds at the stop (an integer in the official schema), at least 1
+    (contract); None means the team default."""
 
 
 @attrs.frozen(kw_only=True)
@@ -199,14 +252,14 @@ class RecipientInput:
 
     _PATH: ClassVar[str] = "recipient."
 
-    external_id: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """The caller's own id for the recipient (the stop list filter ``externalId``)."""
-    email: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """E-mail address."""
-    phone: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """Phone number."""
-    name: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """Name."""
+    external_id: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """The caller's own id for the recipient (the stop list filter ``externalId``), 1 to 255 characters."""
+    email: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """E-mail address, 1 to 255 characters."""
+    phone: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """Phone number, 1 to 255 characters."""
+    name: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """Name, 1 to 255 characters."""
 
 
 @attrs.frozen(kw_only=True)
@@ -216,13 +269,40 @@ class OrderInfoInput:
     _PATH: ClassVar[str] = "order_info."
 
     products: list[str] | UnsetType = attrs.field(default=UNSET, converter=_products)
-    """Product names."""
-    seller_order_id: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """The seller's order id."""
-    seller_name: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """The seller's name."""
-    seller_website: str | UnsetType | None = attrs.field(default=UNSET, validator=text())
-    """The seller's website."""
+    """At most 100 product names, each 1 to 255 characters."""
+    seller_order_id: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """The seller's order id, 1 to 255 characters."""
+    seller_name: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """The seller's name, 1 to 255 characters."""
+    seller_website: str | UnsetType | None = attrs.field(default=UNSET, validator=text(1, 255))
+    """The seller's website, 1 to 255 characters."""
+
+
+@attrs.frozen(kw_only=True)
+class WeightInput:
+    """The weight of a stop's load; the team must track vehicle capacity (else the
+    service answers 403 ``vehicle_capacity_disabled``)."""
+
+    _PATH: ClassVar[str] = "weight."
+
+    amount: float = attrs.field(validator=number(0, MAX_WEIGHT, nullable=False, step=0.01))
+    """0 to 999999, in steps of 0.01."""
+    unit: str = attrs.field(validator=one_of(_WEIGHT_UNITS, nullable=False))
+    """A :class:`~route_planning_async.WeightUnit` value: the team's capacity unit."""
+
+
+@attrs.frozen(kw_only=True)
+class PaymentOnDeliveryInput:
+    """The payment to collect on delivery ("cash on delivery")."""
+
+    _PATH: ClassVar[str] = "payment_on_delivery."
+
+    amount: int | UnsetType | None = attrs.field(
+        default=UNSET, validator=number(0, MAX_SAFE_INTEGER, integer=True)
+    )
+    """In minor units (cents): ``1250`` is 12.50; 0 or more."""
+    currency: str | UnsetType | None = attrs.field(default=UNSET, validator=one_of(PAYMENT_CURRENCIES))
+    """An ISO 4217 code the service accepts (:data:`PAYMENT_CURRENCIES`)."""
 
 
 # Stops -----------------------------------------------------------------------
@@ -246,9 +326,11 @@ _ORDER_INFO: Final = attrs.field(default=UNSET, validator=instance_of(OrderInfoI
 _PROOF: Final = attrs.field(default=UNSET, validator=instance_of(ProofOfAttemptRequirements))
 _ACTIVITY: Final = attrs.field(default=UNSET, validator=one_of(_ACTIVITIES))
 _OPTIMIZATION_ORDER: Final = attrs.field(default=UNSET, validator=one_of(_OPTIMIZATION_ORDERS))
-_PACKAGE_COUNT: Final = attrs.field(default=UNSET, validator=number(1, 10000, integer=True))
+_PACKAGE_COUNT: Final = attrs.field(default=UNSET, validator=number(1, 10000))
 _NOTES: Final = attrs.field(default=UNSET, validator=text(1, 2000))
-_SERVICE_CLIENT_ID: Final = attrs.field(default=UNSET, validator=text(1, 100))
+_CLIENT_ID: Final = attrs.field(default=UNSET, validator=text(1, 100))
+_WEIGHT: Final = attrs.field(default=UNSET, validator=instance_of(WeightInput))
+_PAYMENT: Final = attrs.field(default=UNSET, validator=instance_of(PaymentOnDeliveryInput))
 
 _ADDRESS: Final = instance_of(AddressInput, nullable=False)
 
@@ -281,18 +363,23 @@ class StopInput:
     """``delivery`` (the service's default) or ``pickup``."""
     optimization_order: str | UnsetType | None = _OPTIMIZATION_ORDER
     """``first``, ``last`` or ``default``."""
-    package_count: int | UnsetType | None = _PACKAGE_COUNT
-    """1 to 10000."""
+    package_count: float | UnsetType | None = _PACKAGE_COUNT
+    """1 to 10000 (a number in the official schema)."""
+    weight: WeightInput | UnsetType | None = _WEIGHT
+    """The weight of the load (needs vehicle capacity on the team)."""
+    payment_on_delivery: PaymentOnDeliveryInput | UnsetType | None = _PAYMENT
+    """The payment to collect on delivery."""
     notes: str | UnsetType | None = _NOTES
     """1 to 2000 characters."""
-    service_client_id: str | UnsetType | None = _SERVICE_CLIENT_ID
-    """1 to 100 characters; set on create and import only, never updated."""
+    client_id: str | UnsetType | None = _CLIENT_ID
+    """Client-portal client id, 1 to 100 characters (wire ``circuitClientId``); set on
+    create and import only, never updated."""
     barcodes: list[str] | UnsetType = attrs.field(default=UNSET, converter=_barcodes)
-    """At most 50, each 1 to 255 characters."""
-    custom_properties: dict[str, str] | UnsetType | None = attrs.field(
+    """At most 200, each 1 to 255 characters."""
+    custom_properties: dict[str, str | None] | UnsetType | None = attrs.field(
         default=UNSET, converter=custom_property_values
     )
-    """Values keyed by custom stop property id."""
+    """Values (1 to 255 characters, or None to clear) keyed by custom stop property id."""
 
     def __attrs_post_init__(self) -> None:
         _not_both_drivers(self)
@@ -302,7 +389,7 @@ class StopInput:
 class StopUpdate:
     """The body of a stop PATCH or live update: only the fields given are changed.
 
-    A stop's location and ``service_client_id`` cannot be updated (contract,
+    A stop's location and ``client_id`` cannot be updated (contract,
     Stops rule 2): delete the stop and create a new one.
     """
 
@@ -322,16 +409,20 @@ class StopUpdate:
     """``delivery`` or ``pickup``."""
     optimization_order: str | UnsetType | None = _OPTIMIZATION_ORDER
     """``first``, ``last`` or ``default``."""
-    package_count: int | UnsetType | None = _PACKAGE_COUNT
-    """1 to 10000."""
+    package_count: float | UnsetType | None = _PACKAGE_COUNT
+    """1 to 10000 (a number in the official schema)."""
+    weight: WeightInput | UnsetType | None = _WEIGHT
+    """The weight of the load (needs vehicle capacity on the team)."""
+    payment_on_delivery: PaymentOnDeliveryInput | UnsetType | None = _PAYMENT
+    """The payment to collect on delivery."""
     notes: str | UnsetType | None = _NOTES
     """1 to 2000 characters."""
     barcodes: list[str] | UnsetType = attrs.field(default=UNSET, converter=_barcodes)
-    """At most 50, each 1 to 255 characters; replaces the whole list."""
-    custom_properties: dict[str, str] | UnsetType | None = attrs.field(
+    """At most 200, each 1 to 255 characters; replaces the whole list."""
+    custom_properties: dict[str, str | None] | UnsetType | None = attrs.field(
         default=UNSET, converter=custom_property_values
     )
-    """Values keyed by custom stop property id."""
+    """Values (1 to 255 characters, or None to clear) keyed by custom stop property id."""
 
     def __attrs_post_init__(self) -> None:
         _not_both_drivers(self)
@@ -360,25 +451,30 @@ class UnassignedStopInput:
     """``delivery`` (the service's default) or ``pickup``."""
     optimization_order: str | UnsetType | None = _OPTIMIZATION_ORDER
     """``first``, ``last`` or ``default``."""
-    package_count: int | UnsetType | None = _PACKAGE_COUNT
-    """1 to 10000."""
+    package_count: float | UnsetType | None = _PACKAGE_COUNT
+    """1 to 10000 (a number in the official schema)."""
+    weight: WeightInput | UnsetType | None = _WEIGHT
+    """The weight of the load (needs vehicle capacity on the team)."""
+    payment_on_delivery: PaymentOnDeliveryInput | UnsetType | None = _PAYMENT
+    """The payment to collect on delivery."""
     notes: str | UnsetType | None = _NOTES
     """1 to 2000 characters."""
-    service_client_id: str | UnsetType | None = _SERVICE_CLIENT_ID
-    """1 to 100 characters; set on create and import only, never updated."""
+    client_id: str | UnsetType | None = _CLIENT_ID
+    """Client-portal client id, 1 to 100 characters (wire ``circuitClientId``); set on
+    create and import only, never updated."""
     barcodes: list[str] | UnsetType = attrs.field(default=UNSET, converter=_barcodes)
-    """At most 50, each 1 to 255 characters."""
-    custom_properties: dict[str, str] | UnsetType | None = attrs.field(
+    """At most 200, each 1 to 255 characters."""
+    custom_properties: dict[str, str | None] | UnsetType | None = attrs.field(
         default=UNSET, converter=custom_property_values
     )
-    """Values keyed by custom stop property id."""
+    """Values (1 to 255 characters, or None to clear) keyed by custom stop property id."""
 
 
 @attrs.frozen(kw_only=True)
 class UnassignedStopUpdate:
     """The body of an unassigned stop PATCH: only the fields given are changed.
 
-    The location and ``service_client_id`` cannot be updated.
+    The location and ``client_id`` cannot be updated.
     """
 
     timing: TimingInput | UnsetType | None = _TIMING
@@ -395,16 +491,20 @@ class UnassignedStopUpdate:
     """``delivery`` or ``pickup``."""
     optimization_order: str | UnsetType | None = _OPTIMIZATION_ORDER
     """``first``, ``last`` or ``default``."""
-    package_count: int | UnsetType | None = _PACKAGE_COUNT
-    """1 to 10000."""
+    package_count: float | UnsetType | None = _PACKAGE_COUNT
+    """1 to 10000 (a number in the official schema)."""
+    weight: WeightInput | UnsetType | None = _WEIGHT
+    """The weight of the load (needs vehicle capacity on the team)."""
+    payment_on_delivery: PaymentOnDeliveryInput | UnsetType | None = _PAYMENT
+    """The payment to collect on delivery."""
     notes: str | UnsetType | None = _NOTES
     """1 to 2000 characters."""
     barcodes: list[str] | UnsetType = attrs.field(default=UNSET, converter=_barcodes)
-    """At most 50, each 1 to 255 characters; replaces the whole list."""
-    custom_properties: dict[str, str] | UnsetType | None = attrs.field(
+    """At most 200, each 1 to 255 characters; replaces the whole list."""
+    custom_properties: dict[str, str | None] | UnsetType | None = attrs.field(
         default=UNSET, converter=custom_property_values
     )
-    """Values keyed by custom stop property id."""
+    """Values (1 to 255 characters, or None to clear) keyed by custom stop property id."""
     depot: str | UnsetType | None = attrs.field(default=UNSET, converter=depot_reference)
     """``depots/<id>``; None means the team's main depot."""
 

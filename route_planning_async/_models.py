@@ -46,6 +46,7 @@ __all__ = [
     "OptimizationOrder",
     "OptimizationSuccess",
     "OrderInfo",
+    "PaymentOnDelivery",
     "PlaceInVehicle",
     "Plan",
     "PlanOptimization",
@@ -58,8 +59,13 @@ __all__ = [
     "Stop",
     "StopAddress",
     "StopType",
+    "TimeAtStopInfo",
+    "TimeAtStopInfoNullReason",
     "TimingData",
     "UnassignedStop",
+    "UnknownResult",
+    "Weight",
+    "WeightUnit",
 ]
 
 
@@ -182,7 +188,7 @@ class TimingData:
     latest_attempt_time: datetime.time | None = None
     """Latest time of day for the attempt."""
     estimated_attempt_duration: float | None = None
-    """Seconds spent at the stop; None means the team default."""
+    """Seconds spent at the stop (an integer on the wire); None means the team default."""
 
 
 @attrs.define(kw_only=True)
@@ -223,6 +229,37 @@ class PlaceInVehicle:
     """``front``, ``middle``, ``back`` or None."""
     z: str | None = None
     """``floor``, ``shelf`` or None."""
+
+
+class WeightUnit(enum.StrEnum):
+    """Known values of ``weight.unit`` (official schema; the team's capacity unit)."""
+
+    KILOGRAM = "kilogram"
+    """Kilograms."""
+    POUND = "pound"
+    """Pounds."""
+    METRIC_TON = "metric-ton"
+    """Metric tons."""
+
+
+@attrs.define(kw_only=True)
+class Weight:
+    """The weight of a stop's load (official schema, ``weight``)."""
+
+    amount: float
+    """The amount, at least 0, in ``unit``."""
+    unit: str
+    """A :class:`WeightUnit` value, or a newer one kept as a string."""
+
+
+@attrs.define(kw_only=True)
+class PaymentOnDelivery:
+    """The payment due on delivery, "cash on delivery" (official schema, ``paymentOnDelivery``)."""
+
+    amount: int | None = None
+    """The amount in minor units (cents), None when not set."""
+    currency: str | None = None
+    """ISO 4217 currency code (``EUR``, ``USD`` ...)."""
 
 
 @attrs.define(kw_only=True)
@@ -308,6 +345,30 @@ class AttemptedLocation:
 
 
 @attrs.define(kw_only=True)
+class TimeAtStopInfo:
+    """When the driver arrived at and left a stop (official schema, ``timeAtStopInfo``)."""
+
+    arrived_at: datetime.datetime | None = None
+    """Arrival (UTC)."""
+    departed_at: datetime.datetime | None = None
+    """Departure (UTC)."""
+    is_estimated: bool | None = None
+    """True when the times were estimated rather than measured."""
+
+
+@attrs.define(kw_only=True)
+class TimeAtStopInfoNullReason:
+    """Why a stop has no ``time_at_stop_info``."""
+
+    reason: str
+    """``subscription_not_supported``, or a newer value."""
+    message: str = ""
+    """Human-readable explanation."""
+    url: str | None = None
+    """Where to read more."""
+
+
+@attrs.define(kw_only=True)
 class DeliveryInfo:
     """What happened when the driver attempted a stop."""
 
@@ -315,6 +376,12 @@ class DeliveryInfo:
     """The stop was attempted."""
     attempted_at: datetime.datetime | None = None
     """When it was attempted (UTC); use it for the real delivery order."""
+    arrived_at: datetime.datetime | None = None
+    """Deprecated by the service: when the driver arrived (UTC); see ``time_at_stop_info``."""
+    time_at_stop_info: TimeAtStopInfo | None = None
+    """When the driver arrived and left."""
+    time_at_stop_info_null_reason: TimeAtStopInfoNullReason | None = None
+    """Why ``time_at_stop_info`` is None."""
     attempted_location: AttemptedLocation | None = None
     """Where it was attempted."""
     driver_provided_internal_notes: str | None = None
@@ -434,8 +501,12 @@ class Stop:
     """Notes for the driver."""
     order_info: OrderInfo = attrs.field(factory=OrderInfo)
     """The order behind the stop."""
-    package_count: int | None = None
-    """Number of packages."""
+    package_count: float | None = None
+    """Number of packages (a JSON number in the official schema)."""
+    weight: Weight | None = None
+    """The weight of the load, when the team tracks vehicle capacity."""
+    payment_on_delivery: PaymentOnDelivery | None = None
+    """The payment to collect on delivery."""
     place_in_vehicle: PlaceInVehicle | None = None
     """Where the packages sit in the vehicle."""
     type: str = StopType.STOP.value
@@ -466,8 +537,14 @@ class Stop:
     """Recipient tracking link, once the route has started."""
     web_app_link: str = ""
     """Link to the stop in the web app."""
-    service_client_id: str | None = None
-    """Client-portal client id the stop is associated with."""
+    client_id: str | None = None
+    """Client-portal client id the stop is associated with (wire ``circuitClientId``; the
+    contract's ``serviceClientId`` and v1's ``clientId`` are read too)."""
+
+    @property
+    def service_client_id(self) -> str | None:
+        """The former name of :attr:`client_id`, kept for existing code."""
+        return self.client_id
 
 
 @attrs.define(kw_only=True)
@@ -490,8 +567,12 @@ class UnassignedStop:
     """Notes for the driver."""
     order_info: OrderInfo = attrs.field(factory=OrderInfo)
     """The order behind the stop."""
-    package_count: int | None = None
-    """Number of packages."""
+    package_count: float | None = None
+    """Number of packages (a JSON number in the official schema)."""
+    weight: Weight | None = None
+    """The weight of the load, when the team tracks vehicle capacity."""
+    payment_on_delivery: PaymentOnDelivery | None = None
+    """The payment to collect on delivery."""
     recipient: Recipient = attrs.field(factory=Recipient)
     """Who receives the packages."""
     activity: str = Activity.DELIVERY.value
@@ -504,8 +585,16 @@ class UnassignedStop:
     """An :class:`OptimizationOrder` value: ``first``, ``last`` or ``default``."""
     custom_properties: dict[str, str | None] | None = None
     """Values keyed by custom stop property id."""
-    service_client_id: str | None = None
-    """Client-portal client id the stop is associated with."""
+    tracking_link: str | None = None
+    """Recipient tracking link."""
+    client_id: str | None = None
+    """Client-portal client id the stop is associated with (wire ``circuitClientId``; the
+    contract's ``serviceClientId`` and v1's ``clientId`` are read too)."""
+
+    @property
+    def service_client_id(self) -> str | None:
+        """The former name of :attr:`client_id`, kept for existing code."""
+        return self.client_id
 
 
 @attrs.define(kw_only=True)
@@ -539,6 +628,14 @@ class OptimizationFailure:
 
 
 @attrs.define(kw_only=True)
+class UnknownResult:
+    """An operation result of a shape this version does not know, kept as it came."""
+
+    raw: dict[str, Any] = attrs.field(factory=dict)
+    """The result's JSON object, untouched."""
+
+
+@attrs.define(kw_only=True)
 class OperationMetadata:
     """Facts about a plan optimization operation."""
 
@@ -566,8 +663,9 @@ class Operation:
     """True once finished; then ``result`` is set."""
     metadata: OperationMetadata = attrs.field(factory=OperationMetadata)
     """Facts about the operation."""
-    result: OptimizationSuccess | OptimizationFailure | None = None
-    """None until done; then a success or a failure (told apart by a ``code`` key)."""
+    result: OptimizationSuccess | OptimizationFailure | UnknownResult | None = None
+    """None until done; then a success (``numOptimizedStops``), a failure (a ``code``
+    key), or an :class:`UnknownResult` holding a result of any other shape."""
 
 
 @attrs.define(kw_only=True)

@@ -102,6 +102,7 @@ _OPERATION_TYPES: Final = frozenset({"plan_optimization"})
 # unassigned stop update table).
 _NOT_UPDATABLE: Final = {
     "address": "a stop's location cannot be updated; delete the stop and create a new one",
+    "client_id": "cannot be updated (it is set on create and import only)",
     "service_client_id": "cannot be updated (it is set on create and import only)",
 }
 
@@ -386,7 +387,7 @@ class Stops(_Resource):
 
     async def update(self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any) -> Stop:
         """Change the fields given (a :class:`StopUpdate`, or its fields as keywords).
-        The location and ``service_client_id`` cannot be changed."""
+        The location and ``client_id`` cannot be changed."""
         path = _stop_path(stop_id)
         body = unstructure(_update_body(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
@@ -530,7 +531,7 @@ class UnassignedStops(_Resource):
         self, unassigned_stop_id: str, update: UnassignedStopUpdate | None = None, /, **fields: Any
     ) -> UnassignedStop:
         """Change the fields given (an :class:`UnassignedStopUpdate`, or keywords).
-        The location and ``service_client_id`` cannot be changed."""
+        The location and ``client_id`` cannot be changed."""
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         body = unstructure(_update_body(UnassignedStopUpdate, update, fields))
         request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)

@@ -17,6 +17,7 @@ Every failure is a :class:`~route_planning_async.ValidationError`.
 from __future__ import annotations
 
 import datetime
+import decimal
 import enum
 import math
 from collections.abc import Callable, Collection, Iterable, Mapping
@@ -39,6 +40,7 @@ __all__ = [
     "depot_reference",
     "driver_list",
     "driver_reference",
+    "encodable",
     "fail",
     "instance_of",
     "number",
@@ -92,6 +94,20 @@ def absent(value: object) -> bool:
     return value is None or isinstance(value, UnsetType)
 
 
+def encodable(field: str, value: str) -> None:
+    """Refuse a string that cannot be sent as UTF-8 (a lone surrogate, as
+    ``surrogateescape`` leaves for undecodable bytes): the request body is UTF-8."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = value[exc.start : exc.end]
+        fail(
+            field,
+            f"cannot be encoded as UTF-8 (character {bad!r} at index {exc.start}; "
+            "undecodable bytes read with surrogateescape?)",
+        )
+
+
 def _path(instance: object, attribute: attrs.Attribute[Any]) -> str:
     prefix: str = getattr(type(instance), "_PATH", "")
     return prefix + attribute.name
@@ -112,16 +128,30 @@ def text(min_len: int | None = None, max_len: int | None = None, *, nullable: bo
         field = _path(instance, attribute)
         if not isinstance(value, str):
             fail(field, f"must be a string, got {type(value).__name__}")
-        if min_len is not None and max_len is not None and not min_len <= len(value) <= max_len:
-            fail(field, f"must be {min_len} to {max_len} characters, got {len(value)}")
+        _length(field, value, min_len, max_len)
+        encodable(field, value)
 
     return check
 
 
+def _length(field: str, value: str, min_len: int | None, max_len: int | None) -> None:
+    low = 0 if min_len is None else min_len
+    if max_len is not None and not low <= len(value) <= max_len:
+        fail(field, f"must be {low} to {max_len} characters, got {len(value)}")
+    if max_len is None and len(value) < low:
+        fail(field, f"must be at least {low} characters, got {len(value)}")
+
+
 def number(
-    low: float, high: float | None = None, *, integer: bool = False, nullable: bool = True
+    low: float,
+    high: float | None = None,
+    *,
+    integer: bool = False,
+    nullable: bool = True,
+    step: float | None = None,
 ) -> Validator:
-    """A finite number (never a bool) in ``low..high``; UNSET always passes."""
+    """A finite number (never a bool) in ``low..high``, a multiple of ``step`` when
+    given; UNSET always passes."""
 
     def check(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
         if isinstance(value, UnsetType) or (value is None and nullable):
@@ -133,8 +163,15 @@ def number(
         if not math.isfinite(value):
             fail(field, f"must be a finite number, got {value!r}")
         if value < low or (high is not None and value > high):
-            bound = f"from {low:g} to {high:g}" if high is not None else f"at least {low:g}"
+            if high is None or high >= 2**53 - 1:
+                bound = f"at least {low:g}" if high is None or value < low else f"at most {high}"
+            else:
+                bound = f"from {low:g} to {high:g}"
             fail(field, f"must be {bound}, got {value!r}")
+        # Decimal, not float division: 0.07 / 0.01 is 7.000000000000001 in floats. The
+        # value as written (its repr, as JSON sends it) must be a whole number of steps.
+        if step is not None and decimal.Decimal(repr(value)) % decimal.Decimal(repr(step)) != 0:
+            fail(field, f"must be a multiple of {step:g} (round it, e.g. round(x, 2)), got {value!r}")
 
     return check
 
@@ -207,6 +244,7 @@ def string_list(
             fail(f"{field}[{index}]", f"must be a string, got {type(item).__name__}")
         if item_max is not None and not item_min <= len(item) <= item_max:
             fail(f"{field}[{index}]", f"must be {item_min} to {item_max} characters, got {len(item)}")
+        encodable(f"{field}[{index}]", item)
     return items
 
 
@@ -239,20 +277,39 @@ def depot_reference(value: str | UnsetType | None) -> str | UnsetType | None:
     return _ids.depot_ref(value, "depot")
 
 
+CUSTOM_PROPERTY_KEY_MAX: Final = 50
+"""Longest custom stop property id in a request (official schema)."""
+CUSTOM_PROPERTY_VALUE_MAX: Final = 255
+"""Longest custom stop property value (official schema; at least 1 character, or null)."""
+
+
 def custom_property_values(
-    value: Mapping[str, str] | UnsetType | None,
-) -> dict[str, str] | UnsetType | None:
-    """The ``custom_properties`` field: string values keyed by property id, copied."""
+    value: Mapping[str, str | None] | UnsetType | None,
+) -> dict[str, str | None] | UnsetType | None:
+    """The ``custom_properties`` field: values keyed by property id, copied.
+
+    A value is 1 to 255 characters, or None (official schema: it clears the value);
+    a key is 1 to 50 characters.
+    """
     if value is None or isinstance(value, UnsetType):
         return value
     if not isinstance(value, Mapping):
         fail("custom_properties", f"must be a mapping of property id to string, got {type(value).__name__}")
     entries: Iterable[tuple[object, object]] = value.items()
-    result: dict[str, str] = {}
+    result: dict[str, str | None] = {}
     for key, item in entries:
-        if not isinstance(key, str) or not key:
-            fail("custom_properties", f"keys must be custom stop property ids (strings), got {key!r}")
-        if not isinstance(item, str):
-            fail(f"custom_properties[{key!r}]", f"must be a string, got {type(item).__name__}")
+        if not isinstance(key, str) or not 1 <= len(key) <= CUSTOM_PROPERTY_KEY_MAX:
+            fail(
+                "custom_properties",
+                f"keys must be custom stop property ids (strings of 1 to {CUSTOM_PROPERTY_KEY_MAX} "
+                f"characters), got {key!r}",
+            )
+        encodable(f"custom_properties[{key!r}]", key)
+        if item is not None:
+            field = f"custom_properties[{key!r}]"
+            if not isinstance(item, str):
+                fail(field, f"must be a string or None, got {type(item).__name__}")
+            _length(field, item, 1, CUSTOM_PROPERTY_VALUE_MAX)
+            encodable(field, item)
         result[key] = item
     return result

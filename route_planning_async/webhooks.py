@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from route_planning_async._converter import structure
-from route_planning_async._errors import RoutePlanningError
+from route_planning_async._errors import DecodeError, RoutePlanningError
 from route_planning_async._models import Stop, UnassignedStop
 
 if TYPE_CHECKING:
@@ -220,8 +220,8 @@ def _data(kind: str, data: Any) -> Stop | UnassignedStop | dict[str, Any] | None
         return data
     try:
         return structure(data, model)
-    except (KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidEventError(f"the event's data is not a {model.__name__}: {exc!r}") from None
+    except (DecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
+        raise InvalidEventError(f"the event's data is not a {model.__name__}: {exc}") from None
 
 
 # Receiving -------------------------------------------------------------------

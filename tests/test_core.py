@@ -14,8 +14,16 @@ from route_planning_async import (
     PlanNotWritableError,
     RateLimitError,
     ServerError,
+    ValidationError,
 )
-from route_planning_async._core import Request, Response, auth_header, decode, parse_retry_after
+from route_planning_async._core import (
+    Request,
+    Response,
+    auth_header,
+    decode,
+    encode_body,
+    parse_retry_after,
+)
 from route_planning_async._limits import Category
 
 GET = Request("GET", "/plans/p1", Category.READ)
@@ -91,3 +99,14 @@ def test_basic_auth_is_the_key_as_user_with_an_empty_password() -> None:
     assert auth_header("k3y", "bearer") == "Bearer k3y"
     with pytest.raises(ConfigurationError):
         auth_header("k3y", "digest")  # type: ignore[arg-type]
+
+
+def test_a_body_utf8_cannot_carry_is_a_validation_error_naming_the_field() -> None:
+    assert encode_body({"notes": "café"}) == '{"notes":"café"}'.encode()
+    with pytest.raises(ValidationError) as info:
+        encode_body({"stops": [{"notes": "ok"}, {"recipient": {"name": "caf\udce9"}}]})
+    assert info.value.field == "stops[1].recipient.name"
+    assert "UTF-8" in info.value.rule
+    with pytest.raises(ValidationError) as info:
+        encode_body(["\ud800"])
+    assert info.value.field == "[0]"

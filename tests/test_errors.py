@@ -211,9 +211,68 @@ def test_an_optimization_in_progress_says_to_wait() -> None:
     assert error.hint() == "An optimization of this plan is running; wait for its operation to finish"
 
 
-def test_410_explains_the_missing_stop_collections() -> None:
+def test_410_explains_both_meanings() -> None:
     error = error_for_status(410, body(message="Gone"))
     assert "2023-04-01" in str(error)
+    assert "deleted while the request was being processed" in str(error)
+
+
+# Official error codes ---------------------------------------------------------
+
+OFFICIAL_CODES = {
+    "depot_missing_start_address", "depot_not_found", "driver_not_active", "feature_not_in_subscription",
+    "main_depot_not_found", "no_drivers_available", "no_end_time_and_max_stops_per_driver",
+    "operation_already_done", "operation_not_found", "plan_already_distributed", "plan_already_optimized",
+    "plan_concurrent_modification", "plan_inaccessible", "plan_not_optimized", "plan_not_writable",
+    "plan_optimization_in_progress", "plan_optimization_not_supported", "route_inaccessible",
+    "stop_not_editable", "vehicle_capacity_disabled",
+}  # fmt: skip
+
+
+def test_error_code_names_every_official_code() -> None:
+    assert {code.value for code in rp.ErrorCode} == OFFICIAL_CODES
+
+
+@pytest.mark.parametrize(
+    ("status", "code", "cls"),
+    [
+        (409, "plan_already_optimized", rp.PlanAlreadyOptimizedError),
+        (409, "plan_optimization_not_supported", rp.OptimizationNotSupportedError),
+        (409, "operation_already_done", rp.OperationAlreadyDoneError),
+        (422, "stop_not_editable", rp.StopNotEditableError),
+        (403, "feature_not_in_subscription", rp.FeatureNotInSubscriptionError),
+        (403, "vehicle_capacity_disabled", rp.VehicleCapacityDisabledError),
+        (409, "plan_not_writable", rp.PlanNotWritableError),
+        (409, "plan_optimization_in_progress", rp.OptimizationInProgressError),
+    ],
+)
+def test_an_official_code_picks_its_class(status: int, code: str, cls: type[rp.APIError]) -> None:
+    error = error_for_status(status, body(message="m", code=code))
+    assert type(error) is cls
+    assert isinstance(error, _errors._BY_STATUS[status])
+    assert error.error_code == rp.ErrorCode(code)
+    assert error.code == code
+    assert error.hint()
+
+
+def test_an_unknown_code_is_kept_as_a_string() -> None:
+    error = error_for_status(409, body(message="m", code="plan_teleported"))
+    assert (error.code, error.error_code) == ("plan_teleported", None)
+    assert type(error) is rp.ConflictError
+    assert rp.ErrorCode.parse(None) is None
+    assert rp.ErrorCode.parse("stop_not_editable") is rp.ErrorCode.STOP_NOT_EDITABLE
+    assert rp.ErrorCode.STOP_NOT_EDITABLE == "stop_not_editable"
+
+
+def test_a_decode_error_names_the_path_and_the_value() -> None:
+    error = rp.DecodeError("hour", 24, "out of range").inside("latestAttemptTime").inside("timing")
+    assert (error.path, error.value, error.reason) == ("timing.latestAttemptTime.hour", 24, "out of range")
+    assert str(error) == "cannot decode the answer at timing.latestAttemptTime.hour: out of range (got 24)"
+    assert rp.DecodeError("id", None, "missing").inside(3).path == "[3].id"
+    assert rp.DecodeError("", "x" * 500, "bad").inside("a").path == "a"
+    assert len(str(rp.DecodeError("", "x" * 500, "bad"))) < 300
+    assert isinstance(error, rp.RoutePlanningError)
+    assert not isinstance(error, ValueError)
 
 
 def test_other_errors_carry_no_hint() -> None:

@@ -175,20 +175,25 @@ STOP_RULES: list[tuple[Callable[[], object], str, str]] = [
     (lambda: stop(allowed_drivers="drivers/d1"), "allowed_drivers", "must be a list"),
     (lambda: stop(driver="drivers/d1", allowed_drivers=["drivers/d2"]), "driver", "mutually exclusive"),
     (lambda: stop(driver="drivers/"), "driver", "1 to 50 letters"),
-    (lambda: stop(barcodes=[f"b{i}" for i in range(51)]), "barcodes", "at most 50 items"),
+    (lambda: stop(barcodes=[f"b{i}" for i in range(201)]), "barcodes", "at most 200 items"),
     (lambda: stop(barcodes=["ok", ""]), "barcodes[1]", "1 to 255 characters"),
     (lambda: stop(barcodes=["x" * 256]), "barcodes[0]", "1 to 255 characters"),
     (lambda: stop(barcodes=[1]), "barcodes[0]", "must be a string"),
     (lambda: stop(barcodes="ABC"), "barcodes", "must be a list of strings"),
     (lambda: stop(package_count=0), "package_count", "from 1 to 10000"),
     (lambda: stop(package_count=10001), "package_count", "from 1 to 10000"),
-    (lambda: stop(package_count=2.5), "package_count", "must be an integer"),
-    (lambda: stop(package_count=True), "package_count", "must be an integer"),
+    (lambda: stop(package_count=True), "package_count", "must be a number"),
+    (lambda: stop(package_count="3"), "package_count", "must be a number"),
     (lambda: stop(notes=""), "notes", "1 to 2000 characters"),
     (lambda: stop(notes="n" * 2001), "notes", "1 to 2000 characters"),
-    (lambda: stop(service_client_id=""), "service_client_id", "1 to 100 characters"),
-    (lambda: stop(service_client_id="c" * 101), "service_client_id", "1 to 100 characters"),
-    (lambda: stop(custom_properties={"prop": 5}), "custom_properties['prop']", "must be a string"),
+    (lambda: stop(client_id=""), "client_id", "1 to 100 characters"),
+    (lambda: stop(client_id="c" * 101), "client_id", "1 to 100 characters"),
+    (lambda: stop(custom_properties={"prop": 5}), "custom_properties['prop']", "must be a string or None"),
+    (lambda: stop(custom_properties={"prop": ""}), "custom_properties['prop']", "1 to 255 characters"),
+    (lambda: stop(custom_properties={"prop": "v" * 256}), "custom_properties['prop']", "1 to 255 characters"),
+    (lambda: stop(custom_properties={"p" * 51: "x"}), "custom_properties", "1 to 50 characters"),
+    (lambda: stop(weight=5), "weight", "must be a WeightInput"),
+    (lambda: stop(payment_on_delivery=5), "payment_on_delivery", "must be a PaymentOnDeliveryInput"),
     (lambda: stop(custom_properties={3: "x"}), "custom_properties", "keys must be"),
     (lambda: stop(custom_properties=["x"]), "custom_properties", "must be a mapping"),
     (lambda: stop(activity="dropoff"), "activity", "must be one of delivery, pickup"),
@@ -295,15 +300,31 @@ def test_notes_length(length: int) -> None:
             "at least 1",
         ),
         (
-            lambda: rp.TimingInput(estimated_attempt_duration=0.5),
+            lambda: rp.TimingInput(estimated_attempt_duration=90.5),  # type: ignore[arg-type]
             "timing.estimated_attempt_duration",
-            "at least 1",
+            "must be an integer",
         ),
         (
             lambda: rp.TimingInput(estimated_attempt_duration=False),
             "timing.estimated_attempt_duration",
-            "must be a number",
+            "must be an integer",
         ),
+        (lambda: rp.AddressInput(city="c" * 101), "address.city", "1 to 100 characters"),
+        (lambda: rp.AddressInput(country=""), "address.country", "1 to 100 characters"),
+        (lambda: rp.AddressInput(address_line_one="a" * 256), "address.address_line_one", "1 to 255"),
+        (lambda: rp.RecipientInput(name=""), "recipient.name", "1 to 255 characters"),
+        (lambda: rp.RecipientInput(name="n" * 300), "recipient.name", "1 to 255 characters"),
+        (lambda: rp.OrderInfoInput(products=[""]), "order_info.products[0]", "1 to 255 characters"),
+        (lambda: rp.OrderInfoInput(products=["p"] * 101), "order_info.products", "at most 100 items"),
+        (lambda: rp.OrderInfoInput(seller_name=""), "order_info.seller_name", "1 to 255 characters"),
+        (lambda: rp.WeightInput(amount=-1, unit="kilogram"), "weight.amount", "from 0 to 999999"),
+        (lambda: rp.WeightInput(amount=1_000_000, unit="kilogram"), "weight.amount", "from 0 to 999999"),
+        (lambda: rp.WeightInput(amount=1.005, unit="kilogram"), "weight.amount", "multiple of 0.01"),
+        (lambda: rp.WeightInput(amount=1, unit="stone"), "weight.unit", "must be one of kilogram"),
+        (lambda: rp.WeightInput(amount=1, unit=None), "weight.unit", "must be one of"),  # type: ignore[arg-type]
+        (lambda: rp.PaymentOnDeliveryInput(amount=-1), "payment_on_delivery.amount", "at least 0"),
+        (lambda: rp.PaymentOnDeliveryInput(amount=12.5), "payment_on_delivery.amount", "an integer"),  # type: ignore[arg-type]
+        (lambda: rp.PaymentOnDeliveryInput(currency="XYZ"), "payment_on_delivery.currency", "one of"),
         (lambda: rp.RecipientInput(email=5), "recipient.email", "must be a string"),  # type: ignore[arg-type]
         (lambda: rp.OrderInfoInput(products="Tea"), "order_info.products", "must be a list of strings"),
         (lambda: rp.OrderInfoInput(products=["Tea", 2]), "order_info.products[1]", "must be a string"),  # type: ignore[list-item]
@@ -321,16 +342,64 @@ def test_enumerations_accept_members_and_strings() -> None:
     assert unstructure(with_strings)["activity"] == "pickup"
 
 
-def test_service_client_id_is_create_only() -> None:
-    assert not hasattr(rp.StopUpdate(), "service_client_id")
-    assert not hasattr(rp.UnassignedStopUpdate(), "service_client_id")
+def test_client_id_is_create_only_and_sent_as_circuit_client_id() -> None:
+    assert not hasattr(rp.StopUpdate(), "client_id")
+    assert not hasattr(rp.UnassignedStopUpdate(), "client_id")
     with pytest.raises(TypeError):
-        rp.StopUpdate(service_client_id="c1")  # type: ignore[call-arg]
+        rp.StopUpdate(client_id="c1")  # type: ignore[call-arg]
+    assert unstructure(stop(client_id="c1"))["circuitClientId"] == "c1"
+    assert "serviceClientId" not in unstructure(stop(client_id="c1"))
+    unassigned = rp.UnassignedStopInput(address=ADDRESS, client_id="c2")
+    assert unstructure(unassigned)["circuitClientId"] == "c2"
+
+
+def test_weight_payment_and_null_custom_values_are_sent_in_the_official_shape() -> None:
+    body = unstructure(
+        stop(
+            weight=rp.WeightInput(amount=12.5, unit=rp.WeightUnit.KILOGRAM),
+            payment_on_delivery=rp.PaymentOnDeliveryInput(amount=1250, currency="EUR"),
+            package_count=2.5,
+            custom_properties={"prop": None, "other": "x"},
+        )
+    )
+    assert body["weight"] == {"amount": 12.5, "unit": "kilogram"}
+    assert body["paymentOnDelivery"] == {"amount": 1250, "currency": "EUR"}
+    assert body["packageCount"] == 2.5
+    assert body["customProperties"] == {"prop": None, "other": "x"}
+    assert len(stop(barcodes=[f"b{i}" for i in range(200)]).barcodes) == 200
+
+
+UNENCODABLE = "caf\udce9"  # "café" read as Latin-1 bytes with surrogateescape
+
+
+@pytest.mark.parametrize(
+    ("build", "field"),
+    [
+        (lambda: stop(notes=UNENCODABLE), "notes"),
+        (lambda: stop(client_id=UNENCODABLE), "client_id"),
+        (lambda: stop(barcodes=["ok", UNENCODABLE]), "barcodes[1]"),
+        (lambda: stop(custom_properties={"p": UNENCODABLE}), "custom_properties['p']"),
+        (lambda: stop(custom_properties={UNENCODABLE: "x"}), f"custom_properties[{UNENCODABLE!r}]"),
+        (lambda: rp.AddressInput(city=UNENCODABLE), "address.city"),
+        (lambda: rp.RecipientInput(external_id=UNENCODABLE), "recipient.external_id"),
+        (lambda: rp.RecipientInput(name=UNENCODABLE), "recipient.name"),
+        (lambda: rp.OrderInfoInput(products=[UNENCODABLE]), "order_info.products[0]"),
+        (lambda: rp.OrderInfoInput(seller_website=UNENCODABLE), "order_info.seller_website"),
+        (lambda: rp.PlanInput(title=UNENCODABLE, starts=datetime.date(2027, 1, 1)), "title"),
+        (lambda: rp.PlanUpdate(title=UNENCODABLE), "title"),
+    ],
+)
+def test_a_string_utf8_cannot_carry_is_refused_naming_the_field(
+    build: Callable[[], object], field: str
+) -> None:
+    with raises(field, "cannot be encoded as UTF-8"):
+        build()
 
 
 STOP_FIELDS = [
     "timing", "recipient", "order_info", "proof_of_attempt_requirements", "allowed_drivers", "activity",
-    "optimization_order", "package_count", "notes", "barcodes", "custom_properties",
+    "optimization_order", "package_count", "weight", "payment_on_delivery", "notes", "barcodes",
+    "custom_properties",
 ]  # fmt: skip
 
 
@@ -340,9 +409,9 @@ def test_the_stop_classes_share_their_fields_in_their_own_order() -> None:
         return [field.name for field in attrs.fields(cls)]
 
     stop_fields = [*STOP_FIELDS[:4], "driver", *STOP_FIELDS[4:]]
-    assert names(rp.StopInput) == ["address", *stop_fields[:-2], "service_client_id", *stop_fields[-2:]]
+    assert names(rp.StopInput) == ["address", *stop_fields[:-2], "client_id", *stop_fields[-2:]]
     assert names(rp.StopUpdate) == stop_fields
-    unassigned_input = ["address", "depot", *STOP_FIELDS[:-2], "service_client_id", *STOP_FIELDS[-2:]]
+    unassigned_input = ["address", "depot", *STOP_FIELDS[:-2], "client_id", *STOP_FIELDS[-2:]]
     assert names(rp.UnassignedStopInput) == unassigned_input
     assert names(rp.UnassignedStopUpdate) == [*STOP_FIELDS, "depot"]
     # A rule broken in one class is reported the same way by all four.
@@ -418,7 +487,7 @@ def test_full_stop_input_serializes_to_camel_case() -> None:
         optimization_order="first",
         package_count=3,
         notes="Back door",
-        service_client_id="client-1",
+        client_id="client-1",
         barcodes=("B1", "B2"),
         custom_properties={"prop-1": "cold"},
     )
@@ -452,7 +521,7 @@ def test_full_stop_input_serializes_to_camel_case() -> None:
         "optimizationOrder": "first",
         "packageCount": 3,
         "notes": "Back door",
-        "serviceClientId": "client-1",
+        "circuitClientId": "client-1",
         "barcodes": ["B1", "B2"],
         "customProperties": {"prop-1": "cold"},
     }
@@ -517,8 +586,8 @@ REQUEST_RULES: list[tuple[str, Call, str, str]] = [
     ),
     (
         "live update service client id",
-        lambda c: c.stops.live_update(STOP_ID, service_client_id="c1"),
-        "service_client_id",
+        lambda c: c.stops.live_update(STOP_ID, client_id="c1"),
+        "client_id",
         "cannot be updated",
     ),
     (
@@ -704,7 +773,7 @@ async def test_request_rules_fail_before_sending(
 UPDATE_RULES: list[tuple[dict[str, Any], str, str]] = [
     ({"allowed_drivers": [f"d{i}" for i in range(101)]}, "allowed_drivers", "at most 100"),
     ({"barcodes": ["x" * 256]}, "barcodes[0]", "1 to 255 characters"),
-    ({"barcodes": [f"b{i}" for i in range(51)]}, "barcodes", "at most 50 items"),
+    ({"barcodes": [f"b{i}" for i in range(201)]}, "barcodes", "at most 200 items"),
     ({"package_count": 10001}, "package_count", "from 1 to 10000"),
     ({"notes": "n" * 2001}, "notes", "1 to 2000 characters"),
     ({"custom_properties": {"prop": 1}}, "custom_properties['prop']", "must be a string"),

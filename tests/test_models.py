@@ -165,12 +165,13 @@ def test_unknown_fields_are_ignored_and_unknown_enum_values_kept() -> None:
     assert stop.delivery_info.state == "failed_payment_not_received"
     assert stop.place_in_vehicle is not None
     assert stop.place_in_vehicle.x == "center"
-    assert not hasattr(stop, "weight")
+    assert not hasattr(stop, "load_class")
     out = unstructure(stop)
-    for unknown in ("weight", "paymentOnDelivery", "circuitClientId"):
-        assert unknown not in out
+    assert "loadClass" not in out
     assert "plusCode" not in out["address"]
-    assert "timeAtStopInfo" not in out["deliveryInfo"]
+    # Official fields are known now: kept through a round trip.
+    assert out["weight"] == data["weight"]
+    assert out["circuitClientId"] == data["circuitClientId"]
     # Everything known survives.
     assert out["activity"] == "swap"
     assert out["deliveryInfo"]["state"] == "failed_payment_not_received"
@@ -257,21 +258,23 @@ def _drop_keys(data: st.DataObject, value: Any) -> Any:
 @DETERMINISTIC
 @given(data=st.data(), case=st.sampled_from(ROUND_TRIP))
 def test_compiled_functions_decode_as_cattrs_own_do(data: st.DataObject, case: tuple[str, type[Any]]) -> None:
-    # Any keys missing, at any depth: the same model (defaults filled in) or the same KeyError.
+    # Any keys missing, at any depth: the same model (defaults filled in), or a
+    # DecodeError naming the missing key where cattrs raises a KeyError.
     name, model = case
     answer = _drop_keys(data, load(name))
     try:
         expected = REFERENCE.structure(answer, model)
-    except KeyError:
-        with pytest.raises(KeyError):
+    except (KeyError, rp.DecodeError):
+        with pytest.raises(rp.DecodeError):
             structure(answer, model)
     else:
         assert structure(answer, model) == expected
 
 
-def test_a_missing_required_key_raises_key_error() -> None:
-    with pytest.raises(KeyError, match="id"):
+def test_a_missing_required_key_raises_decode_error() -> None:
+    with pytest.raises(rp.DecodeError, match="id") as info:
         structure({"plan": "plans/p1"}, rp.Stop)
+    assert (info.value.path, info.value.value) == ("id", None)
 
 
 def test_compiled_functions_refuse_classes_whose_init_does_more_than_assign() -> None:
@@ -384,3 +387,39 @@ def test_every_input_and_the_pagination_types_are_exported() -> None:
         assert name in rp.__all__, name
         assert getattr(rp, name) is not None
     assert rp.__all__ == sorted(rp.__all__, key=lambda n: (not n.isupper(), n))
+
+
+# Official schema fields ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("key", ["circuitClientId", "serviceClientId", "clientId"])
+def test_the_client_id_is_read_under_every_name_and_written_under_the_official_one(key: str) -> None:
+    stop = structure({"id": "plans/p/stops/s", key: "client-1"}, rp.Stop)
+    assert stop.client_id == stop.service_client_id == "client-1"
+    out = unstructure(stop)
+    assert out["circuitClientId"] == "client-1"
+    assert "serviceClientId" not in out
+    unassigned = structure({"id": "unassignedStops/u", key: "client-2"}, rp.UnassignedStop)
+    assert unassigned.client_id == "client-2"
+
+
+def test_the_official_name_wins_when_an_answer_has_two() -> None:
+    stop = structure({"id": "plans/p/stops/s", "serviceClientId": "old", "circuitClientId": "new"}, rp.Stop)
+    assert stop.client_id == "new"
+
+
+def test_weight_payment_and_time_at_stop_are_decoded() -> None:
+    stop = structure(load("stop.json"), rp.Stop)
+    assert stop.weight == rp.Weight(amount=12.5, unit=rp.WeightUnit.KILOGRAM)
+    assert stop.payment_on_delivery == rp.PaymentOnDelivery(amount=1250, currency="EUR")
+    info = stop.delivery_info
+    assert info is not None
+    assert info.time_at_stop_info is not None
+    assert info.arrived_at == info.time_at_stop_info.arrived_at
+    assert info.time_at_stop_info.departed_at is not None
+    assert info.time_at_stop_info.is_estimated is False
+    reason = {"reason": "subscription_not_supported", "message": "Upgrade", "url": None}
+    bare = structure({"timeAtStopInfoNullReason": reason}, rp.DeliveryInfo)
+    assert bare.time_at_stop_info_null_reason == rp.TimeAtStopInfoNullReason(**reason)
+    unassigned = structure({"id": "unassignedStops/u", "trackingLink": "https://t.test/u"}, rp.UnassignedStop)
+    assert unassigned.tracking_link == "https://t.test/u"

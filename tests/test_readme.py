@@ -42,8 +42,11 @@ def test_quickstart_runs_as_written(
     out = capsys.readouterr().out
     assert "50 stops created" in out
     assert "optimized:" in out
-    route_lines = [line for line in out.splitlines() if line.startswith(("Ana", "Ben"))]
+    # Routes are titled like their plan (the emulator's default route_title="plan"), and
+    # each route lists its start (position 0) and end stop besides the 50 deliveries.
+    route_lines = [line for line in out.splitlines() if line.startswith("Monday ")]
     assert len(route_lines) >= 50, out
+    assert any(line.startswith("Monday 0 ") for line in route_lines), out
 
 
 def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Path) -> None:

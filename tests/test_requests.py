@@ -638,13 +638,14 @@ async def test_an_answer_of_the_wrong_shape_is_a_clear_error(
     service: FakeService, client: rp.RoutePlanningClient
 ) -> None:
     service.on("GET", "/plans/p1", answer({"id": "plans/p1", "title": "t", "starts": "2026-11-23"}))
-    with pytest.raises(rp.RoutePlanningError, match="shape of Plan"):
+    with pytest.raises(rp.DecodeError, match="at starts: expected a Date object") as info:
         await client.plans.get("p1")
+    assert (info.value.path, info.value.value) == ("starts", "2026-11-23")
     service.on("GET", "/plans/p2", answer([1, 2]))
     with pytest.raises(rp.RoutePlanningError, match="expected a JSON object"):
         await client.plans.get("p2")
     service.on("GET", "/depots", answer({"depots": [{"name": "no id"}], "nextPageToken": None}))
-    with pytest.raises(rp.RoutePlanningError, match="shape of Depot"):
+    with pytest.raises(rp.DecodeError, match=r"at \[0\]\.id: a required key is missing"):
         await client.depots.list().collect()
 
 

@@ -23,10 +23,12 @@ import attrs
 from route_planning_async import (
     AddressInput,
     OrderInfoInput,
+    PaymentOnDeliveryInput,
     RecipientInput,
     StopInput,
     TimingInput,
     ValidationError,
+    WeightInput,
 )
 
 __all__ = [
@@ -78,6 +80,13 @@ FIELDS: Mapping[str, tuple[str, ...]] = {
     "activity": ("activity",),
     "optimization_order": ("optimization_order",),
     "allowed_drivers": ("allowed_drivers",),
+    # Official schema fields: the load's weight in the team's capacity unit, the
+    # payment to collect in minor units (cents), the client-portal client id.
+    "weight": ("weight", "weight_amount"),
+    "weight_unit": ("weight_unit",),
+    "payment_amount": ("payment_amount", "cod_amount"),
+    "payment_currency": ("payment_currency", "currency"),
+    "client_id": ("client_id", "circuit_client_id", "service_client_id"),
 }
 """Every field a column can feed, with the headers that feed it by default, best first."""
 
@@ -138,6 +147,11 @@ _PATH_FIELDS: Mapping[str, str] = {
     "activity": "activity",
     "optimization_order": "optimization_order",
     "allowed_drivers": "allowed_drivers",
+    "weight.amount": "weight",
+    "weight.unit": "weight_unit",
+    "payment_on_delivery.amount": "payment_amount",
+    "payment_on_delivery.currency": "payment_currency",
+    "client_id": "client_id",
 }
 
 
@@ -310,9 +324,11 @@ def _parse_cell(field: str, text: str) -> Any:
         return _parse_time(field, text)
     if field == "duration":
         return _parse_duration(field, text)
-    if field == "package_count":
+    if field in ("package_count", "payment_amount"):
         return _parse_int(field, text)
-    if field in ("latitude", "longitude"):
+    if field == "payment_currency":
+        return text.upper()
+    if field in ("latitude", "longitude", "weight"):
         return _parse_float(field, text)
     if field in _LIST_FIELDS:
         return [item.strip() for item in _LIST_SEPARATOR.split(text) if item.strip()]
@@ -341,8 +357,28 @@ def build_stop(fields: Mapping[str, Any]) -> StopInput:
     order = pick("products", "seller_order_id", "seller_name")
     if order:
         stop["order_info"] = OrderInfoInput(**order)
+    weight = pick("weight", "weight_unit")
+    if weight:
+        if "weight" not in weight:
+            raise ValidationError("weight.amount", "a weight unit needs a weight")
+        if "weight_unit" not in weight:
+            raise ValidationError("weight.unit", "a weight needs its unit (kilogram, pound or metric-ton)")
+        stop["weight"] = WeightInput(amount=weight["weight"], unit=weight["weight_unit"])
+    payment = pick("payment_amount", "payment_currency")
+    if payment:
+        stop["payment_on_delivery"] = PaymentOnDeliveryInput(
+            **{name.removeprefix("payment_"): value for name, value in payment.items()}
+        )
     stop.update(
-        pick("notes", "package_count", "barcodes", "activity", "optimization_order", "allowed_drivers")
+        pick(
+            "notes",
+            "package_count",
+            "barcodes",
+            "activity",
+            "optimization_order",
+            "allowed_drivers",
+            "client_id",
+        )
     )
     return StopInput(**stop)
 

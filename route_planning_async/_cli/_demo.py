@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from route_planning_async import OptimizationSuccess, Stop
+from route_planning_async import OptimizationSuccess, Stop, StopType
 from route_planning_async._cli._emulated import demo_config
 from route_planning_async._cli._map import write_map
 from route_planning_async._cli._progress import import_with_progress, stats_rows, wait_with_status
@@ -101,7 +101,10 @@ async def run_demo(
 
         # Stops come 10 per page at 10 reads per second: the longest step at speed-up 1.
         plan_stops = await client.stops.list(plan.id, max_page_size=10).collect()
-        phases.done("list", f"read back {len(plan_stops)} stops")
+        # An optimized route also lists its start and end stops (at the depot); only
+        # deliveries count as stops here (contract, Stop: type).
+        deliveries = sum(1 for stop in plan_stops if stop.type == StopType.STOP)
+        phases.done("list", f"read back {deliveries} stops")
         routes = summarize_routes(distributed, plan_stops)
         by_id = {stop.id: stop for stop in plan_stops}
         stats = stats_rows(client)

@@ -16,7 +16,7 @@ import sys
 from collections.abc import Sequence
 
 from route_planning_async._limits import RateLimits
-from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._config import EmulatorConfig, TeamConfig
 from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
@@ -64,6 +64,18 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default=_DEFAULT.optimization_delay,
         help="seconds a large optimization takes",
     )
+    parser.add_argument(
+        "--route-title",
+        choices=("plan", "driver"),
+        default=_DEFAULT.route_title,
+        help="title optimized routes with the plan's title (default) or the driver's name",
+    )
+    parser.add_argument(
+        "--capacity-unit",
+        choices=("kilogram", "pound", "metric-ton"),
+        default=None,
+        help="turn on vehicle capacity in this unit (default: off, stops with a weight get 403)",
+    )
     return parser.parse_args(argv)
 
 
@@ -83,6 +95,8 @@ async def serve(args: argparse.Namespace) -> None:
         burst=args.burst,
         latency=args.latency,
         latency_jitter=args.latency_jitter,
+        route_title=args.route_title,
+        team=TeamConfig(capacity_unit=args.capacity_unit),
     )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -20,6 +20,7 @@ __all__ = [
     "failure_echo",
     "patched_body",
     "stop_body",
+    "terminal_body",
 ]
 
 _WEB_APP = "https://route-planning.example/app"
@@ -48,9 +49,12 @@ UNASSIGNED_KEYS = (
     "proofOfAttemptRequirements",
     "optimizationOrder",
     "customProperties",
-    "serviceClientId",
+    "weight",
+    "paymentOnDelivery",
+    "trackingLink",
+    "circuitClientId",
 )
-"""The keys of a stop body an unassigned stop keeps."""
+"""The keys of a stop body an unassigned stop keeps (official schema, unassignedStopSchema)."""
 
 
 def _default_timing() -> dict[str, Any]:
@@ -112,6 +116,8 @@ def stop_body(
         "notes": fields.get("notes"),
         "orderInfo": _merge(None, fields.get("orderInfo") or {}, _default_order_info()),
         "packageCount": fields.get("packageCount"),
+        "weight": fields.get("weight"),
+        "paymentOnDelivery": _payment(fields.get("paymentOnDelivery")),
         "placeInVehicle": None,
         "type": "stop",
         "recipient": _merge(None, fields.get("recipient") or {}, _default_recipient()),
@@ -126,9 +132,34 @@ def stop_body(
         "stopPosition": None,
         "trackingLink": None,
         "webAppLink": f"{_WEB_APP}/plans/{plan_id}/stops/{stop_id}",
-        "serviceClientId": fields.get("serviceClientId"),
+        "circuitClientId": fields.get("circuitClientId"),
     }
     return body
+
+
+def terminal_body(
+    plan_id: str,
+    stop_id: str,
+    kind: str,
+    position: int,
+    depot: tuple[float, float, str],
+) -> dict[str, Any]:
+    """The body of a route's ``start`` (position 0) or ``end`` (last) stop, at the depot.
+
+    Contract, Stop: "the ``start`` stop is 0, ``stop`` stops start at 1, the ``end``
+    stop is last"; official schema: ``type`` is ``start|stop|end``. An optimization
+    makes them; they carry no recipient, order or tracking link.
+    """
+    body = stop_body(plan_id, stop_id, {}, (depot[0], depot[1], depot[2], None), {})
+    body.update(type=kind, stopPosition=position, etaNullReason=None)
+    return body
+
+
+def _payment(value: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The stored ``paymentOnDelivery``: both keys present (official schema, stopSchema)."""
+    if value is None:
+        return None
+    return {"amount": value.get("amount"), "currency": value.get("currency")}
 
 
 def patched_body(
@@ -140,7 +171,7 @@ def patched_body(
     """A copy of a stop body with a validated (and reference-checked) PATCH body applied.
 
     ``allowed`` is the stop's bare driver ids after the patch; location and
-    ``serviceClientId`` never change (contract, Stops rule 2).
+    ``circuitClientId`` never change (contract, Stops rule 2).
     """
     body = copy.deepcopy(body)
     if "driver" in patch:
@@ -164,9 +195,11 @@ def patched_body(
     for key, default_value in (("activity", "delivery"), ("optimizationOrder", "default")):
         if key in patch:
             body[key] = patch[key] or default_value
-    for key in ("packageCount", "notes"):
+    for key in ("packageCount", "notes", "weight"):
         if key in patch:
             body[key] = patch[key]
+    if "paymentOnDelivery" in patch:
+        body["paymentOnDelivery"] = _payment(patch["paymentOnDelivery"])
     if "barcodes" in patch:
         body["barcodes"] = list(patch["barcodes"])
     return body

@@ -160,6 +160,10 @@ class TeamConfig:
     """Seconds spent at a stop whose ``estimatedAttemptDuration`` is null (the team default)."""
     timezone: str = "UTC"
     """IANA zone of the team; plan dates and times of day are read in it for ETAs."""
+    capacity_unit: Literal["kilogram", "pound", "metric-ton"] | None = None
+    """The team's vehicle capacity unit. None (the default) leaves capacity off, as a new team
+    has it: a stop sent with a ``weight`` is then refused with 403 ``vehicle_capacity_disabled``
+    (official schema). With a unit, a weight must be given in it (400 ``weight.unit`` otherwise)."""
 
     @property
     def main_depot(self) -> DepotConfig:
@@ -309,9 +313,10 @@ class EmulatorConfig:
     inaccessible_before: datetime.date | None = None
     """Plans starting before this answer 403 ``plan_inaccessible`` (the public OpenAPI document's
     data-access restriction); None keeps every plan accessible."""
-    openapi_fields: bool = False
-    """Also serve fields only the public OpenAPI document has (``weight``, ``paymentOnDelivery``,
-    ``circuitClientId``, ``trackingLink`` on unassigned stops), to exercise a client's tolerance."""
+    route_title: Literal["plan", "driver"] = "plan"
+    """What an optimized route is titled: ``plan`` (the default) gives it its plan's title, as
+    clients written against the service expect; ``driver`` gives it its driver's name. The
+    official schema does not settle it."""
     webhook_url: str | None = None
     """Where the emulator POSTs the service's webhook events (``stop.allocated`` on distribution,
     the driver's progress on ``Emulator.simulate_route``), signed as the service signs them

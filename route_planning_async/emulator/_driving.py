@@ -44,7 +44,7 @@ def drive_route(
     if route.distributed_at is None:
         raise ValueError(f"route {route_id!r} was not distributed: its driver cannot start it")
     stops = sorted(
-        (record for record in plan.stops.values() if record.route_id == bare),
+        (record for record in plan.stops.values() if record.route_id == bare and not record.terminal),
         key=lambda record: record.body.get("stopPosition") or 0,
     )
     for record in stops:
@@ -55,9 +55,13 @@ def drive_route(
     for record in stops:
         default = _PICKED_UP if record.body.get("activity") == "pickup" else _DELIVERED
         outcome = outcomes.get(record.body["id"], default)
+        now = round(state.config.wall_clock())
         record.body["deliveryInfo"] = {
             "attempted": True,
-            "attemptedAt": round(state.config.wall_clock()),
+            "attemptedAt": now,
+            "arrivedAt": now,
+            "timeAtStopInfo": {"arrivedAt": now, "departedAt": now, "isEstimated": True},
+            "timeAtStopInfoNullReason": None,
             "attemptedLocation": {"latitude": record.latitude, "longitude": record.longitude},
             "driverProvidedInternalNotes": None,
             "driverProvidedRecipientNotes": None,

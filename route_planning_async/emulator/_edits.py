@@ -91,6 +91,29 @@ class Edits(Store):
                     f"{param}.{key}" if param else key, "is not the id of a custom stop property of the team"
                 )
 
+    def _check_weight(self, weight: dict[str, Any] | None, param: str) -> None:
+        """A weight needs the team's vehicle capacity on, and its unit (official schema)."""
+        if weight is None:
+            return
+        unit = self.team.capacity_unit
+        if unit is None:
+            raise Problem(
+                403,
+                "Vehicle capacity is disabled for this team, so stops cannot have a weight",
+                "vehicle_capacity_disabled",
+                param,
+            )
+        if weight["unit"] != unit:
+            raise Problem.invalid(f"{param}.unit", f"must be the team's capacity unit {unit!r}")
+
+    def editable_stop(self, plan: PlanRecord, stop_id: str) -> StopRecord:
+        """The stop, unless it is a route's ``start`` or ``end`` stop: those belong to the
+        optimization (422 ``stop_not_editable``, official schema)."""
+        record = self.stop(plan, stop_id)
+        if record.terminal:
+            raise Problem(422, "Stop cannot be edited", "stop_not_editable")
+        return record
+
     def _driver_refs(self, fields: dict[str, Any], prefix: str) -> list[str]:
         driver = fields.get("driver")
         if driver is not None:
@@ -108,6 +131,7 @@ class Edits(Store):
         """
         refs = self._driver_refs(fields, prefix)
         self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
+        self._check_weight(fields.get("weight"), f"{prefix}weight")
         placed = self._place(fields["address"], plan.depot_id)
         stop_id = plan.stops.new_id() if isinstance(plan.stops, CompactStops) else self.new_id()
         body = stop_body(plan.id, stop_id, fields, placed, self._identifiers)
@@ -156,13 +180,14 @@ class Edits(Store):
             allowed = list(refs)
         if "customProperties" in patch:
             self._check_custom_properties(patch["customProperties"], "customProperties")
+        self._check_weight(patch.get("weight"), "weight")
         body = patched_body(record.body, patch, allowed, self._identifiers)
         return attrs.evolve(record, body=body, allowed_driver_ids=tuple(allowed))
 
     def update_stop(self, plan: PlanRecord, stop_id: str, patch: dict[str, Any]) -> StopRecord:
-        """PATCH /plans/<id>/stops/<id>: location and serviceClientId never change (Stops rule 2)."""
+        """PATCH /plans/<id>/stops/<id>: location and circuitClientId never change (Stops rule 2)."""
         self.require_stop_collections(plan)
-        record = self.stop(plan, stop_id)
+        record = self.editable_stop(plan, stop_id)
         self.require_writable(plan)
         updated = self.patched_stop(record, patch)
         plan.stops.replace(stop_id, updated)
@@ -171,7 +196,7 @@ class Edits(Store):
     def delete_stop(self, plan: PlanRecord, stop_id: str) -> None:
         """DELETE /plans/<id>/stops/<id>."""
         self.require_stop_collections(plan)
-        self.stop(plan, stop_id)
+        self.editable_stop(plan, stop_id)
         self.require_writable(plan)
         plan.stops.remove(stop_id)
 
@@ -184,6 +209,7 @@ class Edits(Store):
         depot = self._require_depot(depot_id, "depot")
         refs = self._driver_refs(fields, prefix)
         self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
+        self._check_weight(fields.get("weight"), f"{prefix}weight")
         placed = self._place(fields["address"], depot)
         stop_id = self.new_id()
         plan_body = stop_body("-", stop_id, fields, placed, self._identifiers)

@@ -25,11 +25,12 @@ from collections.abc import Callable
 from typing import Any, Literal
 
 from route_planning_async.emulator import _problems as problems
-from route_planning_async.emulator._bodies import ETA_SPREAD, NOT_OPTIMIZED, failure_echo
+from route_planning_async.emulator._bodies import ETA_SPREAD, NOT_OPTIMIZED, failure_echo, terminal_body
 from route_planning_async.emulator._edits import Edits
 from route_planning_async.emulator._optimizer import OptDriver, OptStop, Outcome, optimize
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._records import (
+    CompactStops,
     OperationRecord,
     PendingChange,
     PlanRecord,
@@ -75,7 +76,7 @@ class Lifecycle(Edits):
             if change.record is None:
                 raise Problem.not_found("Stop not found", "stop_not_found")
             return change.record
-        return self.stop(plan, stop_id)
+        return self.editable_stop(plan, stop_id)
 
     def live_update(self, plan: PlanRecord, stop_id: str, patch: dict[str, Any]) -> tuple[bool, StopRecord]:
         """POST /plans/<id>/stops/<id>:liveUpdate."""
@@ -189,9 +190,10 @@ class Lifecycle(Edits):
         self.require_not_running(plan)
         if not plan.writable:
             raise Problem.conflict(*problems.PLAN_ALREADY_OPTIMIZED)
-        records = list(plan.stops.values())
+        records = [record for record in plan.stops.values() if not record.terminal]
         outcome, failure = self._run_optimizer(plan, records, {})
-        return self._new_operation(plan, "optimize", now, outcome, failure, len(plan.stops), {})
+        count = len(plan.stops) if isinstance(plan.stops, CompactStops) else len(records)
+        return self._new_operation(plan, "optimize", now, outcome, failure, count, {})
 
     def start_reoptimization(self, plan: PlanRecord, optimization_type: str, now: float) -> OperationRecord:
         """POST /plans/<id>:reoptimize: optimizes the plan as the pending live changes leave it."""
@@ -220,6 +222,8 @@ class Lifecycle(Edits):
     def _with_pending(self, plan: PlanRecord) -> list[StopRecord]:
         records = []
         for record in plan.stops.values():
+            if record.terminal:
+                continue
             change = plan.pending.get(record.id)
             if change is None:
                 records.append(record)
@@ -266,21 +270,28 @@ class Lifecycle(Edits):
 
     def _apply_outcome(self, plan: PlanRecord, outcome: Outcome) -> None:
         for route_id in plan.route_ids:
-            self.routes.pop(route_id, None)
+            old = self.routes.pop(route_id, None)
+            for stop_id in old.terminal_ids if old is not None else ():
+                plan.stops.remove(stop_id)
         plan.route_ids = []
         placed: dict[str, tuple[str, Any]] = {}
         midnight = datetime.datetime.combine(plan.starts, datetime.time(0, 0), self._tz).timestamp()
         for driver_ref, visits in outcome.routes.items():
             driver_id = driver_ref.split("/", 1)[1]
             driver = self._drivers[driver_id]
-            route = RouteRecord(self.new_id(), plan.id, driver_id, driver.name or driver_id, len(visits))
+            title = plan.title if self.config.route_title == "plan" else driver.name or driver_id
+            route = RouteRecord(self.new_id(), plan.id, driver_id, title, len(visits))
             if plan.distributed:
                 route.distributed_at = self.config.wall_clock()
             self.routes[route.id] = route
             plan.route_ids.append(route.id)
             for visit in visits:
                 placed[visit.stop_id] = (route.id, visit)
+            if not isinstance(plan.stops, CompactStops):
+                self._add_terminals(plan, route, len(visits))
         for record in list(plan.stops.values()):
+            if record.terminal:
+                continue
             body = record.body
             hit = placed.get(body["id"])
             if hit is None:
@@ -308,6 +319,20 @@ class Lifecycle(Edits):
                 etaNullReason=None,
             )
         plan.writable = False
+
+    def _add_terminals(self, plan: PlanRecord, route: RouteRecord, count: int) -> None:
+        """The route's ``start`` (position 0) and ``end`` (position ``count + 1``) stops, at
+        the plan's depot, appended to the plan's stop list."""
+        depot = self._depots[plan.depot_id]
+        where = (depot.latitude, depot.longitude, depot.name)
+        ids = []
+        for kind, position in (("start", 0), ("end", count + 1)):
+            stop_id = self.new_id()
+            body = terminal_body(plan.id, stop_id, kind, position, where)
+            record = StopRecord(stop_id, plan.id, body, depot.latitude, depot.longitude, (), route.id)
+            plan.stops.add(stop_id, record)
+            ids.append(stop_id)
+        route.terminal_ids = tuple(ids)
 
     # ------------------------------------------ save, distribute, redistribute
 
@@ -343,7 +368,7 @@ class Lifecycle(Edits):
         if not self.stop_events:
             return
         for record in list(plan.stops.values()):
-            if record.route_id is not None and changed(record):
+            if record.route_id is not None and not record.terminal and changed(record):
                 self.emit("stop.allocated", record)
 
     def _driver_of(self, record: StopRecord) -> str | None:

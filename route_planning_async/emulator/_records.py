@@ -49,6 +49,11 @@ class StopRecord:
     """Bare id of its route once optimized."""
 
     @property
+    def terminal(self) -> bool:
+        """A route's ``start`` or ``end`` stop, made by an optimization (not by a caller)."""
+        return bool(self.body.get("type", "stop") != "stop")
+
+    @property
     def external_id(self) -> str | None:
         """``recipient.externalId``."""
         recipient = self.body.get("recipient") or {}
@@ -87,9 +92,11 @@ class RouteRecord:
     driver_id: str
     """Bare driver id."""
     title: str
-    """Route title: the driver's name."""
+    """Route title: the plan's title or the driver's name (``EmulatorConfig.route_title``)."""
     stop_count: int
-    """Stops in the route."""
+    """Stops in the route (``stop`` stops; its ``start`` and ``end`` stops are not counted)."""
+    terminal_ids: tuple[str, ...] = ()
+    """Bare ids of the route's ``start`` and ``end`` stops, kept in the plan's stop list."""
     distributed_at: float | None = None
     """Epoch seconds of distribution, once distributed."""
 

@@ -3,14 +3,16 @@
 Every function takes the decoded JSON and the dotted ``param`` path of where it
 sits, and either returns the value in normalized form or raises a 400
 :class:`~._problems.Problem` naming the param. The rules are the contract's
-(Stops in a plan: stop body fields; Plans; Limits); where the contract gives no
-length for an address or recipient string, the public OpenAPI document's is used
-(1..255, and 1..100 for city, state, zip and country).
+(Stops in a plan: stop body fields; Plans; Limits), with the official schema's
+names and bounds where it has them (``circuitClientId``, ``weight``,
+``paymentOnDelivery``, 200 barcodes, an integer ``estimatedAttemptDuration``,
+string lengths: 1..255, and 1..100 for city, state, zip and country).
 """
 
 from __future__ import annotations
 
 import datetime
+import decimal
 import math
 import re
 from collections.abc import Callable, Mapping
@@ -40,7 +42,7 @@ BodyKind = Literal[
 ]
 
 # Stop body fields (contract, Stops in a plan). Update cannot change the location or
-# serviceClientId (rule 2), and unassigned stops have a depot instead of a driver.
+# circuitClientId (rule 2), and unassigned stops have a depot instead of a driver.
 _STOP_CREATE = (
     "address",
     "timing",
@@ -53,9 +55,11 @@ _STOP_CREATE = (
     "optimizationOrder",
     "packageCount",
     "notes",
-    "serviceClientId",
+    "circuitClientId",
     "barcodes",
     "customProperties",
+    "weight",
+    "paymentOnDelivery",
 )
 _STOP_UPDATE = (
     "recipient",
@@ -70,6 +74,8 @@ _STOP_UPDATE = (
     "barcodes",
     "customProperties",
     "timing",
+    "weight",
+    "paymentOnDelivery",
 )
 _UNASSIGNED_IMPORT = tuple(name for name in _STOP_CREATE if name != "driver")
 _UNASSIGNED_CREATE = (*_UNASSIGNED_IMPORT, "depot")
@@ -82,7 +88,38 @@ _ALLOWED: dict[str, tuple[str, ...]] = {
     "unassigned.import": _UNASSIGNED_IMPORT,
     "unassigned.update": _UNASSIGNED_UPDATE,
 }
-_NOT_UPDATABLE = ("address", "serviceClientId")
+_NOT_UPDATABLE = ("address", "circuitClientId")
+
+WEIGHT_UNITS = ("kilogram", "pound", "metric-ton")
+"""``weight.unit`` values (official schema)."""
+PAYMENT_CURRENCIES = (
+    *[
+        "AED",
+        "ARS",
+        "AUD",
+        "BRL",
+        "CAD",
+        "CHF",
+        "CLP",
+        "CNY",
+        "COP",
+        "DKK",
+        "EGP",
+        "EUR",
+        "GBP",
+        "HKD",
+        "HUF",
+        "ILS",
+        "INR",
+        "JPY",
+        "KRW",
+        "MYR",
+        "MXN",
+    ],
+    *["NOK", "NZD", "PEN", "RON", "RUB", "SAR", "SEK", "SGD", "TRY", "USD", "UYU", "ZAR"],
+)
+"""``paymentOnDelivery.currency`` values (official schema)."""
+_MAX_SAFE_INTEGER = 2**53 - 1
 
 _ADDRESS_FIELDS: dict[str, int] = {
     "addressName": 255,
@@ -268,8 +305,12 @@ def _timing(value: object, path: str, strict: bool, partial: bool) -> dict[str, 
         if key in obj:
             result[key] = optional(time_of_day)(obj[key], join(path, key))
     if "estimatedAttemptDuration" in obj and obj["estimatedAttemptDuration"] is not None:
-        result["estimatedAttemptDuration"] = number(
-            obj["estimatedAttemptDuration"], join(path, "estimatedAttemptDuration"), minimum=1
+        # Official schema: an integer; contract: at least 1.
+        result["estimatedAttemptDuration"] = integer(
+            obj["estimatedAttemptDuration"],
+            join(path, "estimatedAttemptDuration"),
+            minimum=1,
+            maximum=_MAX_SAFE_INTEGER,
         )
     elif "estimatedAttemptDuration" in obj:
         result["estimatedAttemptDuration"] = None
@@ -315,7 +356,38 @@ def _custom_properties(value: object, path: str) -> dict[str, str | None]:
     obj = expect_object(value, path)
     result: dict[str, str | None] = {}
     for key, item in obj.items():
+        if len(key) > 50:
+            raise Problem.invalid(path, f"keys must be at most 50 characters, got {len(key)}")
         result[key] = optional(string)(item, join(path, key))
+    return result
+
+
+def _weight(value: object, path: str, strict: bool) -> dict[str, Any]:
+    """``{amount: 0..999999 in steps of 0.01, unit}`` (official schema)."""
+    obj = expect_object(value, path)
+    check_keys(obj, ("amount", "unit"), path, strict)
+    for key in ("amount", "unit"):
+        if key not in obj:
+            raise Problem.invalid(join(path, key), "is required")
+    amount = number(obj["amount"], join(path, "amount"), minimum=0, maximum=999999)
+    if decimal.Decimal(repr(amount)) % decimal.Decimal("0.01") != 0:
+        raise Problem.invalid(join(path, "amount"), f"must be a multiple of 0.01, got {amount:g}")
+    return {"amount": amount, "unit": choice(obj["unit"], join(path, "unit"), WEIGHT_UNITS)}
+
+
+def _payment(value: object, path: str, strict: bool) -> dict[str, Any]:
+    """``{amount: integer >= 0 in minor units | null, currency: ISO 4217 | null}`` (official schema)."""
+    obj = expect_object(value, path)
+    check_keys(obj, ("amount", "currency"), path, strict)
+    result: dict[str, Any] = {}
+    if "amount" in obj:
+        raw = obj["amount"]
+        sub = join(path, "amount")
+        result["amount"] = None if raw is None else integer(raw, sub, minimum=0, maximum=_MAX_SAFE_INTEGER)
+    if "currency" in obj:
+        raw = obj["currency"]
+        sub = join(path, "currency")
+        result["currency"] = None if raw is None else choice(raw, sub, PAYMENT_CURRENCIES)
     return result
 
 
@@ -394,14 +466,21 @@ def validate_stop_body(
     if present("notes"):
         raw = obj["notes"]
         out["notes"] = None if raw is None else string(raw, join(path, "notes"), max_len=2000)
-    if present("serviceClientId"):
-        raw = obj["serviceClientId"]
-        out["serviceClientId"] = (
-            None if raw is None else string(raw, join(path, "serviceClientId"), max_len=100)
+    if present("circuitClientId"):
+        raw = obj["circuitClientId"]
+        out["circuitClientId"] = (
+            None if raw is None else string(raw, join(path, "circuitClientId"), max_len=100)
         )
+    if present("weight"):
+        raw = obj["weight"]
+        out["weight"] = None if raw is None else _weight(raw, join(path, "weight"), strict)
+    if present("paymentOnDelivery"):
+        raw = obj["paymentOnDelivery"]
+        sub = join(path, "paymentOnDelivery")
+        out["paymentOnDelivery"] = None if raw is None else _payment(raw, sub, strict)
     if present("barcodes"):
         sub = join(path, "barcodes")
-        items = array(obj["barcodes"], sub, max_items=50)
+        items = array(obj["barcodes"], sub, max_items=200)
         out["barcodes"] = [string(item, join(sub, i)) for i, item in enumerate(items)]
     if present("customProperties"):
         raw = obj["customProperties"]

@@ -2,9 +2,8 @@
 
 :class:`Views` turns records (``_records.py``) into the bodies the handlers send:
 Plan, Driver, Route, Stop (with its current Route), UnassignedStop, Operation,
-Depot and the custom stop property list. It reads the store and changes nothing.
-With ``openapi_fields`` on, stops also carry the fields only the public OpenAPI
-document lists.
+Depot and the custom stop property list, in the official schema's shapes. It
+reads the store and changes nothing.
 """
 
 from __future__ import annotations
@@ -94,24 +93,15 @@ class Views(Store):
         body = dict(record.body)
         route = self.routes.get(record.route_id) if record.route_id else None
         body["route"] = None if route is None else self.route_json(route)
-        if self.config.openapi_fields:
-            body["weight"] = None
-            body["paymentOnDelivery"] = None
-            body["circuitClientId"] = body.get("serviceClientId")
         return body
 
     def unassigned_json(self, record: UnassignedStopRecord) -> dict[str, Any]:
         """The UnassignedStop representation."""
-        body = dict(record.body)
-        if self.config.openapi_fields:
-            body["weight"] = None
-            body["paymentOnDelivery"] = None
-            body["trackingLink"] = None
-            body["circuitClientId"] = body.get("serviceClientId")
-        return body
+        return dict(record.body)
 
     def operation_json(self, operation: OperationRecord) -> dict[str, Any]:
-        """The operation representation; ``result`` is absent until done (contract, the service)."""
+        """The operation representation; ``result`` is null until done (official schema: the
+        key is required; the contract leaves it out)."""
         body: dict[str, Any] = {
             "id": f"operations/{operation.id}",
             "type": "plan_optimization",
@@ -123,6 +113,7 @@ class Views(Store):
                 "startedBy": "api",
                 "targetPlanId": f"plans/{operation.plan_id}",
             },
+            "result": None,
         }
         if operation.done:
             if operation.failure is not None:

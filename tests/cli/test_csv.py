@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from route_planning_async import PaymentOnDeliveryInput, WeightInput
 from route_planning_async._cli._csv import (
     CsvError,
     parse_column_overrides,
@@ -178,3 +179,22 @@ def test_generated_stops_are_seeded_and_valid() -> None:
     assert len(stops) == 300
     assert isinstance(stops[0].recipient, RecipientInput)
     assert stops[0].recipient.external_id == first[0]["external_id"]
+
+
+def test_weight_payment_and_client_id_columns() -> None:
+    table = read_stop_csv(
+        "address,weight,weight_unit,payment_amount,payment_currency,client_id\n"
+        "1 Main St,12.5,kilogram,1250,eur,client-7\n"
+        "2 Main St,12.5,,,,\n"
+        "3 Main St,1,stone,,,\n"
+        "4 Main St,,,12.5,EUR,\n"
+    )
+    by_line = {row.line: row for row in table.rows}
+    first = by_line[2].stop
+    assert first is not None
+    assert first.weight == WeightInput(amount=12.5, unit="kilogram")
+    assert first.payment_on_delivery == PaymentOnDeliveryInput(amount=1250, currency="EUR")
+    assert first.client_id == "client-7"
+    assert by_line[3].error == "column 'weight_unit': a weight needs its unit (kilogram, pound or metric-ton)"
+    assert str(by_line[4].error).startswith("column 'weight_unit': must be one of kilogram")
+    assert by_line[5].error == "column 'payment_amount': expected a whole number, got '12.5'"

@@ -219,15 +219,22 @@ STOP_CASES: list[tuple[dict[str, Any], str]] = [
     (_stop(packageCount=True), "packageCount"),
     (_stop(notes=""), "notes"),
     (_stop(notes="n" * 2001), "notes"),
-    (_stop(serviceClientId=""), "serviceClientId"),
-    (_stop(serviceClientId="s" * 101), "serviceClientId"),
-    (_stop(barcodes=[str(i) for i in range(51)]), "barcodes"),
+    (_stop(circuitClientId=""), "circuitClientId"),
+    (_stop(circuitClientId="s" * 101), "circuitClientId"),
+    (_stop(barcodes=[str(i) for i in range(201)]), "barcodes"),
     (_stop(barcodes=[""]), "barcodes[0]"),
     (_stop(barcodes=["b" * 256]), "barcodes[0]"),
     (_stop(barcodes=None), "barcodes"),
     (_stop(customProperties={"not-a-property": "x"}), "customProperties.not-a-property"),
     (_stop(customProperties=["x"]), "customProperties"),
-    (_stop(circuitClientId="x"), "circuitClientId"),
+    (_stop(serviceClientId="x"), "serviceClientId"),
+    (_stop(timing={"estimatedAttemptDuration": 90.5}), "timing.estimatedAttemptDuration"),
+    (_stop(weight={"amount": 1.005, "unit": "kilogram"}), "weight.amount"),
+    (_stop(weight={"amount": 1, "unit": "stone"}), "weight.unit"),
+    (_stop(weight={"amount": 1}), "weight.unit"),
+    (_stop(paymentOnDelivery={"amount": 1.5}), "paymentOnDelivery.amount"),
+    (_stop(paymentOnDelivery={"currency": "XYZ"}), "paymentOnDelivery.currency"),
+    (_stop(customProperties={"prop-1": ""}), "customProperties.prop-1"),
 ]
 
 
@@ -244,8 +251,10 @@ async def test_stop_rules_hold_at_the_limits(api: Api) -> None:
     body = _stop(
         notes="n" * 2000,
         packageCount=10000,
-        serviceClientId="s" * 100,
-        barcodes=["b" * 255] * 50,
+        circuitClientId="s" * 100,
+        barcodes=["b" * 255] * 200,
+        paymentOnDelivery={"amount": 2**53 - 1, "currency": "ZAR"},
+        customProperties={"6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01": None},
         allowedDrivers=["drivers/driver-ana"] * 100,
         timing={
             "earliestAttemptTime": {"hour": 0, "minute": 0},
@@ -269,7 +278,7 @@ async def test_stop_unknown_driver_is_404_and_ungeocodable_is_422(api: Api) -> N
     assert_error(answer, 422, "geocoding_failed")
 
 
-@pytest.mark.parametrize("field", ["address", "serviceClientId"])
+@pytest.mark.parametrize("field", ["address", "circuitClientId"])
 async def test_stop_update_cannot_change_location_or_client_id(api: Api, field: str) -> None:
     plan = await api.plan()
     [stop_id] = await api.import_stops(plan["id"], 1)

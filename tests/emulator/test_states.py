@@ -54,13 +54,28 @@ async def test_small_plan_is_optimized_at_once(api: Api) -> None:
     for route in routes.values():
         assert route["plan"] == plan["id"]
         assert route["driver"] in ("drivers/driver-ana", "drivers/driver-ben")
-        assert route["title"] in ("Ana", "Ben")
-        assert route["stopCount"] == sum(1 for s in stops if s["route"]["id"] == route["id"])
+        assert route["title"] == "Test plan"  # the default route_title="plan"
+        own = [s for s in stops if s["route"]["id"] == route["id"]]
+        assert route["stopCount"] == sum(1 for s in own if s["type"] == "stop")
+        # The contract: "the start stop is 0, stop stops start at 1, the end stop is last".
+        by_type = sorted(own, key=lambda s: s["stopPosition"])
+        assert [s["type"] for s in by_type] == ["start", *["stop"] * route["stopCount"], "end"]
+        assert [s["stopPosition"] for s in by_type] == list(range(route["stopCount"] + 2))
+        depot = api.emu.config.team.main_depot
+        for terminal in (by_type[0], by_type[-1]):
+            assert (terminal["address"]["latitude"], terminal["address"]["longitude"]) == (
+                depot.latitude,
+                depot.longitude,
+            )
         assert route["state"]["distributed"] is False
     for route_id in routes:
-        positions = sorted(s["stopPosition"] for s in stops if s["route"]["id"] == route_id)
+        positions = sorted(
+            s["stopPosition"] for s in stops if s["route"]["id"] == route_id and s["type"] == "stop"
+        )
         assert positions == list(range(1, len(positions) + 1))
     for stop in stops:
+        if stop["type"] != "stop":
+            continue
         assert stop["estimatedTravelDuration"] > 0
         assert stop["estimatedTravelDistance"] > 0
         assert stop["etaNullReason"] is None
@@ -106,7 +121,7 @@ async def _check_delayed_optimization(api: Api, clock: FakeClock) -> None:
     await api.import_stops(plan["id"], 3)
     operation = await api.ok("POST", f"/{plan['id']}:optimize")
     assert operation["done"] is False
-    assert "result" not in operation
+    assert operation["result"] is None
     assert operation["metadata"]["finishedAt"] is None
     running = await api.ok("GET", f"/{plan['id']}")
     assert (running["optimization"], running["writable"]) == ("optimizing", False)
@@ -226,8 +241,9 @@ async def test_live_changes_stay_pending_until_reoptimize_and_redistribute(api: 
 
     plan_after = await api.ok("POST", f"/{plan['id']}:redistribute")
     assert (plan_after["optimization"], plan_after["distributed"]) == ("optimized", True)
-    after = {s["id"]: s for s in await stops_of(api, plan["id"])}
-    assert set(after) == {s["id"] for s in before} - {deleted["id"]} | {created["stop"]["id"]}
+    after = {s["id"]: s for s in await stops_of(api, plan["id"]) if s["type"] == "stop"}
+    before_ids = {s["id"] for s in before if s["type"] == "stop"}
+    assert set(after) == before_ids - {deleted["id"]} | {created["stop"]["id"]}
     assert after[kept["id"]]["notes"] is None
     assert after[updated["id"]]["notes"] == "changed"
     assert after[created["stop"]["id"]]["route"] is not None

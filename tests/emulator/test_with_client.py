@@ -77,7 +77,10 @@ async def test_whole_workflow_through_the_client(pair: tuple[Emulator, RoutePlan
     await client.operations.wait(reoptimized, poll_interval=0.001)
     await client.plans.redistribute(plan.id)
     after = await client.stops.list(plan.id).collect()
-    assert len(after) == 30
+    assert sum(1 for s in after if s.type == "stop") == 30
+    # Each of the 2 routes has its start (position 0) and end stop.
+    assert sorted(s.type for s in after if s.type != "stop") == ["end", "end", "start", "start"]
+    assert all(s.stop_position == 0 for s in after if s.type == "start")
     assert (await client.stops.get(stops[1].id)).notes == "live note"
     for category in ("read", "write", "batch_import", "optimize"):
         assert emu.max_in_window(category) <= emu.rule(category).amount

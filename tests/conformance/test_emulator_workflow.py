@@ -1,0 +1,187 @@
+"""Part 4: every answer of the emulator in a full workflow is valid under the official
+response schemas.
+
+The library's client drives a whole day (plans, stops, imports, unassigned stops,
+optimization, distribution, live edits, re-optimization, a driven route, lists and
+errors) against the emulator through a transport that records every exchange. Each
+answer is then validated against the document's schema for its path, method and
+status. Nothing is filtered but the document's own listed defects
+(``tests/emulator/openapi.py``, ``KNOWN_DIFFERENCES`` with side "response").
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections.abc import AsyncIterator
+from typing import Any
+
+import aiohttp
+import pytest
+import pytest_asyncio
+from emulator.openapi import KNOWN_DIFFERENCES, response_errors
+
+import route_planning_async as rp
+from route_planning_async._core import Request, Response, auth_header
+from route_planning_async._transport import AiohttpTransport
+from route_planning_async.emulator import Emulator, TeamConfig
+
+from .schema import document
+
+pytestmark = pytest.mark.asyncio
+
+STARTS = datetime.date(2026, 7, 6)
+PROPERTY = "6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01"
+
+
+class Recording:
+    """A transport that keeps every exchange it carries."""
+
+    def __init__(self, inner: AiohttpTransport) -> None:
+        self.inner = inner
+        self.exchanges: list[tuple[Request, Response]] = []
+
+    async def send(self, request: Request) -> Response:
+        response = await self.inner.send(request)
+        self.exchanges.append((request, response))
+        return response
+
+
+def _template(method: str, path: str) -> str:
+    """The document's path template of a request path (``/plans/abc`` -> ``/plans/{planId}``)."""
+    for template, methods in document()["paths"].items():
+        if method.lower() not in methods:
+            continue
+        pattern = re.sub(r"\\\{[^}]+\\\}", "[^/:]+", re.escape(template))
+        if re.fullmatch(pattern, path):
+            return template
+    raise AssertionError(f"{method} {path} is not in the document")
+
+
+@pytest_asyncio.fixture
+async def recorded() -> AsyncIterator[tuple[Emulator, rp.RoutePlanningClient, Recording]]:
+    team = TeamConfig(capacity_unit="kilogram")
+    async with Emulator(speedup=1000, rate_limits=rp.RateLimits.unlimited(), team=team) as emu:
+        connector = aiohttp.TCPConnector(ssl=emu.ssl_context)
+        async with aiohttp.ClientSession(connector=connector) as session:
+            headers = {"Authorization": auth_header(emu.api_key, "basic")}
+            inner = AiohttpTransport(
+                session, emu.base_url, headers, ssl_context=emu.ssl_context, timeout=None
+            )
+            recording = Recording(inner)
+            async with rp.RoutePlanningClient(
+                emu.api_key,
+                base_url=emu.base_url,
+                rate_limits=rp.RateLimits.unlimited(),
+                retry=rp.RetryPolicy(attempts=1),
+                transport=recording,
+            ) as client:
+                yield emu, client, recording
+        assert emu.internal_errors == []
+
+
+def _stop(i: int, **fields: Any) -> rp.StopInput:
+    return rp.StopInput(
+        address=rp.AddressInput(address_line_one=f"{i} Conformance Road", city="London"),
+        recipient=rp.RecipientInput(external_id=f"ext-{i}", name=f"Customer {i}"),
+        timing=rp.TimingInput(estimated_attempt_duration=60),
+        **fields,
+    )
+
+
+async def _workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
+    plan = await client.plans.create(
+        title="Conformance day", starts=STARTS, drivers=["drivers/driver-ana", "drivers/driver-ben"]
+    )
+    await client.plans.update(plan.id, title="Conformance day (renamed)")
+    first = await client.stops.create(
+        plan.id,
+        _stop(
+            0,
+            client_id="client-0",
+            weight=rp.WeightInput(amount=12.5, unit=rp.WeightUnit.KILOGRAM),
+            payment_on_delivery=rp.PaymentOnDeliveryInput(amount=1250, currency="EUR"),
+            custom_properties={PROPERTY: "1234"},
+            barcodes=["b1", "b2"],
+            order_info=rp.OrderInfoInput(products=["Tea"], seller_name="Shop"),
+        ),
+    )
+    assert first.client_id == "client-0"
+    assert first.weight == rp.Weight(amount=12.5, unit="kilogram")
+    await client.stops.import_batch(plan.id, [_stop(i) for i in range(1, 12)])
+    await client.stops.update(first.id, notes="Ring twice", custom_properties={PROPERTY: None})
+    await client.stops.get(first.id)
+    doomed = await client.stops.create(plan.id, _stop(99))
+    await client.stops.delete(doomed.id)
+    await client.stops.list(plan.id).collect()
+    await client.plans.list().collect()
+
+    unassigned = await client.unassigned_stops.create(
+        rp.UnassignedStopInput(address=rp.AddressInput(city="Bath"), client_id="client-u", notes="Later")
+    )
+    await client.unassigned_stops.import_batch(
+        [rp.UnassignedStopInput(address=rp.AddressInput(city=f"Town {i}")) for i in range(3)]
+    )
+    await client.unassigned_stops.update(unassigned.id, notes="Sooner")
+    await client.unassigned_stops.get(unassigned.id)
+    await client.unassigned_stops.list().collect()
+    await client.unassigned_stops.delete(unassigned.id)
+    depots = await client.depots.list().collect()
+    await client.depots.get(depots[0].id)
+    await client.custom_stop_properties.list().collect()
+
+    operation = await client.plans.optimize_and_wait(plan.id)
+    await client.operations.get(operation.id)
+    await client.operations.list().collect()
+    with pytest.raises(rp.PlanNotWritableError):
+        await client.stops.update(first.id, notes="too late")
+    with pytest.raises(rp.PlanAlreadyOptimizedError):
+        await client.plans.optimize(plan.id)
+    assert (await client.plans.distribute(plan.id)).distributed
+    stops = await client.stops.list(plan.id).collect()
+    assert {stop.type for stop in stops} == {"start", "stop", "end"}
+    terminal = next(stop for stop in stops if stop.type == "start")
+    with pytest.raises(rp.StopNotEditableError):
+        await client.stops.live_update(terminal.id, notes="no")
+
+    await client.stops.live_update(first.id, notes="Live note")
+    await client.stops.live_create(plan.id, _stop(100))
+    delivery = next(stop for stop in stops if stop.type == "stop" and stop.id != first.id)
+    await client.stops.live_delete(delivery.id)
+    reoptimized = await client.plans.reoptimize(plan.id)
+    await client.operations.wait(reoptimized, poll_interval=0.001)
+    redistributed = await client.plans.redistribute(plan.id)
+    assert redistributed.distributed
+    await emu.simulate_route(redistributed.routes[0])
+    driven = await client.stops.list(plan.id).collect()
+    assert any(stop.delivery_info is not None and stop.delivery_info.attempted for stop in driven)
+    await client.plans.get(plan.id)
+    await client.plans.delete(plan.id)
+
+
+async def test_every_answer_of_a_full_workflow_is_official(
+    recorded: tuple[Emulator, rp.RoutePlanningClient, Recording],
+) -> None:
+    emu, client, recording = recorded
+    await _workflow(emu, client)
+    seen: set[tuple[str, str, int]] = set()
+    problems: list[str] = []
+    for request, response in recording.exchanges:
+        template = _template(request.method, request.path)
+        body = json.loads(response.body) if response.body else None
+        seen.add((request.method, template, response.status))
+        for error in response_errors(template, request.method, response.status, body):
+            problems.append(f"{request.method} {request.path} -> {response.status}: {error}")
+    assert problems == []
+    # The workflow reached every kind of answer it is meant to check.
+    assert len(recording.exchanges) > 30
+    assert ("POST", "/plans/{planId}:optimize", 200) in seen
+    assert ("GET", "/plans/{planId}/stops", 200) in seen
+    assert ("PATCH", "/plans/{planId}/stops/{stopId}", 409) in seen
+    assert ("POST", "/plans/{planId}/stops/{stopId}:liveUpdate", 422) in seen
+
+
+async def test_only_defects_of_the_document_are_patched() -> None:
+    # The emulator follows the document's shapes; what validation patches is its defects.
+    assert [d.name for d in KNOWN_DIFFERENCES if d.side == "response"] == ["error_one_of_overlap"]
