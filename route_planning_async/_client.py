@@ -14,6 +14,7 @@ import math
 import os
 import ssl
 import ssl as _ssl
+from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -40,12 +41,18 @@ from route_planning_async._scheduler import Clock, Scheduler
 from route_planning_async._stats import SchedulerStats
 from route_planning_async._transport import AiohttpTransport, Transport
 
-__all__ = ["DEFAULT_BASE_URL", "RoutePlanningClient"]
+__all__ = ["API_KEY_ENV", "BASE_URL_ENV", "DEFAULT_BASE_URL", "RoutePlanningClient"]
 
 logger = logging.getLogger("route_planning_async")
 
 DEFAULT_BASE_URL = "https://api.spoke.com/public/v0.2b"
 """The service address for v0.2b. ``ROUTE_PLANNING_BASE_URL`` overrides it."""
+
+API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
+"""The environment variable the key is read from when the client is given none."""
+
+BASE_URL_ENV = "ROUTE_PLANNING_BASE_URL"
+"""The environment variable the service address is read from when the client is given none."""
 
 _LOOPBACK_NAMES = {"localhost"}
 
@@ -81,8 +88,18 @@ def _checked_base_url(base_url: object, setting: str = "base_url") -> str:
 
 
 def _checked_api_key(api_key: object) -> str:
-    """The key, when it is a non-blank ``str`` that can go in a header as it is."""
+    """The key, when it is a non-blank ``str`` that can go in a header as it is.
+
+    ``None`` means ``ROUTE_PLANNING_API_KEY``.
+    """
     # The message never quotes the key: a wrong setting may still be a real secret.
+    if api_key is None:
+        if API_KEY_ENV not in os.environ:
+            raise ConfigurationError(f"no api_key given and {API_KEY_ENV} is not set")
+        try:
+            return _checked_api_key(os.environ[API_KEY_ENV])
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"{API_KEY_ENV}: {exc}") from None
     if not isinstance(api_key, str):
         raise ConfigurationError(f"api_key must be a str, got {type(api_key).__name__}")
     if not api_key.strip():
@@ -137,7 +154,8 @@ class RoutePlanningClient:
 
     :param api_key: the team's API key, a non-blank ``str`` without control
         characters. It is sent only in the ``Authorization``
-        header and never appears in ``repr()``, logs or exceptions.
+        header and never appears in ``repr()``, logs or exceptions. ``None``
+        (the default) reads it from ``ROUTE_PLANNING_API_KEY``.
     :param base_url: the service address; ``http://`` is refused but for loopback hosts,
         and so are an empty string, a relative URL, a query and credentials.
         ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the v0.2b service.
@@ -159,11 +177,14 @@ class RoutePlanningClient:
         of an aiohttp session (a test double, another HTTP library). It gets
         requests relative to ``base_url`` and without credentials, and is neither
         opened nor closed by the client; ``session`` and ``ssl`` do not apply.
+    :param trace_configs: aiohttp :class:`aiohttp.TraceConfig` objects for the
+        session the client creates (tracing, metrics: see the docs' OpenTelemetry
+        recipe). A borrowed ``session`` keeps its own.
     """
 
     def __init__(
         self,
-        api_key: str,
+        api_key: str | None = None,
         *,
         base_url: str | None = None,
         auth: AuthScheme = "basic",
@@ -174,16 +195,22 @@ class RoutePlanningClient:
         ssl: ssl.SSLContext | None = None,
         timeout: float | None = 60.0,
         transport: Transport | None = None,
+        trace_configs: Sequence[aiohttp.TraceConfig] = (),
     ) -> None:
         api_key = _checked_api_key(api_key)
         if transport is not None and (session is not None or ssl is not None):
             raise ConfigurationError("give either transport= or session=/ssl=, not both")
+        if trace_configs and (session is not None or transport is not None):
+            raise ConfigurationError(
+                "trace_configs= applies to the session the client creates; "
+                "give them to your own session (or transport) instead"
+            )
+        if not all(isinstance(config, aiohttp.TraceConfig) for config in trace_configs):
+            raise ConfigurationError("trace_configs must be aiohttp.TraceConfig objects")
         if base_url is not None:
             self._base_url = _checked_base_url(base_url)
-        elif "ROUTE_PLANNING_BASE_URL" in os.environ:
-            self._base_url = _checked_base_url(
-                os.environ["ROUTE_PLANNING_BASE_URL"], "ROUTE_PLANNING_BASE_URL"
-            )
+        elif BASE_URL_ENV in os.environ:
+            self._base_url = _checked_base_url(os.environ[BASE_URL_ENV], BASE_URL_ENV)
         else:
             self._base_url = DEFAULT_BASE_URL
         seconds = _checked_timeout(timeout)
@@ -202,6 +229,7 @@ class RoutePlanningClient:
         self._timeout = aiohttp.ClientTimeout(total=seconds)
         self._borrowed_session = session
         self._borrowed_transport = transport
+        self._trace_configs = list(trace_configs)
         self._session: aiohttp.ClientSession | None = None
         self._transport: Transport | None = None
         self._entered = False
@@ -272,6 +300,7 @@ class RoutePlanningClient:
                 timeout=self._timeout,
                 # No "Content-Type: application/octet-stream" on a POST without a body.
                 skip_auto_headers=("Content-Type",),
+                trace_configs=self._trace_configs or None,
             )
             transport = AiohttpTransport(session, self._base_url, {}, ssl_context=self._ssl, timeout=None)
             # aiohttp silently sends a GET or DELETE again when a pooled

@@ -31,6 +31,7 @@ from route_planning_async import (
 )
 from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._errors import CommandError, InputError
+from route_planning_async._client import API_KEY_ENV
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import EmulatorConfig
@@ -44,8 +45,6 @@ __all__ = [
     "run_command",
 ]
 
-API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
-"""The environment variable the API key is read from."""
 
 
 @attrs.define
