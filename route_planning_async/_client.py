@@ -8,6 +8,8 @@ rate-limit category and calls the transport (``_transport.py``); the pure core
 
 from __future__ import annotations
 
+import asyncio
+import copy
 import ipaddress
 import logging
 import math
@@ -22,8 +24,8 @@ import aiohttp
 import yarl
 
 from route_planning_async._backends import RateLimitBackend
-from route_planning_async._core import AuthScheme, Request, auth_header, decode, user_agent
-from route_planning_async._errors import ConfigurationError, RoutePlanningError
+from route_planning_async._core import AuthScheme, Request, Response, auth_header, decode, user_agent
+from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
 from route_planning_async._limits import RateLimits
 from route_planning_async._resources import (
     CustomStopProperties,
@@ -37,9 +39,10 @@ from route_planning_async._resources import (
     get_by_serialized_id,
 )
 from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import Clock, Scheduler
+from route_planning_async._scheduler import Clock, Scheduler, Send
 from route_planning_async._stats import SchedulerStats
 from route_planning_async._transport import AiohttpTransport, Transport
+from route_planning_async._validators import UNSET, UnsetType
 
 __all__ = ["API_KEY_ENV", "BASE_URL_ENV", "DEFAULT_BASE_URL", "RoutePlanningClient"]
 
@@ -238,6 +241,13 @@ class RoutePlanningClient:
             retry if retry is not None else RetryPolicy(),
             backend=rate_limit_backend,
         )
+        # The client that owns the session; a view from with_options() is not it.
+        self._owner = self
+        self._call_timeout: float | UnsetType | None = UNSET
+        self._call_retry: RetryPolicy | None = None
+        self._bind_namespaces()
+
+    def _bind_namespaces(self) -> None:
         self.plans = Plans(self)
         """Plans, their optimization, distribution and live editing."""
         self.stops = Stops(self)
@@ -256,7 +266,44 @@ class RoutePlanningClient:
         """Routes of optimized plans (read only)."""
 
     def __repr__(self) -> str:
+        if self._owner is not self:
+            return f"<RoutePlanningClient base_url={self._base_url!r} (with options)>"
         return f"<RoutePlanningClient base_url={self._base_url!r}>"
+
+    def with_options(
+        self,
+        *,
+        timeout: float | UnsetType | None = UNSET,
+        retry: RetryPolicy | UnsetType = UNSET,
+    ) -> RoutePlanningClient:
+        """A view of this client whose calls use other settings.
+
+        The view shares everything else with the client: its session, its
+        scheduler (so its requests count against the same limits, in the same
+        queues) and its learned limits. It needs no closing and cannot be
+        entered; it works while the client is open. Options not given keep the
+        client's (or the view's, for a view of a view)::
+
+            slow = client.with_options(timeout=300)
+            plan = await slow.plans.get(plan_id)
+            patient = client.with_options(retry=RetryPolicy(attempts=10, cap=60))
+
+        :param timeout: seconds for one attempt of each request, finite and
+            positive, or ``None`` to turn the timeout off. With a transport of
+            your own (``transport=``), an attempt that takes longer raises
+            :class:`RequestTimeoutError` and is retried as a lost answer is.
+        :param retry: the retry policy for the view's requests. How the
+            category learns the service's limit stays the client's
+            (``RetryPolicy.learning`` of the client's own policy).
+        """
+        view = copy.copy(self)
+        if not isinstance(timeout, UnsetType):
+            view._call_timeout = _checked_timeout(timeout)
+        if not isinstance(retry, UnsetType):
+            _check_instance("retry", retry, RetryPolicy)
+            view._call_retry = retry
+        view._bind_namespaces()
+        return view
 
     @property
     def base_url(self) -> str:
@@ -279,6 +326,10 @@ class RoutePlanningClient:
         return self._scheduler.clock
 
     async def __aenter__(self) -> Self:
+        if self._owner is not self:
+            raise RoutePlanningError(
+                "a view from with_options() shares its client's session: open the client itself"
+            )
         if self._entered:
             raise RoutePlanningError("this client is already open; create one client per context")
         self._entered = True
@@ -322,7 +373,12 @@ class RoutePlanningClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the session this client opened; a borrowed session or transport stays open."""
+        """Close the session this client opened; a borrowed session or transport stays open.
+
+        On a view from :meth:`with_options` this does nothing: the client owns the session.
+        """
+        if self._owner is not self:
+            return
         session, self._session, self._transport = self._session, None, None
         await self._scheduler.aclose()
         if session is not None and session is not self._borrowed_session:
@@ -336,9 +392,46 @@ class RoutePlanningClient:
 
     async def _execute(self, request: Request) -> Any:
         """Send ``request`` through the scheduler and return its decoded JSON data."""
-        if self._transport is None:
+        transport = self._owner._transport
+        if transport is None:
             raise RoutePlanningError(
                 "the client is not open: use 'async with RoutePlanningClient(...) as client:'"
             )
-        response = await self._scheduler.run(request, self._transport.send)
+        if self._owner is self:
+            response = await self._scheduler.run(request, transport.send)
+        else:
+            send = self._send_with_timeout(transport)
+            response = await self._scheduler.run(request, send, retry=self._call_retry)
         return decode(request, response, base_url=self._base_url)
+
+    def _send_with_timeout(self, transport: Transport) -> Send:
+        """The transport's ``send``, bounded by the view's timeout when it has one."""
+        seconds = self._call_timeout
+        if isinstance(seconds, UnsetType):
+            return transport.send
+        if isinstance(transport, AiohttpTransport):
+            timeout = aiohttp.ClientTimeout(total=seconds)
+
+            async def send_with_timeout(request: Request) -> Response:
+                return await transport.send(request, client_timeout=timeout)
+
+            return send_with_timeout
+        if seconds is None:
+            return transport.send
+        base_url = self._base_url
+        limit = seconds
+
+        async def send_within(request: Request) -> Response:
+            try:
+                async with asyncio.timeout(limit):
+                    return await transport.send(request)
+            except TimeoutError:
+                pass
+            raise RequestTimeoutError(
+                f"timed out after {limit:g} s",
+                method=request.method,
+                request_url=base_url + request.path,
+                maybe_sent=True,
+            )
+
+        return send_within

@@ -624,14 +624,17 @@ class Scheduler:
         """Per category: requests, attempts, 429s, retries, waits, in flight, queued, rate."""
         return SchedulerStats({category: lane.snapshot() for category, lane in self._lanes.items()})
 
-    async def run(self, request: Request, send: Send) -> Response:
+    async def run(self, request: Request, send: Send, *, retry: RetryPolicy | None = None) -> Response:
         """Wait for capacity, send, retry what may be retried; return the final answer.
 
         A 2xx, or an error answer on the first attempt that is not retried, is
         returned (``_core.decode`` raises the error). After retries, an error
         answer is raised with its ``history``; a :class:`TransportError` that is
         not retried is raised (with ``history`` when there were earlier attempts).
+        ``retry`` replaces the scheduler's policy for this request (the learning
+        of the category's limit stays the scheduler's).
         """
+        policy = self.retry if retry is None else retry
         lane = self._lanes[request.category]
         if request.weight != 1:
             # A weight of 1 fits every rule (amounts are at least 1).
@@ -647,7 +650,7 @@ class Scheduler:
         # bounds them), and 429s in a row (their backoff grows with them).
         failures = refusals = 0
         # Read only when a 429 may have to be given up on (RetryPolicy.max_wait).
-        queued_at = self._clock.now() if self.retry.max_wait is not None else None
+        queued_at = self._clock.now() if policy.max_wait is not None else None
         refused = False
         # The first attempt's send: a transport error says how long all its attempts took.
         first_sent_at: float | None = None
@@ -661,7 +664,7 @@ class Scheduler:
                 if lane.rate_factor < 1.0:
                     await lane.after_answer(sent_at)
                 return outcome
-            if self.retry.already_done(request, outcome, after_applied=maybe_applied):
+            if policy.already_done(request, outcome, after_applied=maybe_applied):
                 logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())
                 if lane.rate_factor < 1.0:
                     await lane.after_answer(sent_at)
@@ -673,7 +676,7 @@ class Scheduler:
                 failures += 1
                 refusals = 0
             failed_at = self._clock.now()
-            decision = self.retry.decide(
+            decision = policy.decide(
                 request,
                 outcome,
                 refusals if refused else failures,
@@ -695,7 +698,7 @@ class Scheduler:
                     error=outcome if isinstance(outcome, TransportError) else None,
                 )
             )
-            maybe_applied = maybe_applied or self.retry.may_have_applied(outcome)
+            maybe_applied = maybe_applied or policy.may_have_applied(outcome)
             lane.retries += 1
             self._log_retry(request, description, len(history), decision)
             if decision.delay > 0 and not decision.rate_limited:

@@ -75,12 +75,16 @@ class AiohttpTransport:
         # in ``headers`` or in the session's own default headers).
         self._secrets = _secret_forms(headers.get("Authorization") or session.headers.get("Authorization"))
 
-    async def send(self, request: Request) -> Response:
-        """Send ``request`` and read the whole answer."""
+    async def send(
+        self, request: Request, *, client_timeout: aiohttp.ClientTimeout | None = None
+    ) -> Response:
+        """Send ``request`` and read the whole answer; ``client_timeout`` replaces the default for it."""
         url = self._base_url + request.path
         # Action calls without a body send neither a body nor a Content-Type
         # (contract, General conventions).
         options = self._options if request.body is None else {**self._body_options, "data": request.body}
+        if client_timeout is not None:
+            options = {**options, "timeout": client_timeout}
         if request.query:
             options = {**options, "params": request.query}
         try:
