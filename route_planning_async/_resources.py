@@ -25,7 +25,15 @@ below). The workflows never see the client: they get the namespaces they call
 from __future__ import annotations
 
 import datetime
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack
 
@@ -33,11 +41,11 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._converter import structure, unstructure
-from route_planning_async._core import Request
+from route_planning_async._core import Request, decode
 from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._errors import RoutePlanningError, ValidationError
 from route_planning_async._import_report import ImportReport
-from route_planning_async._importer import ImportOptions, run_import
+from route_planning_async._importer import ImportOptions, run_import, stop_key
 from route_planning_async._inputs import (
     PlanInput,
     PlanUpdate,
@@ -380,12 +388,14 @@ class Stops(_Resource):
     async def import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> ImportResult:
         """Import 1 to 100 stops in one request. Stops that fail are reported in
         ``failed`` and do not fail the call."""
+        return await self._fetch(self._import_request(plan_id, stops), ImportResult)
+
+    def _import_request(self, plan_id: str, stops: Sequence[StopInput]) -> Request:
         path = {"plan": _ids.plan_id(plan_id)}
         items = check_batch(stops, StopInput)
-        request = ENDPOINTS["stops.import_batch"].request(
+        return ENDPOINTS["stops.import_batch"].request(
             path, json=[unstructure(item) for item in items], weight=len(items)
         )
-        return await self._fetch(request, ImportResult)
 
     async def import_many(
         self,
@@ -477,14 +487,16 @@ class UnassignedStops(_Resource):
         given once for the whole batch (it biases geocoding), so the stops must
         not carry their own; without one the team's main depot is used.
         """
+        return await self._fetch(self._import_request(stops, depot), ImportResult)
+
+    def _import_request(self, stops: Sequence[UnassignedStopInput], depot: str | None) -> Request:
         items = check_batch(stops, UnassignedStopInput)
         for index, item in enumerate(items):
             check_no_depot(item, f"stops[{index}]")
         body: dict[str, Any] = {"unassignedStops": [unstructure(item) for item in items]}
         if depot is not None:
             body["depot"] = _ids.depot_ref(depot)
-        request = ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
-        return await self._fetch(request, ImportResult)
+        return ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
 
     async def import_many(
         self,
@@ -613,11 +625,48 @@ async def get_by_serialized_id(
 # Import targets: where the bulk importer (``_importer.run_import``) sends its batches.
 
 
+async def _send_tracked(resource: _Resource, request: Request, on_sent: Callable[[], None]) -> ImportResult:
+    """Send ``request`` as ``_fetch`` does, calling ``on_sent`` when it is handed to the transport.
+
+    The importer tells a batch that never left (it waited for capacity when the
+    import was cancelled, the client was closed, the rate-limit backend failed)
+    from one that may have reached the service. A client without the
+    scheduler seam (a test double) counts every request as sent.
+    """
+    client = resource._client
+    scheduler = getattr(client, "_scheduler", None)
+    transport = getattr(client, "_transport", None)
+    if scheduler is None or transport is None:
+        on_sent()
+        return await resource._fetch(request, ImportResult)
+    send = transport.send
+
+    async def marked(attempt: Request) -> Any:
+        on_sent()
+        return await send(attempt)
+
+    response = await scheduler.run(request, marked)
+    data = decode(request, response, base_url=getattr(client, "base_url", ""))
+    if not isinstance(data, dict):
+        raise RoutePlanningError(f"{request.describe()}: expected a JSON object, got {type(data).__name__}")
+    try:
+        return structure(data, ImportResult)
+    except (KeyError, TypeError, ValueError) as exc:
+        raise RoutePlanningError(
+            f"{request.describe()}: the answer does not have the shape of ImportResult: {exc!r}"
+        ) from exc
+
+
+_LIST_PAGE = 10
+"""Stops per page of the plan's stop list (its largest page, public API documentation)."""
+
+
 @attrs.frozen
 class _PlanStopsTarget:
-    """The stops of one plan, as a bulk import target."""
+    """The stops of one plan, as a bulk import target; the key is ``recipient.external_id``."""
 
     item_type: ClassVar[type[StopInput]] = StopInput
+    key_field: ClassVar[str] = "recipient.external_id"
     stops: Stops
     plan_id: str
 
@@ -628,12 +677,22 @@ class _PlanStopsTarget:
     def check(self, item: StopInput, field: str) -> None:
         """Every valid :class:`StopInput` is accepted."""
 
-    async def send(self, batch: list[StopInput]) -> ImportResult:
-        return await self.stops.import_batch(self.plan_id, batch)
+    def key(self, item: StopInput) -> str | None:
+        return stop_key(item)
+
+    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> ImportResult:
+        return await _send_tracked(self.stops, self.stops._import_request(self.plan_id, batch), on_sent)
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
         async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
             yield stop.id, stop.recipient.external_id
+
+    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+        async for page in self.stops.list(self.plan_id, max_page_size=_LIST_PAGE).pages():
+            yield [(stop.id, stop.recipient.external_id) for stop in page.items]
+
+    async def delete(self, item_id: str) -> None:
+        await self.stops.delete(item_id)
 
 
 @attrs.frozen
@@ -651,17 +710,31 @@ class _UnassignedStopsTarget:
 
     item_type: ClassVar[type[UnassignedStopInput]] = UnassignedStopInput
     id_prefix: ClassVar[str] = "unassignedStops/"
+    key_field: ClassVar[str] = "recipient.external_id"
     unassigned_stops: UnassignedStops
     depot: str | None
 
     def check(self, item: UnassignedStopInput, field: str) -> None:
         check_no_depot(item, field)
 
-    async def send(self, batch: list[UnassignedStopInput]) -> ImportResult:
-        return await self.unassigned_stops.import_batch(batch, depot=self.depot)
+    def key(self, item: UnassignedStopInput) -> str | None:
+        return stop_key(item)
+
+    async def send(self, batch: list[UnassignedStopInput], on_sent: Callable[[], None]) -> ImportResult:
+        request = self.unassigned_stops._import_request(batch, self.depot)
+        return await _send_tracked(self.unassigned_stops, request, on_sent)
+
+    def _mine(self, stop: UnassignedStop) -> bool:
+        return self.depot is None or not stop.depot or stop.depot == self.depot
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
         async for stop in self.unassigned_stops.list(filter={"externalId": external_id}):
-            if self.depot is not None and stop.depot and stop.depot != self.depot:
-                continue
-            yield stop.id, stop.recipient.external_id
+            if self._mine(stop):
+                yield stop.id, stop.recipient.external_id
+
+    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+        async for page in self.unassigned_stops.list().pages():
+            yield [(stop.id, stop.recipient.external_id) for stop in page.items if self._mine(stop)]
+
+    async def delete(self, item_id: str) -> None:
+        await self.unassigned_stops.delete(item_id)
