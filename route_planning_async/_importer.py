@@ -399,13 +399,16 @@ class _Importer(Generic[T]):
             if self._skip_existing:
                 await self._read_existing()
             gate = asyncio.Semaphore(self._max_in_flight)
-            async with asyncio.TaskGroup() as group:
-                try:
-                    await self._read(stops, checked, gate, group)
-                except Exception as exc:
-                    # Raised below, once the batches in flight have ended.
-                    self._stop(exc)
-                    self._abandon_buffer(exc)
+            try:
+                async with asyncio.TaskGroup() as group:
+                    try:
+                        await self._read(stops, checked, gate, group)
+                    except Exception as exc:
+                        # Raised below, once the batches in flight have ended.
+                        self._stop(exc)
+                        self._abandon_buffer(exc)
+            finally:
+                self._sweep_unstarted()
             if isinstance(stops, Sequence) and self._halt_error is not None:
                 self._not_sent(stops)
             if self._stop_reading is None and self._verify and not self._broken:
@@ -564,6 +567,14 @@ class _Importer(Generic[T]):
             gate.release()
             self._end_batch(run)
 
+    def _sweep_unstarted(self) -> None:
+        """Batches whose task was cancelled before it ever ran: nothing of them was sent."""
+        error: BaseException = self._halt_error or asyncio.CancelledError()
+        for run in list(self._runs):
+            self._runs.discard(run)
+            self._fail_unsettled(run, error)
+            self.report._close_batch(run.batch)
+
     def _end_batch(self, run: _BatchRun) -> None:
         self.report._close_batch(run.batch)
         try:
@@ -696,8 +707,6 @@ class _Importer(Generic[T]):
         unkeyed = [o for o in pending if self._key(items[o]) is None]
         last_round = resends >= self._max_resends
         resend: list[int] = []
-        start = run.batch.start
-        self._verify.extend((start + o, k) for o in keyed if (k := self._key(items[o])) is not None)
 
         if unkeyed:
             if self._at_least_once and not last_round and self._halt_error is None:
@@ -716,6 +725,9 @@ class _Importer(Generic[T]):
                 # by the service time to land before looking for its stops.
                 await self._clock.sleep(self._settle_delay)
             absent, unresolved = await self._reconcile(run, keyed, exc)
+            # A late commit of this request may still land: these are checked again at the end.
+            start = run.batch.start
+            self._verify.extend((start + o, key) for o in absent + unresolved if (key := self._key(items[o])))
             if unresolved:
                 self._fail(run, unresolved, Outcome.UNKNOWN, exc)
             run.in_air.difference_update(absent)
@@ -765,6 +777,10 @@ class _Importer(Generic[T]):
         """
         if len(keys) > 1 and not self._listing_too_long and not self._broken:
             listed = await self._list_for(keys)
+            if isinstance(listed, BaseException):
+                # The service did not answer the listing (after the scheduler's
+                # retries): filtered lists would fare no better.
+                return dict.fromkeys(keys, listed)
             if listed is not None:
                 return dict(listed)
 
@@ -779,8 +795,9 @@ class _Importer(Generic[T]):
         answers = await asyncio.gather(*(one(key) for key in keys))
         return dict(zip(keys, answers, strict=True))
 
-    async def _list_for(self, keys: list[str]) -> dict[str, list[str]] | None:
-        """One paged listing of the collection, given up once it needs as many pages as there are keys."""
+    async def _list_for(self, keys: list[str]) -> dict[str, list[str]] | BaseException | None:
+        """One paged listing of the collection, given up (None) once it needs as many pages as
+        there are keys; the error when the service does not answer it."""
         wanted = set(keys)
         found: dict[str, list[str]] = {key: [] for key in keys}
         pages = 0
@@ -797,7 +814,7 @@ class _Importer(Generic[T]):
                         return None
         except TransportError as exc:
             self._transport_failed(exc)
-            return None
+            return exc
         except RoutePlanningError:
             return None
         return found
@@ -821,12 +838,14 @@ class _Importer(Generic[T]):
                         found.append(stop_id)
                     self._transport_failures = 0
                     return found
-                except (ServerError, TransportError) as exc:
+                except TransportError as exc:
+                    # The scheduler already retried it as the retry policy says.
+                    self._transport_failed(exc)
+                    raise
+                except ServerError:
                     # A list is a read: asking again is harmless. The scheduler
                     # already retried 5xx answers; this covers an answer whose
                     # body could not be read.
-                    if isinstance(exc, TransportError):
-                        self._transport_failed(exc)
                     if attempt >= _LOOKUP_ATTEMPTS or self._broken:
                         raise
                     attempt += 1
