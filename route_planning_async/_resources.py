@@ -636,9 +636,11 @@ async def _send_tracked(resource: _Resource, request: Request, on_sent: Callable
     client = resource._client
     scheduler = getattr(client, "_scheduler", None)
     transport = getattr(client, "_transport", None)
-    if scheduler is None or transport is None:
+    if scheduler is None:
         on_sent()
         return await resource._fetch(request, ImportResult)
+    if transport is None:
+        raise RoutePlanningError("the client is not open (it was closed): the batch was not sent")
     send = transport.send
 
     async def marked(attempt: Request) -> Any:
