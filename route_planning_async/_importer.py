@@ -25,7 +25,37 @@ acts as an idempotency key: give every stop a distinct one, and a stop of the
 plan that already carries it counts as that input's stop. Stops without an
 external id cannot be looked up, so their batch is reported ``unknown`` and not
 sent again, unless ``at_least_once=True`` (then it is resent, and may be
-duplicated).
+duplicated). Two rows with the same key are refused before anything is sent,
+unless ``allow_duplicate_keys=True`` (then they count as rows without a key).
+
+When many stops of one batch need a lookup, one paged listing of the
+collection is read instead of one filtered list per stop, as long as it takes
+fewer pages than there are stops to find.
+
+Late commits: the service may apply a request after the lookup found its stops
+absent. After the import, every keyed row that was resent (or left unknown)
+after an ambiguous failure is looked up again, after twice the longest time a
+request of the import was on the wire (at least ``settle_delay``); a second
+stop with its key is reported in :attr:`ImportReport.duplicates`, and deleted
+with ``dedupe=True``. A commit later than that check is not seen.
+
+Isolation
+---------
+
+A 400 creates nothing. When its ``param`` names one element of the batch
+(``[k]...``), that stop is reported ``rejected`` with the service's message and
+the others are sent again; when it names none, the batch is split in halves,
+recursively, so one bad stop costs only itself.
+
+Resume and bounded time
+-----------------------
+
+``skip_existing=True`` reads the collection's keys once (paged) and sends only
+the rows whose key is not there (``skipped``). ``deadline`` (seconds or an
+aware datetime), the breaker (``max_transport_failures`` transport failures in
+a row) and ``stop_event`` end the import early and return the report: rows
+never sent are ``not_created``, rows sent without an answer ``unknown``
+(``ImportReport.stopped`` says why).
 
 Mapping the answer back to the inputs
 -------------------------------------
@@ -45,8 +75,9 @@ Validation
 Inputs are checked when they are built (``StopInput(...)`` raises
 :class:`~route_planning_async.ValidationError`). The importer raises, before the
 batch that holds it is sent, a ``ValidationError`` naming the position
-(``stops[1234].address.latitude``) when the input iterator raises one, or when
-an item is not a ``StopInput``. A :class:`~collections.abc.Sequence` (a list, a
+(``stops[1234].address.latitude``) when the input iterator raises one, when
+an item is not a ``StopInput``, when one of its strings cannot be encoded as
+UTF-8 (a lone surrogate), or when its key repeats an earlier row's. A :class:`~collections.abc.Sequence` (a list, a
 tuple) is checked in full before anything is sent, so a bad row sends nothing.
 A stream (generator, async iterator) is checked as it is read, because holding
 it whole would defeat streaming: the batches before the bad row may already
@@ -73,9 +104,11 @@ Cancellation
 Cancelling the task that runs the import cancels the batches in flight and
 re-raises :class:`asyncio.CancelledError`. Before it does, ``on_progress`` is
 called one last time with ``progress.final`` set and ``progress.report`` holding
-every outcome: the batches that were in flight are ``unknown`` (the request may
-have reached the service); rows read but not yet handed to the client are
-``not_created``; rows not read remain in the caller's iterator.
+every outcome: stops whose request was handed to the transport are ``unknown``
+(it may have reached the service); those still waiting for capacity, and rows
+read but not yet handed to the client, are ``not_created``; rows not read
+remain in the caller's iterator. The target's ``send`` tells the importer when
+a request leaves (``on_sent``).
 """
 
 from __future__ import annotations
