@@ -77,8 +77,9 @@ Inputs are checked when they are built (``StopInput(...)`` raises
 batch that holds it is sent, a ``ValidationError`` naming the position
 (``stops[1234].address.latitude``) when the input iterator raises one, when
 an item is not a ``StopInput``, when one of its strings cannot be encoded as
-UTF-8 (a lone surrogate), or when its key repeats an earlier row's. A :class:`~collections.abc.Sequence` (a list, a
-tuple) is checked in full before anything is sent, so a bad row sends nothing.
+UTF-8 (a lone surrogate), or when its key repeats an earlier row's. A
+:class:`~collections.abc.Sequence` (a list, a tuple) is checked in full before
+anything is sent, so a bad row sends nothing.
 A stream (generator, async iterator) is checked as it is read, because holding
 it whole would defeat streaming: the batches before the bad row may already
 have been sent. The importer then stops reading, lets the batches in flight
