@@ -77,7 +77,8 @@ Inputs are checked when they are built (``StopInput(...)`` raises
 batch that holds it is sent, a ``ValidationError`` naming the position
 (``stops[1234].address.latitude``) when the input iterator raises one, when
 an item is not a ``StopInput``, when one of its strings cannot be encoded as
-UTF-8 (a lone surrogate), or when its key repeats an earlier row's. A
+UTF-8 (a lone surrogate), or when its key repeats an earlier row's (in a
+stream: among its first 100,000 keyed rows, so memory stays flat). A
 :class:`~collections.abc.Sequence` (a list, a tuple) is checked in full before
 anything is sent, so a bad row sends nothing.
 A stream (generator, async iterator) is checked as it is read, because holding
@@ -159,6 +160,8 @@ _DEFAULT_IN_FLIGHT = 8
 _MAX_IN_FLIGHT = 32
 _LOOKUP_CONCURRENCY = 10
 _LOOKUP_ATTEMPTS = 3
+_STREAM_KEYS = 100_000
+"""A stream is checked for repeated keys among its first this many keyed rows, so memory stays flat."""
 _VERIFY_FACTOR = 2.0
 """The late-commit check waits this many times the longest request flight seen (at least ``settle_delay``)."""
 _FIELD = "stops"
@@ -370,7 +373,7 @@ class _Importer(Generic[T]):
         self._target.check(item, field)
         _check_encodable(item, field)
         key = self._target.key(item)
-        if key is not None:
+        if key is not None and (self._length is not None or len(self._keys_seen) < _STREAM_KEYS):
             first = self._keys_seen.setdefault(key, position)
             if first != position:
                 if not self._allow_duplicate_keys:
@@ -996,8 +999,45 @@ def _refused_index(param: str | None, size: int) -> int | None:
     return index if index < size else None
 
 
+_ATTRIBUTE_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _names(cls: type) -> tuple[str, ...]:
+    names = _ATTRIBUTE_NAMES.get(cls)
+    if names is None:
+        names = tuple(a.name for a in attrs.fields(cast(Any, cls))) if attrs.has(cls) else ()
+        _ATTRIBUTE_NAMES[cls] = names
+    return names
+
+
+def _encode_strings(value: object) -> None:
+    """Encode every string of an input as UTF-8 (the fast pass: no field names built)."""
+    cls = type(value)
+    if cls is str:
+        cast(str, value).encode("utf-8")
+        return
+    names = _names(cls)
+    if names:
+        for name in names:
+            _encode_strings(getattr(value, name))
+    elif isinstance(value, list | tuple):
+        for item in value:
+            _encode_strings(item)
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            _encode_strings(key)
+            _encode_strings(item)
+
+
 def _check_encodable(value: object, field: str) -> None:
     """Raise a ``ValidationError`` naming the field of a string that cannot be sent as UTF-8."""
+    try:
+        _encode_strings(value)
+    except UnicodeEncodeError:
+        _find_unencodable(value, field)
+
+
+def _find_unencodable(value: object, field: str) -> None:
     if isinstance(value, str):
         try:
             value.encode("utf-8")
@@ -1007,16 +1047,16 @@ def _check_encodable(value: object, field: str) -> None:
                 f"is not valid text: {exc.object[exc.start : exc.end]!r} at character {exc.start} cannot be "
                 "encoded as UTF-8 (a lone surrogate, e.g. from a file decoded with errors='surrogateescape')",
             ) from None
-    elif attrs.has(type(value)):
-        for attribute in attrs.fields(cast(Any, type(value))):
-            _check_encodable(getattr(value, attribute.name), f"{field}.{attribute.name}")
+    elif names := _names(type(value)):
+        for name in names:
+            _find_unencodable(getattr(value, name), f"{field}.{name}")
     elif isinstance(value, list | tuple):
         for index, item in enumerate(value):
-            _check_encodable(item, f"{field}[{index}]")
+            _find_unencodable(item, f"{field}[{index}]")
     elif isinstance(value, dict):
         for name, item in value.items():
-            _check_encodable(name, f"{field}.{name}")
-            _check_encodable(item, f"{field}.{name}")
+            _find_unencodable(name, f"{field}.{name}")
+            _find_unencodable(item, f"{field}.{name}")
 
 
 def stop_key(item: StopInput | UnassignedStopInput) -> str | None:
