@@ -33,6 +33,7 @@ from route_planning_async._errors import (
     ValidationError,
 )
 from route_planning_async._import_report import (
+    DuplicateStop,
     FailedBatch,
     ImportProgress,
     ImportReport,
@@ -119,6 +120,7 @@ __all__ = [
     "DeliveryState",
     "Depot",
     "Driver",
+    "DuplicateStop",
     "Eta",
     "EtaNullReason",
     "FailedBatch",

@@ -48,7 +48,7 @@ from route_planning_async._inputs import StopInput, UnassignedStopInput
 __all__ = [
     "PENDING",
     "BatchOutcomes",
-    "Duplicate",
+    "DuplicateStop",
     "FailedBatch",
     "ImportProgress",
     "ImportReport",
@@ -121,7 +121,7 @@ class FailedBatch(Generic[T]):
 
 
 @attrs.frozen
-class Duplicate:
+class DuplicateStop:
     """A key found more than once in the collection after a late commit."""
 
     position: int
@@ -221,7 +221,7 @@ class ImportReport(Generic[T]):
         """Every batch (or part of one) that is ``not_created`` or ``unknown``, with its inputs."""
         self.unattributed_ids: list[str] = []
         """Created ids that an answer gave but that could not be tied to an input."""
-        self.duplicates: list[Duplicate] = []
+        self.duplicates: list[DuplicateStop] = []
         """Stops found stored twice after a late commit (and deleted with ``dedupe=True``)."""
         self.stopped: str | None = None
         """Why the import stopped sending early (deadline, breaker, stop request); None otherwise."""

@@ -140,7 +140,7 @@ from route_planning_async._errors import (
 from route_planning_async._import_report import (
     PENDING,
     BatchOutcomes,
-    Duplicate,
+    DuplicateStop,
     ImportProgress,
     ImportReport,
     Outcome,
@@ -937,7 +937,7 @@ class _Importer(Generic[T]):
                 deleted = True
             except RoutePlanningError as exc:
                 error = exc
-        self.report.duplicates.append(Duplicate(position, kept, tuple(extras), deleted, error))
+        self.report.duplicates.append(DuplicateStop(position, kept, tuple(extras), deleted, error))
 
     def _attribute(self, run: _BatchRun, sent: list[int], result: ImportResult) -> None:
         items = run.items

@@ -513,3 +513,21 @@ async def test_no_row_is_lost_or_stored_twice_under_random_faults(
     if not any(route == "stops.list" for _, route, _ in faults) and report.stopped is None:
         for position, stop in report.uncertain():
             assert stop.recipient is None, position
+
+
+@pytest.mark.asyncio
+async def test_unassigned_skip_existing_and_late_commit() -> None:
+    async with running() as (emu, _), emu.client(timeout=0.3) as client:
+        first = await client.unassigned_stops.import_many([unassigned_row(p) for p in range(60)])
+        assert first.created == 60
+        emu.faults.add(Fault("late_commit", route="unassigned_stops.import_batch", nth=1, delay=0.5))
+        report = await client.unassigned_stops.import_many(
+            [unassigned_row(p) for p in range(160)], skip_existing=True, settle_delay=0.05, dedupe=True
+        )
+        assert report.skipped == 60
+        assert report.created == 100
+        assert report.ok
+        assert len(report.duplicates) == 40
+        assert all(duplicate.deleted for duplicate in report.duplicates)
+        notes = sorted(record.body["notes"] for record in emu.state.unassigned_stops.values())
+        assert notes == sorted(f"row-{p}" for p in range(160))
