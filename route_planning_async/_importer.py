@@ -365,13 +365,20 @@ class _Importer(Generic[T]):
 
     # Input -------------------------------------------------------------------
 
-    def check_item(self, position: int, item: object) -> T:
+    def check_item(self, position: int, item: object, *, encodable: bool = False) -> T:
+        """Check one row; ``encodable`` also proves every string of it can be sent as UTF-8.
+
+        A stream skips that pass (it is on the path of every batch): a row that
+        cannot be encoded fails when its batch's body is built, before it is
+        sent, and is named then (:meth:`_unencodable`).
+        """
         item_type = self._target.item_type
         field = f"{_FIELD}[{position}]"
         if not isinstance(item, item_type):
             raise ValidationError(field, f"must be a {item_type.__name__}, got {type(item).__name__}")
         self._target.check(item, field)
-        _check_encodable(item, field)
+        if encodable:
+            _check_encodable(item, field)
         key = self._target.key(item)
         if key is not None and (self._length is not None or len(self._keys_seen) < _STREAM_KEYS):
             first = self._keys_seen.setdefault(key, position)
@@ -426,7 +433,7 @@ class _Importer(Generic[T]):
             # Already in memory: check every item (its encoding, its key's
             # uniqueness) before the first batch goes out.
             for position, item in enumerate(stops):
-                self.check_item(position, item)
+                self.check_item(position, item, encodable=True)
         watchers: list[asyncio.Task[None]] = []
         try:
             if self._deadline is not None:
@@ -673,11 +680,19 @@ class _Importer(Generic[T]):
         """
         unnamed: BadRequestError | None = None
         while offsets:
-            if self._halt_error is not None:
-                self._fail(run, offsets, Outcome.NOT_CREATED, self._halt_error)
+            stopped = self._halt_error or self._stop_reading
+            if stopped is not None:
+                # The import is ending: nothing more is sent.
+                self._fail(run, offsets, Outcome.NOT_CREATED, stopped)
                 return unnamed
             try:
                 result = await self._send(run, offsets)
+            except UnicodeEncodeError as exc:
+                # The body could not be built: nothing was sent.
+                error = self._unencodable(run, offsets, exc)
+                self._fail(run, offsets, Outcome.NOT_CREATED, error)
+                self._stop(error)
+                return unnamed
             except (AuthenticationError, PlanNotWritableError) as exc:
                 # Every other batch would fail the same way: stop reading input.
                 self._fail(run, offsets, Outcome.NOT_CREATED, exc)
@@ -729,6 +744,15 @@ class _Importer(Generic[T]):
             self._attribute(run, offsets, result)
             return unnamed
         return unnamed
+
+    def _unencodable(self, run: _BatchRun, offsets: list[int], exc: UnicodeEncodeError) -> ValidationError:
+        """The row (and field) of a batch whose body could not be encoded."""
+        for offset in offsets:
+            try:
+                _check_encodable(run.items[offset], f"{_FIELD}[{run.batch.start + offset}]")
+            except ValidationError as error:
+                return error
+        return ValidationError(f"{_FIELD}[{run.batch.start + offsets[0]}]", f"cannot be encoded: {exc}")
 
     def _count_rejected_batch(self, exc: RoutePlanningError) -> None:
         self._failures_in_a_row += 1
