@@ -32,6 +32,7 @@ Exit codes:
   1  the service or the network failed (API error, failed optimization, timeout)
   2  usage or validation: bad option, missing key, bad CSV, rejected value
   3  an import ran, but some rows were not imported (see --failures)
+  130  Ctrl-C stopped an import (the rows not imported are written out)
 """
 
 
