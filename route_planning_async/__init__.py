@@ -41,6 +41,7 @@ from route_planning_async._errors import (
     VehicleCapacityDisabledError,
 )
 from route_planning_async._import_report import (
+    DuplicateStop,
     FailedBatch,
     ImportProgress,
     ImportReport,
@@ -149,6 +150,7 @@ __all__ = [
     "DriverImportResult",
     "DriverInput",
     "DriverUpdate",
+    "DuplicateStop",
     "ErrorCode",
     "Eta",
     "EtaNullReason",

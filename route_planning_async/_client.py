@@ -16,7 +16,7 @@ import math
 import os
 import ssl
 import ssl as _ssl
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from types import TracebackType
 from typing import Any, Self
 
@@ -390,18 +390,24 @@ class RoutePlanningClient:
         ``drivers/…``) as the right model."""
         return await get_by_serialized_id(self, serialized_id)
 
-    async def _execute(self, request: Request) -> Any:
-        """Send ``request`` through the scheduler and return its decoded JSON data."""
+    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any:
+        """Send ``request`` through the scheduler and return its decoded JSON data.
+
+        ``on_sent`` is called whenever an attempt is handed to the transport: up
+        to then the service cannot have seen the request (the bulk importer
+        tells a batch that never left from one that may have been applied).
+        """
         transport = self._owner._transport
         if transport is None:
+            if self._owner._entered:
+                raise RoutePlanningError("the client is not open (it was closed): nothing was sent")
             raise RoutePlanningError(
                 "the client is not open: use 'async with RoutePlanningClient(...) as client:'"
             )
-        if self._owner is self:
-            response = await self._scheduler.run(request, transport.send)
-        else:
-            send = self._send_with_timeout(transport)
-            response = await self._scheduler.run(request, send, retry=self._call_retry)
+        send = transport.send if self._owner is self else self._send_with_timeout(transport)
+        if on_sent is not None:
+            send = _announcing(send, on_sent)
+        response = await self._scheduler.run(request, send, retry=self._call_retry)
         return decode(request, response, base_url=self._base_url)
 
     def _send_with_timeout(self, transport: Transport) -> Send:
@@ -435,3 +441,13 @@ class RoutePlanningClient:
             )
 
         return send_within
+
+
+def _announcing(send: Send, on_sent: Callable[[], None]) -> Send:
+    """``send``, calling ``on_sent`` as each attempt is handed to it."""
+
+    async def announced(request: Request) -> Response:
+        on_sent()
+        return await send(request)
+
+    return announced

@@ -6,6 +6,10 @@ Every input position ends with exactly one outcome:
 
 ``created``
     The stop exists; its id is kept (compactly) unless ``keep_ids=False``.
+``skipped``
+    With ``skip_existing=True``: a stop carrying its key (``recipient.external_id``)
+    was already in the collection, so it was not sent; its id is kept like a
+    created one.
 ``rejected``
     The service refused this stop inside a 200 answer (a ``failed`` entry); its
     message and the input are in :attr:`ImportReport.rejected_stops`.
@@ -19,7 +23,11 @@ Every input position ends with exactly one outcome:
     and could not be reconciled (no ``recipient.external_id``, or the lookup
     failed), or the import was cancelled while the batch was in flight. The
     inputs are in :attr:`ImportReport.failed_batches`; look them up before
-    sending them again.
+    sending them again. A stop that was never sent is never ``unknown``.
+
+After the import, stops whose outcome was once ambiguous are looked up again
+(late commits): any second stop with the same key is listed in
+:attr:`ImportReport.duplicates` and, with ``dedupe=True``, deleted.
 
 Created stops are kept only as counts and (unless ``keep_ids=False``) as one
 packed string of ids per batch, so a report of a million stops stays small.
@@ -40,6 +48,7 @@ from route_planning_async._inputs import StopInput, UnassignedStopInput
 __all__ = [
     "PENDING",
     "BatchOutcomes",
+    "DuplicateStop",
     "FailedBatch",
     "ImportProgress",
     "ImportReport",
@@ -65,6 +74,8 @@ class Outcome(enum.StrEnum):
     """Its batch failed as a whole and the stop does not exist; safe to resend."""
     UNKNOWN = "unknown"
     """It may or may not exist; look it up before resending."""
+    SKIPPED = "skipped"
+    """Already in the collection (``skip_existing=True``); not sent."""
 
 
 _CODE = {
@@ -72,6 +83,7 @@ _CODE = {
     Outcome.REJECTED: ord("r"),
     Outcome.NOT_CREATED: ord("n"),
     Outcome.UNKNOWN: ord("u"),
+    Outcome.SKIPPED: ord("s"),
 }
 _OUTCOME_OF_CODE = {code: outcome for outcome, code in _CODE.items()}
 PENDING = ord("p")
@@ -108,6 +120,22 @@ class FailedBatch(Generic[T]):
         return zip(self.positions, self.stops, strict=True)
 
 
+@attrs.frozen
+class DuplicateStop:
+    """A key found more than once in the collection after a late commit."""
+
+    position: int
+    """The input position whose stop was stored more than once."""
+    kept: str
+    """The id the report gives for that position (the one that remains)."""
+    extra_ids: tuple[str, ...]
+    """The other stops carrying the same key."""
+    deleted: bool
+    """True when ``dedupe=True`` deleted every one of ``extra_ids``."""
+    error: BaseException | None = None
+    """Why a delete failed, when one did."""
+
+
 class BatchOutcomes:
     """The outcomes of one batch (a slice of the input); ids end as one compact string.
 
@@ -121,6 +149,14 @@ class BatchOutcomes:
         self.codes = bytearray([PENDING]) * size
         self.ids: list[str] | None = [""] * size if keep_ids else None
         self.packed_ids: str | None = None
+
+    def set_id(self, offset: int, stop_id: str, prefix: str) -> None:
+        if self.ids is not None:
+            self.ids[offset] = stop_id
+        elif self.packed_ids is not None:
+            ids = self.packed_ids.split("\n")
+            ids[offset] = _shorten(stop_id, prefix)
+            self.packed_ids = "\n".join(ids)
 
     def id_at(self, offset: int) -> str:
         if self.ids is not None:
@@ -177,23 +213,30 @@ class ImportReport(Generic[T]):
         """Stops of batches that failed as a whole (``not_created``)."""
         self.unknown = 0
         """Stops whose outcome is unknown."""
+        self.skipped = 0
+        """Stops already in the collection, not sent (``skip_existing=True``)."""
         self.rejected_stops: list[RejectedStop[T]] = []
         """Every rejected stop, with the service's message."""
         self.failed_batches: list[FailedBatch[T]] = []
         """Every batch (or part of one) that is ``not_created`` or ``unknown``, with its inputs."""
         self.unattributed_ids: list[str] = []
         """Created ids that an answer gave but that could not be tied to an input."""
+        self.duplicates: list[DuplicateStop] = []
+        """Stops found stored twice after a late commit (and deleted with ``dedupe=True``)."""
+        self.stopped: str | None = None
+        """Why the import stopped sending early (deadline, breaker, stop request); None otherwise."""
 
     def __repr__(self) -> str:
         return (
             f"<ImportReport total={self.total} created={self.created} rejected={self.rejected} "
-            f"not_created={self.not_created} unknown={self.unknown} elapsed={self.elapsed:.1f}s>"
+            f"not_created={self.not_created} unknown={self.unknown} skipped={self.skipped} "
+            f"elapsed={self.elapsed:.1f}s>"
         )
 
     @property
     def done(self) -> int:
         """Positions with a final outcome."""
-        return self.created + self.rejected + self.not_created + self.unknown
+        return self.created + self.rejected + self.not_created + self.unknown + self.skipped
 
     @property
     def failed(self) -> int:
@@ -202,8 +245,8 @@ class ImportReport(Generic[T]):
 
     @property
     def ok(self) -> bool:
-        """True when every position read was created."""
-        return self.created == self.total
+        """True when every position read was created (or skipped, being there already)."""
+        return self.created + self.skipped == self.total
 
     @property
     def elapsed(self) -> float:
@@ -233,7 +276,7 @@ class ImportReport(Generic[T]):
         if not self.keep_ids:
             raise LookupError("the import ran with keep_ids=False: ids were not kept")
         batch, offset = self._locate(position)
-        if batch.codes[offset] != _CODE[Outcome.CREATED]:
+        if batch.codes[offset] not in (_CODE[Outcome.CREATED], _CODE[Outcome.SKIPPED]):
             return None
         stop_id = batch.id_at(offset)
         return _expand(stop_id, self._id_prefix) if batch.ids is None else stop_id
@@ -294,9 +337,44 @@ class ImportReport(Generic[T]):
             self.rejected += 1
         elif outcome is Outcome.NOT_CREATED:
             self.not_created += 1
+        elif outcome is Outcome.SKIPPED:
+            self.skipped += 1
         else:
             self.unknown += 1
         return True
+
+    def _count(self, outcome: Outcome, delta: int) -> None:
+        name = "not_created" if outcome is Outcome.NOT_CREATED else outcome.value
+        setattr(self, name, getattr(self, name) + delta)
+
+    def _record_skipped(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
+        if self._set(batch, offset, Outcome.SKIPPED) and batch.ids is not None:
+            batch.ids[offset] = stop_id
+
+    def _reclassify(self, position: int, outcome: Outcome, stop_id: str = "") -> None:
+        """Change a ``not_created`` or ``unknown`` outcome after a late lookup."""
+        batch, offset = self._locate(position)
+        old = _OUTCOME_OF_CODE[batch.codes[offset]]
+        if old is outcome or old not in (Outcome.NOT_CREATED, Outcome.UNKNOWN):
+            return
+        batch.codes[offset] = _CODE[outcome]
+        self._count(old, -1)
+        self._count(outcome, +1)
+        if outcome is Outcome.CREATED:
+            batch.set_id(offset, stop_id, self._id_prefix)
+        for index, failed in enumerate(self.failed_batches):
+            if position not in failed.positions:
+                continue
+            kept = [(p, s) for p, s in failed.items() if p != position]
+            moved = [s for p, s in failed.items() if p == position]
+            rest = FailedBatch(
+                failed.outcome, tuple(p for p, _ in kept), tuple(s for _, s in kept), failed.error
+            )
+            self.failed_batches[index] = rest
+            if outcome in (Outcome.NOT_CREATED, Outcome.UNKNOWN):
+                self.failed_batches.append(FailedBatch(outcome, (position,), tuple(moved), failed.error))
+            break
+        self.failed_batches = [failed for failed in self.failed_batches if failed.positions]
 
     def _record_created(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
         if self._set(batch, offset, Outcome.CREATED) and batch.ids is not None:
@@ -354,3 +432,5 @@ class ImportProgress(Generic[T]):
     """The live report; complete for every position below ``done`` once ``final`` is set."""
     final: bool = False
     """True for the last call: the import ended, was cancelled, or is about to raise."""
+    skipped: int = 0
+    """Stops skipped so far, already in the collection (``skip_existing=True``)."""

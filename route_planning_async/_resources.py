@@ -26,7 +26,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-from collections.abc import AsyncGenerator, AsyncIterable, AsyncIterator, Iterable, Mapping, Sequence
+from collections.abc import (
+    AsyncGenerator,
+    AsyncIterable,
+    AsyncIterator,
+    Callable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
 from contextlib import AbstractAsyncContextManager
 from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack, cast
 
@@ -38,7 +46,7 @@ from route_planning_async._core import Request
 from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._errors import RoutePlanningError, ServerError, TransportError, ValidationError
 from route_planning_async._import_report import FailedBatch, ImportReport, RejectedStop
-from route_planning_async._importer import ImportOptions, ImportTarget, run_import
+from route_planning_async._importer import ImportOptions, ImportTarget, run_import, stop_key
 from route_planning_async._inputs import (
     MAX_DRIVER_IMPORT_BATCH,
     DriverInput,
@@ -143,7 +151,7 @@ class _Client(Protocol):
     def rate_limits(self) -> RateLimits: ...
     @property
     def _clock(self) -> Clock: ...
-    async def _execute(self, request: Request) -> Any: ...
+    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
 
 
 class _Resource:
@@ -157,8 +165,9 @@ class _Resource:
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self._client!r}>"
 
-    async def _fetch(self, request: Request, model: type[M]) -> M:
-        data = await self._client._execute(request)
+    async def _fetch(self, request: Request, model: type[M], on_sent: Callable[[], None] | None = None) -> M:
+        """Send ``request`` and decode its answer as ``model`` (``on_sent``: see ``_execute``)."""
+        data = await self._client._execute(request, on_sent=on_sent)
         if not isinstance(data, dict):
             # Every response body is a JSON object (contract, General conventions).
             raise RoutePlanningError(
@@ -399,12 +408,14 @@ class Stops(_Resource):
     async def import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> ImportResult:
         """Import 1 to 100 stops in one request. Stops that fail are reported in
         ``failed`` and do not fail the call."""
+        return await self._fetch(self._import_request(plan_id, stops), ImportResult)
+
+    def _import_request(self, plan_id: str, stops: Sequence[StopInput]) -> Request:
         path = {"plan": _ids.plan_id(plan_id)}
         items = check_batch(stops, StopInput)
-        request = ENDPOINTS["stops.import_batch"].request(
+        return ENDPOINTS["stops.import_batch"].request(
             path, json=[unstructure(item) for item in items], weight=len(items)
         )
-        return await self._fetch(request, ImportResult)
 
     async def import_many(
         self,
@@ -446,12 +457,14 @@ class Stops(_Resource):
         ``live_create``: ``plans.reoptimize``, then ``plans.redistribute`` or
         ``plans.save``. Stops that fail are reported in ``failed``.
         """
+        return await self._fetch(self._live_import_request(plan_id, stops), LiveImportResult)
+
+    def _live_import_request(self, plan_id: str, stops: Sequence[StopInput]) -> Request:
         path = {"plan": _ids.plan_id(plan_id)}
         items = check_batch(stops, StopInput)
-        request = ENDPOINTS["stops.live_import_batch"].request(
+        return ENDPOINTS["stops.live_import_batch"].request(
             path, json=[unstructure(item) for item in items], weight=len(items)
         )
-        return await self._fetch(request, LiveImportResult)
 
     async def live_import_many(
         self,
@@ -553,14 +566,16 @@ class UnassignedStops(_Resource):
         given once for the whole batch (it biases geocoding), so the stops must
         not carry their own; without one the team's main depot is used.
         """
+        return await self._fetch(self._import_request(stops, depot), ImportResult)
+
+    def _import_request(self, stops: Sequence[UnassignedStopInput], depot: str | None) -> Request:
         items = check_batch(stops, UnassignedStopInput)
         for index, item in enumerate(items):
             check_no_depot(item, f"stops[{index}]")
         body: dict[str, Any] = {"unassignedStops": [unstructure(item) for item in items]}
         if depot is not None:
             body["depot"] = _ids.depot_ref(depot)
-        request = ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
-        return await self._fetch(request, ImportResult)
+        return ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
 
     async def import_many(
         self,
@@ -760,9 +775,11 @@ class Drivers(_Resource):
     async def import_batch(self, drivers: Sequence[DriverInput]) -> DriverImportResult:
         """Import 1 to 50 drivers in one request (driver import category: 2 per
         minute). Drivers that fail are reported in ``failed`` and do not fail the call."""
+        return await self._fetch(self._import_request(drivers), DriverImportResult)
+
+    def _import_request(self, drivers: Sequence[DriverInput]) -> Request:
         items = check_driver_batch(drivers)
-        request = ENDPOINTS["drivers.import_batch"].request(json=[unstructure(item) for item in items])
-        return await self._fetch(request, DriverImportResult)
+        return ENDPOINTS["drivers.import_batch"].request(json=[unstructure(item) for item in items])
 
     async def import_many(
         self,
@@ -805,6 +822,8 @@ class Drivers(_Resource):
             rows = (_DriverRow.of(item, "driver") for item in drivers)
         client = self._client
         report = await run_import(
+            # The engine's rows are typed as stop inputs; a _DriverRow has the
+            # attributes it reads of them (see _DriverRow).
             cast("ImportTarget[Any]", target),
             rows,
             limits=client.rate_limits,
@@ -862,11 +881,19 @@ async def get_by_serialized_id(
 # Import targets: where the bulk importer (``_importer.run_import``) sends its batches.
 
 
+_LIST_PAGE = 10
+"""Stops per page of the plan's stop list (its largest page, public API documentation)."""
+
+_DRIVER_PAGE = 50
+"""Drivers per page of the team's driver list (its largest page)."""
+
+
 @attrs.frozen
 class _PlanStopsTarget:
-    """The stops of one plan, as a bulk import target."""
+    """The stops of one plan, as a bulk import target; the key is ``recipient.external_id``."""
 
     item_type: ClassVar[type[StopInput]] = StopInput
+    key_field: ClassVar[str] = "recipient.external_id"
     stops: Stops
     plan_id: str
 
@@ -877,12 +904,22 @@ class _PlanStopsTarget:
     def check(self, item: StopInput, field: str) -> None:
         """Every valid :class:`StopInput` is accepted."""
 
-    async def send(self, batch: list[StopInput]) -> ImportResult:
-        return await self.stops.import_batch(self.plan_id, batch)
+    def key(self, item: StopInput) -> str | None:
+        return stop_key(item)
+
+    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> ImportResult:
+        return await self.stops._fetch(self.stops._import_request(self.plan_id, batch), ImportResult, on_sent)
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
         async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
             yield stop.id, stop.recipient.external_id
+
+    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+        async for page in self.stops.list(self.plan_id, max_page_size=_LIST_PAGE).pages():
+            yield [(stop.id, stop.recipient.external_id) for stop in page.items]
+
+    async def delete(self, item_id: str) -> None:
+        await self.stops.delete(item_id)
 
 
 @attrs.frozen
@@ -900,20 +937,34 @@ class _UnassignedStopsTarget:
 
     item_type: ClassVar[type[UnassignedStopInput]] = UnassignedStopInput
     id_prefix: ClassVar[str] = "unassignedStops/"
+    key_field: ClassVar[str] = "recipient.external_id"
     unassigned_stops: UnassignedStops
     depot: str | None
 
     def check(self, item: UnassignedStopInput, field: str) -> None:
         check_no_depot(item, field)
 
-    async def send(self, batch: list[UnassignedStopInput]) -> ImportResult:
-        return await self.unassigned_stops.import_batch(batch, depot=self.depot)
+    def key(self, item: UnassignedStopInput) -> str | None:
+        return stop_key(item)
+
+    async def send(self, batch: list[UnassignedStopInput], on_sent: Callable[[], None]) -> ImportResult:
+        request = self.unassigned_stops._import_request(batch, self.depot)
+        return await self.unassigned_stops._fetch(request, ImportResult, on_sent)
+
+    def _mine(self, stop: UnassignedStop) -> bool:
+        return self.depot is None or not stop.depot or stop.depot == self.depot
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
         async for stop in self.unassigned_stops.list(filter={"externalId": external_id}):
-            if self.depot is not None and stop.depot and stop.depot != self.depot:
-                continue
-            yield stop.id, stop.recipient.external_id
+            if self._mine(stop):
+                yield stop.id, stop.recipient.external_id
+
+    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+        async for page in self.unassigned_stops.list().pages():
+            yield [(stop.id, stop.recipient.external_id) for stop in page.items if self._mine(stop)]
+
+    async def delete(self, item_id: str) -> None:
+        await self.unassigned_stops.delete(item_id)
 
 
 class LiveImportOptions(ImportOptions, LiveEditOptions, total=False):
@@ -950,6 +1001,7 @@ class _LivePlanStopsTarget:
     """
 
     item_type: ClassVar[type[StopInput]] = StopInput
+    key_field: ClassVar[str] = "recipient.external_id"
     stops: Stops
     plans: Plans
     plan_id: str
@@ -967,17 +1019,38 @@ class _LivePlanStopsTarget:
     def check(self, item: StopInput, field: str) -> None:
         """Every valid :class:`StopInput` is accepted."""
 
-    async def send(self, batch: list[StopInput]) -> ImportResult:
-        result = await self.stops.live_import_batch(self.plan_id, batch)
+    def key(self, item: StopInput) -> str | None:
+        return stop_key(item)
+
+    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> ImportResult:
+        request = self.stops._live_import_request(self.plan_id, batch)
+        result = await self.stops._fetch(request, LiveImportResult, on_sent)
         self.answers.append(result.pending)
         return ImportResult(success=result.success, failed=result.failed)
 
+    async def _in_session(self) -> bool:
+        """Whether the plan is in an editing session, whose pending stops are not listed."""
+        return not (await self.plans.get(self.plan_id)).writable
+
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
-        plan = await self.plans.get(self.plan_id)
-        if not plan.writable:
+        if await self._in_session():
+            # The importer reads a LookupError as "cannot reconcile": the batch is unknown.
             raise LookupError("stops pending in the plan's editing session are not listed")
         async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
             yield stop.id, stop.recipient.external_id
+
+    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+        if await self._in_session():
+            raise RoutePlanningError(
+                f"plans/{self.plan_id} is in an editing session, whose pending stops are not listed: "
+                "its existing stops cannot be read (skip_existing) until the session is applied"
+            )
+        async for page in self.stops.list(self.plan_id, max_page_size=_LIST_PAGE).pages():
+            yield [(stop.id, stop.recipient.external_id) for stop in page.items]
+
+    async def delete(self, item_id: str) -> None:
+        # A live plan's stop goes through the editing session the import joined.
+        await self.stops.live_delete(item_id)
 
 
 def driver_key(driver: DriverInput) -> str | None:
@@ -1072,6 +1145,7 @@ class _DriversTarget:
 
     item_type: ClassVar[type[_DriverRow]] = _DriverRow
     id_prefix: ClassVar[str] = "drivers/"
+    key_field: ClassVar[str] = "email"
     drivers: Drivers
     _snapshot: dict[str, list[str]] | None = None
     _failures: int = 0
@@ -1082,9 +1156,13 @@ class _DriversTarget:
     def check(self, item: _DriverRow, field: str) -> None:
         """Every valid :class:`DriverInput` is accepted."""
 
-    async def send(self, batch: list[_DriverRow]) -> ImportResult:
+    def key(self, item: _DriverRow) -> str | None:
+        return driver_key(item.driver)
+
+    async def send(self, batch: list[_DriverRow], on_sent: Callable[[], None]) -> ImportResult:
+        request = self.drivers._import_request([row.driver for row in batch])
         try:
-            result = await self.drivers.import_batch([row.driver for row in batch])
+            result = await self.drivers._fetch(request, DriverImportResult, on_sent)
         except (ServerError, TransportError):
             # The batch may have created drivers: the next lookup lists again.
             self._failures += 1
@@ -1114,6 +1192,14 @@ class _DriversTarget:
             found = self._snapshot.get(external_id, [])
         for driver_id in found:
             yield driver_id, external_id
+
+    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+        # A driver answers to its e-mail and to its phone (an input's key is either).
+        async for page in self.drivers.list(max_page_size=_DRIVER_PAGE).pages():
+            yield [(driver.id, key) for driver in page.items for key in {driver.email, driver.phone} if key]
+
+    async def delete(self, item_id: str) -> None:
+        await self.drivers.delete(item_id)
 
 
 def _echo_key(echo: Mapping[str, Any]) -> str | None:

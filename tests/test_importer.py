@@ -246,7 +246,9 @@ async def test_ambiguous_batch_is_reconciled_by_external_id(kind: str) -> None:
         assert report.ok, report.failed_batches
         assert len(emu.faults.events) == 2
         lookups = emu.log.select(route="stops.list")
-        assert len(lookups) == 200  # one filtered list per row of the two ambiguous batches
+        # The 100 keys of an ambiguous batch share paged listings of the plan (10 stops a
+        # page) instead of 100 filtered lists each; the late-commit check lists once more.
+        assert 0 < len(lookups) < 200
         resent = [r for r in emu.log.select(route=IMPORT) if r.status == 200]
         # Committed batches are found and not sent again; lost ones are sent once more.
         assert len(resent) == (3 if kind.endswith("after_commit") else 5)
@@ -492,7 +494,7 @@ async def test_unassigned_import_reconciles_by_external_id() -> None:
         ids = {stop_id for _, stop_id in report.created_ids()}
         assert len(ids) == 250
         assert all(i.startswith("unassignedStops/") for i in ids)
-        assert len(emu.log.select(route="unassigned_stops.list")) == 100
+        assert 0 < len(emu.log.select(route="unassigned_stops.list")) < 100
 
 
 @pytest.mark.asyncio
@@ -602,7 +604,9 @@ async def test_an_import_learns_a_lower_real_limit_and_creates_every_stop_once(l
         configured = RateLimits.default().scaled(speedup)
         async with emu.client(rate_limits=configured, retry=RetryPolicy(rng=random.Random(2))) as client:
             plan_id = await create_plan(client)
-            report = await client.stops.import_many(plan_id, (row(p) for p in range(rows)))
+            # Rows made beforehand: on a loaded machine, making them on the fly could
+            # spread the first ten batches out enough that the service never pushes back.
+            report = await client.stops.import_many(plan_id, [row(p) for p in range(rows)])
             stats = client.stats[Category.BATCH_IMPORT]
         # Every stop created once, none lost to the service's 429s.
         assert report.ok

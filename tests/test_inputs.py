@@ -38,7 +38,7 @@ class RecordingClient(rp.RoutePlanningClient):
         super().__init__("secret-key", base_url=BASE_URL)
         self.requests: list[Request] = []
 
-    async def _execute(self, request: Request) -> Any:
+    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any:
         self.requests.append(request)
         return {"pending": True}
 

@@ -32,6 +32,7 @@ Exit codes:
   1  the service or the network failed (API error, failed optimization, timeout)
   2  usage or validation: bad option, missing key, bad CSV, rejected value
   3  an import ran, but some rows were not imported (see --failures)
+  130  Ctrl-C stopped an import (the rows not imported are written out)
 """
 
 
@@ -227,6 +228,36 @@ def stops() -> None:
     help="Write the rows that failed here: the input's columns plus 'error'; it can be imported again.",
 )
 @click.option("--dry-run", is_flag=True, help="Check every row and report the bad ones; send nothing.")
+@click.option(
+    "--skip-existing",
+    is_flag=True,
+    help="Read the plan's external ids first and send only the rows not there yet (resume an import).",
+)
+@click.option(
+    "--allow-duplicate-external-ids",
+    is_flag=True,
+    help="Accept rows that repeat an external_id (they are then never matched by it); refused by default.",
+)
+@click.option(
+    "--dedupe/--no-dedupe",
+    default=True,
+    show_default=True,
+    help="Delete a second stop with the same external_id found after a late commit of the service.",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Stop sending after SECONDS; rows not sent are reported and written with --failures.",
+)
+@click.option(
+    "--progress",
+    type=click.Choice(["auto", "bar", "lines", "json", "none"]),
+    default="auto",
+    show_default=True,
+    help="auto: a bar on a terminal, else a line on stderr every few seconds (none with --json); "
+    "json: NDJSON progress events on stderr.",
+)
 @_shared_options
 @click.pass_context
 def stops_import(
@@ -236,6 +267,11 @@ def stops_import(
     map_columns: Sequence[str],
     failures_path: Path | None,
     dry_run: bool,
+    skip_existing: bool,
+    allow_duplicate_external_ids: bool,
+    dedupe: bool,
+    deadline: float | None,
+    progress: str,
 ) -> None:
     """Import the stops of a CSV file into PLAN, 100 per request, at the contract's pace.
 
@@ -248,6 +284,14 @@ def stops_import(
       notes, package_count, barcodes and products (split on ';' or ','),
       seller_order_id / order_id, activity, optimization_order, allowed_drivers.
     An 'error' column (from a failure report) is ignored.
+
+    \b
+    A row the service refuses costs only itself (the rest of its batch is sent
+    again). Two rows with the same external_id are refused before anything is
+    sent. Ctrl-C stops taking new batches and waits for those in flight (a
+    second Ctrl-C abandons them), prints the summary, writes the rows not
+    imported (to --failures, or CSV.remaining.csv) and exits 130; import that
+    file, or the same file with --skip-existing, to resume.
     """
     settings = _settings(ctx)
     run_command(
@@ -258,6 +302,11 @@ def stops_import(
             map_columns=list(map_columns),
             failures_path=failures_path,
             dry_run=dry_run,
+            skip_existing=skip_existing,
+            allow_duplicate_external_ids=allow_duplicate_external_ids,
+            dedupe=dedupe,
+            deadline=deadline,
+            progress=progress,
         )
     )
 

@@ -6,16 +6,27 @@ raised and turned into one line on stderr by :func:`~._run.run_command`.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Sequence
 from datetime import date
 from pathlib import Path
 from typing import Any
 
-from route_planning_async import Operation, OptimizationFailure, OptimizationSuccess
+from route_planning_async import (
+    Operation,
+    OptimizationFailure,
+    OptimizationSuccess,
+    ValidationError,
+)
 from route_planning_async._cli._csv import CsvRow, parse_column_overrides, read_stop_csv, write_failures
-from route_planning_async._cli._errors import CommandError, ExitCode
-from route_planning_async._cli._progress import import_with_progress, read_counter, wait_with_status
+from route_planning_async._cli._errors import CommandError, ExitCode, InputError
+from route_planning_async._cli._progress import (
+    import_rows,
+    import_summary,
+    read_counter,
+    wait_with_status,
+)
 from route_planning_async._cli._render import Output, WaitStatus, failures_table, plans_table
 from route_planning_async._cli._run import Settings, dump_json, jsonable, open_client
 
@@ -72,6 +83,42 @@ def _row_failures(rows: Sequence[CsvRow]) -> list[tuple[int | None, str]]:
     return [(row.line, row.error or "") for row in rows]
 
 
+def _duplicate_keys(rows: Sequence[CsvRow]) -> list[tuple[CsvRow, str]]:
+    """Rows whose external id an earlier row already has, with the reason naming both lines."""
+    first: dict[str, int] = {}
+    repeated: list[tuple[CsvRow, str]] = []
+    for row in rows:
+        recipient = row.stop.recipient if row.stop is not None else None
+        key = getattr(recipient, "external_id", None)
+        if not isinstance(key, str) or not key:
+            continue
+        if key in first:
+            repeated.append(
+                (
+                    row,
+                    f"external_id {key!r} is also on line {first[key]}: one of them would be taken for "
+                    "the other (fix it, or pass --allow-duplicate-external-ids)",
+                )
+            )
+        else:
+            first[key] = row.line
+    return repeated
+
+
+_NOT_SENT = "not sent: the import was stopped before this row (import this file again)"
+_POSITION = re.compile(r"stops\[(\d+)\]")
+
+
+def _with_lines(message: str, rows: Sequence[CsvRow]) -> str:
+    """A library message with input positions (``stops[12]``) named as CSV lines."""
+
+    def line(match: re.Match[str]) -> str:
+        position = int(match.group(1))
+        return f"line {rows[position].line}" if position < len(rows) else match.group(0)
+
+    return _POSITION.sub(line, message)
+
+
 async def stops_import(
     settings: Settings,
     *,
@@ -80,32 +127,49 @@ async def stops_import(
     map_columns: Sequence[str],
     failures_path: Path | None,
     dry_run: bool,
+    skip_existing: bool = False,
+    allow_duplicate_external_ids: bool = False,
+    dedupe: bool = True,
+    deadline: float | None = None,
+    progress: str = "auto",
 ) -> int:
     """``stops import``: check the file, import the valid rows, report and write the failures."""
     output = Output(json=settings.json)
     table = read_stop_csv(csv_path, parse_column_overrides(map_columns))
     if table.columns.ignored:
         output.note(f"ignored columns: {', '.join(table.columns.ignored)}")
-    invalid = table.invalid
-    valid = table.valid
+    invalid = list(table.invalid)
+    valid = list(table.valid)
+    duplicates = [] if allow_duplicate_external_ids else _duplicate_keys(valid)
     if dry_run:
+        repeated = [(row.line, error) for row, error in duplicates]
+        bad = sorted([(row.line, row.error or "") for row in invalid] + repeated)
         if output.json:
             dump_json(
                 {
                     "rows": len(table.rows),
-                    "valid": len(valid),
-                    "invalid": [{"line": row.line, "error": row.error} for row in invalid],
+                    "valid": len(valid) - len(duplicates),
+                    "invalid": [{"line": line, "error": error} for line, error in bad],
                     "columns": dict(table.columns.columns),
                 }
             )
         else:
-            if invalid:
-                output.out.print(failures_table(_row_failures(invalid), title="Invalid rows"))
-            output.note(f"{len(valid)} of {len(table.rows)} rows are valid; nothing was sent (dry run)")
-        return ExitCode.USAGE if invalid else ExitCode.OK
+            if bad:
+                output.out.print(failures_table(bad, title="Invalid rows"))
+            output.note(
+                f"{len(valid) - len(duplicates)} of {len(table.rows)} rows are valid; "
+                "nothing was sent (dry run)"
+            )
+        return ExitCode.USAGE if bad else ExitCode.OK
+    if duplicates:
+        shown = "; ".join(f"line {row.line}: {error}" for row, error in duplicates[:3])
+        more = f" (and {len(duplicates) - 3} more)" if len(duplicates) > 3 else ""
+        raise InputError(f"{len(duplicates)} row(s) repeat an external_id, nothing was sent: {shown}{more}")
 
     failures: list[tuple[CsvRow, str]] = [(row, row.error or "") for row in invalid]
     imported: list[tuple[int, str]] = []
+    summary: dict[str, Any] = {}
+    interrupted = False
     if valid:
         async with open_client(settings) as client:
             # One read first: a missing or optimized plan is one clear error, not
@@ -118,14 +182,36 @@ async def stops_import(
                     "into a writable plan"
                 )
             stops = [row.stop for row in valid if row.stop is not None]
-            outcomes = await import_with_progress(client, output, target.id, stops)
-        for row, (stop_id, error) in zip(valid, outcomes, strict=True):
+            try:
+                result = await import_rows(
+                    client,
+                    output,
+                    target.id,
+                    stops,
+                    progress=progress,
+                    skip_existing=skip_existing,
+                    allow_duplicate_keys=allow_duplicate_external_ids,
+                    dedupe=dedupe,
+                    deadline=deadline,
+                )
+            except ValidationError as exc:
+                # The library names rows by position; the user knows them by line.
+                raise InputError(_with_lines(str(exc), valid)) from None
+            summary = import_summary(client, result.report)
+        interrupted = result.interrupted
+        for position, (row, (stop_id, error)) in enumerate(zip(valid, result.outcomes, strict=False)):
             if stop_id is not None:
                 imported.append((row.line, stop_id))
+            elif interrupted and position in result.never_sent:
+                failures.append((row, _NOT_SENT))
             else:
-                failures.append((row, error or "not imported"))
+                failures.append((row, _with_lines(error or "not imported", valid)))
+        # Rows the import never reached (interrupted before they were read).
+        failures.extend((row, _NOT_SENT) for row in valid[len(result.outcomes) :])
     failures.sort(key=lambda failure: failure[0].line)
     written = 0
+    if interrupted and failures_path is None and failures:
+        failures_path = csv_path.with_name(f"{csv_path.stem}.remaining.csv")
     if failures_path is not None and failures:
         written = write_failures(
             failures_path, table.header, ((row.values, error) for row, error in failures)
@@ -136,7 +222,10 @@ async def stops_import(
                 "plan": plan,
                 "rows": len(table.rows),
                 "imported": len(imported),
+                "skipped": summary.get("skipped", 0),
                 "failed": len(failures),
+                "interrupted": interrupted,
+                "summary": summary,
                 "stops": [{"line": line, "id": stop_id} for line, stop_id in imported],
                 "failures": [{"line": row.line, "error": error} for row, error in failures],
                 "failures_file": str(failures_path) if written else None,
@@ -147,12 +236,39 @@ async def stops_import(
             output.out.print(
                 failures_table([(row.line, error) for row, error in failures], title="Rows not imported")
             )
-        output.note(f"imported {len(imported)} of {len(table.rows)} stops into {plan}")
+        skipped = summary.get("skipped", 0)
+        created = len(imported) - skipped
+        extra = f" ({skipped} already there, skipped)" if skipped else ""
+        output.note(f"imported {created + skipped} of {len(table.rows)} stops into {plan}{extra}")
+        if summary:
+            output.note(_summary_line(summary))
         if written:
             output.note(f"{written} failed row(s) written to {failures_path}; fix them and import that file")
         elif failures and failures_path is None:
             output.note("pass --failures FILE to get the failed rows back as CSV")
+    if interrupted:
+        return ExitCode.INTERRUPTED
     return ExitCode.PARTIAL if failures else ExitCode.OK
+
+
+def _summary_line(summary: dict[str, Any]) -> str:
+    parts = [
+        f"{summary['import_requests']} import requests in {summary['elapsed_s']} s",
+        f"{summary['429s']} 429s",
+        f"{summary['retries']} retries",
+        f"waited {summary['waited_s']} s for capacity",
+    ]
+    if summary["learned_limits"]:
+        parts.append("learned limits: " + ", ".join(summary["learned_limits"]))
+    if summary["duplicates_found"]:
+        parts.append(
+            f"{summary['duplicates_found']} late duplicate(s) found, {summary['duplicates_deleted']} deleted"
+        )
+    if summary["unknown"]:
+        parts.append(f"{summary['unknown']} stop(s) of unknown outcome: look them up before importing again")
+    if summary["stopped"]:
+        parts.append(f"stopped early: {summary['stopped']}")
+    return "; ".join(parts)
 
 
 def _describe_result(operation: Operation) -> str:

@@ -30,6 +30,8 @@ class ExitCode(enum.IntEnum):
     """Bad usage or input: nothing (more) was sent."""
     PARTIAL = 3
     """An import ran, but some rows were not imported."""
+    INTERRUPTED = 130
+    """Ctrl-C stopped an import; the summary and the remaining rows were written."""
 
 
 class CommandError(click.ClickException):

@@ -7,13 +7,42 @@ category as table rows and JSON. Only the library's public client API is used.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import json
+import math
+import signal
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from route_planning_async import Category, Operation, RoutePlanningClient, StopInput
+import attrs
+import click
+
+from route_planning_async import (
+    Category,
+    ImportProgress,
+    ImportReport,
+    Operation,
+    RoutePlanningClient,
+    StopInput,
+)
 from route_planning_async._cli._render import ImportBar, Output, WaitStatus
 
-__all__ = ["import_with_progress", "read_counter", "stats_rows", "wait_with_status"]
+__all__ = [
+    "ImportOutcome",
+    "ProgressLines",
+    "import_rows",
+    "import_summary",
+    "import_with_progress",
+    "progress_mode",
+    "read_counter",
+    "stats_rows",
+    "wait_with_status",
+]
+
+PROGRESS_INTERVAL = 5.0
+"""Seconds between two progress lines when stderr is not a terminal."""
 
 
 def stats_rows(client: RoutePlanningClient) -> dict[str, dict[str, Any]]:
@@ -31,15 +60,164 @@ def stats_rows(client: RoutePlanningClient) -> dict[str, dict[str, Any]]:
     }
 
 
+@attrs.frozen
+class ImportOutcome:
+    """What became of the rows of one CLI import."""
+
+    outcomes: list[tuple[str | None, str | None]]
+    """Per input row: ``(stop id, None)``, or ``(None, why not)``."""
+    report: ImportReport[StopInput]
+    """The library's report."""
+    interrupted: bool
+    """True when Ctrl-C stopped the import."""
+    never_sent: set[int] = attrs.field(factory=set)
+    """Positions that were not sent because the import was stopped."""
+
+
+class ProgressLines:
+    """Import progress for non-interactive runs: a line every few seconds, or NDJSON events.
+
+    ``mode`` is ``lines`` (a human line on stderr at most every ``interval``
+    seconds, and at the end) or ``json`` (one JSON object per batch on stderr,
+    ``{"event": "progress", ...}``, and a last ``{"event": "done", ...}``).
+    """
+
+    def __init__(
+        self, client: RoutePlanningClient, mode: str, total: int, *, interval: float = PROGRESS_INTERVAL
+    ) -> None:
+        self._client = client
+        self._mode = mode
+        self._total = total
+        self._interval = interval
+        self._last = -math.inf
+
+    def __call__(self, progress: ImportProgress[Any]) -> None:
+        on_progress_event(progress)
+        stats = self._client.stats[Category.BATCH_IMPORT]
+        if self._mode == "json":
+            event = {
+                "event": "done" if progress.final else "progress",
+                "done": progress.done,
+                "total": self._total,
+                "created": progress.created,
+                "skipped": progress.skipped,
+                "failed": progress.failed,
+                "unknown": progress.unknown,
+                "elapsed_s": round(progress.elapsed, 3),
+                "429s": stats.rate_limited,
+                "retries": stats.retries,
+            }
+            click.echo(json.dumps(event), err=True)
+            return
+        now = time.monotonic()
+        if not progress.final and now - self._last < self._interval:
+            return
+        self._last = now
+        click.echo(
+            f"import: {progress.done}/{self._total} rows done ({progress.created} created, "
+            f"{progress.skipped} skipped, {progress.failed} failed, {progress.unknown} unknown) "
+            f"in {progress.elapsed:.1f} s; {stats.rate_limited} 429s, {stats.retries} retries",
+            err=True,
+        )
+
+
+def on_progress_event(progress: ImportProgress[Any]) -> None:
+    """Called on every progress event of a CLI import (a seam for tests); does nothing."""
+
+
+def progress_mode(output: Output, requested: str) -> str:
+    """``bar``, ``lines``, ``json`` or ``none``: what ``--progress`` resolves to here."""
+    if requested != "auto":
+        return requested
+    if output.json:
+        return "none"
+    return "bar" if output.err.is_terminal else "lines"
+
+
 async def import_with_progress(
     client: RoutePlanningClient, output: Output, plan: str, stops: Sequence[StopInput]
 ) -> list[tuple[str | None, str | None]]:
     """Import ``stops`` with a progress bar; per input, ``(stop id, None)`` or ``(None, why not)``."""
-    with ImportBar(output, len(stops)) as bar:
-        report = await client.stops.import_many(
-            plan, stops, on_progress=lambda progress: bar.update(progress.done, progress.failed)
-        )
+    return (
+        await import_rows(client, output, plan, stops, progress="none" if output.json else "bar")
+    ).outcomes
+
+
+async def import_rows(
+    client: RoutePlanningClient,
+    output: Output,
+    plan: str,
+    stops: Sequence[StopInput],
+    *,
+    progress: str = "auto",
+    **options: Any,
+) -> ImportOutcome:
+    """Import ``stops`` showing progress (``--progress``); every row's outcome, and the report.
+
+    Ctrl-C stops taking new batches and lets the ones in flight finish; a
+    second Ctrl-C abandons them. Either way the outcomes are complete.
+    """
+    mode = progress_mode(output, progress)
+    stop = asyncio.Event()
+    interrupted = False
+    task: asyncio.Task[ImportReport[StopInput]] | None = None
+    last: list[ImportReport[StopInput]] = []
+
+    def on_sigint() -> None:
+        nonlocal interrupted
+        if not interrupted:
+            interrupted = True
+            click.echo(
+                "stopping: no new batches; waiting for those in flight (Ctrl-C again to abandon them)",
+                err=True,
+            )
+            stop.set()
+        elif task is not None:
+            task.cancel()
+
+    loop = asyncio.get_running_loop()
+    handled = _install_sigint(loop, on_sigint)
+    try:
+        with ImportBar(output, len(stops)) if mode == "bar" else contextlib.nullcontext() as bar:
+            lines = ProgressLines(client, mode, len(stops)) if mode in ("lines", "json") else None
+
+            def on_progress(event: ImportProgress[StopInput]) -> None:
+                last[:] = [event.report]
+                if bar is not None:
+                    bar.update(event.done, event.failed)
+                    on_progress_event(event)
+                elif lines is not None:
+                    lines(event)
+                else:
+                    on_progress_event(event)
+
+            task = asyncio.ensure_future(
+                client.stops.import_many(plan, stops, on_progress=on_progress, stop_event=stop, **options)
+            )
+            try:
+                report = await task
+            except asyncio.CancelledError:
+                if not interrupted or not last:
+                    raise
+                report = last[0]
+    finally:
+        if handled:
+            loop.remove_signal_handler(signal.SIGINT)
+    return _outcome(report, interrupted)
+
+
+def _install_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> bool:
+    try:
+        loop.add_signal_handler(signal.SIGINT, handler)
+    except (NotImplementedError, RuntimeError, ValueError):
+        # Not the main thread, or a platform without it: Ctrl-C keeps its default.
+        return False
+    return True
+
+
+def _outcome(report: ImportReport[StopInput], interrupted: bool) -> ImportOutcome:
     reasons: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
+    never_sent: set[int] = set()
     for failed in report.failed_batches:
         if failed.outcome == "unknown":
             # The service may have created these (an ambiguous failure without an
@@ -47,6 +225,8 @@ async def import_with_progress(
             reason = f"outcome unknown, the stop may exist; check before importing again: {failed.error}"
         else:
             reason = f"not created: {failed.error}"
+            if interrupted or report.stopped is not None:
+                never_sent.update(failed.positions)
         reasons.update(dict.fromkeys(failed.positions, reason))
     outcomes: list[tuple[str | None, str | None]] = []
     for position in range(report.total):
@@ -54,7 +234,34 @@ async def import_with_progress(
         outcomes.append(
             (stop_id, None) if stop_id is not None else (None, reasons.get(position, "not created"))
         )
-    return outcomes
+    return ImportOutcome(outcomes, report, interrupted, never_sent)
+
+
+def import_summary(client: RoutePlanningClient, report: ImportReport[Any]) -> dict[str, Any]:
+    """The import's numbers and the scheduler's for its requests: 429s, retries, waits, learned limits."""
+    stats = client.stats[Category.BATCH_IMPORT]
+    reads = client.stats[Category.READ]
+    learned = [
+        f"{rule.amount}{'' if rule.per == 'request' else ' stops'} per {rule.period:g} s"
+        for rule, configured in zip(stats.learned_limits, stats.limits, strict=False)
+        if rule.amount != configured.amount
+    ]
+    return {
+        "created": report.created,
+        "skipped": report.skipped,
+        "rejected": report.rejected,
+        "not_created": report.not_created,
+        "unknown": report.unknown,
+        "duplicates_found": len(report.duplicates),
+        "duplicates_deleted": sum(1 for d in report.duplicates if d.deleted),
+        "stopped": report.stopped,
+        "elapsed_s": round(report.elapsed, 2),
+        "import_requests": stats.sent,
+        "429s": stats.rate_limited + reads.rate_limited,
+        "retries": stats.retries + reads.retries,
+        "waited_s": round(stats.wait_seconds, 2),
+        "learned_limits": learned,
+    }
 
 
 def read_counter(client: RoutePlanningClient) -> Callable[[], int]:

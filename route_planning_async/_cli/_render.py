@@ -30,6 +30,7 @@ __all__ = [
     "format_distance",
     "format_duration",
     "format_eta",
+    "line_ranges",
     "plans_table",
     "routes_table",
     "skipped_table",
@@ -217,10 +218,32 @@ def plans_table(plans: Iterable[Mapping[str, Any]]) -> Table:
 
 
 def failures_table(failures: Iterable[tuple[int | None, str]], *, title: str) -> Table:
-    """Rows of (line number, reason)."""
+    """Rows of (line number, reason); rows with the same reason share one table row."""
     table = Table(title=title)
-    table.add_column("Line", justify="right")
+    table.add_column("Lines", justify="right")
+    table.add_column("Rows", justify="right")
     table.add_column("Reason")
+    grouped: dict[str, list[int | None]] = {}
     for line, reason in failures:
-        table.add_row(str(line) if line is not None else "—", reason)
+        grouped.setdefault(reason, []).append(line)
+    for reason, lines in grouped.items():
+        table.add_row(line_ranges(lines), str(len(lines)), reason)
     return table
+
+
+def line_ranges(lines: Iterable[int | None], *, limit: int = 8) -> str:
+    """``2-101, 150, 152-160`` (at most ``limit`` ranges, then ``…``); ``—`` for no line."""
+    numbers = sorted({line for line in lines if line is not None})
+    if not numbers:
+        return "—"
+    ranges: list[str] = []
+    start = previous = numbers[0]
+    for number in [*numbers[1:], None]:
+        if number is not None and number == previous + 1:
+            previous = number
+            continue
+        ranges.append(str(start) if start == previous else f"{start}-{previous}")
+        if number is not None:
+            start = previous = number
+    shown = ", ".join(ranges[:limit])
+    return shown + (f", … ({len(ranges) - limit} more)" if len(ranges) > limit else "")

@@ -46,7 +46,6 @@ __all__ = [
 ]
 
 
-
 @attrs.define
 class Settings:
     """Options shared by every command; given before or after the command name."""

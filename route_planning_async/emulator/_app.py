@@ -167,11 +167,11 @@ class EmulatorApp:
                 )
             )
         record.admitted = True
-        fault = self.faults.pick(record.seq, route.name, route.category, request.method)
+        fault = self.faults.pick(record.seq, route.name, route.category, request.method, body)
         if fault is not None:
             record.fault = fault.kind.value
             record.outcome = "fault"
-            early = await self._early_fault(request, fault)
+            early = await self._early_fault(request, fault, route, body)
             if early is not None:
                 return early
         try:
@@ -214,10 +214,22 @@ class EmulatorApp:
         except (UnicodeDecodeError, ValueError) as exc:
             raise Problem(400, f"The body is not valid JSON: {exc}", "invalid_json") from None
 
-    async def _early_fault(self, request: web.Request, fault: Fault) -> web.StreamResponse | None:
+    async def _early_fault(
+        self, request: web.Request, fault: Fault, route: RouteSpec, body: bytes
+    ) -> web.StreamResponse | None:
         if fault.kind is FaultKind.DELAY:
             await asyncio.sleep(fault.delay)
             return None
+        if fault.kind is FaultKind.HANG:
+            await _held(request, fault.delay, until_closed=True)
+            _drop(request)
+        if fault.kind is FaultKind.LATE_COMMIT:
+            # aiohttp does not cancel a handler whose client went away: the
+            # request is carried out late, and its answer is lost.
+            await _held(request, fault.delay, until_closed=False)
+            return None
+        if fault.kind is FaultKind.REJECT_STOP:
+            return _error(_refusal(fault, body))
         if fault.kind is FaultKind.RATE_LIMIT:
             return _error(
                 Problem(
@@ -242,7 +254,7 @@ class EmulatorApp:
             return _error(
                 Problem(fault.status, "Injected failure after the change was made", "internal_error")
             )
-        if fault.kind is FaultKind.DROP_AFTER_COMMIT:
+        if fault.kind in (FaultKind.DROP_AFTER_COMMIT, FaultKind.LATE_COMMIT):
             _drop(request)
         if fault.kind is FaultKind.MALFORMED_JSON and response.status < 300:
             text = response.body if isinstance(response.body, bytes) else b""
@@ -281,6 +293,35 @@ class _RecordBuilder:
             self.fault,
             self.reason,
         )
+
+
+async def _held(request: web.Request, seconds: float, *, until_closed: bool) -> None:
+    """Hold a request without an answer for ``seconds``, or until its client closes the connection."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while loop.time() < end:
+        transport = request.transport
+        if until_closed and (transport is None or transport.is_closing()):
+            return
+        await asyncio.sleep(min(0.01, max(0.0, end - loop.time())))
+
+
+def _refusal(fault: Fault, body: bytes) -> Problem:
+    """The 400 of a ``reject_stop`` fault: it names the first stop holding the marker."""
+    try:
+        data = json.loads(body)
+    except (UnicodeDecodeError, ValueError):
+        data = None
+    prefix = ""
+    if isinstance(data, dict):
+        data = data.get("unassignedStops")
+        prefix = "unassignedStops"
+    stops = data if isinstance(data, list) else []
+    marker = fault.marker or ""
+    index = next((i for i, stop in enumerate(stops) if marker in json.dumps(stop, ensure_ascii=False)), 0)
+    if fault.param is None:
+        return Problem.invalid("", f"the request was refused (injected: a stop holds {marker!r})")
+    return Problem.invalid(f"{prefix}[{index}].{fault.param}", f"refused (injected: holds {marker!r})")
 
 
 def _import_weight(route: RouteSpec, body: bytes) -> int:

@@ -25,6 +25,19 @@ Kinds:
     The request is handled (an import is stored), then ``status`` (500) is answered.
 ``drop_after_commit``
     The request is handled, then the connection is closed without an answer.
+``hang``
+    No answer and nothing done: the connection is held open until the client
+    gives up (its timeout) or ``delay`` real seconds pass, then closed.
+``late_commit``
+    No answer: the connection is held open, the request is carried out
+    ``delay`` real seconds after it arrived (whether the client still waits or
+    not), then the connection is closed. A client timeout shorter than
+    ``delay`` sees a timeout, and the change lands later.
+``reject_stop``
+    A batch import holding a stop whose JSON contains ``marker`` is refused
+    with a 400 whose ``param`` names that stop (``[k].<param>``, or
+    ``unassignedStops[k].<param>``); with ``param=None`` the 400 names no
+    stop. Nothing is done. A batch without the marker is not matched.
 
 Probabilities draw from one ``random.Random(seed)``, so a run is reproducible.
 Injected answers do not count in the rate-limit windows.
@@ -59,6 +72,12 @@ class FaultKind(enum.StrEnum):
     """Handled (committed), then an error status."""
     DROP_AFTER_COMMIT = "drop_after_commit"
     """Handled (committed), then the connection is closed without an answer."""
+    HANG = "hang"
+    """No answer until the client gives up; nothing done."""
+    LATE_COMMIT = "late_commit"
+    """No answer; handled ``delay`` seconds after arrival, then the connection is closed."""
+    REJECT_STOP = "reject_stop"
+    """A batch holding ``marker`` refused with a 400 naming that stop; nothing done."""
 
     @property
     def commits(self) -> bool:
@@ -68,6 +87,7 @@ class FaultKind(enum.StrEnum):
             FaultKind.MALFORMED_JSON,
             FaultKind.ERROR_AFTER_COMMIT,
             FaultKind.DROP_AFTER_COMMIT,
+            FaultKind.LATE_COMMIT,
         )
 
 
@@ -114,7 +134,11 @@ class Fault:
     retry_after: float = 1.0
     """``Retry-After`` of a ``rate_limit`` answer, in contract seconds (divided by the speed-up)."""
     delay: float = 1.0
-    """Real seconds a ``delay`` answer waits."""
+    """Real seconds a ``delay`` answer waits, a ``hang`` lasts at most, a ``late_commit`` is late."""
+    marker: str | None = None
+    """``reject_stop``: the text (in a stop's JSON) that marks the stop to refuse."""
+    param: str | None = "notes"
+    """``reject_stop``: the field named after ``[k].`` in the 400's ``param``; None names no stop."""
     matched: int = attrs.field(default=0, init=False)
     """Requests that matched so far."""
     fired: int = attrs.field(default=0, init=False)
@@ -124,12 +148,13 @@ class Fault:
         if self.nth is not None and self.probability is not None:
             raise ValueError("give nth or probability, not both")
 
-    def matches(self, route: str, category: Category | None, method: str) -> bool:
+    def matches(self, route: str, category: Category | None, method: str, body: bytes = b"") -> bool:
         """Whether a request is one this fault is about."""
         return (
             (self.route is None or self.route == route)
             and (self.category is None or self.category == category)
             and (self.method is None or self.method == method)
+            and (self.marker is None or self.marker.encode() in body)
         )
 
     @property
@@ -186,11 +211,13 @@ class FaultInjector:
         """The faults that may still fire."""
         return [fault for fault in self._faults if not fault.exhausted]
 
-    def pick(self, request_seq: int, route: str, category: Category | None, method: str) -> Fault | None:
+    def pick(
+        self, request_seq: int, route: str, category: Category | None, method: str, body: bytes = b""
+    ) -> Fault | None:
         """The fault for this request, if one fires. Every matching fault counts the request."""
         chosen: Fault | None = None
         for fault in self._faults:
-            if fault.exhausted or not fault.matches(route, category, method):
+            if fault.exhausted or not fault.matches(route, category, method, body):
                 continue
             fault.matched += 1
             if chosen is not None:

@@ -90,7 +90,7 @@ def test_dry_run_reports_bad_rows_and_sends_nothing(
     assert result.exit_code == 2
     assert "Invalid rows" in result.stdout
     for line in ("4", "5", "7"):
-        assert f"│ {line:>4} │" in result.stdout
+        assert f"│ {line:>5} │" in result.stdout
     assert "4 of 7 rows are valid; nothing was sent (dry run)" in result.stderr
     assert len(served_emulator.emulator.log) == before
 
