@@ -1,10 +1,10 @@
-"""Sessions: ``nox -s tests`` (the test command), ``nox -s lint``, ``nox -s bench``."""
+"""Sessions: ``nox -s tests`` (the test command), ``nox -s lint``, ``nox -s docs``, ``nox -s bench``."""
 
 from __future__ import annotations
 
 import nox
 
-nox.options.sessions = ["lint", "tests"]
+nox.options.sessions = ["lint", "docs", "tests"]
 nox.options.reuse_existing_virtualenvs = True
 
 TEST_DEPS = [
@@ -50,6 +50,17 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", "route_planning_async")
     session.run("mypy", "--strict", "route_planning_async")
+
+
+DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"]
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """The documentation site (mkdocs.yml, docs/), built with every warning an error."""
+    session.install("-e", ".[cli,redis,emulator]", *DOCS_DEPS)
+    site = session.posargs[0] if session.posargs else str(session.create_tmp() + "/site")
+    session.run("mkdocs", "build", "--strict", "--site-dir", site, env={"NO_MKDOCS_2_WARNING": "1"})
 
 
 @nox.session

@@ -2,6 +2,12 @@
 
 Every request passes one rate-limit scheduler, so any number of tasks can share
 a client at the full speed the service allows without being throttled.
+
+Start with ``RoutePlanningClient``: ``help(route_planning_async.RoutePlanningClient)``
+and ``help(client.stops.import_many)`` explain every parameter. The guides (rate
+limits, bulk import, polling, webhooks, the emulator, the command line) and the
+API reference are in the documentation site, built from ``docs/`` with
+``nox -s docs``; ``README.md`` has the same guides.
 """
 
 from importlib import metadata
