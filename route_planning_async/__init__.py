@@ -13,7 +13,7 @@ API reference are in the documentation site, built from ``docs/`` with
 from importlib import metadata
 
 from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
-from route_planning_async._client import DEFAULT_BASE_URL, RoutePlanningClient
+from route_planning_async._client import DEFAULT_BASE_URL, AnyResource, RoutePlanningClient
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import (
     APIError,
@@ -46,6 +46,15 @@ from route_planning_async._errors import (
     ValidationError,
     VehicleCapacityDisabledError,
 )
+from route_planning_async._ids import (
+    DepotId,
+    DriverId,
+    OperationId,
+    PlanId,
+    RouteId,
+    StopId,
+    UnassignedStopId,
+)
 from route_planning_async._import_report import (
     DuplicateStop,
     FailedBatch,
@@ -60,6 +69,7 @@ from route_planning_async._inputs import (
     AddressInput,
     DriverInput,
     DriverUpdate,
+    DriverUpdateFields,
     OrderInfoInput,
     PaymentOnDeliveryInput,
     PlanInput,
@@ -69,9 +79,11 @@ from route_planning_async._inputs import (
     RouteOverridesInput,
     StopInput,
     StopUpdate,
+    StopUpdateFields,
     TimingInput,
     UnassignedStopInput,
     UnassignedStopUpdate,
+    UnassignedStopUpdateFields,
     UnsetType,
     WeightInput,
 )
@@ -138,6 +150,7 @@ __all__ = [
     "APIError",
     "Activity",
     "AddressInput",
+    "AnyResource",
     "AttemptRecord",
     "AttemptedLocation",
     "AuthenticationError",
@@ -151,11 +164,14 @@ __all__ = [
     "DeliveryInfo",
     "DeliveryState",
     "Depot",
+    "DepotId",
     "Driver",
+    "DriverId",
     "DriverImportFailure",
     "DriverImportResult",
     "DriverInput",
     "DriverUpdate",
+    "DriverUpdateFields",
     "DuplicateStop",
     "ErrorCode",
     "Eta",
@@ -177,6 +193,7 @@ __all__ = [
     "Operation",
     "OperationAlreadyDoneError",
     "OperationCanceledError",
+    "OperationId",
     "OperationMetadata",
     "OperationTimeoutError",
     "OptimizationFailedError",
@@ -196,6 +213,7 @@ __all__ = [
     "PlaceInVehicle",
     "Plan",
     "PlanAlreadyOptimizedError",
+    "PlanId",
     "PlanInput",
     "PlanNotWritableError",
     "PlanOptimization",
@@ -213,6 +231,7 @@ __all__ = [
     "Response",
     "RetryPolicy",
     "Route",
+    "RouteId",
     "RouteOverrides",
     "RouteOverridesInput",
     "RoutePlanningClient",
@@ -224,10 +243,12 @@ __all__ = [
     "SkippedStop",
     "Stop",
     "StopAddress",
+    "StopId",
     "StopInput",
     "StopNotEditableError",
     "StopType",
     "StopUpdate",
+    "StopUpdateFields",
     "TimeAtStopInfo",
     "TimeAtStopInfoNullReason",
     "TimingData",
@@ -235,8 +256,10 @@ __all__ = [
     "Transport",
     "TransportError",
     "UnassignedStop",
+    "UnassignedStopId",
     "UnassignedStopInput",
     "UnassignedStopUpdate",
+    "UnassignedStopUpdateFields",
     "UnknownResult",
     "UnprocessableEntityError",
     "UnsetType",

@@ -18,7 +18,7 @@ import ssl
 import ssl as _ssl
 from collections.abc import Callable, Sequence
 from types import TracebackType
-from typing import Any, Self
+from typing import Any, Self, overload
 
 import aiohttp
 import yarl
@@ -26,7 +26,17 @@ import yarl
 from route_planning_async._backends import RateLimitBackend
 from route_planning_async._core import AuthScheme, Request, Response, auth_header, decode, user_agent
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
+from route_planning_async._ids import (
+    DepotId,
+    DriverId,
+    OperationId,
+    PlanId,
+    RouteId,
+    StopId,
+    UnassignedStopId,
+)
 from route_planning_async._limits import RateLimits
+from route_planning_async._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
 from route_planning_async._resources import (
     CustomStopProperties,
     Depots,
@@ -44,7 +54,7 @@ from route_planning_async._stats import SchedulerStats
 from route_planning_async._transport import AiohttpTransport, Transport
 from route_planning_async._validators import UNSET, UnsetType
 
-__all__ = ["API_KEY_ENV", "BASE_URL_ENV", "DEFAULT_BASE_URL", "RoutePlanningClient"]
+__all__ = ["API_KEY_ENV", "BASE_URL_ENV", "DEFAULT_BASE_URL", "AnyResource", "RoutePlanningClient"]
 
 logger = logging.getLogger("route_planning_async")
 
@@ -56,6 +66,9 @@ API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
 
 BASE_URL_ENV = "ROUTE_PLANNING_BASE_URL"
 """The environment variable the service address is read from when the client is given none."""
+
+AnyResource = Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver
+"""What ``client.get`` answers for a serialized id whose kind the type checker does not know."""
 
 _LOOPBACK_NAMES = {"localhost"}
 
@@ -384,10 +397,34 @@ class RoutePlanningClient:
         if session is not None and session is not self._borrowed_session:
             await session.close()
 
-    async def get(self, serialized_id: str) -> Any:
-        """Fetch any resource by its serialized id (``plans/…``, ``plans/…/stops/…``,
-        ``unassignedStops/…``, ``operations/…``, ``depots/…``, ``routes/…``,
-        ``drivers/…``) as the right model."""
+    @overload
+    async def get(self, serialized_id: PlanId) -> Plan: ...
+    @overload
+    async def get(self, serialized_id: StopId) -> Stop: ...
+    @overload
+    async def get(self, serialized_id: UnassignedStopId) -> UnassignedStop: ...
+    @overload
+    async def get(self, serialized_id: OperationId) -> Operation: ...
+    @overload
+    async def get(self, serialized_id: DepotId) -> Depot: ...
+    @overload
+    async def get(self, serialized_id: RouteId) -> Route: ...
+    @overload
+    async def get(self, serialized_id: DriverId) -> Driver: ...
+    @overload
+    async def get(self, serialized_id: str) -> AnyResource: ...
+
+    async def get(self, serialized_id: str) -> AnyResource:
+        """Fetch any resource by its serialized id, as the matching model.
+
+        :param serialized_id: ``plans/…``, ``plans/…/stops/…``,
+            ``unassignedStops/…``, ``operations/…``, ``depots/…``, ``routes/…``
+            or ``drivers/…``. The ids of the models are typed by their kind
+            (``Plan.id`` is a :data:`PlanId`), so ``await client.get(plan.id)``
+            is typed as a :class:`Plan`; a plain ``str`` gives the union of the
+            models, to narrow with ``isinstance``.
+        :raises ValidationError: for a string that is no serialized id.
+        """
         return await get_by_serialized_id(self, serialized_id)
 
     async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any:

@@ -16,10 +16,18 @@ naming the argument.
 from __future__ import annotations
 
 import re
+from typing import NewType
 
 from route_planning_async._errors import ValidationError
 
 __all__ = [
+    "DepotId",
+    "DriverId",
+    "OperationId",
+    "PlanId",
+    "RouteId",
+    "StopId",
+    "UnassignedStopId",
     "bare_id",
     "custom_stop_property_id",
     "depot_id",
@@ -32,6 +40,23 @@ __all__ = [
     "stop_ref",
     "unassigned_stop_id",
 ]
+
+# The serialized ids the models carry: plain strings at run time, told apart by
+# the type checker, so that ``client.get(plan.id)`` is typed as a Plan.
+PlanId = NewType("PlanId", str)
+"""A plan's serialized id, ``plans/<id>``."""
+StopId = NewType("StopId", str)
+"""A stop's serialized id, ``plans/<planId>/stops/<stopId>``."""
+UnassignedStopId = NewType("UnassignedStopId", str)
+"""An unassigned stop's serialized id, ``unassignedStops/<id>``."""
+OperationId = NewType("OperationId", str)
+"""An operation's serialized id, ``operations/<id>``."""
+DepotId = NewType("DepotId", str)
+"""A depot's serialized id, ``depots/<id>``."""
+RouteId = NewType("RouteId", str)
+"""A route's serialized id, ``routes/<id>``."""
+DriverId = NewType("DriverId", str)
+"""A driver's serialized id, ``drivers/<id>``."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,50}")
 _RULE = "must be 1 to 50 letters, digits, '-' or '_'"

@@ -32,7 +32,7 @@ import datetime
 import enum
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any, ClassVar, Final
+from typing import Any, ClassVar, Final, TypedDict
 
 import attrs
 
@@ -74,9 +74,11 @@ __all__ = [
     "ReoptimizationType",
     "StopInput",
     "StopUpdate",
+    "StopUpdateFields",
     "TimingInput",
     "UnassignedStopInput",
     "UnassignedStopUpdate",
+    "UnassignedStopUpdateFields",
     "UnsetType",
     "WeightInput",
     "check_batch",
@@ -585,11 +587,53 @@ def reoptimization_body(optimization_type: str | None) -> dict[str, str]:
 # rules, with email and phone set on create and import only. The driver's
 # ``active`` flag is not part of any of these bodies.
 
+
+class StopUpdateFields(TypedDict, total=False):
+    """The fields of :class:`StopUpdate` as keyword arguments (``update(stop_id, notes=...)``),
+    for the type checker: a misspelt or unknown field is an error before the code runs."""
+
+    timing: TimingInput | None
+    recipient: RecipientInput | None
+    order_info: OrderInfoInput | None
+    proof_of_attempt_requirements: ProofOfAttemptRequirements | None
+    driver: str | None
+    allowed_drivers: Iterable[str] | None
+    activity: str | None
+    optimization_order: str | None
+    package_count: float | None
+    weight: WeightInput | None
+    payment_on_delivery: PaymentOnDeliveryInput | None
+    notes: str | None
+    barcodes: Sequence[str]
+    custom_properties: dict[str, str | None] | None
+
+
+class UnassignedStopUpdateFields(TypedDict, total=False):
+    """The fields of :class:`UnassignedStopUpdate` as keyword arguments (``update(stop_id, notes=...)``),
+    for the type checker: a misspelt or unknown field is an error before the code runs."""
+
+    timing: TimingInput | None
+    recipient: RecipientInput | None
+    order_info: OrderInfoInput | None
+    proof_of_attempt_requirements: ProofOfAttemptRequirements | None
+    allowed_drivers: Iterable[str] | None
+    activity: str | None
+    optimization_order: str | None
+    package_count: float | None
+    weight: WeightInput | None
+    payment_on_delivery: PaymentOnDeliveryInput | None
+    notes: str | None
+    barcodes: Sequence[str]
+    custom_properties: dict[str, str | None] | None
+    depot: str | None
+
+
 __all__ += [
     "MAX_DRIVER_DEPOTS",
     "MAX_DRIVER_IMPORT_BATCH",
     "DriverInput",
     "DriverUpdate",
+    "DriverUpdateFields",
     "RouteOverridesInput",
     "check_driver_batch",
 ]
@@ -704,3 +748,13 @@ def check_driver_batch(drivers: object, field: str = "drivers") -> list[DriverIn
         if not isinstance(item, DriverInput):
             fail(f"{field}[{index}]", f"must be a DriverInput, got {type(item).__name__}")
     return items
+
+
+class DriverUpdateFields(TypedDict, total=False):
+    """The fields of :class:`DriverUpdate` as keyword arguments (``update(stop_id, notes=...)``),
+    for the type checker: a misspelt or unknown field is an error before the code runs."""
+
+    name: str | None
+    display_name: str | None
+    depots: Sequence[str] | None
+    route_overrides: RouteOverridesInput | None

@@ -27,6 +27,16 @@ from typing import Any
 
 import attrs
 
+from route_planning_async._ids import (
+    DepotId,
+    DriverId,
+    OperationId,
+    PlanId,
+    RouteId,
+    StopId,
+    UnassignedStopId,
+)
+
 __all__ = [
     "Activity",
     "AttemptedLocation",
@@ -320,7 +330,7 @@ class RouteState:
 class Route:
     """The route a stop belongs to, once its plan is optimized."""
 
-    id: str
+    id: RouteId
     """``routes/<id>``."""
     title: str = ""
     """Title of the route."""
@@ -431,7 +441,7 @@ class RouteOverrides:
 class Driver:
     """A driver of the team (``client.drivers``), also as listed inside a plan."""
 
-    id: str
+    id: DriverId
     """``drivers/<id>``."""
     name: str | None = None
     """Name."""
@@ -453,7 +463,7 @@ class Driver:
 class Plan:
     """A planned day of work for a set of drivers, at a depot."""
 
-    id: str
+    id: PlanId
     """``plans/<id>``."""
     title: str
     """1 to 255 characters."""
@@ -477,7 +487,7 @@ class Plan:
 class Stop:
     """A stop inside a plan."""
 
-    id: str
+    id: StopId
     """``plans/<planId>/stops/<stopId>``."""
     plan: str = ""
     """``plans/<planId>``."""
@@ -551,7 +561,7 @@ class Stop:
 class UnassignedStop:
     """A stop of a depot that is not attached to a plan."""
 
-    id: str
+    id: UnassignedStopId
     """``unassignedStops/<id>``."""
     depot: str = ""
     """``depots/<id>``."""
@@ -601,7 +611,7 @@ class UnassignedStop:
 class SkippedStop:
     """A stop the optimization could not place."""
 
-    id: str
+    id: StopId
     """``plans/<planId>/stops/<stopId>``."""
     reason: str
     """Why (``impossible_time_window`` ...); unknown values are kept."""
@@ -655,7 +665,7 @@ class OperationMetadata:
 class Operation:
     """A long-running plan optimization, polled until ``done``."""
 
-    id: str
+    id: OperationId
     """``operations/<id>``."""
     type: str = "plan_optimization"
     """The kind of operation."""
@@ -672,7 +682,7 @@ class Operation:
 class Depot:
     """A depot of the team."""
 
-    id: str
+    id: DepotId
     """``depots/<id>``."""
     name: str = ""
     """Name of the depot."""

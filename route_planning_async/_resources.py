@@ -51,12 +51,15 @@ from route_planning_async._inputs import (
     MAX_DRIVER_IMPORT_BATCH,
     DriverInput,
     DriverUpdate,
+    DriverUpdateFields,
     PlanInput,
     PlanUpdate,
     StopInput,
     StopUpdate,
+    StopUpdateFields,
     UnassignedStopInput,
     UnassignedStopUpdate,
+    UnassignedStopUpdateFields,
     check_batch,
     check_driver_batch,
     check_no_depot,
@@ -394,7 +397,9 @@ class Stops(_Resource):
         """One stop by its serialized id ``plans/<planId>/stops/<stopId>``."""
         return await self._fetch(ENDPOINTS["stops.get"].request(_stop_path(stop_id)), Stop)
 
-    async def update(self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any) -> Stop:
+    async def update(
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
+    ) -> Stop:
         """Change the fields given (a :class:`StopUpdate`, or its fields as keywords).
         The location and ``client_id`` cannot be changed."""
         path = _stop_path(stop_id)
@@ -437,7 +442,7 @@ class Stops(_Resource):
         return await self._fetch(ENDPOINTS["stops.live_create"].request(path, json=body), LiveChange)
 
     async def live_update(
-        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
     ) -> LiveChange:
         """Change a stop of a plan that is not writable (applied like ``live_create``)."""
         path = _stop_path(stop_id)
@@ -541,7 +546,11 @@ class UnassignedStops(_Resource):
         return await self._fetch(ENDPOINTS["unassigned_stops.get"].request(path), UnassignedStop)
 
     async def update(
-        self, unassigned_stop_id: str, update: UnassignedStopUpdate | None = None, /, **fields: Any
+        self,
+        unassigned_stop_id: str,
+        update: UnassignedStopUpdate | None = None,
+        /,
+        **fields: Unpack[UnassignedStopUpdateFields],
     ) -> UnassignedStop:
         """Change the fields given (an :class:`UnassignedStopUpdate`, or keywords).
         The location and ``client_id`` cannot be changed."""
@@ -757,7 +766,9 @@ class Drivers(_Resource):
         body = unstructure(_checked(driver, DriverInput, "driver"))
         return await self._fetch(ENDPOINTS["drivers.create"].request(json=body), Driver)
 
-    async def update(self, driver_id: str, update: DriverUpdate | None = None, /, **fields: Any) -> Driver:
+    async def update(
+        self, driver_id: str, update: DriverUpdate | None = None, /, **fields: Unpack[DriverUpdateFields]
+    ) -> Driver:
         """Change the fields given (a :class:`DriverUpdate`, or its fields as
         keywords): ``name``, ``display_name``, ``depots``, ``route_overrides``."""
         path = {"driver": _ids.driver_id(driver_id)}

@@ -21,7 +21,7 @@ import math
 from collections.abc import Mapping
 from contextlib import AbstractAsyncContextManager, aclosing
 from types import TracebackType
-from typing import Any, Protocol, Unpack
+from typing import Protocol, Unpack
 
 import attrs
 
@@ -32,7 +32,7 @@ from route_planning_async._errors import (
     RoutePlanningError,
     ValidationError,
 )
-from route_planning_async._inputs import StopInput, StopUpdate
+from route_planning_async._inputs import StopInput, StopUpdate, StopUpdateFields
 from route_planning_async._models import LiveChange, Operation, Plan, PlanOptimization
 from route_planning_async._operations import (
     Deadline,
@@ -96,7 +96,7 @@ class LiveStopCalls(Protocol):
     async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange: ...
 
     async def live_update(
-        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
     ) -> LiveChange: ...
 
     async def live_delete(self, stop_id: str) -> LiveChange: ...
@@ -264,7 +264,9 @@ class LiveEdit:
         self.changes.append(change)
         return change
 
-    async def update(self, stop_id: str, update: StopUpdate | None = None, /, **fields: Any) -> LiveChange:
+    async def update(
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
+    ) -> LiveChange:
         """Change a stop (``client.stops.live_update``): a :class:`StopUpdate` or its fields."""
         change = await self._stops.live_update(self._own_stop(stop_id), update, **fields)
         self.changes.append(change)

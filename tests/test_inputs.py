@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 import route_planning_async as rp
 from route_planning_async import ValidationError
+from route_planning_async import _inputs as rp_inputs
 from route_planning_async._converter import unstructure
 from route_planning_async._core import Request
 from route_planning_async._inputs import PLAN_YEAR_RANGE, check_no_depot, reoptimization_body
@@ -858,3 +859,19 @@ async def test_valid_calls_do_reach_the_seam(client: RecordingClient) -> None:
         "/plans/p1/stops/s1:liveDelete",
         "/plans/p1/stops/s1:liveUpdate",
     ]
+
+
+@pytest.mark.parametrize(
+    ("fields", "update_class"),
+    [
+        (rp_inputs.StopUpdateFields, rp.StopUpdate),
+        (rp_inputs.UnassignedStopUpdateFields, rp.UnassignedStopUpdate),
+        (rp_inputs.DriverUpdateFields, rp.DriverUpdate),
+    ],
+)
+def test_the_typed_keywords_of_an_update_are_the_fields_of_its_class(
+    fields: type[Any], update_class: type[Any]
+) -> None:
+    # update(stop_id, **fields) is typed by the TypedDict and built into the class:
+    # a field added to one and not the other would be refused or untyped.
+    assert fields.__optional_keys__ == set(attrs.fields_dict(update_class))

@@ -71,7 +71,7 @@ def summarize_routes(plan: Plan, stops: Iterable[Stop]) -> list[RouteSummary]:
         if stop.route is not None:
             by_route.setdefault(stop.route.id, []).append(stop)
     names = _driver_names(plan)
-    driver_order = {driver.id: index for index, driver in enumerate(plan.drivers)}
+    driver_order: dict[str, int] = {driver.id: index for index, driver in enumerate(plan.drivers)}
     summaries: list[RouteSummary] = []
     for route_id, route_stops in by_route.items():
         route_stops.sort(key=_order)
