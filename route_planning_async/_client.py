@@ -43,6 +43,7 @@ from route_planning_async._resources import (
     Drivers,
     Operations,
     Plans,
+    Raw,
     Routes,
     Stops,
     UnassignedStops,
@@ -277,6 +278,8 @@ class RoutePlanningClient:
         """The team's drivers: list, create, change, remove, import."""
         self.routes = Routes(self)
         """Routes of optimized plans (read only)."""
+        self.raw = Raw(self)
+        """Any endpoint, answered as the HTTP response itself: status, headers, body."""
 
     def __repr__(self) -> str:
         if self._owner is not self:
@@ -434,6 +437,11 @@ class RoutePlanningClient:
         to then the service cannot have seen the request (the bulk importer
         tells a batch that never left from one that may have been applied).
         """
+        response = await self._send(request, on_sent=on_sent)
+        return decode(request, response, base_url=self._base_url)
+
+    async def _send(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Response:
+        """Send ``request`` through the scheduler and return the final answer, whatever its status."""
         transport = self._owner._transport
         if transport is None:
             if self._owner._entered:
@@ -444,8 +452,7 @@ class RoutePlanningClient:
         send = transport.send if self._owner is self else self._send_with_timeout(transport)
         if on_sent is not None:
             send = _announcing(send, on_sent)
-        response = await self._scheduler.run(request, send, retry=self._call_retry)
-        return decode(request, response, base_url=self._base_url)
+        return await self._scheduler.run(request, send, retry=self._call_retry)
 
     def _send_with_timeout(self, transport: Transport) -> Send:
         """The transport's ``send``, bounded by the view's timeout when it has one."""

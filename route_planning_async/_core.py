@@ -96,6 +96,10 @@ class Response:
         """True for 2xx."""
         return 200 <= self.status < 300
 
+    def json(self) -> Any:
+        """The body parsed as JSON (``json.JSONDecodeError`` when it is not JSON)."""
+        return json.loads(self.body)
+
 
 def auth_header(api_key: str, scheme: AuthScheme) -> str:
     """The ``Authorization`` value: Basic ``base64("<key>:")`` (primary) or Bearer."""

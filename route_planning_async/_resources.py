@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import re
 from collections.abc import (
     AsyncGenerator,
     AsyncIterable,
@@ -42,7 +43,7 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._converter import structure, unstructure
-from route_planning_async._core import Request
+from route_planning_async._core import Request, Response, encode_body
 from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._errors import RoutePlanningError, ServerError, TransportError, ValidationError
 from route_planning_async._import_report import FailedBatch, ImportReport, RejectedStop
@@ -155,6 +156,7 @@ class _Client(Protocol):
     @property
     def _clock(self) -> Clock: ...
     async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
+    async def _send(self, request: Request) -> Response: ...
 
 
 class _Resource:
@@ -856,6 +858,98 @@ class Routes(_Resource):
         the team may read)."""
         path = {"route": _ids.route_id(route_id)}
         return await self._fetch(ENDPOINTS["routes.get"].request(path), Route)
+
+
+class Raw(_Resource):
+    """Any endpoint, answered as the HTTP response itself (``client.raw``).
+
+    For what the models do not show: the status and headers of an answer, a
+    field this version does not model, an endpoint newer than the library.
+    Requests still pass the scheduler (limits, queues, retries of 429s, 5xx
+    and lost connections), in the category of the endpoint table that matches
+    the method and path; a path the table does not know needs ``category=``.
+    The answer is returned whatever its status: nothing is raised for an
+    error status or decoded.
+    """
+
+    __slots__ = ()
+
+    async def request(
+        self,
+        method: str,
+        path: str,
+        *,
+        query: Mapping[str, str] | Sequence[tuple[str, str]] = (),
+        json: object = UNSET,
+        category: Category | str | None = None,
+        weight: int = 1,
+    ) -> Response:
+        """Send one request and return the service's final answer.
+
+        :param method: ``GET``, ``POST``, ``PATCH`` or ``DELETE``.
+        :param path: below the base URL, e.g. ``/plans/p1`` or a serialized id
+            (``plans/p1/stops/s1``); the scheduler's category is looked up from it.
+        :param query: query parameters, as a mapping or pairs.
+        :param json: a JSON body (any JSON-encodable value); none when not given.
+        :param category: the rate-limit category, for a path the endpoint table
+            does not know (it must agree with the table's otherwise).
+        :param weight: the request's weight for weighted rules (stops in a batch).
+        :raises ValidationError: for a bad method, path, category or weight.
+        """
+        given: object = method
+        verb = given.upper() if isinstance(given, str) else given
+        if verb not in ("GET", "POST", "PATCH", "DELETE"):
+            raise ValidationError("method", f"must be GET, POST, PATCH or DELETE, got {method!r}")
+        relative = _raw_path(path)
+        known = _category_of(verb, relative)
+        chosen = known
+        if category is not None:
+            try:
+                chosen = Category(category)
+            except ValueError:
+                raise ValidationError("category", f"is not a rate-limit category: {category!r}") from None
+            if known is not None and chosen is not known:
+                where = f"{verb} {relative} is in {known.value!r}"
+                raise ValidationError("category", f"{where}, not {chosen.value!r}")
+        if chosen is None:
+            unknown = f"{verb} {relative} is not in the endpoint table"
+            raise ValidationError("category", f"{unknown}: give category=")
+        amount: object = weight
+        if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
+            raise ValidationError("weight", f"must be a positive int, got {weight!r}")
+        pairs = tuple(query.items()) if isinstance(query, Mapping) else tuple(query)
+        body = None if isinstance(json, UnsetType) else encode_body(json)
+        return await self._client._send(Request(verb, relative, chosen, pairs, body, weight))
+
+    async def get(self, path: str, *, query: Mapping[str, str] | Sequence[tuple[str, str]] = ()) -> Response:
+        """``request("GET", path, query=query)``: e.g. the headers of ``plans/p1``."""
+        return await self.request("GET", path, query=query)
+
+
+_RAW_PATH = re.compile(r"/?[A-Za-z0-9_:./-]+")
+
+
+def _raw_path(path: object) -> str:
+    """``path`` as a path below the base URL, starting with ``/``; nothing that leaves it."""
+    if not isinstance(path, str) or not _RAW_PATH.fullmatch(path) or ".." in path or "//" in path:
+        raise ValidationError(
+            "path", f"must be a path below the base URL (letters, digits, '-', '_', ':', '/'), got {path!r}"
+        )
+    return path if path.startswith("/") else f"/{path}"
+
+
+def _category_of(method: str, path: str) -> Category | None:
+    """The category of the endpoint of the table that ``method path`` is, if any."""
+    for pattern, endpoint in _ENDPOINT_PATTERNS:
+        if endpoint.method == method and pattern.fullmatch(path):
+            return endpoint.category
+    return None
+
+
+_ENDPOINT_PATTERNS = [
+    (re.compile(re.sub(r"\\\{\w+\\\}", "[A-Za-z0-9_-]+", re.escape(endpoint.template))), endpoint)
+    for endpoint in ENDPOINTS.values()
+]
 
 
 _SERIALIZED_ID_RULE: Final = (

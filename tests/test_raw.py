@@ -1,0 +1,72 @@
+"""``client.raw``: any endpoint, answered as the HTTP response itself, through the scheduler."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+import route_planning_async as rp
+from route_planning_async.emulator import Emulator
+
+pytestmark = pytest.mark.asyncio
+
+
+async def test_a_raw_get_gives_the_status_headers_and_body_of_a_modelled_answer() -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        plan = await client.plans.create(title="Monday", starts=datetime.date(2026, 3, 2))
+        answer = await client.raw.get(plan.id)
+        assert answer.status == 200
+        assert answer.headers["Content-Type"].startswith("application/json")
+        assert answer.json()["title"] == "Monday"
+        assert client.stats[rp.Category.READ].requests == 1
+
+
+async def test_an_error_status_is_returned_not_raised() -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        answer = await client.raw.get("/plans/nope")
+        assert answer.status == 404
+        assert not answer.ok
+        assert answer.json()["code"] == "plan_not_found"
+
+
+async def test_a_raw_post_with_a_body_goes_in_the_endpoints_category() -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        body = {"title": "Tuesday", "starts": {"day": 3, "month": 3, "year": 2026}}
+        answer = await client.raw.request("post", "/plans", json=body)
+        assert answer.status == 200
+        assert answer.json()["title"] == "Tuesday"
+        assert client.stats[rp.Category.WRITE].requests == 1
+        [record] = emu.log.select(route="plans.create")
+        assert record.category is rp.Category.WRITE
+
+
+async def test_a_path_outside_the_table_needs_its_category() -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        with pytest.raises(rp.ValidationError, match="not in the endpoint table: give category="):
+            await client.raw.get("/vehicles")
+        answer = await client.raw.request("GET", "/vehicles", category="read")
+        assert answer.status == 404
+        assert len(emu.log) == 1
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "field"),
+    [
+        ({"method": "PUT", "path": "/plans"}, "method"),
+        ({"method": "GET", "path": "../plans"}, "path"),
+        ({"method": "GET", "path": "//evil.example/plans"}, "path"),
+        ({"method": "GET", "path": "/plans?x=1"}, "path"),
+        ({"method": "GET", "path": "/plans", "category": "optimize"}, "category"),
+        ({"method": "GET", "path": "/plans", "category": "nope"}, "category"),
+        ({"method": "POST", "path": "/plans/p1/stops:import", "weight": 0}, "weight"),
+    ],
+)
+async def test_a_bad_raw_request_is_refused_before_anything_is_sent(
+    kwargs: dict[str, object], field: str
+) -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        with pytest.raises(rp.ValidationError) as caught:
+            await client.raw.request(**kwargs)  # type: ignore[arg-type]
+        assert caught.value.field == field
+        assert len(emu.log) == 0
