@@ -40,8 +40,9 @@ LIMITS_HELP = (
     "The client's rate limits: 'contract' (the default), 'public-docs' (the public API "
     "documentation's newer figures), or a JSON or TOML FILE mapping categories (read, write, "
     "batch_import, optimize, driver_create, driver_import) to lists of rules "
-    '{"amount": N, "period": SECONDS, "per": "request"|"weight"}; categories the file does not '
-    "name keep the contract's rules, an empty list makes one unlimited."
+    '{"amount": N, "period": SECONDS, "per": "request"|"weight"} (JSON: {"read": [{"amount": 20, '
+    '"period": 1}]}; TOML: [[read]] amount = 20 period = 1, one table per rule); categories the '
+    "file does not name keep the contract's rules, an empty list makes one unlimited."
 )
 """The option's help text."""
 

@@ -14,13 +14,14 @@ from route_planning_async._cli import _app
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator
 
-STOPS = """\
-address,city,postcode,lat,lng,name,email,phone,external_id,earliest,latest,duration,packages,barcodes,products,order_id,notes,activity
-1 Upper Street,London,N1 0PN,51.536,-0.103,Ana Silva,ana@example.com,+442071234567,EXT-1,09:00,12:00,120,2,A1;A2,Shoes,ORD-1,"Ring twice, then wait",delivery
-2 Upper Street,London,N1 0PN,51.537,-0.104,Ben Cohen,,,EXT-2,,,90,1,B1,,,,pickup
-3 Essex Road,London,N1 2SN,51.540,-0.100,Cleo Kim,,,EXT-3,14:30,17:45,,,,,,"two
-lines",
-"""
+STOPS = (
+    "address,city,postcode,lat,lng,name,email,phone,external_id,earliest,latest,duration,packages,"
+    "barcodes,products,order_id,notes,activity\n"
+    "1 Upper Street,London,N1 0PN,51.536,-0.103,Ana Silva,ana@example.com,+442071234567,EXT-1,"
+    '09:00,12:00,120,2,A1;A2,Shoes,ORD-1,"Ring twice, then wait",delivery\n'
+    "2 Upper Street,London,N1 0PN,51.537,-0.104,Ben Cohen,,,EXT-2,,,90,1,B1,,,,pickup\n"
+    '3 Essex Road,London,N1 2SN,51.540,-0.100,Cleo Kim,,,EXT-3,14:30,17:45,,,,,,"two\nlines",\n'
+)
 
 
 def _write(path: Path, text: str) -> Path:
@@ -65,7 +66,8 @@ def test_piped_tables_keep_whole_ids(run: Cli, tmp_path: Path) -> None:
     for _ in range(2):
         run.create_plan(drivers=["driver-ana", "driver-ben", "driver-cleo", "driver-dan"])
     stop_ids = [stop["id"] for stop in run.json("stops", "list", plan)]
-    assert stop_ids and all(len(stop_id) > 40 for stop_id in stop_ids)
+    assert len(stop_ids) == 3
+    assert all(len(stop_id) > 40 for stop_id in stop_ids)
     operation = run("optimize", plan, "--wait").stdout.strip()
     route_ids = run.json("plans", "get", plan)["routes"]
     driver_ids = [driver["id"] for driver in run.json("drivers", "list")]
