@@ -15,7 +15,7 @@ from route_planning_async import __version__
 from route_planning_async._cli import _commands, _drivers
 from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, serve_emulator
 from route_planning_async._cli._errors import InputError
-from route_planning_async._cli._limits import LIMITS_HELP, parse_limits
+from route_planning_async._cli._limits import LIMITS_FILE_HELP, LIMITS_HELP, parse_limits
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stops import fields_as_csv_row, generate_stop_fields
@@ -32,6 +32,7 @@ emulator that is gone when the command ends; for a session (import, then
 optimize), run 'route-planning emulator' and use the lines it prints:
   eval "$(route-planning emulator --print-env &)"
 
+{LIMITS_FILE_HELP}
 \b
 Exit codes:
   0  success

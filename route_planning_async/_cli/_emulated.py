@@ -176,5 +176,6 @@ async def serve_emulator(
             stop_how = f"kill {os.getpid()}" if print_env else "Ctrl-C"
             output.err.print(f"in-memory, lost on exit; stop it with {stop_how}", highlight=False)
             await stop.wait()
-    output.err.print("emulator stopped", highlight=False)
+    names = " ".join((BASE_URL_ENV, API_KEY_ENV, CA_FILE_ENV, LIMITS_ENV))
+    output.err.print(f"emulator stopped; in the shells that used it: unset {names}", highlight=False)
     return ExitCode.OK

@@ -31,20 +31,29 @@ from typing import Any
 from route_planning_async import Category, ConfigurationError, RateLimits, Rule
 from route_planning_async._cli._errors import InputError
 
-__all__ = ["LIMITS_HELP", "NAMED_LIMITS", "parse_limits", "read_limits_file"]
+__all__ = ["LIMITS_FILE_HELP", "LIMITS_HELP", "NAMED_LIMITS", "parse_limits", "read_limits_file"]
 
 NAMED_LIMITS = {"contract": RateLimits.default, "public-docs": RateLimits.public_docs}
 """The limits ``--limits`` knows by name."""
 
 LIMITS_HELP = (
-    "The client's rate limits: 'contract' (the default), 'public-docs' (the public API "
-    "documentation's newer figures), or a JSON or TOML FILE mapping categories (read, write, "
-    "batch_import, optimize, driver_create, driver_import) to lists of rules "
-    '{"amount": N, "period": SECONDS, "per": "request"|"weight"} (JSON: {"read": [{"amount": 20, '
-    '"period": 1}]}; TOML: [[read]] amount = 20 period = 1, one table per rule); categories the '
-    "file does not name keep the contract's rules, an empty list makes one unlimited."
+    "The client's rate limits: contract (the default), public-docs (the public API documentation's "
+    "newer figures), or a JSON or TOML FILE of rules per category (see 'Limits file' below)."
 )
 """The option's help text."""
+
+LIMITS_FILE_HELP = """\b
+Limits file (--limits FILE): categories read, write, batch_import, optimize,
+driver_create, driver_import, each a list of rules {amount, period in
+seconds, per: request (default) or weight (stops in a batch)}; categories
+not named keep the contract's rules, an empty list makes one unlimited.
+  JSON: {"read": [{"amount": 20, "period": 1}], "optimize": []}
+  TOML: optimize = []
+        [[read]]
+        amount = 20
+        period = 1
+"""
+"""The format of a limits file, for the commands' help."""
 
 _RULE_KEYS = frozenset({"amount", "period", "per"})
 
