@@ -455,8 +455,9 @@ def stops_sample(count: int, seed: int, output: Path | None) -> None:
 @click.option(
     "--wait",
     is_flag=True,
-    help="Poll the optimization until it is done; stdout is still the operation id alone, "
-    "the outcome goes to stderr and the exit code says it (0 optimized, 1 failed or canceled).",
+    help="Poll the optimization until it is done. Stdout is still the operation id alone (printed "
+    "as soon as it starts, so also when the wait fails or times out); the outcome goes to stderr "
+    "and the exit code says it: 0 optimized, 1 failed, canceled or timed out.",
 )
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Give up waiting after SECONDS.")
 @_shared_options

@@ -368,18 +368,19 @@ async def optimize(settings: Settings, *, plan: str, wait: bool, max_wait: float
     output = Output(json=settings.json)
     async with open_client(settings) as client:
         operation = await client.plans.optimize(plan)
+        if not output.json:
+            # The bare id alone on stdout, for OP=$(route-planning optimize P), and
+            # at once: with --wait it is there even when the wait fails or times
+            # out. The words go to stderr.
+            output.note(f"started {operation.id} for {plan}")
+            output.out.print(operation.id, highlight=False)
+            output.out.file.flush()
         if wait:
             operation = await wait_with_status(client, output, operation, max_wait)
+            output.note(_describe_result(operation))
     if output.json:
         dump_json(operation)
-    else:
-        # The bare id alone on stdout, for OP=$(route-planning optimize P); the
-        # words on stderr. With --wait the exit code tells how it ended.
-        output.note(_describe_result(operation) if wait else f"started {operation.id} for {plan}")
-        output.out.print(operation.id, highlight=False)
-    if wait and _failed(operation):
-        return ExitCode.FAILURE
-    return ExitCode.OK
+    return ExitCode.FAILURE if wait and _failed(operation) else ExitCode.OK
 
 
 async def distribute(settings: Settings, *, plan: str) -> int:

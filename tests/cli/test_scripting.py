@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from route_planning_async._cli import _app
+from route_planning_async import Operation, OptimizationFailedError
+from route_planning_async._cli import _app, _commands
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator
@@ -205,3 +206,21 @@ def test_export_of_an_optimized_plan_leaves_out_route_starts_and_ends(run: Cli, 
     exported = tmp_path / "optimized.csv"
     assert run.json("stops", "export", plan, exported)["stops"] == 3
     assert [row["external_id"] for row in _rows(exported)] == ["EXT-1", "EXT-2", "EXT-3"]
+
+
+def test_optimize_wait_prints_the_id_even_when_the_wait_fails(
+    run: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    plan = _imported_plan(run, tmp_path)
+
+    async def failing_wait(
+        client: object, output: object, operation: Operation, max_wait: object
+    ) -> Operation:
+        raise OptimizationFailedError(operation, "no_drivers_available", "Plan has no drivers.")
+
+    monkeypatch.setattr(_commands, "wait_with_status", failing_wait)
+    result = run("optimize", plan, "--wait")
+    assert result.exit_code == 1
+    # The id was printed when the optimization started: a script can still look at it.
+    assert re.fullmatch(r"operations/\w+\n", result.stdout)
+    assert "no_drivers_available" in result.stderr
