@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from route_planning_async import __version__
 from route_planning_async._cli import _commands, _drivers
@@ -68,15 +69,32 @@ _JSON_OPTION = click.option(
 )
 
 
+def _from_command_line(ctx: click.Context, param: click.Parameter) -> bool:
+    # A value from the environment is checked when a command uses it, so that a
+    # stale export (an emulator that stopped and removed its files) does not
+    # stop commands that never read it, such as 'emulator' itself.
+    return ctx.get_parameter_source(str(param.name)) == ParameterSource.COMMANDLINE
+
+
 def _check_limits(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
     """Check ``--limits`` when given (a bad file is a usage error naming its place), then record it."""
     if value is None:
         return
-    try:
-        parse_limits(value)
-    except InputError as exc:
-        raise click.BadParameter(exc.format_message(), ctx=ctx, param=param) from None
+    if _from_command_line(ctx, param):
+        try:
+            parse_limits(value)
+        except InputError as exc:
+            raise click.BadParameter(exc.format_message(), ctx=ctx, param=param) from None
     _settings(ctx).limits = value
+
+
+def _check_ca_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    """Record ``--ca-file``; one given on the command line must exist."""
+    if value is None:
+        return
+    if _from_command_line(ctx, param) and not value.is_file():
+        raise click.BadParameter(f"{value} does not exist or is not a file", ctx=ctx, param=param)
+    _settings(ctx).ca_file = value
 
 
 def _shared_options(command: F) -> F:
@@ -98,10 +116,10 @@ def _shared_options(command: F) -> F:
         ),
         click.option(
             "--ca-file",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
+            type=click.Path(dir_okay=False, path_type=Path),
             envvar=CA_FILE_ENV,
             expose_value=False,
-            callback=_set("ca_file"),
+            callback=_check_ca_file,
             help=f"PEM file of extra CA certificates to trust (${CA_FILE_ENV}).",
         ),
         click.option(

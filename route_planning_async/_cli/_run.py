@@ -32,6 +32,7 @@ from route_planning_async import (
     ValidationError,
 )
 from route_planning_async._cli._csv import CsvError
+from route_planning_async._cli._emulated import CA_FILE_ENV
 from route_planning_async._cli._errors import CommandError, InputError
 from route_planning_async._cli._limits import parse_limits
 from route_planning_async._client import API_KEY_ENV
@@ -147,6 +148,11 @@ async def open_client(
         return
     ssl_context = None
     if settings.ca_file is not None:
+        if not settings.ca_file.is_file():
+            raise InputError(
+                f"--ca-file {settings.ca_file} does not exist (from ${CA_FILE_ENV}? "
+                "an emulator that stopped removes its file: unset it)"
+            )
         try:
             ssl_context = ssl.create_default_context(cafile=str(settings.ca_file))
         except (OSError, ssl.SSLError) as exc:

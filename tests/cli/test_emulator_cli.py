@@ -138,6 +138,18 @@ def test_print_env_lines_point_the_other_commands_at_a_lasting_emulator(
     assert not limits_file.exists()
     assert not limits_file.parent.exists()
 
+    # The exports left behind do not stop a new emulator (nor any --help); a command that
+    # would use them says which file is gone.
+    assert _run(env, "emulator", "--help").exit_code == 0
+    stale_limits = _run(env, "plans", "list")
+    assert stale_limits.exit_code == 2
+    message = f"--limits {limits_file}: neither contract, public-docs nor an existing file"
+    assert message in stale_limits.stderr
+    env.pop("ROUTE_PLANNING_LIMITS")
+    stale = _run(env, "plans", "list")
+    assert stale.exit_code == 2
+    assert f"--ca-file {ca_file} does not exist" in " ".join(stale.stderr.split())
+
 
 def test_ca_file_option_http_and_limits(started: list[subprocess.Popen[str]], tmp_path: Path) -> None:
     ca_file = tmp_path / "emulator-ca.pem"
@@ -175,6 +187,10 @@ def test_emulator_options_are_checked() -> None:
     bad = _run({}, "emulator", "--limits", "no-such-file.toml")
     assert bad.exit_code == 2
     assert "neither contract, public-docs nor an existing file" in bad.stderr
+    # A --ca-file given on the command line is checked at once.
+    missing = _run({}, "--ca-file", "no-such-ca.pem", "plans", "list")
+    assert missing.exit_code == 2
+    assert "no-such-ca.pem does not exist or is not a file" in missing.stderr
 
 
 def test_help_says_emulator_is_one_shot_and_how_to_get_a_lasting_one() -> None:

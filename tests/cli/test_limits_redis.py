@@ -129,11 +129,14 @@ def test_the_client_uses_the_limits(
     run: Cli, served_emulator: ServedEmulator, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("ROUTE_PLANNING_API_KEY", served_emulator.emulator.api_key)
-    base = {"base_url": served_emulator.base_url, "ca_file": served_emulator.ca_file}
+
+    def settings(limits: str | None = None) -> Settings:
+        return Settings(base_url=served_emulator.base_url, ca_file=served_emulator.ca_file, limits=limits)
+
     path = _write(tmp_path / "limits.toml", GOOD_TOML)
-    assert _client_limits(served_emulator, Settings(**base, limits=str(path))) == parse_limits(str(path))
-    assert _client_limits(served_emulator, Settings(**base, limits="public-docs")) == RateLimits.public_docs()
-    assert _client_limits(served_emulator, Settings(**base)) == RateLimits.default()
+    assert _client_limits(served_emulator, settings(str(path))) == parse_limits(str(path))
+    assert _client_limits(served_emulator, settings("public-docs")) == RateLimits.public_docs()
+    assert _client_limits(served_emulator, settings()) == RateLimits.default()
     # And the commands run with them.
     listed = run("plans", "list", "--limits", path, "--json")
     assert listed.exit_code == 0, listed.stderr
