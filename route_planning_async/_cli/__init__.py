@@ -7,12 +7,13 @@ The rooms, each importing only rooms listed above it:
 
 - ``_errors``: exit codes and the errors that end a command with one line on stderr.
 - ``_summary``: a distributed plan route by route, as plain data.
-- ``_csv``: stops as CSV, the column mapping and the failure report.
+- ``_csv``: stops as CSV, the column mapping, the failure report and the export.
+- ``_limits``: ``--limits``: the client's rate limits by name or from a JSON or TOML file.
 - ``_stops``: realistic, seeded stops around a depot (demo and sample files).
 - ``_render``: rich output: tables, the progress bar, the status line.
 - ``_map``: the routes as a self-contained HTML page.
-- ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``.
-- ``_run``: settings, the client a command talks through, running a command.
+- ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``; the lasting one of ``emulator``.
+- ``_run``: settings, the client a command talks through (``--limits``, ``--redis``), running a command.
 - ``_progress``: an import with a progress bar, a wait with a status line, the stats rows.
 - ``_demo``: the ``demo`` workflow.
 - ``_commands``: what each command does, as coroutines.

@@ -10,9 +10,14 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
+from click.core import ParameterSource
 
 from route_planning_async import __version__
 from route_planning_async._cli import _commands, _drivers
+from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, serve_emulator
+from route_planning_async._cli._errors import InputError
+from route_planning_async._cli._limits import LIMITS_FILE_HELP, LIMITS_HELP, parse_limits
+from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stops import fields_as_csv_row, generate_stop_fields
 from route_planning_async._cli._webhooks import webhooks
@@ -23,9 +28,12 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 _EPILOG = f"""\b
 The API key is read from {API_KEY_ENV} or from --api-key-file FILE, never
-from the command line. --emulator runs a command against a fresh embedded
-emulator (its own key and CA are then used).
+from the command line. --emulator runs one command against a fresh, empty
+emulator that is gone when the command ends; for a session (import, then
+optimize), run 'route-planning emulator' and use the lines it prints:
+  eval "$(route-planning emulator --print-env &)"
 
+{LIMITS_FILE_HELP}
 \b
 Exit codes:
   0  success
@@ -61,6 +69,34 @@ _JSON_OPTION = click.option(
 )
 
 
+def _from_command_line(ctx: click.Context, param: click.Parameter) -> bool:
+    # A value from the environment is checked when a command uses it, so that a
+    # stale export (an emulator that stopped and removed its files) does not
+    # stop commands that never read it, such as 'emulator' itself.
+    return ctx.get_parameter_source(str(param.name)) == ParameterSource.COMMANDLINE
+
+
+def _check_limits(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
+    """Check ``--limits`` when given (a bad file is a usage error naming its place), then record it."""
+    if value is None:
+        return
+    if _from_command_line(ctx, param):
+        try:
+            parse_limits(value)
+        except InputError as exc:
+            raise click.BadParameter(exc.format_message(), ctx=ctx, param=param) from None
+    _settings(ctx).limits = value
+
+
+def _check_ca_file(ctx: click.Context, param: click.Parameter, value: Path | None) -> None:
+    """Record ``--ca-file``; one given on the command line must exist."""
+    if value is None:
+        return
+    if _from_command_line(ctx, param) and not value.is_file():
+        raise click.BadParameter(f"{value} does not exist or is not a file", ctx=ctx, param=param)
+    _settings(ctx).ca_file = value
+
+
 def _shared_options(command: F) -> F:
     """The connection and output options, accepted before or after any command name."""
     options = (
@@ -80,18 +116,44 @@ def _shared_options(command: F) -> F:
         ),
         click.option(
             "--ca-file",
-            type=click.Path(exists=True, dir_okay=False, path_type=Path),
-            envvar="ROUTE_PLANNING_CA_FILE",
+            type=click.Path(dir_okay=False, path_type=Path),
+            envvar=CA_FILE_ENV,
             expose_value=False,
-            callback=_set("ca_file"),
-            help="PEM file of extra CA certificates to trust ($ROUTE_PLANNING_CA_FILE).",
+            callback=_check_ca_file,
+            help=f"PEM file of extra CA certificates to trust (${CA_FILE_ENV}).",
         ),
         click.option(
             "--emulator",
             is_flag=True,
             expose_value=False,
             callback=_set("emulator"),
-            help="Run against a fresh embedded emulator instead of the service.",
+            help="One-shot: run this one command against a fresh, empty embedded emulator, "
+            "gone when it ends (for a lasting one: 'route-planning emulator').",
+        ),
+        click.option(
+            "--limits",
+            metavar="public-docs|contract|FILE",
+            envvar=LIMITS_ENV,
+            expose_value=False,
+            callback=_check_limits,
+            help=f"{LIMITS_HELP} (${LIMITS_ENV})",
+        ),
+        click.option(
+            "--redis",
+            metavar="URL",
+            envvar="ROUTE_PLANNING_REDIS_URL",
+            expose_value=False,
+            callback=_set("redis"),
+            help="Keep the rate-limit slots in this Redis server (redis://host:6379/0), shared by every "
+            "process using the same key and prefix; needs the redis extra ($ROUTE_PLANNING_REDIS_URL).",
+        ),
+        click.option(
+            "--redis-prefix",
+            metavar="NAME",
+            expose_value=False,
+            callback=_set("redis_prefix"),
+            help="The key prefix in Redis (default: derived from the API key); library code sharing "
+            "the limits passes the same as RedisBackend(key_prefix=...).",
         ),
         _JSON_OPTION,
     )
@@ -167,7 +229,7 @@ def demo(
 @cli.group(epilog=_EPILOG)
 @_shared_options
 def plans() -> None:
-    """List and create plans."""
+    """List, show, create and delete plans."""
 
 
 @plans.command("list", epilog=_EPILOG)
@@ -205,10 +267,80 @@ def plans_create(
     )
 
 
+@plans.command("get", epilog=_EPILOG)
+@click.argument("plan")
+@_shared_options
+@click.pass_context
+def plans_get(ctx: click.Context, plan: str) -> None:
+    """Show PLAN (plans/<id> or <id>): title, day, depot, drivers, optimization, routes."""
+    settings = _settings(ctx)
+    run_command(lambda: _commands.plans_get(settings, plan=plan))
+
+
+def _interactive() -> bool:
+    """Whether a question can be asked (standard input and error are terminals)."""
+    return sys.stdin.isatty() and sys.stderr.isatty()
+
+
+@plans.command("delete", epilog=_EPILOG)
+@click.argument("plan")
+@click.option(
+    "--yes", "-y", is_flag=True, help="Do not ask for confirmation (needed when not on a terminal)."
+)
+@_shared_options
+@click.pass_context
+def plans_delete(ctx: click.Context, plan: str, yes: bool) -> None:
+    """Delete PLAN and its stops, after asking (prints the deleted plan's id on stdout).
+
+    Without a terminal to ask on, --yes is required (exit code 2 otherwise).
+    """
+    settings = _settings(ctx)
+    if not yes:
+        if not _interactive():
+            raise InputError(f"not deleting {plan}: pass --yes to delete without a terminal to confirm on")
+        if not click.confirm(f"Delete {plan} and all its stops?", default=False, err=True):
+            raise click.Abort()
+    run_command(lambda: _commands.plans_delete(settings, plan=plan))
+
+
 @cli.group(epilog=_EPILOG)
 @_shared_options
 def stops() -> None:
-    """Import stops from CSV files."""
+    """List, import and export the stops of a plan (CSV)."""
+
+
+@stops.command("list", epilog=_EPILOG)
+@click.argument("plan")
+@click.option("--limit", type=click.IntRange(min=1), help="Stop after this many stops.")
+@_shared_options
+@click.pass_context
+def stops_list(ctx: click.Context, plan: str, limit: int | None) -> None:
+    """List the stops of PLAN: id, external id, recipient, address, time window, route."""
+    settings = _settings(ctx)
+    run_command(lambda: _commands.stops_list(settings, plan=plan, limit=limit))
+
+
+@stops.command("export", epilog=_EPILOG)
+@click.argument("plan")
+@click.argument("csv_file", metavar="CSV", type=click.Path(dir_okay=False, writable=True, path_type=Path))
+@_shared_options
+@click.pass_context
+def stops_export(ctx: click.Context, plan: str, csv_file: Path) -> None:
+    """Write the stops of PLAN to CSV, in columns 'stops import' reads back as they are.
+
+    \b
+    Columns: external_id, recipient_name, recipient_email, recipient_phone,
+    address_line_one, address_line_two, latitude, longitude, earliest, latest
+    (HH:MM), duration (seconds), notes, package_count, barcodes and products
+    (joined with ';'), seller_order_id, seller_name, activity,
+    optimization_order, weight, weight_unit, payment_amount, payment_currency,
+    client_id. The service gives an address back as its two lines and its
+    geocoded point (city, state, zip and country are not returned apart), so
+    the coordinates place a re-imported stop where it was. Allowed drivers and
+    route assignments are not exported.
+    """
+    settings = _settings(ctx)
+    run_command(lambda: _commands.stops_export(settings, plan=plan, csv_path=csv_file))
 
 
 @stops.command("import", epilog=_EPILOG)
@@ -338,12 +470,25 @@ def stops_sample(count: int, seed: int, output: Path | None) -> None:
 
 @cli.command(epilog=_EPILOG)
 @click.argument("plan")
-@click.option("--wait", is_flag=True, help="Poll the optimization until it is done.")
+@click.option(
+    "--wait",
+    is_flag=True,
+    help="Poll the optimization until it is done. Stdout is still the operation id alone (printed "
+    "as soon as it starts, so also when the wait fails or times out); the outcome goes to stderr "
+    "and the exit code says it: 0 optimized, 1 failed, canceled or timed out.",
+)
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), help="Give up waiting after SECONDS.")
 @_shared_options
 @click.pass_context
 def optimize(ctx: click.Context, plan: str, wait: bool, timeout: float | None) -> None:
-    """Start the optimization of PLAN (3 per minute); print its operation."""
+    """Start the optimization of PLAN (3 per minute); print its operation id alone on stdout.
+
+    \b
+    For scripts:
+      OP=$(route-planning optimize plans/ABC)
+      route-planning operations wait "$OP"
+    The human description goes to stderr; --json prints the operation as JSON.
+    """
     settings = _settings(ctx)
     run_command(lambda: _commands.optimize(settings, plan=plan, wait=wait, max_wait=timeout))
 
@@ -449,3 +594,83 @@ def routes_get(ctx: click.Context, route_ids: Sequence[str]) -> None:
     """Show each ROUTE (routes/<id> or <id>: a plan's 'routes' lists them)."""
     settings = _settings(ctx)
     run_command(lambda: _drivers.routes_get(settings, route_ids=list(route_ids)))
+
+
+@cli.command("emulator", epilog=_EPILOG)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=0, help="TCP port on 127.0.0.1 (default: a free one)."
+)
+@click.option("--http", is_flag=True, help="Serve plain HTTP (no certificate to trust) instead of HTTPS.")
+@click.option(
+    "--speedup",
+    type=click.FloatRange(min=0, min_open=True),
+    default=1.0,
+    show_default=True,
+    help="Run the emulator's limits and delays this many times faster (the exported limits match).",
+)
+@click.option(
+    "--limits",
+    "server_limits",
+    metavar="public-docs|contract|FILE",
+    help="The limits the emulator enforces (default: the contract's); same format as the shared --limits.",
+)
+@click.option("--no-limits", is_flag=True, help="Enforce no rate limits at all.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of ids and fault draws.")
+@click.option(
+    "--ca-file",
+    "ca_output",
+    type=click.Path(dir_okay=False, writable=True, path_type=Path),
+    help="Write the CA certificate here (default: a file in a temporary directory removed on exit).",
+)
+@click.option(
+    "--print-env",
+    is_flag=True,
+    help='Close stdout after the export lines, for eval "$(route-planning emulator --print-env &)".',
+)
+def emulator_command(
+    port: int,
+    http: bool,
+    speedup: float,
+    server_limits: str | None,
+    no_limits: bool,
+    seed: int,
+    ca_output: Path | None,
+    print_env: bool,
+) -> None:
+    """Run a lasting, in-memory emulator until Ctrl-C or SIGTERM, for the other commands to use.
+
+    \b
+    Prints on stdout the lines that point the other commands at it:
+      export ROUTE_PLANNING_BASE_URL=https://127.0.0.1:PORT/public/v0.2b
+      export ROUTE_PLANNING_API_KEY=...
+      export ROUTE_PLANNING_CA_FILE=...   (unset with --http)
+      export ROUTE_PLANNING_LIMITS=...    (its limits, sped up as much)
+    and on stderr its driver ids (drivers/driver-ana, ...) and depot ids.
+
+    \b
+    In the same shell:   eval "$(route-planning emulator --print-env &)"
+    or in a second terminal: route-planning emulator, then paste the lines.
+    """
+    if no_limits and server_limits is not None:
+        raise click.UsageError("give --limits or --no-limits, not both")
+    try:
+        from route_planning_async import RateLimits
+
+        limits = (
+            RateLimits.unlimited() if no_limits else parse_limits(server_limits) if server_limits else None
+        )
+    except InputError as exc:
+        raise click.BadParameter(exc.format_message(), param_hint="--limits") from None
+    output = Output()
+    run_command(
+        lambda: serve_emulator(
+            output,
+            port=port,
+            http=http,
+            speedup=speedup,
+            limits=limits,
+            seed=seed,
+            ca_file=ca_output,
+            print_env=print_env,
+        )
+    )

@@ -17,9 +17,16 @@ from route_planning_async import (
     Operation,
     OptimizationFailure,
     OptimizationSuccess,
+    StopType,
     ValidationError,
 )
-from route_planning_async._cli._csv import CsvRow, parse_column_overrides, read_stop_csv, write_failures
+from route_planning_async._cli._csv import (
+    CsvRow,
+    parse_column_overrides,
+    read_stop_csv,
+    write_failures,
+    write_stops,
+)
 from route_planning_async._cli._errors import CommandError, ExitCode, InputError
 from route_planning_async._cli._progress import (
     import_rows,
@@ -27,7 +34,14 @@ from route_planning_async._cli._progress import (
     read_counter,
     wait_with_status,
 )
-from route_planning_async._cli._render import Output, WaitStatus, failures_table, plans_table
+from route_planning_async._cli._render import (
+    Output,
+    WaitStatus,
+    failures_table,
+    plan_table,
+    plans_table,
+    stops_table,
+)
 from route_planning_async._cli._run import Settings, dump_json, jsonable, open_client
 
 __all__ = [
@@ -36,8 +50,12 @@ __all__ = [
     "operations_wait",
     "optimize",
     "plans_create",
+    "plans_delete",
+    "plans_get",
     "plans_list",
+    "stops_export",
     "stops_import",
+    "stops_list",
 ]
 
 
@@ -76,6 +94,64 @@ async def plans_create(
     else:
         output.out.print(plan.id, highlight=False)
         output.note(f"created {plan.id} {plan.title!r} for {plan.starts} with {len(plan.drivers)} driver(s)")
+    return ExitCode.OK
+
+
+async def plans_get(settings: Settings, *, plan: str) -> int:
+    """``plans get``."""
+    output = Output(json=settings.json)
+    async with open_client(settings) as client:
+        found = await client.plans.get(plan)
+    if output.json:
+        dump_json(found)
+    else:
+        output.out.print(plan_table(jsonable(found)))
+    return ExitCode.OK
+
+
+async def plans_delete(settings: Settings, *, plan: str) -> int:
+    """``plans delete`` (the confirmation is asked before this runs)."""
+    output = Output(json=settings.json)
+    async with open_client(settings) as client:
+        # A read first, so that the note names the plan that is gone.
+        found = await client.plans.get(plan)
+        await client.plans.delete(found.id)
+    if output.json:
+        dump_json({"deleted": found.id})
+    else:
+        output.out.print(found.id, highlight=False)
+        output.note(f"deleted {found.id} {found.title!r}")
+    return ExitCode.OK
+
+
+async def stops_list(settings: Settings, *, plan: str, limit: int | None) -> int:
+    """``stops list``."""
+    output = Output(json=settings.json)
+    found: list[dict[str, Any]] = []
+    async with open_client(settings) as client:
+        async for stop in client.stops.list(plan):
+            found.append(jsonable(stop))
+            if limit is not None and len(found) >= limit:
+                break
+    if output.json:
+        dump_json(found)
+    else:
+        output.out.print(stops_table(found))
+        output.note(f"{len(found)} stop(s)")
+    return ExitCode.OK
+
+
+async def stops_export(settings: Settings, *, plan: str, csv_path: Path) -> int:
+    """``stops export``: the plan's stops as a CSV file ``stops import`` reads back."""
+    output = Output(json=settings.json)
+    async with open_client(settings) as client:
+        # An optimized plan's list also holds each route's start and end: not stops to import.
+        stops = [stop async for stop in client.stops.list(plan) if stop.type == StopType.STOP]
+    written = write_stops(csv_path, stops)
+    if output.json:
+        dump_json({"plan": plan, "stops": written, "file": str(csv_path)})
+    else:
+        output.note(f"{written} stop(s) of {plan} written to {csv_path}")
     return ExitCode.OK
 
 
@@ -292,13 +368,19 @@ async def optimize(settings: Settings, *, plan: str, wait: bool, max_wait: float
     output = Output(json=settings.json)
     async with open_client(settings) as client:
         operation = await client.plans.optimize(plan)
+        if not output.json:
+            # The bare id alone on stdout, for OP=$(route-planning optimize P), and
+            # at once: with --wait it is there even when the wait fails or times
+            # out. The words go to stderr.
+            output.note(f"started {operation.id} for {plan}")
+            output.out.print(operation.id, highlight=False)
+            output.out.file.flush()
         if wait:
             operation = await wait_with_status(client, output, operation, max_wait)
+            output.note(_describe_result(operation))
     if output.json:
         dump_json(operation)
-    else:
-        output.out.print(_describe_result(operation), highlight=False)
-    return ExitCode.OK
+    return ExitCode.FAILURE if wait and _failed(operation) else ExitCode.OK
 
 
 async def distribute(settings: Settings, *, plan: str) -> int:

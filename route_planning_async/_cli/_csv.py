@@ -25,6 +25,7 @@ from route_planning_async import (
     OrderInfoInput,
     PaymentOnDeliveryInput,
     RecipientInput,
+    Stop,
     StopInput,
     TimingInput,
     ValidationError,
@@ -33,6 +34,7 @@ from route_planning_async import (
 
 __all__ = [
     "ERROR_COLUMN",
+    "EXPORT_COLUMNS",
     "FIELDS",
     "ColumnMap",
     "CsvError",
@@ -43,7 +45,9 @@ __all__ = [
     "parse_column_overrides",
     "read_stop_csv",
     "resolve_columns",
+    "stop_as_row",
     "write_failures",
+    "write_stops",
 ]
 
 ERROR_COLUMN = "error"
@@ -493,5 +497,94 @@ def write_failures(
         writer.writeheader()
         for values, error in failures:
             writer.writerow({**{name: values.get(name, "") for name in columns}, ERROR_COLUMN: error})
+            count += 1
+    return count
+
+
+EXPORT_COLUMNS: tuple[str, ...] = (
+    "external_id",
+    "recipient_name",
+    "recipient_email",
+    "recipient_phone",
+    "address_line_one",
+    "address_line_two",
+    "latitude",
+    "longitude",
+    "earliest",
+    "latest",
+    "duration",
+    "notes",
+    "package_count",
+    "barcodes",
+    "products",
+    "seller_order_id",
+    "seller_name",
+    "activity",
+    "optimization_order",
+    "weight",
+    "weight_unit",
+    "payment_amount",
+    "payment_currency",
+    "client_id",
+)
+"""The columns ``stops export`` writes: field names of :data:`FIELDS`, so the file reads back as it is.
+
+The service answers a stop's address as its two lines and the geocoded point
+(city, state, zip and country are folded into its formatted address), so those
+are what is written; the coordinates place the stop where it was.
+"""
+
+
+def _cell_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, time):
+        return value.strftime("%H:%M:%S" if value.second else "%H:%M")
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, list):
+        return ";".join(str(item) for item in value)
+    return str(value)
+
+
+def stop_as_row(stop: Stop) -> dict[str, str]:
+    """A stop as the cells of :data:`EXPORT_COLUMNS` (lists joined with ``;``)."""
+    values: dict[str, Any] = {
+        "external_id": stop.recipient.external_id,
+        "recipient_name": stop.recipient.name,
+        "recipient_email": stop.recipient.email,
+        "recipient_phone": stop.recipient.phone,
+        "address_line_one": stop.address.address_line_one,
+        "address_line_two": stop.address.address_line_two,
+        "latitude": stop.address.latitude,
+        "longitude": stop.address.longitude,
+        "earliest": stop.timing.earliest_attempt_time,
+        "latest": stop.timing.latest_attempt_time,
+        "duration": stop.timing.estimated_attempt_duration,
+        "notes": stop.notes,
+        "package_count": stop.package_count,
+        "barcodes": stop.barcodes,
+        "products": stop.order_info.products,
+        "seller_order_id": stop.order_info.seller_order_id,
+        "seller_name": stop.order_info.seller_name,
+        "activity": stop.activity,
+        "optimization_order": stop.optimization_order,
+        "weight": stop.weight.amount if stop.weight is not None else None,
+        "weight_unit": stop.weight.unit if stop.weight is not None else None,
+        "payment_amount": stop.payment_on_delivery.amount if stop.payment_on_delivery else None,
+        "payment_currency": stop.payment_on_delivery.currency if stop.payment_on_delivery else None,
+        "client_id": stop.client_id,
+    }
+    return {name: _cell_text(values[name]) for name in EXPORT_COLUMNS}
+
+
+def write_stops(path: Path, stops: Iterable[Stop]) -> int:
+    """Write stops as CSV with :data:`EXPORT_COLUMNS`; return how many were written."""
+    count = 0
+    with path.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=EXPORT_COLUMNS)
+        writer.writeheader()
+        for stop in stops:
+            writer.writerow(stop_as_row(stop))
             count += 1
     return count

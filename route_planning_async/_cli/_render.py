@@ -31,10 +31,12 @@ __all__ = [
     "format_duration",
     "format_eta",
     "line_ranges",
+    "plan_table",
     "plans_table",
     "routes_table",
     "skipped_table",
     "stats_table",
+    "stops_table",
 ]
 
 
@@ -44,8 +46,8 @@ class Output:
 
     json: bool = False
     """Machine-readable mode: only JSON on stdout, no progress, no tables."""
-    out: Console = attrs.field(factory=lambda: Console(file=sys.stdout, soft_wrap=True))
-    """Standard output."""
+    out: Console = attrs.field(factory=lambda: _stdout_console())
+    """Standard output (as wide as needed when it is not a terminal: no id is cut off)."""
     err: Console = attrs.field(factory=lambda: Console(file=sys.stderr, soft_wrap=True))
     """Standard error."""
 
@@ -57,6 +59,19 @@ class Output:
     def warn(self, message: str) -> None:
         """A warning on stderr, printed in every mode."""
         self.err.print(f"[yellow]warning:[/] {message}", highlight=False)
+
+
+_PIPE_WIDTH = 10_000
+"""The width of a table printed to a pipe or a file: wide enough that no cell is cut or wrapped."""
+
+
+def _stdout_console() -> Console:
+    # On a terminal rich fits the tables to its width (cutting long cells with
+    # an ellipsis); into a pipe or a file every cell is printed whole, so that
+    # ``plans list | grep`` and ``plans list > plans.txt`` keep full ids.
+    if sys.stdout.isatty():
+        return Console(file=sys.stdout, soft_wrap=True)
+    return Console(file=sys.stdout, soft_wrap=True, width=_PIPE_WIDTH)
 
 
 def format_distance(meters: float) -> str:
@@ -213,6 +228,49 @@ def plans_table(plans: Iterable[Mapping[str, Any]]) -> Table:
             str(plan["optimization"]),
             "yes" if plan["distributed"] else "no",
             "yes" if plan["writable"] else "no",
+        )
+    return table
+
+
+def plan_table(plan: Mapping[str, Any]) -> Table:
+    """One plan as a two-column table of its fields (drivers and routes one per line)."""
+    table = Table(title=str(plan["id"]), show_header=False)
+    table.add_column("Field")
+    table.add_column("Value")
+    drivers = [driver["id"] for driver in plan.get("drivers") or []]
+    for name, value in (
+        ("Title", plan["title"]),
+        ("Starts", str(plan["starts"])),
+        ("Depot", plan.get("depot") or "—"),
+        ("Optimization", str(plan.get("optimization") or "—")),
+        ("Distributed", "yes" if plan.get("distributed") else "no"),
+        ("Writable", "yes" if plan.get("writable") else "no"),
+        ("Drivers", "\n".join(drivers) or "—"),
+        ("Routes", "\n".join(plan.get("routes") or []) or "—"),
+    ):
+        table.add_row(name, value)
+    return table
+
+
+def stops_table(stops: Iterable[Mapping[str, Any]]) -> Table:
+    """Stops as rows: id, external id, recipient, address, time window, route."""
+    table = Table(title="Stops")
+    for name in ("Stop", "External id", "Recipient", "Address", "Window", "Route"):
+        table.add_column(name)
+    for stop in stops:
+        recipient = stop.get("recipient") or {}
+        address = stop.get("address") or {}
+        timing = stop.get("timing") or {}
+        earliest, latest = timing.get("earliest_attempt_time"), timing.get("latest_attempt_time")
+        window = f"{(earliest or '')[:5]}-{(latest or '')[:5]}" if earliest or latest else "—"
+        route = stop.get("route") or {}
+        table.add_row(
+            stop["id"],
+            recipient.get("external_id") or "—",
+            recipient.get("name") or "—",
+            address.get("address") or address.get("address_line_one") or "—",
+            window,
+            route.get("id") or "—",
         )
     return table
 

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import datetime
 import enum
+import hashlib
 import json
 import os
 import ssl
@@ -25,15 +26,19 @@ import click
 from route_planning_async import (
     AuthenticationError,
     ConfigurationError,
+    RateLimits,
     RoutePlanningClient,
     RoutePlanningError,
     ValidationError,
 )
 from route_planning_async._cli._csv import CsvError
+from route_planning_async._cli._emulated import CA_FILE_ENV
 from route_planning_async._cli._errors import CommandError, InputError
+from route_planning_async._cli._limits import parse_limits
 from route_planning_async._client import API_KEY_ENV
 
 if TYPE_CHECKING:
+    from route_planning_async._backends import RateLimitBackend
     from route_planning_async.emulator import EmulatorConfig
 
 __all__ = [
@@ -42,6 +47,8 @@ __all__ = [
     "dump_json",
     "jsonable",
     "open_client",
+    "rate_limit_backend",
+    "redis_key_prefix",
     "run_command",
 ]
 
@@ -60,6 +67,16 @@ class Settings:
     """Run against a fresh embedded emulator instead of the service."""
     json: bool = False
     """Machine-readable output on stdout."""
+    limits: str | None = None
+    """``--limits``: ``contract``, ``public-docs`` or a limits file (None: the contract's)."""
+    redis: str | None = None
+    """``--redis``: the URL of a Redis server whose rate-limit slots every process shares."""
+    redis_prefix: str | None = None
+    """``--redis-prefix``: the key prefix in Redis (None: derived from the API key)."""
+
+    def rate_limits(self) -> RateLimits | None:
+        """The limits ``--limits`` names; None when it was not given."""
+        return parse_limits(self.limits) if self.limits is not None else None
 
 
 def read_api_key(settings: Settings) -> str:
@@ -82,6 +99,31 @@ def read_api_key(settings: Settings) -> str:
     return key
 
 
+def redis_key_prefix(api_key: str) -> str:
+    """The default ``--redis-prefix``: derived from the key, so that one key's processes share it."""
+    return "route-planning-" + hashlib.sha256(api_key.encode()).hexdigest()[:16]
+
+
+@contextlib.asynccontextmanager
+async def rate_limit_backend(settings: Settings, api_key: str) -> AsyncIterator[RateLimitBackend | None]:
+    """The ``--redis`` backend (closed on exit), or None for the client's in-memory one."""
+    if settings.redis is None:
+        yield None
+        return
+    try:
+        from route_planning_async.redis import RedisBackend
+    except ImportError:
+        raise InputError("--redis needs the redis extra: pip install 'route_planning_async[redis]'") from None
+    if "://" not in settings.redis:
+        raise InputError(f"--redis wants a URL such as redis://localhost:6379/0, got {settings.redis!r}")
+    try:
+        backend = RedisBackend(settings.redis, key_prefix=settings.redis_prefix or redis_key_prefix(api_key))
+    except ConfigurationError as exc:
+        raise InputError(f"--redis: {exc}") from None
+    async with backend:
+        yield backend
+
+
 @contextlib.asynccontextmanager
 async def open_client(
     settings: Settings, *, emulator_config: EmulatorConfig | None = None
@@ -89,23 +131,43 @@ async def open_client(
     """The client a command talks through: to the service, or to a fresh embedded emulator.
 
     With the emulator (``--emulator``, or an ``emulator_config``), its key and CA
-    are used, and the client's limits are the emulator's, sped up as much.
+    are used, and the client's limits are the emulator's, sped up as much
+    (``--limits`` replaces them). ``--redis`` keeps the rate-limit slots in Redis.
     """
+    limits = settings.rate_limits()
     if settings.emulator or emulator_config is not None:
         from route_planning_async._cli._emulated import running_emulator
 
-        async with running_emulator(emulator_config) as emulator, emulator.client() as client:
-            yield client
+        async with running_emulator(emulator_config) as emulator:
+            options: dict[str, Any] = {} if limits is None else {"rate_limits": limits}
+            async with rate_limit_backend(settings, emulator.api_key) as backend:
+                if backend is not None:
+                    options["rate_limit_backend"] = backend
+                async with emulator.client(**options) as client:
+                    yield client
         return
     ssl_context = None
     if settings.ca_file is not None:
+        if not settings.ca_file.is_file():
+            raise InputError(
+                f"--ca-file {settings.ca_file} does not exist (from ${CA_FILE_ENV}? "
+                "an emulator that stopped removes its file: unset it)"
+            )
         try:
             ssl_context = ssl.create_default_context(cafile=str(settings.ca_file))
         except (OSError, ssl.SSLError) as exc:
             raise InputError(f"cannot use --ca-file {settings.ca_file}: {exc}") from None
-    async with RoutePlanningClient(
-        read_api_key(settings), base_url=settings.base_url, ssl=ssl_context
-    ) as client:
+    api_key = read_api_key(settings)
+    async with (
+        rate_limit_backend(settings, api_key) as backend,
+        RoutePlanningClient(
+            api_key,
+            base_url=settings.base_url,
+            ssl=ssl_context,
+            rate_limits=limits,
+            rate_limit_backend=backend,
+        ) as client,
+    ):
         yield client
 
 

@@ -3,7 +3,9 @@
     python -m route_planning_async.emulator --port 8443 --ca-file /tmp/emulator-ca.pem
 
 It prints the base URL and the API key, writes the CA certificate (HTTPS) to
-``--ca-file``, and serves until interrupted.
+``--ca-file``, says how to trust it, lists the team's driver and depot ids,
+and serves until interrupted. (``route-planning emulator`` does the same and
+prints ``export`` lines for the command-line tool.)
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -79,6 +82,28 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
     return parser.parse_args(argv)
 
 
+def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
+    """How to trust the certificate, and the team's driver and depot ids."""
+    if not config.tls:
+        trust = ["trust: plain HTTP, no certificate to trust (the client accepts http:// on loopback)"]
+    elif ca_file is not None:
+        path = os.path.abspath(ca_file)
+        trust = [
+            f"trust: export ROUTE_PLANNING_CA_FILE={path}   (or route-planning --ca-file {path};",
+            f"       in Python: ssl=ssl.create_default_context(cafile={path!r}))",
+        ]
+    else:
+        trust = [
+            "trust: HTTPS with a throwaway CA that no system trusts: start with --ca-file FILE to write it,",
+            "       then export ROUTE_PLANNING_CA_FILE=FILE (or pass --ca-file FILE); or serve --http",
+        ]
+    drivers = ", ".join(
+        f"drivers/{driver.id}" + ("" if driver.active else " (paused)") for driver in config.team.drivers
+    )
+    depots = ", ".join(f"depots/{depot.id}" for depot in config.team.depots)
+    return [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
+
+
 async def serve(args: argparse.Namespace) -> None:
     """Serve until SIGINT or SIGTERM."""
     config = EmulatorConfig(
@@ -111,6 +136,8 @@ async def serve(args: argparse.Namespace) -> None:
         print(f"api_key: {emulator.api_key}", flush=True)
         if args.ca_file and emulator.ca_pem is not None:
             print(f"ca_file: {args.ca_file}", flush=True)
+        for line in _banner(config, args.ca_file if emulator.ca_pem is not None else None):
+            print(line, flush=True)
         await stop.wait()
 
 

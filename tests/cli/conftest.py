@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import json
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -75,13 +75,27 @@ class Cli:
     served: ServedEmulator
     """The emulator the commands talk to."""
 
-    def __call__(self, *args: str | Path, key: str | None = None, connect: bool = True) -> Result:
-        """Run a command; stdout and stderr are kept apart (``result.stdout``, ``result.stderr``)."""
+    def __call__(
+        self,
+        *args: str | Path,
+        key: str | None = None,
+        connect: bool = True,
+        input: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> Result:
+        """Run a command; stdout and stderr are kept apart (``result.stdout``, ``result.stderr``).
+
+        ``input`` is what is typed on standard input (answers to a question);
+        ``env`` sets more environment variables.
+        """
         argv: list[str] = [str(arg) for arg in args]
         if connect:
             argv = ["--base-url", self.served.base_url, "--ca-file", str(self.served.ca_file), *argv]
-        env = {"ROUTE_PLANNING_API_KEY": key if key is not None else self.served.emulator.api_key}
-        return CliRunner().invoke(cli, argv, env=env, prog_name="route-planning", catch_exceptions=False)
+        variables = {"ROUTE_PLANNING_API_KEY": key if key is not None else self.served.emulator.api_key}
+        variables.update(env or {})
+        return CliRunner().invoke(
+            cli, argv, env=variables, prog_name="route-planning", catch_exceptions=False, input=input
+        )
 
     def json(self, *args: str | Path, expect: int = 0) -> Any:
         """Run a command with ``--json`` and parse its stdout."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -176,7 +177,9 @@ def test_optimize_wait_prints_the_result(run: Cli, tmp_path: Path) -> None:
     run.json("stops", "import", plan, _write(tmp_path / "s.csv", "\n".join(stops) + "\n"))
     result = run("optimize", plan, "--wait")
     assert result.exit_code == 0, result.stderr
-    assert "optimized 30 stops, 0 skipped" in result.stdout
+    # The outcome is on stderr; stdout is the operation id alone, as without --wait.
+    assert "optimized 30 stops, 0 skipped" in result.stderr
+    assert re.fullmatch(r"operations/\w+\n", result.stdout)
 
 
 def test_json_output_is_alone_on_stdout(run: Cli, tmp_path: Path) -> None:
