@@ -390,6 +390,12 @@ def stops_export(ctx: click.Context, plan: str, csv_file: Path) -> None:
     help="auto: a bar on a terminal, else a line on stderr every few seconds (none with --json); "
     "json: NDJSON progress events on stderr.",
 )
+@click.option(
+    "--live",
+    is_flag=True,
+    help="PLAN is already optimized: import through its editing session (stops:liveImport), "
+    "then re-optimize and redistribute it.",
+)
 @_shared_options
 @click.pass_context
 def stops_import(
@@ -404,6 +410,7 @@ def stops_import(
     dedupe: bool,
     deadline: float | None,
     progress: str,
+    live: bool,
 ) -> None:
     """Import the stops of a CSV file into PLAN, 100 per request, at the contract's pace.
 
@@ -439,6 +446,7 @@ def stops_import(
             dedupe=dedupe,
             deadline=deadline,
             progress=progress,
+            live=live,
         )
     )
 

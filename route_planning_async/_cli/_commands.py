@@ -208,8 +208,13 @@ async def stops_import(
     dedupe: bool = True,
     deadline: float | None = None,
     progress: str = "auto",
+    live: bool = False,
 ) -> int:
-    """``stops import``: check the file, import the valid rows, report and write the failures."""
+    """``stops import``: check the file, import the valid rows, report and write the failures.
+
+    With ``live``, the plan is an optimized one: the rows go through its editing
+    session (``stops.live_import_many``), which is then applied.
+    """
     output = Output(json=settings.json)
     table = read_stop_csv(csv_path, parse_column_overrides(map_columns))
     if table.columns.ignored:
@@ -252,10 +257,10 @@ async def stops_import(
             # the same failure repeated for every row (stops rule 1: imports into a
             # plan that is not writable fail).
             target = await client.plans.get(plan)
-            if not target.writable:
+            if not target.writable and not live:
                 raise CommandError(
-                    f"{target.id} is not writable (it was optimized): stops can only be imported "
-                    "into a writable plan"
+                    f"{target.id} is not writable (it was optimized): import into it with --live "
+                    "(its editing session, then re-optimized and redistributed)"
                 )
             stops = [row.stop for row in valid if row.stop is not None]
             try:
@@ -269,6 +274,7 @@ async def stops_import(
                     allow_duplicate_keys=allow_duplicate_external_ids,
                     dedupe=dedupe,
                     deadline=deadline,
+                    live=live,
                 )
             except ValidationError as exc:
                 # The library names rows by position; the user knows them by line.

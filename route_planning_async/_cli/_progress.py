@@ -150,12 +150,15 @@ async def import_rows(
     stops: Sequence[StopInput],
     *,
     progress: str = "auto",
+    live: bool = False,
     **options: Any,
 ) -> ImportOutcome:
     """Import ``stops`` showing progress (``--progress``); every row's outcome, and the report.
 
     Ctrl-C stops taking new batches and lets the ones in flight finish; a
-    second Ctrl-C abandons them. Either way the outcomes are complete.
+    second Ctrl-C abandons them. Either way the outcomes are complete. With
+    ``live``, the import goes through the plan's editing session
+    (``stops.live_import_many``), which is applied once it has ended.
     """
     mode = progress_mode(output, progress)
     stop = asyncio.Event()
@@ -191,9 +194,17 @@ async def import_rows(
                 else:
                     on_progress_event(event)
 
-            task = asyncio.ensure_future(
-                client.stops.import_many(plan, stops, on_progress=on_progress, stop_event=stop, **options)
-            )
+            async def run_import() -> ImportReport[StopInput]:
+                if live:
+                    done = await client.stops.live_import_many(
+                        plan, stops, on_progress=on_progress, stop_event=stop, **options
+                    )
+                    return done.report
+                return await client.stops.import_many(
+                    plan, stops, on_progress=on_progress, stop_event=stop, **options
+                )
+
+            task = asyncio.ensure_future(run_import())
             try:
                 report = await task
             except asyncio.CancelledError:

@@ -159,3 +159,28 @@ def test_line_ranges() -> None:
     assert line_ranges([5, 2, 3, 4, 9, None]) == "2-5, 9"
     assert line_ranges([None]) == "—"
     assert line_ranges(range(0, 40, 2), limit=2) == "0, 2, … (18 more)"
+
+
+def test_live_imports_into_an_optimized_plan_and_applies_the_session(run: Cli, tmp_path: Path) -> None:
+    plan = run.create_plan()
+    first = _sample(run, tmp_path / "first.csv", 30)
+    assert run("stops", "import", plan, first).exit_code == 0
+    optimized = run("optimize", plan, "--wait")
+    assert optimized.exit_code == 0, optimized.stderr
+    more = tmp_path / "more.csv"
+    rows = _rows(_sample(run, tmp_path / "sample.csv", 50))[30:]
+    with more.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+
+    refused = run("stops", "import", plan, more)
+    assert refused.exit_code == 1
+    assert "--live" in refused.stderr
+
+    live = run("stops", "import", plan, more, "--live")
+    assert live.exit_code == 0, live.stderr
+    deliveries = [stop for stop in run.served.plan_stops(plan) if stop.get("type", "stop") == "stop"]
+    assert len(deliveries) == 50
+    assert run.served.requests("stops.live_import_batch") == 1
+    assert run.served.requests("plans.reoptimize") == 1
