@@ -568,8 +568,8 @@ _BY_CODE: dict[str, type[APIError]] = {
     ErrorCode.FEATURE_NOT_IN_SUBSCRIPTION: FeatureNotInSubscriptionError,
     ErrorCode.VEHICLE_CAPACITY_DISABLED: VehicleCapacityDisabledError,
 }
-"""The classes a code selects, whatever the status (the official schema gives each
-code one status)."""
+"""The classes a code selects within its status's class (the official schema gives
+each code one status)."""
 
 
 def error_for_status(
@@ -584,9 +584,11 @@ def error_for_status(
 ) -> APIError:
     """Turn an error answer into the most specific exception of the tree."""
     message, code, param, doc_url = _parse_error_body(body, status)
-    cls = _BY_CODE.get(code or "") or _BY_STATUS.get(status)
-    if cls is None:
-        cls = ServerError if status >= 500 else APIError
+    by_status = _BY_STATUS.get(status) or (ServerError if status >= 500 else APIError)
+    by_code = _BY_CODE.get(code or "")
+    # A code refines its status's class, never overrules it: a 5xx or a 429 that
+    # carries a known code is still a server error or a rate limit.
+    cls = by_code if by_code is not None and issubclass(by_code, by_status) else by_status
     kwargs: dict[str, Any] = {
         "code": code,
         "param": param,

@@ -166,8 +166,9 @@ _VERIFY_FACTOR = 2.0
 """The late-commit check waits this many times the longest request flight seen (at least ``settle_delay``)."""
 _FIELD = "stops"
 """How validation errors name the input: ``stops[<position>]``."""
-_REFUSED_INDEX = re.compile(r"^[A-Za-z_]*\[(\d+)\]")
-"""A 400's ``param`` that names one element of the batch: ``[20].recipient.name``, ``unassignedStops[3]``."""
+_REFUSED_INDEX = re.compile(r"^(?:stops|unassignedStops|drivers)?\[(\d+)\]")
+"""A 400's ``param`` that names one element of the batch: ``[20].recipient.name``,
+``unassignedStops[3]``; a field of a stop (``barcodes[2]``) names none."""
 _ADDRESS_KEYS = (
     "addressName",
     "addressLineOne",
@@ -701,9 +702,10 @@ class _Importer(Generic[T]):
             except (ServerError, TransportError) as exc:
                 if isinstance(exc, TransportError):
                     if not exc.maybe_sent:
+                        # Never sent (a refused connection): the breaker counts it,
+                        # not max_failed_batches, so the import ends with its report.
                         self._fail(run, offsets, Outcome.NOT_CREATED, exc)
                         self._transport_failed(exc)
-                        self._count_rejected_batch(exc)
                         return unnamed
                     self._transport_failed(exc)
                 else:
@@ -726,6 +728,12 @@ class _Importer(Generic[T]):
                     self.report._record_rejected(run.batch, offset, run.items[offset], exc.message)
                     offsets = offsets[:index] + offsets[index + 1 :]
                     continue
+                if exc.param:
+                    # The 400 names a field of the request, not one of its stops
+                    # (the depot of an unassigned import): every half would meet it.
+                    self._fail(run, offsets, Outcome.NOT_CREATED, exc)
+                    self._count_rejected_batch(exc)
+                    return unnamed
                 if len(offsets) == 1:
                     offset = offsets[0]
                     self.report._record_rejected(run.batch, offset, run.items[offset], exc.message)

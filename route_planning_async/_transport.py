@@ -16,6 +16,7 @@ from collections.abc import Mapping
 from typing import Any, Protocol
 
 import aiohttp
+from multidict import CIMultiDict
 
 from route_planning_async._core import JSON_CONTENT_TYPE, Request, Response
 from route_planning_async._errors import RequestTimeoutError, TransportError
@@ -95,6 +96,10 @@ class AiohttpTransport:
                 body = await answer.read()
             finally:
                 answer.release()
+            if answer.status >= 400 and self._secrets:
+                # An error answer becomes an exception that is logged and shown:
+                # a proxy or a hostile server may have echoed the key into it.
+                return self._scrubbed(Response(answer.status, answer.headers, body))
             return Response(answer.status, answer.headers, body)
         except (TimeoutError, aiohttp.ClientError) as exc:
             error = self._translate(exc, request.method, url)
@@ -128,6 +133,14 @@ class AiohttpTransport:
             status=status,
             request_headers=request_headers,
         )
+
+    def _scrubbed(self, response: Response) -> Response:
+        """``response`` with every form of the credentials replaced in its body and headers."""
+        body = response.body
+        for secret in self._secrets:
+            body = body.replace(secret.encode(), b"<redacted>")
+        headers = CIMultiDict((name, self._scrub(value)) for name, value in response.headers.items())
+        return Response(response.status, headers, body)
 
     def _scrub(self, text: str) -> str:
         """``text`` with every form of the credentials replaced (a hostile answer may echo them)."""

@@ -78,9 +78,13 @@ def test_a_key_with_surrounding_spaces_is_refused() -> None:
         rp.RoutePlanningClient(f" {KEY} ", base_url=URL)
 
 
-@pytest.mark.parametrize("auth", ["basic", "bearer"])
-def test_a_plain_key_is_accepted_with_either_scheme(auth: Any) -> None:
-    rp.RoutePlanningClient(KEY, base_url=URL, auth=auth)
+@pytest.mark.parametrize(
+    ("auth", "header"),
+    [("basic", "Basic c2stbGl2ZS0wMTIzNDU2Nzg5YWJjZGVmOg=="), ("bearer", f"Bearer {KEY}")],
+)
+def test_a_plain_key_is_accepted_with_either_scheme(auth: Any, header: str) -> None:
+    client = rp.RoutePlanningClient(KEY, base_url=URL, auth=auth)
+    assert client._headers["Authorization"] == header  # base64 of "<key>:" for Basic
 
 
 def test_an_unknown_auth_scheme_is_refused() -> None:

@@ -317,3 +317,16 @@ def test_an_unknown_code_keeps_the_status_class() -> None:
     error = error_for_status(400, body(message="m", code="plan_not_found"))
     assert type(error) is rp.BadRequestError
     assert error.code == "plan_not_found"
+
+
+@pytest.mark.parametrize(
+    ("status", "expected"),
+    [(409, "PlanNotWritableError"), (500, "ServerError"), (503, "ServerError"), (429, "RateLimitError")],
+)
+def test_a_code_refines_its_status_class_but_never_overrules_it(status: int, expected: str) -> None:
+    # A 5xx carrying a known code may have been applied: it must stay a ServerError
+    # (retried, reconciled by the importer), not become a definite refusal.
+    body = json.dumps({"message": "m", "code": "plan_not_writable", "param": "", "url": ""}).encode()
+    error = error_for_status(status, body)
+    assert type(error).__name__ == expected
+    assert error.code == "plan_not_writable"

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import random
+import socket
 import time
 from collections import Counter
 from collections.abc import Iterator
@@ -21,14 +22,16 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.fake_transport import FakeService, answer
+from support.fixtures import scripted_client
 
 from route_planning_async import (
     Category,
     InMemoryBackend,
     RateLimits,
     RetryPolicy,
+    RoutePlanningClient,
     RoutePlanningError,
-    Rule,
     ValidationError,
 )
 from route_planning_async._backends import Grant
@@ -425,10 +428,43 @@ async def test_settings_of_the_new_options_are_checked() -> None:
                 await client.stops.import_many("plan1", [row(0)], **kwargs)
 
 
-def test_retry_policy_is_seedable() -> None:
-    # The module's clients retry with a seeded policy: the fault tests are reproducible.
-    assert RetryPolicy(rng=random.Random(1)) is not None
-    assert Rule(1, 60.0).amount == 1
+@pytest.mark.asyncio
+async def test_refused_connections_open_the_breaker_and_the_report_comes_back() -> None:
+    # Before, the third refused batch counted as a batch "rejected" by the
+    # service and import_many raised the TransportError: no report, no summary.
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]  # closed once the block ends: connections are refused
+    async with RoutePlanningClient(
+        "key",
+        base_url=f"http://127.0.0.1:{port}/public/v0.2b",
+        rate_limits=RateLimits.unlimited(),
+        retry=RetryPolicy(attempts=1),
+    ) as client:
+        report = await client.stops.import_many("plan1", [row(p) for p in range(1000)], max_in_flight=2)
+    assert report.not_created == 1000
+    assert report.created == report.unknown == 0
+    assert report.stopped is not None
+    assert "transport failures in a row" in str(report.stopped)
+
+
+@pytest.mark.parametrize("param", ["depot", "barcodes[2]"])
+def test_a_400_about_the_request_fails_the_batch_once_instead_of_splitting_it(param: str) -> None:
+    # A param that names a field of the request (or of a stop without saying
+    # which one) is met by every half: the batch is refused whole, in one request.
+    service = FakeService()
+    refusal = answer({"message": "refused", "code": "invalid_argument", "param": param}, status=400)
+    service.on("POST", "/plans/plan1/stops:import", refusal)
+
+    async def main() -> Any:
+        async with scripted_client(service) as client:
+            return await client.stops.import_many("plan1", [row(p) for p in range(100)])
+
+    report = asyncio.run(main())
+    assert len(service.requests) == 1
+    assert report.rejected == 0
+    assert report.not_created == 100
+    assert report.failed_batches[0].error.param == param
 
 
 # The invariant, over random fault schedules ---------------------------------------------------

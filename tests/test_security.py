@@ -227,7 +227,20 @@ HOSTILE: dict[str, Callable[[bytes], bytes]] = {
         b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n" + auth + b"\r\n0\r\n\r\n"
     ),
     "closed without an answer": lambda auth: b"",
+    "a JSON 400 quoting the key": lambda auth: _json_answer(b"400 Bad Request", auth),
+    "a JSON 500 quoting the key": lambda auth: _json_answer(b"500 Internal Server Error", auth),
+    "an error header quoting the key": lambda auth: (
+        b"HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: " + auth + b"\r\nContent-Length: 0\r\n\r\n"
+    ),
 }
+
+
+def _json_answer(status: bytes, auth: bytes) -> bytes:
+    """A well-formed JSON error answer whose message and param echo the request's credentials."""
+    body = b'{"message": "bad header ' + auth + b'", "code": "invalid_argument", "param": "' + auth + b'"}'
+    head = b"HTTP/1.1 " + status + b"\r\nConnection: close\r\nContent-Type: application/json"
+    head += b"\r\nContent-Length: "
+    return head + str(len(body)).encode() + b"\r\n\r\n" + body
 
 
 async def _read_request(reader: asyncio.StreamReader) -> bytes:
