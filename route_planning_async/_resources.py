@@ -426,14 +426,15 @@ class Plans(_Resource):
         Keyword Args:
             distribute (bool): ``:redistribute`` after the re-optimization (True, the default), or
                 ``:save``.
-            optimization_type (str | None): A :class:`ReoptimizationType` value; the service's default when
-                None.
-            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``).
+            timeout (float | None): Seconds for applying the changes (the re-optimization and the wait for
+                it); :class:`OperationTimeoutError` after that, the changes still pending. None waits for
+                ever.
             poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
             max_poll_interval (float): The cap of the growing delay (default 15.0).
-            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
-                too (``operations.cancel``; not in the contract, the public API documentation's
-                ``:cancel``). Default False: the operation goes on.
+            cancel_on_timeout (bool): On that timeout, also cancel the re-optimization on the service, so it
+                does not apply the changes later on its own. Default False.
 
         Returns:
             An async context manager that gives a :class:`LiveEdit`.
@@ -545,27 +546,24 @@ class Stops(_Resource):
             update: A :class:`StopUpdate`; or give its fields as keywords (not both).
 
         Keyword Args:
-            timing (TimingInput | UnsetType | None): Time window and duration.
-            recipient (RecipientInput | UnsetType | None): Who receives the packages.
-            order_info (OrderInfoInput | UnsetType | None): The order behind the stop.
-            proof_of_attempt_requirements (ProofOfAttemptRequirements | UnsetType | None): Whether proof of
-                attempt is collected.
-            driver (str | UnsetType | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
                 ``allowed_drivers``.
-            allowed_drivers (list[str] | UnsetType | None): At most 100 ``drivers/<id>``; an update does not
-                add them to the plan.
-            activity (str | UnsetType | None): ``delivery`` or ``pickup``.
-            optimization_order (str | UnsetType | None): ``first``, ``last`` or ``default``.
-            package_count (float | UnsetType | None): 1 to 10000 (a number in the official schema).
-            weight (WeightInput | UnsetType | None): The weight of the load (needs vehicle capacity on the
-                team).
-            payment_on_delivery (PaymentOnDeliveryInput | UnsetType | None): The payment to collect on
-                delivery.
-            notes (str | UnsetType | None): 1 to 2000 characters.
-            barcodes (list[str] | UnsetType): At most 200, each 1 to 255 characters; replaces the whole
-                list.
-            custom_properties (dict[str, str | None] | UnsetType | None): Values (1 to 255 characters, or
-                None to clear) keyed by custom stop property id.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
 
         Returns:
             The changed :class:`Stop`.
@@ -693,27 +691,24 @@ class Stops(_Resource):
             update: A :class:`StopUpdate`; or give its fields as keywords (not both).
 
         Keyword Args:
-            timing (TimingInput | UnsetType | None): Time window and duration.
-            recipient (RecipientInput | UnsetType | None): Who receives the packages.
-            order_info (OrderInfoInput | UnsetType | None): The order behind the stop.
-            proof_of_attempt_requirements (ProofOfAttemptRequirements | UnsetType | None): Whether proof of
-                attempt is collected.
-            driver (str | UnsetType | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
                 ``allowed_drivers``.
-            allowed_drivers (list[str] | UnsetType | None): At most 100 ``drivers/<id>``; an update does not
-                add them to the plan.
-            activity (str | UnsetType | None): ``delivery`` or ``pickup``.
-            optimization_order (str | UnsetType | None): ``first``, ``last`` or ``default``.
-            package_count (float | UnsetType | None): 1 to 10000 (a number in the official schema).
-            weight (WeightInput | UnsetType | None): The weight of the load (needs vehicle capacity on the
-                team).
-            payment_on_delivery (PaymentOnDeliveryInput | UnsetType | None): The payment to collect on
-                delivery.
-            notes (str | UnsetType | None): 1 to 2000 characters.
-            barcodes (list[str] | UnsetType): At most 200, each 1 to 255 characters; replaces the whole
-                list.
-            custom_properties (dict[str, str | None] | UnsetType | None): Values (1 to 255 characters, or
-                None to clear) keyed by custom stop property id.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
 
         Returns:
             The :class:`LiveChange`.
@@ -821,14 +816,15 @@ class Stops(_Resource):
                 on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
             distribute (bool): ``:redistribute`` after the re-optimization (True, the default), or
                 ``:save``.
-            optimization_type (str | None): A :class:`ReoptimizationType` value; the service's default when
-                None.
-            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``).
+            timeout (float | None): Seconds for applying the changes (the re-optimization and the wait for
+                it); :class:`OperationTimeoutError` after that, the changes still pending. None waits for
+                ever.
             poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
             max_poll_interval (float): The cap of the growing delay (default 15.0).
-            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
-                too (``operations.cancel``; not in the contract, the public API documentation's
-                ``:cancel``). Default False: the operation goes on.
+            cancel_on_timeout (bool): On that timeout, also cancel the re-optimization on the service, so it
+                does not apply the changes later on its own. Default False.
 
         Returns:
             A :class:`LiveImport`: the import's report and the live edit that applied it.
@@ -927,25 +923,22 @@ class UnassignedStops(_Resource):
             update: An :class:`UnassignedStopUpdate`; or give its fields as keywords (not both).
 
         Keyword Args:
-            timing (TimingInput | UnsetType | None): Time window and duration.
-            recipient (RecipientInput | UnsetType | None): Who receives the packages.
-            order_info (OrderInfoInput | UnsetType | None): The order behind the stop.
-            proof_of_attempt_requirements (ProofOfAttemptRequirements | UnsetType | None): Whether proof of
-                attempt is collected.
-            allowed_drivers (list[str] | UnsetType | None): At most 100 ``drivers/<id>``.
-            activity (str | UnsetType | None): ``delivery`` or ``pickup``.
-            optimization_order (str | UnsetType | None): ``first``, ``last`` or ``default``.
-            package_count (float | UnsetType | None): 1 to 10000 (a number in the official schema).
-            weight (WeightInput | UnsetType | None): The weight of the load (needs vehicle capacity on the
-                team).
-            payment_on_delivery (PaymentOnDeliveryInput | UnsetType | None): The payment to collect on
-                delivery.
-            notes (str | UnsetType | None): 1 to 2000 characters.
-            barcodes (list[str] | UnsetType): At most 200, each 1 to 255 characters; replaces the whole
-                list.
-            custom_properties (dict[str, str | None] | UnsetType | None): Values (1 to 255 characters, or
-                None to clear) keyed by custom stop property id.
-            depot (str | UnsetType | None): ``depots/<id>``; None means the team's main depot.
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+            depot (str | None): ``depots/<id>``; None means the team's main depot.
 
         Returns:
             The changed :class:`UnassignedStop`.
@@ -1340,11 +1333,11 @@ class Drivers(_Resource):
             update: A :class:`DriverUpdate`; or give its fields as keywords (not both).
 
         Keyword Args:
-            name (str | UnsetType | None): Full name, 1 to 255 characters.
-            display_name (str | UnsetType | None): Name shown in the apps, 1 to 255 characters.
-            depots (list[str] | UnsetType | None): 1 to 50 ``depots/<id>``; None: the team's main depot.
-            route_overrides (RouteOverridesInput | UnsetType | None): Settings that override the route
-                defaults for this driver.
+            name (str | None): Full name, 1 to 255 characters.
+            display_name (str | None): Name shown in the apps, 1 to 255 characters.
+            depots (Sequence[str] | None): 1 to 50 ``depots/<id>``; None: the team's main depot.
+            route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
+                driver.
 
         Returns:
             The changed :class:`Driver`.
