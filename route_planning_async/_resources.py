@@ -1175,6 +1175,8 @@ class Operations(_Resource):
 
         Raises:
             OperationTimeoutError: Some operation was not finished after ``timeout`` seconds.
+            OptimizationFailedError: With ``raise_on_failure=True``, at the first failed operation.
+            OperationCanceledError: With ``raise_on_failure=True``, at the first canceled operation.
         """
         client = self._client
         return wait_many(self, operations, clock=client._clock, limits=client.rate_limits, **options)

@@ -44,6 +44,25 @@ PUBLIC_CLASSES: tuple[type, ...] = (
     LiveEdit,
     RedisBackend,
     Emulator,
+    route_planning_async.RateLimitBackend,
+    route_planning_async.InMemoryBackend,
+    route_planning_async.ImportReport,
+    # The inputs a user builds: their constructors take the fields as keywords.
+    route_planning_async.AddressInput,
+    route_planning_async.TimingInput,
+    route_planning_async.RecipientInput,
+    route_planning_async.OrderInfoInput,
+    route_planning_async.WeightInput,
+    route_planning_async.PaymentOnDeliveryInput,
+    route_planning_async.StopInput,
+    route_planning_async.StopUpdate,
+    route_planning_async.UnassignedStopInput,
+    route_planning_async.UnassignedStopUpdate,
+    route_planning_async.PlanInput,
+    route_planning_async.PlanUpdate,
+    route_planning_async.RouteOverridesInput,
+    route_planning_async.DriverInput,
+    route_planning_async.DriverUpdate,
 )
 
 PUBLIC_FUNCTIONS: tuple[Callable[..., Any], ...] = (
@@ -116,6 +135,8 @@ def public_methods() -> Iterator[tuple[str, Callable[..., Any], list[str]]]:
             function = _unwrapped(member)
             if function is None or (name.startswith("_") and name != "__init__"):
                 continue
+            if not function.__qualname__.startswith(f"{cls.__qualname__}."):
+                continue  # not written for this class (a Protocol's placeholder __init__)
             docs = [function.__doc__ or ""]
             if name == "__init__":
                 # help(cls) shows the class docstring above the constructor's signature.
