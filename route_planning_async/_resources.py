@@ -1267,7 +1267,7 @@ class Drivers(_Resource):
 
     Not in the contract; the public API documentation's ``/drivers`` paths.
     Driver create has a rate-limit category of its own (1 per second) and so
-    has driver import (2 per minute); see :class:`_limits.Category`.
+    has driver import (2 per minute); see :class:`Category`.
     """
 
     __slots__ = ()

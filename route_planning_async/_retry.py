@@ -147,7 +147,7 @@ class RetryPolicy:
         honour_retry_after (bool): Wait what ``Retry-After`` says; False uses the backoff instead
             (``testing()`` does).
         learning (LearningPolicy | None): How a 429 teaches its category the service's real limit
-            (``_learning.py``); None keeps the configured limits whatever the 429s say.
+            (a :class:`LearningPolicy`); None keeps the configured limits whatever the 429s say.
         max_wait (float | None): Seconds a request may spend, from its first queueing, before a 429 is
             raised instead of waited out; None (the default) waits as long as the caller does (cancel
             the task, or use ``asyncio.timeout``, to stop it).
@@ -168,7 +168,7 @@ class RetryPolicy:
     honour_retry_after: bool = True
     """Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."""
     learning: LearningPolicy | None = attrs.field(factory=LearningPolicy, validator=_learning_policy)
-    """How a 429 teaches its category the service's real limit (``_learning.py``);
+    """How a 429 teaches its category the service's real limit (a :class:`LearningPolicy`);
     None keeps the configured limits whatever the 429s say."""
     max_wait: float | None = attrs.field(
         default=None, converter=_optional_seconds, validator=attrs.validators.optional(_non_negative)
