@@ -126,22 +126,73 @@ class RateLimitBackend(Protocol):
     """
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
-        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
+
+        Called by the scheduler.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's rules, already scaled by its rate factor.
+            weight: The request's weight (stops in a batch; 1 for most requests).
+            now: The scheduler's clock.
+
+        Returns:
+            A :class:`Grant`, or the seconds to wait before trying again.
+        """
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
-        """Anchor the grant's in-flight slot at ``now + extra``."""
+        """Anchor the grant's in-flight slot at ``now + extra``.
+
+        Called by the scheduler once the attempt's answer arrived.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+            now: The scheduler's clock.
+            extra: Seconds added to the anchor (the spread of recent round trips).
+        """
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot: the attempt was never sent."""
+        """Remove the grant's slot: the attempt was never sent.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+        """
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        """Pause the key and lower its rate factor to ``factor`` after a 429; answer the new factor."""
+        """Pause the key and lower its rate factor after a 429.
+
+        Args:
+            key: The scheduler's key of the category.
+            pause: Seconds from ``now`` during which nothing is admitted.
+            factor: The new rate factor (a share of the configured limits).
+            now: The scheduler's clock.
+
+        Returns:
+            The rate factor now in force.
+        """
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor to ``factor`` (at most 1.0); answer the new factor."""
+        """Raise the key's rate factor.
+
+        Args:
+            key: The scheduler's key of the category.
+            factor: The new rate factor, at most 1.0.
+
+        Returns:
+            The rate factor now in force.
+        """
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's slots in flight or anchored in the trailing period."""
+        """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One cost per rule, in the rules' order.
+        """
 
 
 def _slot_anchor(slot: tuple[float, str, int]) -> float:
@@ -244,7 +295,19 @@ class InMemoryBackend:
         self._serials = itertools.count(1)
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
-        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
+
+        Called by the scheduler.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's rules, already scaled by its rate factor.
+            weight: The request's weight (stops in a batch; 1 for most requests).
+            now: The scheduler's clock.
+
+        Returns:
+            A :class:`Grant`, or the seconds to wait before trying again.
+        """
         bucket = self._buckets[key]
         token = str(next(self._serials))
         wait = bucket.acquire(rules, weight, now, token)
@@ -253,26 +316,65 @@ class InMemoryBackend:
         return Grant(key, token, weight, bucket.rate_factor)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
-        """Anchor the grant's in-flight slot at ``now + extra``."""
+        """Anchor the grant's in-flight slot at ``now + extra``.
+
+        Called by the scheduler once the attempt's answer arrived.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+            now: The scheduler's clock.
+            extra: Seconds added to the anchor (the spread of recent round trips).
+        """
         self._buckets[grant.key].release(grant.token, now + extra)
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot: the attempt was never sent."""
+        """Remove the grant's slot: the attempt was never sent.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+        """
         self._buckets[grant.key].cancel(grant.token)
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        """Pause the key and lower its rate factor to ``factor`` after a 429; answer the new factor."""
+        """Pause the key and lower its rate factor after a 429.
+
+        Args:
+            key: The scheduler's key of the category.
+            pause: Seconds from ``now`` during which nothing is admitted.
+            factor: The new rate factor (a share of the configured limits).
+            now: The scheduler's clock.
+
+        Returns:
+            The rate factor now in force.
+        """
         bucket = self._buckets[key]
         bucket.paused_until = max(bucket.paused_until, now + pause)
         bucket.rate_factor = min(bucket.rate_factor, factor)
         return bucket.rate_factor
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor to ``factor`` (at most 1.0); answer the new factor."""
+        """Raise the key's rate factor.
+
+        Args:
+            key: The scheduler's key of the category.
+            factor: The new rate factor, at most 1.0.
+
+        Returns:
+            The rate factor now in force.
+        """
         bucket = self._buckets[key]
         bucket.rate_factor = max(bucket.rate_factor, min(1.0, factor))
         return bucket.rate_factor
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's slots in flight or anchored in the trailing period."""
+        """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One cost per rule, in the rules' order.
+        """
         return self._buckets[key].usage(rules, now)

@@ -169,34 +169,38 @@ class RoutePlanningClient:
         async with RoutePlanningClient(api_key) as client:
             plan = await client.plans.create(title="Monday", starts=date(2026, 11, 23))
 
-    :param api_key: the team's API key, a non-blank ``str`` without control
-        characters. It is sent only in the ``Authorization``
-        header and never appears in ``repr()``, logs or exceptions. ``None``
-        (the default) reads it from ``ROUTE_PLANNING_API_KEY``.
-    :param base_url: the service address; ``http://`` is refused but for loopback hosts,
-        and so are an empty string, a relative URL, a query and credentials.
-        ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the v0.2b service.
-
     Every setting is checked here: a bad one raises :class:`ConfigurationError`
     naming it, before anything is sent.
-    :param auth: ``"basic"`` (the primary scheme) or ``"bearer"``.
-    :param rate_limits: the client-side limits; the contract's by default.
-    :param retry: how 429s, 5xx answers and connection errors are retried.
-    :param rate_limit_backend: where the limit state lives; in memory by default.
-        A shared backend (Redis) lets many processes share one key's limits.
-    :param session: an aiohttp session to borrow; it is left open on exit. Note that
-        aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
-        pooled one was closed; the client turns that off on the session it creates.
-    :param ssl: an :class:`ssl.SSLContext` for a private CA. Verification stays on.
-    :param timeout: total seconds for one attempt of one request: finite and
-        positive, or ``None`` to turn the timeout off.
-    :param transport: send every attempt through this :class:`Transport` instead
-        of an aiohttp session (a test double, another HTTP library). It gets
-        requests relative to ``base_url`` and without credentials, and is neither
-        opened nor closed by the client; ``session`` and ``ssl`` do not apply.
-    :param trace_configs: aiohttp :class:`aiohttp.TraceConfig` objects for the
-        session the client creates (tracing, metrics: see the docs' OpenTelemetry
-        recipe). A borrowed ``session`` keeps its own.
+
+    Args:
+        api_key: The team's API key, a non-blank ``str`` without control
+            characters. It is sent only in the ``Authorization``
+            header and never appears in ``repr()``, logs or exceptions. ``None``
+            (the default) reads it from ``ROUTE_PLANNING_API_KEY``.
+        base_url: The service address; ``http://`` is refused but for loopback hosts,
+            and so are an empty string, a relative URL, a query and credentials.
+            ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the v0.2b service.
+        auth: ``"basic"`` (the primary scheme) or ``"bearer"``.
+        rate_limits: The client-side limits; the contract's by default.
+        retry: How 429s, 5xx answers and connection errors are retried.
+        rate_limit_backend: Where the limit state lives; in memory by default.
+            A shared backend (Redis) lets many processes share one key's limits.
+        session: An aiohttp session to borrow; it is left open on exit. Note that
+            aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
+            pooled one was closed; the client turns that off on the session it creates.
+        ssl: An :class:`ssl.SSLContext` for a private CA. Verification stays on.
+        timeout: Total seconds for one attempt of one request: finite and
+            positive, or ``None`` to turn the timeout off.
+        transport: Send every attempt through this :class:`Transport` instead
+            of an aiohttp session (a test double, another HTTP library). It gets
+            requests relative to ``base_url`` and without credentials, and is neither
+            opened nor closed by the client; ``session`` and ``ssl`` do not apply.
+        trace_configs: aiohttp :class:`aiohttp.TraceConfig` objects for the
+            session the client creates (tracing, metrics: see the docs' OpenTelemetry
+            recipe). A borrowed ``session`` keeps its own.
+
+    Raises:
+        ConfigurationError: A setting is invalid (the error names it).
     """
 
     def __init__(
@@ -304,13 +308,20 @@ class RoutePlanningClient:
             plan = await slow.plans.get(plan_id)
             patient = client.with_options(retry=RetryPolicy(attempts=10, cap=60))
 
-        :param timeout: seconds for one attempt of each request, finite and
-            positive, or ``None`` to turn the timeout off. With a transport of
-            your own (``transport=``), an attempt that takes longer raises
-            :class:`RequestTimeoutError` and is retried as a lost answer is.
-        :param retry: the retry policy for the view's requests. How the
-            category learns the service's limit stays the client's
-            (``RetryPolicy.learning`` of the client's own policy).
+        Args:
+            timeout: Seconds for one attempt of each request, finite and
+                positive, or ``None`` to turn the timeout off. With a transport of
+                your own (``transport=``), an attempt that takes longer raises
+                :class:`RequestTimeoutError` and is retried as a lost answer is.
+            retry: The retry policy for the view's requests. How the
+                category learns the service's limit stays the client's
+                (``RetryPolicy.learning`` of the client's own policy).
+
+        Returns:
+            The view, a :class:`RoutePlanningClient`.
+
+        Raises:
+            ConfigurationError: A setting is invalid (the error names it).
         """
         view = copy.copy(self)
         if not isinstance(timeout, UnsetType):
@@ -420,13 +431,19 @@ class RoutePlanningClient:
     async def get(self, serialized_id: str) -> AnyResource:
         """Fetch any resource by its serialized id, as the matching model.
 
-        :param serialized_id: ``plans/…``, ``plans/…/stops/…``,
-            ``unassignedStops/…``, ``operations/…``, ``depots/…``, ``routes/…``
-            or ``drivers/…``. The ids of the models are typed by their kind
-            (``Plan.id`` is a :data:`PlanId`), so ``await client.get(plan.id)``
-            is typed as a :class:`Plan`; a plain ``str`` gives the union of the
-            models, to narrow with ``isinstance``.
-        :raises ValidationError: for a string that is no serialized id.
+        Args:
+            serialized_id: ``plans/…``, ``plans/…/stops/…``,
+                ``unassignedStops/…``, ``operations/…``, ``depots/…``, ``routes/…``
+                or ``drivers/…``. The ids of the models are typed by their kind
+                (``Plan.id`` is a :data:`PlanId`), so ``await client.get(plan.id)``
+                is typed as a :class:`Plan`; a plain ``str`` gives the union of the
+                models, to narrow with ``isinstance``.
+
+        Returns:
+            The model of the id's kind (:class:`Plan`, :class:`Stop`, ...).
+
+        Raises:
+            ValidationError: For a string that is no serialized id.
         """
         return await get_by_serialized_id(self, serialized_id)
 

@@ -196,6 +196,13 @@ class ImportReport(Generic[T]):
     """
 
     def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool) -> None:
+        """Made by the importer (``import_many``); not meant to be built by hand.
+
+        Args:
+            id_prefix: What the packed ids are completed with (``plans/<id>/stops/``, ...).
+            batch_size: The import's batch size (positions map to batches by it).
+            keep_ids: Whether the ids of created stops are kept.
+        """
         self._id_prefix = id_prefix
         self._batch_size = batch_size
         self._batches: list[BatchOutcomes] = []
@@ -261,7 +268,18 @@ class ImportReport(Generic[T]):
         return self.created / elapsed if elapsed > 0 else 0.0
 
     def outcome(self, position: int) -> Outcome:
-        """The outcome of input ``position``; ``IndexError`` beyond :attr:`total`."""
+        """The outcome of one input row.
+
+        Args:
+            position: The row's position in the input, from 0.
+
+        Returns:
+            Its :class:`Outcome`.
+
+        Raises:
+            IndexError: ``position`` is beyond :attr:`total`.
+            LookupError: The row has no outcome yet (the import is still running).
+        """
         batch, offset = self._locate(position)
         code = batch.codes[offset]
         if code == PENDING:
@@ -269,9 +287,16 @@ class ImportReport(Generic[T]):
         return _OUTCOME_OF_CODE[code]
 
     def stop_id(self, position: int) -> str | None:
-        """The id of the stop created for ``position``; None when it was not created.
+        """The id of the stop created for one input row.
 
-        Raises :class:`LookupError` when the report was made with ``keep_ids=False``.
+        Args:
+            position: The row's position in the input, from 0.
+
+        Returns:
+            The stop's id; None when it was not created.
+
+        Raises:
+            LookupError: The report was made with ``keep_ids=False``.
         """
         if not self.keep_ids:
             raise LookupError("the import ran with keep_ids=False: ids were not kept")

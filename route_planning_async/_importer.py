@@ -1162,8 +1162,11 @@ async def run_import(
     for the exactly-once reconciliation by ``recipient.external_id``,
     isolation, validation, errors and cancellation.
 
-    :raises ValidationError: an option or an input row is invalid (``stops[<position>]...``).
-    :returns: the :class:`~route_planning_async.ImportReport`.
+    Raises:
+        ValidationError: An option or an input row is invalid (``stops[<position>]...``).
+
+    Returns:
+        The :class:`~route_planning_async.ImportReport`.
     """
     check_options(options, ImportOptions.__optional_keys__, "import_many")
     max_resends = options.get("max_resends", 3)

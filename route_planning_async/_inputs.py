@@ -198,7 +198,19 @@ def _allowed_drivers(value: Iterable[str] | UnsetType | None) -> list[str] | Uns
 @attrs.frozen(kw_only=True)
 class AddressInput:
     """Where a stop is. At least one field is required; latitude and longitude,
-    when given, override the other fields and must be given together."""
+    when given, override the other fields and must be given together.
+
+    Keyword Args:
+        address_name (str | None): Display name only; not used for geocoding. 1 to 255 characters.
+        address_line_one (str | None): First address line, 1 to 255 characters.
+        address_line_two (str | None): Second address line, 1 to 255 characters.
+        city (str | None): City, 1 to 100 characters.
+        state (str | None): State or region, 1 to 100 characters.
+        zip (str | None): Postal code, 1 to 100 characters.
+        country (str | None): Country, 1 to 100 characters.
+        latitude (float | None): Decimal degrees, -90..90.
+        longitude (float | None): Decimal degrees, -180..180.
+    """
 
     _PATH: ClassVar[str] = "address."
 
@@ -231,7 +243,14 @@ class AddressInput:
 
 @attrs.frozen(kw_only=True)
 class TimingInput:
-    """Time window and duration of a stop."""
+    """Time window and duration of a stop.
+
+    Keyword Args:
+        earliest_attempt_time (datetime.time | None): Earliest time of day (hour and minute only).
+        latest_attempt_time (datetime.time | None): Latest time of day (hour and minute only).
+        estimated_attempt_duration (int | None): Whole seconds at the stop (an integer in the official
+            schema), at least 1 (contract); None means the team default.
+    """
 
     _PATH: ClassVar[str] = "timing."
 
@@ -250,7 +269,15 @@ class TimingInput:
 
 @attrs.frozen(kw_only=True)
 class RecipientInput:
-    """Who receives (or hands over) the packages."""
+    """Who receives (or hands over) the packages.
+
+    Keyword Args:
+        external_id (str | None): The caller's own id for the recipient (the stop list filter
+            ``externalId``), 1 to 255 characters.
+        email (str | None): E-mail address, 1 to 255 characters.
+        phone (str | None): Phone number, 1 to 255 characters.
+        name (str | None): Name, 1 to 255 characters.
+    """
 
     _PATH: ClassVar[str] = "recipient."
 
@@ -266,7 +293,14 @@ class RecipientInput:
 
 @attrs.frozen(kw_only=True)
 class OrderInfoInput:
-    """The order behind a stop."""
+    """The order behind a stop.
+
+    Keyword Args:
+        products (list[str]): At most 100 product names, each 1 to 255 characters.
+        seller_order_id (str | None): The seller's order id, 1 to 255 characters.
+        seller_name (str | None): The seller's name, 1 to 255 characters.
+        seller_website (str | None): The seller's website, 1 to 255 characters.
+    """
 
     _PATH: ClassVar[str] = "order_info."
 
@@ -283,7 +317,12 @@ class OrderInfoInput:
 @attrs.frozen(kw_only=True)
 class WeightInput:
     """The weight of a stop's load; the team must track vehicle capacity (else the
-    service answers 403 ``vehicle_capacity_disabled``)."""
+    service answers 403 ``vehicle_capacity_disabled``).
+
+    Keyword Args:
+        amount (float): 0 to 999999, in steps of 0.01.
+        unit (str): A :class:`~route_planning_async.WeightUnit` value: the team's capacity unit.
+    """
 
     _PATH: ClassVar[str] = "weight."
 
@@ -295,7 +334,12 @@ class WeightInput:
 
 @attrs.frozen(kw_only=True)
 class PaymentOnDeliveryInput:
-    """The payment to collect on delivery ("cash on delivery")."""
+    """The payment to collect on delivery ("cash on delivery").
+
+    Keyword Args:
+        amount (int | None): In minor units (cents): ``1250`` is 12.50; 0 or more.
+        currency (str | None): An ISO 4217 code the service accepts (:data:`PAYMENT_CURRENCIES`).
+    """
 
     _PATH: ClassVar[str] = "payment_on_delivery."
 
@@ -345,7 +389,31 @@ def _not_both_drivers(instance: StopInput | StopUpdate) -> None:
 
 @attrs.frozen(kw_only=True)
 class StopInput:
-    """The body of a stop create, batch import entry or live create."""
+    """The body of a stop create, batch import entry or live create.
+
+    Keyword Args:
+        address (AddressInput): Where the stop is (required).
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+            ``allowed_drivers``.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop; on
+            creation they join the plan.
+        activity (str | None): ``delivery`` (the service's default) or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        client_id (str | None): Client-portal client id, 1 to 100 characters (wire ``circuitClientId``);
+            set on create and import only, never updated.
+        barcodes (list[str]): At most 200, each 1 to 255 characters.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+    """
 
     address: AddressInput = attrs.field(validator=_ADDRESS)
     """Where the stop is (required)."""
@@ -393,6 +461,26 @@ class StopUpdate:
 
     A stop's location and ``client_id`` cannot be updated (contract,
     Stops rule 2): delete the stop and create a new one.
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+            ``allowed_drivers``.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>``; an update does not add them to
+            the plan.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
     """
 
     timing: TimingInput | UnsetType | None = _TIMING
@@ -432,7 +520,30 @@ class StopUpdate:
 
 @attrs.frozen(kw_only=True)
 class UnassignedStopInput:
-    """The body of an unassigned stop create, or an entry of its batch import."""
+    """The body of an unassigned stop create, or an entry of its batch import.
+
+    Keyword Args:
+        address (AddressInput): Where the stop is (required).
+        depot (str | None): ``depots/<id>``; None or not given means the team's main depot. Not allowed
+            in a batch import, where the depot is given once for the whole batch.
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` (the service's default) or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        client_id (str | None): Client-portal client id, 1 to 100 characters (wire ``circuitClientId``);
+            set on create and import only, never updated.
+        barcodes (list[str]): At most 200, each 1 to 255 characters.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+    """
 
     address: AddressInput = attrs.field(validator=_ADDRESS)
     """Where the stop is (required)."""
@@ -477,6 +588,24 @@ class UnassignedStopUpdate:
     """The body of an unassigned stop PATCH: only the fields given are changed.
 
     The location and ``client_id`` cannot be updated.
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>``.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+        depot (str | None): ``depots/<id>``; None means the team's main depot.
     """
 
     timing: TimingInput | UnsetType | None = _TIMING
@@ -516,7 +645,14 @@ class UnassignedStopUpdate:
 
 @attrs.frozen(kw_only=True)
 class PlanInput:
-    """The body of a plan create (contract, POST /plans)."""
+    """The body of a plan create (contract, POST /plans).
+
+    Keyword Args:
+        title (str): 1 to 255 characters.
+        starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+        drivers (list[str]): ``drivers/<id>`` (bare ids accepted); duplicates dropped, then at most 50.
+        depot (str | None): ``depots/<id>``; None or not given means the team's main depot.
+    """
 
     title: str = attrs.field(validator=text(1, 255, nullable=False))
     """1 to 255 characters."""
@@ -531,7 +667,14 @@ class PlanInput:
 @attrs.frozen(kw_only=True)
 class PlanUpdate:
     """The body of a plan PATCH: only the fields given are changed; ``drivers``
-    replaces the whole list. Same rules as :class:`PlanInput`."""
+    replaces the whole list. Same rules as :class:`PlanInput`.
+
+    Keyword Args:
+        title (str): 1 to 255 characters.
+        starts (datetime.date): The day of the plan.
+        drivers (list[str]): ``drivers/<id>``; replaces the plan's whole list.
+        depot (str | None): ``depots/<id>``; None means the team's main depot.
+    """
 
     title: str | UnsetType = attrs.field(default=UNSET, validator=text(1, 255, nullable=False))
     """1 to 255 characters."""
@@ -671,7 +814,21 @@ def _driver_depots(value: Iterable[str] | UnsetType | None) -> list[str] | Unset
 
 @attrs.frozen(kw_only=True)
 class RouteOverridesInput:
-    """Settings that override the route defaults for one driver."""
+    """Settings that override the route defaults for one driver.
+
+    Keyword Args:
+        start_address (AddressInput | None): Where every route of the driver starts.
+        end_address (AddressInput | None): Where every route of the driver ends.
+        start_time (datetime.time | None): When the driver's work day starts (hour and minute only).
+        end_time (datetime.time | None): When the driver's work day ends (hour and minute only).
+        max_stops (int | None): Most stops allocated to the driver, at least 0.
+        driving_speed (str | None): ``slower``, ``average`` (the service's default) or ``faster`` than
+            the team's average.
+        delivery_speed (str | None): ``slower``, ``average`` (the service's default) or ``faster`` than
+            the team's average.
+        vehicle_type (str | None): ``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or
+            ``electric_cargo_bike``.
+    """
 
     _PATH: ClassVar[str] = "route_overrides."
 
@@ -704,7 +861,18 @@ _ROUTE_OVERRIDES: Final = attrs.field(default=UNSET, validator=instance_of(Route
 @attrs.frozen(kw_only=True)
 class DriverInput:
     """The body of a driver create or batch import entry. The driver's e-mail or
-    phone identifies it (``drivers.import_many`` uses it as the natural key)."""
+    phone identifies it (``drivers.import_many`` uses it as the natural key).
+
+    Keyword Args:
+        name (str | None): Full name, 1 to 255 characters.
+        display_name (str | None): Name shown in the apps, 1 to 255 characters.
+        email (str | None): E-mail address, 1 to 255 characters; set on create and import only.
+        phone (str | None): Phone number, 1 to 255 characters; set on create and import only.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
+            or not given: the team's main depot.
+        route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
+            driver.
+    """
 
     name: str | UnsetType | None = _DRIVER_NAME
     """Full name, 1 to 255 characters."""
@@ -724,7 +892,15 @@ class DriverInput:
 @attrs.frozen(kw_only=True)
 class DriverUpdate:
     """The body of a driver PATCH: only the fields given are changed; ``depots``
-    and ``route_overrides`` are replaced whole. E-mail and phone cannot be changed."""
+    and ``route_overrides`` are replaced whole. E-mail and phone cannot be changed.
+
+    Keyword Args:
+        name (str | None): Full name, 1 to 255 characters.
+        display_name (str | None): Name shown in the apps, 1 to 255 characters.
+        depots (list[str] | None): 1 to 50 ``depots/<id>``; None: the team's main depot.
+        route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
+            driver.
+    """
 
     name: str | UnsetType | None = _DRIVER_NAME
     """Full name, 1 to 255 characters."""

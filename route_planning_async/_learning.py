@@ -89,6 +89,20 @@ class LearningPolicy:
 
         RetryPolicy(learning=LearningPolicy(max_probe_interval=16))  # fewer probes
         RetryPolicy(learning=None)                                   # keep the configured limits
+
+    Keyword Args:
+        floor (float): The lowest rate factor a cut can reach (a share of the configured limits).
+        first_probe (float): Periods after a first cut before the first probe upward, when the level cut
+            from had held (a limit that dropped is likely to come back).
+        first_probe_unproven (float): Periods after a first cut before the first probe upward, when no
+            higher level ever held: the configured limits were never the service's, so the cut is likely
+            its real limit, and an early probe would only cost a 429.
+        max_probe_interval (float): The longest wait between probes while the limit stays where it was
+            cut to.
+        recent_probe_interval (float): The longest wait between probes while a higher level held within
+            ``memory`` periods.
+        memory (float): How many periods a level that held is remembered.
+        confirm (float): Periods a raised level must pass without a 429 before the next, larger step.
     """
 
     floor: float = attrs.field(default=0.01, converter=float, validator=_fraction)

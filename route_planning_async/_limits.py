@@ -69,7 +69,14 @@ def _per(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
 
 @attrs.frozen
 class Rule:
-    """At most ``amount`` in any sliding window of ``period`` seconds."""
+    """At most ``amount`` in any sliding window of ``period`` seconds.
+
+    Keyword Args:
+        amount (int): How much may pass in one window: requests, or units of weight.
+        period (float): Length of the sliding window, in seconds.
+        per (Literal['request', 'weight']): ``request`` counts each request as 1; ``weight`` counts its
+            weight (stops in a batch).
+    """
 
     amount: int = attrs.field(validator=_positive_amount)
     """How much may pass in one window: requests, or units of weight."""
@@ -79,11 +86,25 @@ class Rule:
     """``request`` counts each request as 1; ``weight`` counts its weight (stops in a batch)."""
 
     def cost(self, weight: int) -> int:
-        """What one request of ``weight`` consumes of this rule."""
+        """What one request of ``weight`` consumes of this rule.
+
+        Args:
+            weight: The request's weight (the stops of a batch; 1 for most requests).
+
+        Returns:
+            ``weight`` for a rule ``per="weight"``, else 1.
+        """
         return weight if self.per == "weight" else 1
 
     def scaled(self, speedup: float) -> Rule:
-        """The same rule with its period divided by ``speedup``."""
+        """The same rule with its period divided by ``speedup``.
+
+        Args:
+            speedup: How many times faster time runs (the emulator's speed-up); positive.
+
+        Returns:
+            A new :class:`Rule`.
+        """
         return attrs.evolve(self, period=self.period / speedup)
 
 
@@ -126,6 +147,16 @@ class RateLimits:
     teams can ask for higher ones, any values can be given::
 
         RateLimits({"read": [Rule(20, 1.0)], "write": [Rule(10, 1.0)]})
+
+    Keyword Args:
+        rules (Mapping[Category, tuple[Rule, ...]]): The rules of each category; all of a category's
+            rules must admit a request.
+        strict_windows (bool): Count each slot until one period after its *answer* (True): provably
+            never more than the amount in any of the service's windows, whatever the latency, at the
+            cost of one round trip per period. False (the default) counts it from its *send* plus the
+            spread of recent round trips, which keeps the windows as long as the one-way delays vary
+            less than the round trips do, and lets a category use its whole limit over a slow link; the
+            429 learning covers the rest. The scheduler's docstring states both guarantees.
     """
 
     rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(converter=_freeze_rules)
@@ -145,6 +176,13 @@ class RateLimits:
 
         The contract has no driver endpoints, so the driver categories take the
         public API documentation's figures (as :meth:`public_docs` does).
+
+        Args:
+            strict_windows: Count each slot until one period after its answer (see
+                :attr:`strict_windows`). Default False.
+
+        Returns:
+            The :class:`RateLimits`.
         """
         return cls(
             {
@@ -164,6 +202,13 @@ class RateLimits:
         Batch import and optimize each allow 100 requests per 10 minutes with at
         most 30 per minute; batch import also allows 1,000 stops per minute.
         Driver create allows 1 request per second, driver import 2 per minute.
+
+        Args:
+            strict_windows: Count each slot until one period after its answer (see
+                :attr:`strict_windows`). Default False.
+
+        Returns:
+            The :class:`RateLimits`.
         """
         return cls(
             {
@@ -182,11 +227,29 @@ class RateLimits:
 
     @classmethod
     def unlimited(cls, *, strict_windows: bool = False) -> RateLimits:
-        """No client-side limits at all (429 answers are still retried)."""
+        """No client-side limits at all (429 answers are still retried).
+
+        Args:
+            strict_windows: Kept for symmetry with the other constructors; no rule
+                applies. Default False.
+
+        Returns:
+            The :class:`RateLimits`.
+        """
         return cls({}, strict_windows=strict_windows)
 
     def scaled(self, speedup: float) -> RateLimits:
-        """Every period divided by ``speedup``: for tests and benchmarks on a fast emulator."""
+        """Every period divided by ``speedup``: for tests and benchmarks on a fast emulator.
+
+        Args:
+            speedup: How many times faster time runs; positive.
+
+        Returns:
+            A new :class:`RateLimits`.
+
+        Raises:
+            ConfigurationError: ``speedup`` is not positive.
+        """
         if not speedup > 0:
             raise ConfigurationError(f"speedup must be positive, got {speedup}")
         return RateLimits(
@@ -195,16 +258,38 @@ class RateLimits:
         )
 
     def replace(self, category: Category | str, *rules: Rule) -> RateLimits:
-        """A copy with the rules of one category replaced (none: unlimited)."""
+        """A copy with the rules of one category replaced.
+
+        Args:
+            category: The :class:`Category` (or its value, e.g. ``"read"``).
+            *rules: The category's new rules; none: the category is not limited.
+
+        Returns:
+            A new :class:`RateLimits`.
+        """
         updated = dict(self.rules)
         updated[Category(category)] = tuple(rules)
         return RateLimits(updated, strict_windows=self.strict_windows)
 
     def for_category(self, category: Category) -> tuple[Rule, ...]:
-        """The rules of ``category``; empty when it is not limited."""
+        """The rules of a category.
+
+        Args:
+            category: The :class:`Category`.
+
+        Returns:
+            Its rules; empty when it is not limited.
+        """
         return self.rules.get(category, ())
 
     def max_weight(self, category: Category) -> int | None:
-        """The largest weight one request of ``category`` can ever be admitted with."""
+        """The largest weight one request of a category can ever be admitted with.
+
+        Args:
+            category: The :class:`Category`.
+
+        Returns:
+            The smallest amount of its ``per="weight"`` rules; None when it has none.
+        """
         caps = [rule.amount for rule in self.for_category(category) if rule.per == "weight"]
         return min(caps) if caps else None

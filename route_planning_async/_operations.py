@@ -286,9 +286,10 @@ async def wait(
     operation on the service (``reader`` must have a ``cancel`` method, as
     ``client.operations`` does); the error's notes say whether that worked.
 
-    :raises OptimizationFailedError: the result is a failure (``code``, ``message``).
-    :raises OperationCanceledError: ``metadata.canceled`` is set.
-    :raises OperationTimeoutError: it was not finished after ``timeout`` seconds.
+    Raises:
+        OptimizationFailedError: The result is a failure (``code``, ``message``).
+        OperationCanceledError: ``metadata.canceled`` is set.
+        OperationTimeoutError: It was not finished after ``timeout`` seconds.
     """
     check_options(options, PollOptions.__optional_keys__, "wait")
     return await poll_until_finished(reader, operation, clock=clock, polling=Polling.of(options))
@@ -415,10 +416,11 @@ async def wait_many(
     Use it with ``async for``; break out (or close it with
     :func:`contextlib.aclosing`) to stop polling early.
 
-    :raises OperationTimeoutError: some operation was not finished after
-        ``timeout`` seconds (it names the first one still pending); with
-        ``cancel_on_timeout=True`` every operation still pending is then
-        canceled on the service first.
+    Raises:
+        OperationTimeoutError: Some operation was not finished after
+            ``timeout`` seconds (it names the first one still pending); with
+            ``cancel_on_timeout=True`` every operation still pending is then
+            canceled on the service first.
     """
     check_options(options, WaitManyOptions.__optional_keys__, "wait_many")
     polling = Polling.of(options)

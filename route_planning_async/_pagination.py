@@ -128,6 +128,17 @@ class Paginator(Generic[T]):
         query: tuple[tuple[str, str], ...] = (),
         page_token: str | None = None,
     ) -> None:
+        """Made by the resources' ``list`` methods; not meant to be built by hand.
+
+        Args:
+            execute: Sends one request and returns its decoded JSON (the client's).
+            endpoint: The endpoint table's name of the list call, e.g. ``"plans.list"``.
+            item_type: The model of each item.
+            key: The answer's field that holds the items, e.g. ``"plans"``.
+            path: The path's parameters (e.g. the plan of a stop list).
+            query: The query of every page (filters, page size); ``pageToken`` is added.
+            page_token: The first page's token; None: the first page.
+        """
         self._execute = execute
         self._endpoint = ENDPOINTS[endpoint]
         self._item_type = item_type

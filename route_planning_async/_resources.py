@@ -215,8 +215,18 @@ class Plans(_Resource):
         drivers: Iterable[str] = (),
         depot: str | None = None,
     ) -> Plan:
-        """Create a plan. ``drivers`` are ``drivers/<id>`` (or bare ids), at most 50
-        after duplicates are dropped; without a ``depot`` the team's main depot is used."""
+        """Create a plan.
+
+        Args:
+            title: The plan's title.
+            starts: The day the plan starts.
+            drivers: ``drivers/<id>`` (or bare ids), at most 50 after duplicates are dropped;
+                none by default.
+            depot: ``depots/<id>``; None: the team's main depot.
+
+        Returns:
+            The created :class:`Plan`.
+        """
         drivers = list(drivers) if not isinstance(drivers, str) else drivers
         body = PlanInput(
             title=title,
@@ -234,8 +244,17 @@ class Plans(_Resource):
         max_page_size: int | None = None,
         page_token: str | None = None,
     ) -> Paginator[Plan]:
-        """The team's plans, lazily. Filters: ``title``, ``startsGte`` (a date) ...;
-        ``max_page_size`` 1..20 (the service's default is 10)."""
+        """The team's plans, lazily.
+
+        Args:
+            filter: Filters by name, e.g. ``title`` or ``startsGte`` (a date); None: every plan.
+            max_page_size: Items per page (1..20); None: the service's default (10).
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
         return self._paginate(
             "plans.list",
             Plan,
@@ -246,7 +265,14 @@ class Plans(_Resource):
         )
 
     async def get(self, plan_id: str) -> Plan:
-        """One plan by id."""
+        """One plan by id.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Returns:
+            The :class:`Plan`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         return await self._fetch(ENDPOINTS["plans.get"].request(path), Plan)
 
@@ -261,9 +287,20 @@ class Plans(_Resource):
         drivers: Iterable[str] | UnsetType = UNSET,
         depot: str | UnsetType | None = UNSET,
     ) -> Plan:
-        """Change the fields given (a :class:`PlanUpdate`, or keywords); ``drivers``
-        replaces the whole list. A plan that is not writable is changed through the
-        live endpoints instead."""
+        """Change the fields given; a plan that is not writable is changed through the
+        live endpoints instead.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            update: A :class:`PlanUpdate` with the fields to change; or give them as keywords.
+            title: The new title.
+            starts: The new start day.
+            drivers: ``drivers/<id>`` (or bare ids); replaces the whole list.
+            depot: ``depots/<id>``; None: the team's main depot.
+
+        Returns:
+            The changed :class:`Plan`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         given = {
             name: value
@@ -275,58 +312,132 @@ class Plans(_Resource):
         return await self._fetch(request, Plan)
 
     async def delete(self, plan_id: str) -> None:
-        """Delete a plan and all of its routes; it cannot be undone."""
+        """Delete a plan and all of its routes; it cannot be undone.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         await self._client._execute(ENDPOINTS["plans.delete"].request(path))
 
     async def optimize(self, plan_id: str) -> Operation:
         """Start optimizing the plan; poll the returned operation until ``done``.
-        Small plans may come back already done."""
+
+        Small plans may come back already done. ``optimize_and_wait`` does both.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Returns:
+            The optimization's :class:`Operation`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         return await self._fetch(ENDPOINTS["plans.optimize"].request(path), Operation)
 
     async def distribute(self, plan_id: str) -> Plan:
-        """Send the optimized plan's routes to its drivers."""
+        """Send the optimized plan's routes to its drivers.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Returns:
+            The distributed :class:`Plan`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         return await self._fetch(ENDPOINTS["plans.distribute"].request(path), Plan)
 
     async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> Operation:
-        """Re-optimize after live changes. ``optimization_type`` is a
-        :class:`ReoptimizationType` value; without it the service's default
-        (``reorder_changed_stops``) applies."""
+        """Re-optimize after live changes.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            optimization_type: A :class:`ReoptimizationType` value; None: the service's
+                default (``reorder_changed_stops``).
+
+        Returns:
+            The re-optimization's :class:`Operation`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         body = reoptimization_body(optimization_type)
         request = ENDPOINTS["plans.reoptimize"].request(path, json=body)
         return await self._fetch(request, Operation)
 
     async def redistribute(self, plan_id: str) -> Plan:
-        """Apply the re-optimized live changes and send the routes to the drivers."""
+        """Apply the re-optimized live changes and send the routes to the drivers.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Returns:
+            The :class:`Plan`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         return await self._fetch(ENDPOINTS["plans.redistribute"].request(path), Plan)
 
     async def save(self, plan_id: str) -> None:
-        """Apply the re-optimized live changes without distributing (the service answers 204)."""
+        """Apply the re-optimized live changes without distributing (the service answers 204).
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         await self._client._execute(ENDPOINTS["plans.save"].request(path))
 
     async def optimize_and_wait(self, plan_id: str, **options: Unpack[PollOptions]) -> Operation:
-        """Optimize the plan and wait for the finished operation; if the plan is
-        already being optimized, wait for that optimization instead. Options:
-        ``timeout``, ``poll_interval``, ``max_poll_interval``, ``cancel_on_timeout``
-        (see :func:`_workflows.optimize_and_wait`)."""
+        """Optimize the plan and wait for the finished operation.
+
+        If the plan is already being optimized, wait for that optimization instead.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
+            max_poll_interval (float): The cap of the growing delay (default 15.0).
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``). Default False: the operation goes on.
+
+        Returns:
+            The finished :class:`Operation`.
+
+        Raises:
+            OptimizationFailedError: The optimization failed.
+            OperationCanceledError: It was canceled.
+            OperationTimeoutError: It did not finish within ``timeout`` seconds.
+        """
         client = self._client
         return await optimize_and_wait(self, client.operations, plan_id, clock=client._clock, **options)
 
     def live_edit(
         self, plan_id: str, **options: Unpack[LiveEditOptions]
     ) -> AbstractAsyncContextManager[LiveEdit]:
-        """Live-edit a plan that is not writable; on a clean exit the changes are
-        re-optimized and redistributed (or saved). Options: ``distribute``,
-        ``optimization_type``, ``timeout``, ``poll_interval``, ``max_poll_interval``,
-        ``cancel_on_timeout`` (see :func:`_workflows.live_edit`)::
+        """Live-edit a plan that is not writable.
+
+        On a clean exit the changes are re-optimized and redistributed (or saved)::
 
             async with client.plans.live_edit(plan_id) as edit:
                 await edit.update(stop_id, notes="Ring twice")
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Keyword Args:
+            distribute (bool): ``:redistribute`` after the re-optimization (True, the default), or
+                ``:save``.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``).
+            timeout (float | None): Seconds for applying the changes (the re-optimization and the wait for
+                it); :class:`OperationTimeoutError` after that, the changes still pending. None waits for
+                ever.
+            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
+            max_poll_interval (float): The cap of the growing delay (default 15.0).
+            cancel_on_timeout (bool): On that timeout, also cancel the re-optimization on the service, so it
+                does not apply the changes later on its own. Default False.
+
+        Returns:
+            An async context manager that gives a :class:`LiveEdit`.
         """
         client = self._client
         return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **options)
@@ -371,7 +482,15 @@ class Stops(_Resource):
     __slots__ = ()
 
     async def create(self, plan_id: str, stop: StopInput) -> Stop:
-        """Add one stop to a writable plan."""
+        """Add one stop to a writable plan.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stop: The stop, a :class:`StopInput`.
+
+        Returns:
+            The created :class:`Stop`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         body = unstructure(_checked(stop, StopInput, "stop"))
         return await self._fetch(ENDPOINTS["stops.create"].request(path, json=body), Stop)
@@ -384,7 +503,18 @@ class Stops(_Resource):
         max_page_size: int | None = None,
         page_token: str | None = None,
     ) -> Paginator[Stop]:
-        """The plan's stops, lazily. Filter: ``externalId``; ``max_page_size`` 1..10."""
+        """The plan's stops, lazily.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            filter: ``{"externalId": ...}``; None: every stop.
+            max_page_size: Items per page (1..10); None: the service's default.
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
         return self._paginate(
             "stops.list",
             Stop,
@@ -396,25 +526,72 @@ class Stops(_Resource):
         )
 
     async def get(self, stop_id: str) -> Stop:
-        """One stop by its serialized id ``plans/<planId>/stops/<stopId>``."""
+        """One stop.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+
+        Returns:
+            The :class:`Stop`.
+        """
         return await self._fetch(ENDPOINTS["stops.get"].request(_stop_path(stop_id)), Stop)
 
     async def update(
         self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
     ) -> Stop:
-        """Change the fields given (a :class:`StopUpdate`, or its fields as keywords).
-        The location and ``client_id`` cannot be changed."""
+        """Change the fields given; the location and ``client_id`` cannot be changed.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+            update: A :class:`StopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+                ``allowed_drivers``.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+
+        Returns:
+            The changed :class:`Stop`.
+        """
         path = _stop_path(stop_id)
         body = unstructure(_update_body(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
 
     async def delete(self, stop_id: str) -> None:
-        """Delete a stop and all its data; it cannot be undone."""
+        """Delete a stop and all its data; it cannot be undone.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+        """
         await self._client._execute(ENDPOINTS["stops.delete"].request(_stop_path(stop_id)))
 
     async def import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> ImportResult:
-        """Import 1 to 100 stops in one request. Stops that fail are reported in
-        ``failed`` and do not fail the call."""
+        """Import 1 to 100 stops in one request.
+
+        Stops that fail are reported in ``failed`` and do not fail the call.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: 1 to 100 :class:`StopInput`.
+
+        Returns:
+            The :class:`ImportResult`.
+        """
         return await self._fetch(self._import_request(plan_id, stops), ImportResult)
 
     def _import_request(self, plan_id: str, stops: Sequence[StopInput]) -> Request:
@@ -430,15 +607,76 @@ class Stops(_Resource):
         stops: Iterable[StopInput] | AsyncIterable[StopInput],
         **options: Unpack[ImportOptions],
     ) -> ImportReport[StopInput]:
-        """Import any number of stops into a plan, streamed in batches, each exactly
-        once; options as in :class:`_importer.ImportOptions` (see :func:`_importer.run_import`)."""
+        """Import any number of stops into a plan, streamed in batches, each exactly once.
+
+        A batch whose outcome is ambiguous (no answer, a 5xx) is looked up by
+        ``recipient.external_id`` before it is sent again.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: :class:`StopInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+
+        Returns:
+            An :class:`ImportReport`: one outcome per input stop.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
+        """
         target = _PlanStopsTarget(self, _ids.plan_id(plan_id))
         client = self._client
         return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
 
     async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange:
-        """Add a stop to a plan that is not writable; it is applied by
-        ``plans.reoptimize`` and then ``plans.redistribute`` or ``plans.save``."""
+        """Add a stop to a plan that is not writable.
+
+        It is applied by ``plans.reoptimize`` and then ``plans.redistribute`` or ``plans.save``.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stop: The stop, a :class:`StopInput`.
+
+        Returns:
+            The :class:`LiveChange`.
+        """
         path = {"plan": _ids.plan_id(plan_id)}
         body = unstructure(_checked(stop, StopInput, "stop"))
         return await self._fetch(ENDPOINTS["stops.live_create"].request(path, json=body), LiveChange)
@@ -446,13 +684,48 @@ class Stops(_Resource):
     async def live_update(
         self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
     ) -> LiveChange:
-        """Change a stop of a plan that is not writable (applied like ``live_create``)."""
+        """Change a stop of a plan that is not writable (applied like ``live_create``).
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+            update: A :class:`StopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+                ``allowed_drivers``.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+
+        Returns:
+            The :class:`LiveChange`.
+        """
         path = _stop_path(stop_id)
         body = unstructure(_update_body(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.live_update"].request(path, json=body), LiveChange)
 
     async def live_delete(self, stop_id: str) -> LiveChange:
-        """Remove a stop of a plan that is not writable (applied like ``live_create``)."""
+        """Remove a stop of a plan that is not writable (applied like ``live_create``).
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+
+        Returns:
+            The :class:`LiveChange`.
+        """
         return await self._fetch(ENDPOINTS["stops.live_delete"].request(_stop_path(stop_id)), LiveChange)
 
     async def live_import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> LiveImportResult:
@@ -463,6 +736,13 @@ class Stops(_Resource):
         join an editing session (``pending`` is True) and are applied like
         ``live_create``: ``plans.reoptimize``, then ``plans.redistribute`` or
         ``plans.save``. Stops that fail are reported in ``failed``.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: 1 to 100 :class:`StopInput`.
+
+        Returns:
+            The :class:`LiveImportResult`.
         """
         return await self._fetch(self._live_import_request(plan_id, stops), LiveImportResult)
 
@@ -481,19 +761,77 @@ class Stops(_Resource):
     ) -> LiveImport:
         """Import any number of stops into a live plan, then apply them as ``live_edit`` does.
 
-        The stops go through the bulk importer (:func:`_importer.run_import`:
-        batches of ``live_import_batch``, exactly once by
-        ``recipient.external_id``; the options of :class:`_importer.ImportOptions`).
-        When an answer says the stops are ``pending`` (the plan was not writable
-        and they joined its editing session), the import is applied once it has
-        ended: ``:reoptimize``, wait, then ``:redistribute`` (or ``:save`` with
-        ``distribute=False``); the options of :class:`_workflows.LiveEditOptions`.
-        When the import raises, nothing is applied (the editing session keeps
-        what was sent, as with ``live_edit``).
+        The stops go through the bulk importer (batches of ``live_import_batch``,
+        exactly once by ``recipient.external_id``). When an answer says the stops
+        are ``pending`` (the plan was not writable and they joined its editing
+        session), the import is applied once it has ended: ``:reoptimize``, wait,
+        then ``:redistribute`` (or ``:save`` with ``distribute=False``). When the
+        import raises, nothing is applied (the editing session keeps what was
+        sent, as with ``live_edit``).
 
         Stops pending in an editing session are not listed by the service, so a
         batch of a plan that is not writable whose answer was lost cannot be
         reconciled: it is reported ``unknown``.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: :class:`StopInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+            distribute (bool): ``:redistribute`` after the re-optimization (True, the default), or
+                ``:save``.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``).
+            timeout (float | None): Seconds for applying the changes (the re-optimization and the wait for
+                it); :class:`OperationTimeoutError` after that, the changes still pending. None waits for
+                ever.
+            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
+            max_poll_interval (float): The cap of the growing delay (default 15.0).
+            cancel_on_timeout (bool): On that timeout, also cancel the re-optimization on the service, so it
+                does not apply the changes later on its own. Default False.
+
+        Returns:
+            A :class:`LiveImport`: the import's report and the live edit that applied it.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
         """
         live_keys = LiveEditOptions.__optional_keys__
         edit_options = cast(LiveEditOptions, {k: v for k, v in options.items() if k in live_keys})
@@ -521,7 +859,14 @@ class UnassignedStops(_Resource):
     __slots__ = ()
 
     async def create(self, stop: UnassignedStopInput) -> UnassignedStop:
-        """Create one unassigned stop."""
+        """Create one unassigned stop.
+
+        Args:
+            stop: The stop, an :class:`UnassignedStopInput`.
+
+        Returns:
+            The created :class:`UnassignedStop`.
+        """
         body = unstructure(_checked(stop, UnassignedStopInput, "stop"))
         return await self._fetch(ENDPOINTS["unassigned_stops.create"].request(json=body), UnassignedStop)
 
@@ -532,7 +877,17 @@ class UnassignedStops(_Resource):
         max_page_size: int | None = None,
         page_token: str | None = None,
     ) -> Paginator[UnassignedStop]:
-        """The team's unassigned stops, lazily. ``max_page_size`` 1..20 (default 20)."""
+        """The team's unassigned stops, lazily.
+
+        Args:
+            filter: Filters by name; None: every unassigned stop.
+            max_page_size: Items per page (1..20); None: the service's default (20).
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
         return self._paginate(
             "unassigned_stops.list",
             UnassignedStop,
@@ -543,7 +898,14 @@ class UnassignedStops(_Resource):
         )
 
     async def get(self, unassigned_stop_id: str) -> UnassignedStop:
-        """One unassigned stop, by ``unassignedStops/<id>`` or ``<id>``."""
+        """One unassigned stop.
+
+        Args:
+            unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`UnassignedStop`.
+        """
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         return await self._fetch(ENDPOINTS["unassigned_stops.get"].request(path), UnassignedStop)
 
@@ -554,15 +916,44 @@ class UnassignedStops(_Resource):
         /,
         **fields: Unpack[UnassignedStopUpdateFields],
     ) -> UnassignedStop:
-        """Change the fields given (an :class:`UnassignedStopUpdate`, or keywords).
-        The location and ``client_id`` cannot be changed."""
+        """Change the fields given; the location and ``client_id`` cannot be changed.
+
+        Args:
+            unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
+            update: An :class:`UnassignedStopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+            depot (str | None): ``depots/<id>``; None means the team's main depot.
+
+        Returns:
+            The changed :class:`UnassignedStop`.
+        """
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         body = unstructure(_update_body(UnassignedStopUpdate, update, fields))
         request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)
         return await self._fetch(request, UnassignedStop)
 
     async def delete(self, unassigned_stop_id: str) -> None:
-        """Delete an unassigned stop; it cannot be undone."""
+        """Delete an unassigned stop; it cannot be undone.
+
+        Args:
+            unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
+        """
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         await self._client._execute(ENDPOINTS["unassigned_stops.delete"].request(path))
 
@@ -573,9 +964,15 @@ class UnassignedStops(_Resource):
 
         The contract does not show this call; it follows the public API
         documentation: ``POST /unassignedStops:import`` with the body
-        ``{"unassignedStops": [...], "depot": "depots/<id>"}``. The depot is
-        given once for the whole batch (it biases geocoding), so the stops must
-        not carry their own; without one the team's main depot is used.
+        ``{"unassignedStops": [...], "depot": "depots/<id>"}``.
+
+        Args:
+            stops: 1 to 100 :class:`UnassignedStopInput`, none of which sets a depot.
+            depot: ``depots/<id>``, given once for the whole batch (it biases
+                geocoding); None: the team's main depot.
+
+        Returns:
+            The :class:`ImportResult`.
         """
         return await self._fetch(self._import_request(stops, depot), ImportResult)
 
@@ -595,10 +992,58 @@ class UnassignedStops(_Resource):
         depot: str | None = None,
         **options: Unpack[ImportOptions],
     ) -> ImportReport[UnassignedStopInput]:
-        """Import any number of unassigned stops, streamed in batches, each exactly
-        once; options as in :class:`_importer.ImportOptions`. The ``depot``
-        (``depots/<id>``; None: the team's main depot) is shared by every stop,
-        so the stops themselves must not set one (see :class:`_UnassignedStopsTarget`)."""
+        """Import any number of unassigned stops, streamed in batches, each exactly once.
+
+        Args:
+            stops: :class:`UnassignedStopInput` objects, an iterable or an async
+                iterable (read lazily); none of them sets a depot.
+            depot: ``depots/<id>``, shared by every stop; None: the team's main depot.
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+
+        Returns:
+            An :class:`ImportReport`: one outcome per input stop.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
+        """
         target = _UnassignedStopsTarget(self, _ids.depot_ref(depot) if depot is not None else None)
         client = self._client
         return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
@@ -610,17 +1055,31 @@ class Operations(_Resource):
     __slots__ = ()
 
     async def get(self, operation_id: str) -> Operation:
-        """One operation, by ``operations/<id>`` or ``<id>``; poll it until ``done``."""
+        """One operation; poll it until ``done``.
+
+        Args:
+            operation_id: ``operations/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Operation`.
+        """
         path = {"operation": _ids.operation_id(operation_id)}
         return await self._fetch(ENDPOINTS["operations.get"].request(path), Operation)
 
     async def cancel(self, operation_id: Operation | str) -> Operation:
-        """Cancel an operation that is not done yet; answers it, ``metadata.canceled`` set.
+        """Cancel an operation that is not done yet.
 
         Not in the contract; the public API documentation's ``POST
-        /operations/<id>:cancel`` (write category). An operation that is
-        already done answers 409 ``operation_already_done``
-        (:class:`~route_planning_async.ConflictError`).
+        /operations/<id>:cancel`` (write category).
+
+        Args:
+            operation_id: The :class:`Operation`, or ``operations/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Operation`, ``metadata.canceled`` set.
+
+        Raises:
+            ConflictError: The operation is already done (409 ``operation_already_done``).
         """
         given = operation_id.id if isinstance(operation_id, Operation) else operation_id
         path = {"operation": _ids.operation_id(given)}
@@ -636,16 +1095,22 @@ class Operations(_Resource):
         """The team's operations, lazily (read category, one request per page).
 
         The contract does not show this call; it follows the public API
-        documentation: ``GET /operations`` with ``filter[done]`` (``True`` or
-        ``False``, sent as ``"true"``/``"false"``) and ``filter[type]``
-        (``"plan_optimization"``), ``max_page_size`` 1..20 (the service's
-        default is 20); the answer is ``{operations, nextPageToken}``. Other
-        filter names are refused. The documentation gives no order, so do not
-        rely on one::
+        documentation: ``GET /operations``; the answer is ``{operations,
+        nextPageToken}``. The documentation gives no order, so do not rely on one::
 
             running = client.operations.list(filter={"done": False, "type": "plan_optimization"})
             async for operation in running:
                 print(operation.metadata.target_plan_id)
+
+        Args:
+            filter: ``done`` (``True`` or ``False``, sent as ``"true"``/``"false"``)
+                and ``type`` (``"plan_optimization"``); other names are refused.
+            max_page_size: Items per page (1..20); None: the service's default (20).
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
         """
         return self._paginate(
             "operations.list",
@@ -657,18 +1122,62 @@ class Operations(_Resource):
         )
 
     async def wait(self, operation: Operation | str, **options: Unpack[PollOptions]) -> Operation:
-        """Poll one operation until it is finished. Options: ``timeout``,
-        ``poll_interval``, ``max_poll_interval``, ``cancel_on_timeout`` (cancel
-        the operation on the service when the wait times out; see
-        :func:`_operations.wait`)."""
+        """Poll one operation until it is finished.
+
+        The delay between polls starts at ``poll_interval`` and grows up to ``max_poll_interval``.
+
+        Args:
+            operation: The :class:`Operation`, or ``operations/<id>`` or ``<id>``.
+
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
+            max_poll_interval (float): The cap of the growing delay (default 15.0).
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``). Default False: the operation goes on.
+
+        Returns:
+            The finished :class:`Operation`.
+
+        Raises:
+            OptimizationFailedError: The result is a failure (``code``, ``message``).
+            OperationCanceledError: ``metadata.canceled`` is set.
+            OperationTimeoutError: It was not finished after ``timeout`` seconds.
+        """
         return await wait(self, operation, clock=self._client._clock, **options)
 
     def wait_many(
         self, operations: Iterable[Operation | str], **options: Unpack[WaitManyOptions]
     ) -> AsyncGenerator[Operation, None]:
-        """Yield operations as they finish, from one shared poll loop. Options:
-        ``read_share``, ``raise_on_failure``, ``timeout``, ``poll_interval``,
-        ``max_poll_interval``, ``cancel_on_timeout`` (see :func:`_operations.wait_many`)."""
+        """Yield operations as they finish, from one shared poll loop.
+
+        The loop polls the unfinished operations in turn, within ``read_share`` of
+        the read category's rate, so waiting on many leaves room for other reads.
+
+        Args:
+            operations: :class:`Operation` objects or their ids.
+
+        Keyword Args:
+            read_share (float): The share (0 < share <= 1) of the read category's rate the poll loop may
+                use. Default 0.5.
+            raise_on_failure (bool): Raise at the first failed or canceled operation instead of yielding it.
+                Default False.
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
+            max_poll_interval (float): The cap of the growing delay (default 15.0).
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``). Default False: the operation goes on.
+
+        Yields:
+            Each operation once it is finished, in the order they finish.
+
+        Raises:
+            OperationTimeoutError: Some operation was not finished after ``timeout`` seconds.
+            OptimizationFailedError: With ``raise_on_failure=True``, at the first failed operation.
+            OperationCanceledError: With ``raise_on_failure=True``, at the first canceled operation.
+        """
         client = self._client
         return wait_many(self, operations, clock=client._clock, limits=client.rate_limits, **options)
 
@@ -679,13 +1188,29 @@ class Depots(_Resource):
     __slots__ = ()
 
     def list(self, *, max_page_size: int | None = None, page_token: str | None = None) -> Paginator[Depot]:
-        """Every depot, lazily. ``max_page_size`` 1..20 (public API documentation)."""
+        """Every depot, lazily.
+
+        Args:
+            max_page_size: Items per page (1..20, public API documentation); None: the service's default.
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
         return self._paginate(
             "depots.list", Depot, "depots", max_page_size=max_page_size, page_token=page_token
         )
 
     async def get(self, depot_id: str) -> Depot:
-        """One depot, by ``depots/<id>`` or ``<id>``."""
+        """One depot.
+
+        Args:
+            depot_id: ``depots/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Depot`.
+        """
         path = {"depot": _ids.depot_id(depot_id)}
         return await self._fetch(ENDPOINTS["depots.get"].request(path), Depot)
 
@@ -700,8 +1225,16 @@ class CustomStopProperties(_Resource):
         return self._paginate("custom_stop_properties.list", CustomStopProperty, "customStopProperties")
 
     async def get(self, custom_stop_property_id: str) -> CustomStopProperty:
-        """One definition by its id (public API documentation,
-        ``GET /team/customStopProperties/<id>``)."""
+        """One definition by its id.
+
+        Public API documentation, ``GET /team/customStopProperties/<id>``.
+
+        Args:
+            custom_stop_property_id: The definition's id.
+
+        Returns:
+            The :class:`CustomStopProperty`.
+        """
         path = {"custom_stop_property": _ids.custom_stop_property_id(custom_stop_property_id)}
         return await self._fetch(ENDPOINTS["custom_stop_properties.get"].request(path), CustomStopProperty)
 
@@ -734,7 +1267,7 @@ class Drivers(_Resource):
 
     Not in the contract; the public API documentation's ``/drivers`` paths.
     Driver create has a rate-limit category of its own (1 per second) and so
-    has driver import (2 per minute); see :class:`_limits.Category`.
+    has driver import (2 per minute); see :class:`Category`.
     """
 
     __slots__ = ()
@@ -746,8 +1279,17 @@ class Drivers(_Resource):
         max_page_size: int | None = None,
         page_token: str | None = None,
     ) -> Paginator[Driver]:
-        """The team's drivers, lazily. Filter: ``active`` (True or False);
-        ``max_page_size`` 1..50 (the service's default is 50)."""
+        """The team's drivers, lazily.
+
+        Args:
+            filter: ``{"active": True}`` or ``{"active": False}``; None: every driver.
+            max_page_size: Items per page (1..50); None: the service's default (50).
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
         return self._paginate(
             "drivers.list",
             Driver,
@@ -758,21 +1300,50 @@ class Drivers(_Resource):
         )
 
     async def get(self, driver_id: str) -> Driver:
-        """One driver, by ``drivers/<id>`` or ``<id>``."""
+        """One driver.
+
+        Args:
+            driver_id: ``drivers/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Driver`.
+        """
         path = {"driver": _ids.driver_id(driver_id)}
         return await self._fetch(ENDPOINTS["drivers.get"].request(path), Driver)
 
     async def create(self, driver: DriverInput) -> Driver:
         """Add one driver to the team (driver create category: 1 per second).
-        For several drivers prefer ``import_batch`` or ``import_many``."""
+
+        For several drivers prefer ``import_batch`` or ``import_many``.
+
+        Args:
+            driver: The driver, a :class:`DriverInput`.
+
+        Returns:
+            The created :class:`Driver`.
+        """
         body = unstructure(_checked(driver, DriverInput, "driver"))
         return await self._fetch(ENDPOINTS["drivers.create"].request(json=body), Driver)
 
     async def update(
         self, driver_id: str, update: DriverUpdate | None = None, /, **fields: Unpack[DriverUpdateFields]
     ) -> Driver:
-        """Change the fields given (a :class:`DriverUpdate`, or its fields as
-        keywords): ``name``, ``display_name``, ``depots``, ``route_overrides``."""
+        """Change the fields given: ``name``, ``display_name``, ``depots``, ``route_overrides``.
+
+        Args:
+            driver_id: ``drivers/<id>`` or ``<id>``.
+            update: A :class:`DriverUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            name (str | None): Full name, 1 to 255 characters.
+            display_name (str | None): Name shown in the apps, 1 to 255 characters.
+            depots (Sequence[str] | None): 1 to 50 ``depots/<id>``; None: the team's main depot.
+            route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
+                driver.
+
+        Returns:
+            The changed :class:`Driver`.
+        """
         path = {"driver": _ids.driver_id(driver_id)}
         for name in fields:
             if name in _DRIVER_NOT_UPDATABLE:
@@ -781,13 +1352,25 @@ class Drivers(_Resource):
         return await self._fetch(ENDPOINTS["drivers.update"].request(path, json=body), Driver)
 
     async def delete(self, driver_id: str) -> None:
-        """Remove a driver from the team (the service answers 204)."""
+        """Remove a driver from the team (the service answers 204).
+
+        Args:
+            driver_id: ``drivers/<id>`` or ``<id>``.
+        """
         path = {"driver": _ids.driver_id(driver_id)}
         await self._client._execute(ENDPOINTS["drivers.delete"].request(path))
 
     async def import_batch(self, drivers: Sequence[DriverInput]) -> DriverImportResult:
-        """Import 1 to 50 drivers in one request (driver import category: 2 per
-        minute). Drivers that fail are reported in ``failed`` and do not fail the call."""
+        """Import 1 to 50 drivers in one request (driver import category: 2 per minute).
+
+        Drivers that fail are reported in ``failed`` and do not fail the call.
+
+        Args:
+            drivers: 1 to 50 :class:`DriverInput`.
+
+        Returns:
+            The :class:`DriverImportResult`.
+        """
         return await self._fetch(self._import_request(drivers), DriverImportResult)
 
     def _import_request(self, drivers: Sequence[DriverInput]) -> Request:
@@ -801,20 +1384,64 @@ class Drivers(_Resource):
     ) -> ImportReport[Any]:
         """Import any number of drivers, in batches of up to 50, each exactly once.
 
-        The report is an :class:`ImportReport` of the given :class:`DriverInput`
-        objects (typed ``ImportReport[Any]``: the report's type parameter is
-        bound to the stop inputs), with ``drivers/<id>`` ids. While the import
-        runs, the report an ``on_progress`` callback sees holds the engine's
-        rows (``row.driver`` is the input); the counts are final either way.
+        The bulk importer of the stops, with the driver's e-mail, else its phone,
+        as the natural key: after an ambiguous failure the team's drivers are
+        listed and a driver that carries the key counts as created. Where the
+        options below speak of stops, read drivers: ``batch_size`` is 1..50
+        (default 50) and ``max_in_flight`` defaults to the driver import rule's
+        amount (2 per minute). Validation errors of a stream name the row as
+        ``stops[<position>]`` (the engine's naming).
 
-        The bulk importer of the stops (:func:`_importer.run_import`, options as
-        in :class:`_importer.ImportOptions`) with the driver's e-mail, else its
-        phone, as the natural key: after an ambiguous failure the team's
-        drivers are listed and a driver that carries the key counts as created.
-        ``batch_size`` is 1..50 (default 50); ``max_in_flight`` defaults to the
-        driver import rule's amount (2 per minute). Validation errors of a
-        stream name the row as ``stops[<position>]`` (the engine's naming).
-        See :class:`_DriversTarget`.
+        Args:
+            drivers: :class:`DriverInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+
+        Returns:
+            An :class:`ImportReport` of the given :class:`DriverInput` objects
+            (typed ``ImportReport[Any]``), with ``drivers/<id>`` ids. While the
+            import runs, the report an ``on_progress`` callback sees holds the
+            engine's rows (``row.driver`` is the input); the counts are final either way.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
         """
         size: object = options.get("batch_size", MAX_DRIVER_IMPORT_BATCH)
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= MAX_DRIVER_IMPORT_BATCH:
@@ -853,9 +1480,17 @@ class Routes(_Resource):
     __slots__ = ()
 
     async def get(self, route_id: str) -> Route:
-        """One route, by ``routes/<id>`` or ``<id>`` (public API documentation,
-        ``GET /routes/<id>``; 403 ``route_inaccessible`` for a route older than
-        the team may read)."""
+        """One route (public API documentation, ``GET /routes/<id>``).
+
+        Args:
+            route_id: ``routes/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Route`.
+
+        Raises:
+            PermissionDeniedError: 403 ``route_inaccessible``, for a route older than the team may read.
+        """
         path = {"route": _ids.route_id(route_id)}
         return await self._fetch(ENDPOINTS["routes.get"].request(path), Route)
 
@@ -886,15 +1521,21 @@ class Raw(_Resource):
     ) -> Response:
         """Send one request and return the service's final answer.
 
-        :param method: ``GET``, ``POST``, ``PATCH`` or ``DELETE``.
-        :param path: below the base URL, e.g. ``/plans/p1`` or a serialized id
-            (``plans/p1/stops/s1``); the scheduler's category is looked up from it.
-        :param query: query parameters, as a mapping or pairs.
-        :param json: a JSON body (any JSON-encodable value); none when not given.
-        :param category: the rate-limit category, for a path the endpoint table
-            does not know (it must agree with the table's otherwise).
-        :param weight: the request's weight for weighted rules (stops in a batch).
-        :raises ValidationError: for a bad method, path, category or weight.
+        Args:
+            method: ``GET``, ``POST``, ``PATCH`` or ``DELETE``.
+            path: Below the base URL, e.g. ``/plans/p1`` or a serialized id
+                (``plans/p1/stops/s1``); the scheduler's category is looked up from it.
+            query: Query parameters, as a mapping or pairs.
+            json: A JSON body (any JSON-encodable value); none when not given.
+            category: The rate-limit category, for a path the endpoint table
+                does not know (it must agree with the table's otherwise).
+            weight: The request's weight for weighted rules (stops in a batch).
+
+        Returns:
+            The :class:`Response`, whatever its status.
+
+        Raises:
+            ValidationError: For a bad method, path, category or weight.
         """
         given: object = method
         verb = given.upper() if isinstance(given, str) else given
@@ -922,7 +1563,15 @@ class Raw(_Resource):
         return await self._client._send(Request(verb, relative, chosen, pairs, body, weight))
 
     async def get(self, path: str, *, query: Mapping[str, str] | Sequence[tuple[str, str]] = ()) -> Response:
-        """``request("GET", path, query=query)``: e.g. the headers of ``plans/p1``."""
+        """``request("GET", path, query=query)``: e.g. the headers of ``plans/p1``.
+
+        Args:
+            path: Below the base URL, e.g. ``/plans/p1`` or a serialized id.
+            query: Query parameters, as a mapping or pairs.
+
+        Returns:
+            The :class:`Response`, whatever its status.
+        """
         return await self.request("GET", path, query=query)
 
 

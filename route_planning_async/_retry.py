@@ -136,6 +136,24 @@ class RetryPolicy:
 
         RetryPolicy(attempts=3, base=1.0, cap=10.0, rng=random.Random(7))
         RetryPolicy.testing()  # no waits at all, for tests
+
+    Keyword Args:
+        attempts (int): Attempts that fail with a 5xx or a lost connection, the first included; 1 turns
+            those retries off. 429s do not count: see ``max_wait``.
+        base (float): Upper bound of the first retry's random wait, in seconds; it doubles per retry.
+        cap (float): Largest upper bound of a backoff wait, in seconds.
+        max_retry_after (float): A 429 asking for a longer ``Retry-After`` than this is raised instead
+            of waited out.
+        honour_retry_after (bool): Wait what ``Retry-After`` says; False uses the backoff instead
+            (``testing()`` does).
+        learning (LearningPolicy | None): How a 429 teaches its category the service's real limit
+            (a :class:`LearningPolicy`); None keeps the configured limits whatever the 429s say.
+        max_wait (float | None): Seconds a request may spend, from its first queueing, before a 429 is
+            raised instead of waited out; None (the default) waits as long as the caller does (cancel
+            the task, or use ``asyncio.timeout``, to stop it).
+        rng (random.Random): The source of the jitter; seed it for reproducible waits.
+        jitter (Callable[[float], float] | None): Optional ``ceiling -> delay`` replacing
+            ``rng.uniform(0, ceiling)``.
     """
 
     attempts: int = attrs.field(default=6, validator=_at_least_one)
@@ -150,7 +168,7 @@ class RetryPolicy:
     honour_retry_after: bool = True
     """Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."""
     learning: LearningPolicy | None = attrs.field(factory=LearningPolicy, validator=_learning_policy)
-    """How a 429 teaches its category the service's real limit (``_learning.py``);
+    """How a 429 teaches its category the service's real limit (a :class:`LearningPolicy`);
     None keeps the configured limits whatever the 429s say."""
     max_wait: float | None = attrs.field(
         default=None, converter=_optional_seconds, validator=attrs.validators.optional(_non_negative)
@@ -165,7 +183,14 @@ class RetryPolicy:
 
     @classmethod
     def testing(cls, attempts: int = 3) -> RetryPolicy:
-        """A policy that retries like the real one but never waits and never slows down."""
+        """A policy that retries like the real one but never waits and never slows down.
+
+        Args:
+            attempts: Attempts that fail with a 5xx or a lost connection, the first included.
+
+        Returns:
+            The :class:`RetryPolicy`.
+        """
         return cls(attempts=attempts, base=0.0, cap=0.0, honour_retry_after=False, learning=None)
 
     @classmethod
@@ -174,14 +199,28 @@ class RetryPolicy:
         return cls(attempts=1, max_wait=0.0)
 
     def ceiling(self, retry: int) -> float:
-        """The upper bound of the wait before retry number ``retry`` (1 for the first)."""
+        """The upper bound of the wait before a retry.
+
+        Args:
+            retry: The retry's number, 1 for the first.
+
+        Returns:
+            Seconds: ``base`` doubled per retry, at most ``cap``.
+        """
         if self.base == 0:
             return 0.0
         # 2 ** 1024 overflows a float; the cap is reached long before that.
         return min(self.cap, self.base * 2.0 ** min(retry - 1, 1000))
 
     def backoff(self, retry: int) -> float:
-        """A full-jitter wait before retry number ``retry``: uniform in ``[0, ceiling]``."""
+        """A full-jitter wait before a retry: uniform in ``[0, ceiling(retry)]``.
+
+        Args:
+            retry: The retry's number, 1 for the first.
+
+        Returns:
+            Seconds to wait.
+        """
         ceiling = self.ceiling(retry)
         if ceiling == 0:
             return 0.0
@@ -197,13 +236,19 @@ class RetryPolicy:
         waited: float = 0.0,
         wall_time: float | None = None,
     ) -> RetryDecision:
-        """Whether ``request`` is tried again after ``outcome``.
+        """Whether a request is tried again after a failed attempt.
 
-        ``attempt`` counts the failures of the same kind so far, this one
-        included: 429s in a row for a 429, other failures otherwise. ``waited``
-        is the seconds since the request was first queued (``max_wait``).
-        ``wall_time`` (epoch seconds) is only used to read a ``Retry-After``
-        given as an HTTP date; the current time by default.
+        Args:
+            request: The request.
+            outcome: The attempt's answer, or the transport error it raised.
+            attempt: The failures of the same kind so far, this one included: 429s
+                in a row for a 429, other failures otherwise.
+            waited: Seconds since the request was first queued (for ``max_wait``).
+            wall_time: Epoch seconds, only used to read a ``Retry-After`` given as
+                an HTTP date; None: the current time.
+
+        Returns:
+            The :class:`RetryDecision`: whether, after how long, and why.
         """
         retries_left = attempt < self.attempts
         if isinstance(outcome, TransportError):
@@ -236,6 +281,9 @@ class RetryPolicy:
         True for a 5xx and for a transport error after the request may have left;
         False for an answer the service refused (a 429, other 4xx) and for a
         connection never made.
+
+        Args:
+            outcome: The attempt's answer, or the transport error it raised.
         """
         if isinstance(outcome, TransportError):
             return outcome.maybe_sent
@@ -243,11 +291,16 @@ class RetryPolicy:
 
     @staticmethod
     def already_done(request: Request, outcome: Response | TransportError, *, after_applied: bool) -> bool:
-        """Whether ``outcome`` means the request already succeeded, though it is an error.
+        """Whether an outcome means the request already succeeded, though it is an error.
 
         A 404 to a DELETE that is a retry of an attempt that may have been applied
-        (``after_applied``, see :meth:`may_have_applied`) means that attempt
-        deleted it: the delete is done (contract, Plans rule 3).
+        means that attempt deleted it: the delete is done (contract, Plans rule 3).
+
+        Args:
+            request: The request.
+            outcome: The attempt's answer, or the transport error it raised.
+            after_applied: Whether an earlier attempt may have been applied (see
+                :meth:`may_have_applied`).
         """
         return (
             after_applied

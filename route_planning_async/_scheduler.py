@@ -577,10 +577,11 @@ def _describe(outcome: Response | TransportError) -> tuple[int | None, str]:
 class Scheduler:
     """Admits every request into its category's limits, sends it, retries it.
 
-    :param limits: the rules of each category.
-    :param retry: how failed attempts are retried and how a 429 slows a category.
-    :param backend: where the limit state lives; an :class:`InMemoryBackend` by default.
-    :param clock: the time source; the running loop's clock by default.
+    Args:
+        limits: The rules of each category.
+        retry: How failed attempts are retried and how a 429 slows a category.
+        backend: Where the limit state lives; an :class:`InMemoryBackend` by default.
+        clock: The time source; the running loop's clock by default.
     """
 
     def __init__(

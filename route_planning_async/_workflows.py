@@ -191,17 +191,18 @@ async def optimize_and_wait(
       operation list (every page of the finished ones, since the list has no
       documented order) and returned, or raised for like ``wait``.
 
-    :raises OptimizationFailedError: the optimization failed.
-    :raises OperationCanceledError: it was canceled.
-    :raises OperationTimeoutError: it did not finish within ``timeout`` seconds.
-        With ``cancel_on_timeout=True`` the operation being waited for is then
-        canceled on the service (``operations.cancel``; the error's notes say
-        how that went); a timeout before an operation is known (while the
-        ``:optimize`` call itself waits) has nothing to cancel.
-    :raises OptimizationInProgressError: the plan stayed busy for
-        :data:`MAX_IN_PROGRESS_ROUNDS` optimizations in a row.
-    :raises RoutePlanningError: the plan was optimized by an operation that the
-        operation list does not show at all (then no operation can be returned).
+    Raises:
+        OptimizationFailedError: The optimization failed.
+        OperationCanceledError: It was canceled.
+        OperationTimeoutError: It did not finish within ``timeout`` seconds.
+            With ``cancel_on_timeout=True`` the operation being waited for is then
+            canceled on the service (``operations.cancel``; the error's notes say
+            how that went); a timeout before an operation is known (while the
+            ``:optimize`` call itself waits) has nothing to cancel.
+        OptimizationInProgressError: The plan stayed busy for
+            :data:`MAX_IN_PROGRESS_ROUNDS` optimizations in a row.
+        RoutePlanningError: The plan was optimized by an operation that the
+            operation list does not show at all (then no operation can be returned).
     """
     check_options(options, PollOptions.__optional_keys__, "optimize_and_wait")
     polling = Polling.of(options)
@@ -234,6 +235,12 @@ class LiveEdit:
     """The changes of one :func:`live_edit` block, sent as they are made."""
 
     def __init__(self, stops: LiveStopCalls, plan_id: str) -> None:
+        """Made by ``client.plans.live_edit``; not meant to be built by hand.
+
+        Args:
+            stops: The live stop calls (``client.stops``).
+            plan_id: The bare id of the plan being edited.
+        """
         self._stops = stops
         self.plan_id = plan_id
         """The bare id of the plan being edited."""
@@ -259,7 +266,14 @@ class LiveEdit:
         return stop_id
 
     async def create(self, stop: StopInput) -> LiveChange:
-        """Add a stop (``client.stops.live_create``); ``change.stop`` is the new stop."""
+        """Add a stop (``client.stops.live_create``).
+
+        Args:
+            stop: The stop, a :class:`StopInput`.
+
+        Returns:
+            The :class:`LiveChange`; ``change.stop`` is the new stop.
+        """
         change = await self._stops.live_create(self.plan_id, stop)
         self.changes.append(change)
         return change
@@ -267,13 +281,54 @@ class LiveEdit:
     async def update(
         self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
     ) -> LiveChange:
-        """Change a stop (``client.stops.live_update``): a :class:`StopUpdate` or its fields."""
+        """Change a stop of the plan (``client.stops.live_update``).
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
+            update: A :class:`StopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+                ``allowed_drivers``.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+
+        Returns:
+            The :class:`LiveChange`.
+
+        Raises:
+            ValidationError: The stop is not one of this plan's.
+        """
         change = await self._stops.live_update(self._own_stop(stop_id), update, **fields)
         self.changes.append(change)
         return change
 
     async def delete(self, stop_id: str) -> LiveChange:
-        """Remove a stop (``client.stops.live_delete``); applied by the re-optimization too."""
+        """Remove a stop (``client.stops.live_delete``); applied by the re-optimization too.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
+
+        Returns:
+            The :class:`LiveChange`.
+
+        Raises:
+            ValidationError: The stop is not one of this plan's.
+        """
         change = await self._stops.live_delete(self._own_stop(stop_id))
         self.changes.append(change)
         return change
@@ -381,19 +436,20 @@ def live_edit(
     undone with further live calls first. A failed re-optimization
     (:class:`OptimizationFailedError`) leaves them pending the same way.
 
-    :param distribute: ``:redistribute`` after the re-optimization (True), or ``:save``.
-    :param optimization_type: a :class:`ReoptimizationType` value; the service's
-        default (``reorder_changed_stops``) when None.
-    :param timeout: seconds for applying the changes (the re-optimization and the
-        wait for it); :class:`OperationTimeoutError` after that, changes still pending.
-    :param cancel_on_timeout: on that timeout, also cancel the re-optimization on
-        the service, so it does not apply the changes later on its own.
-
     Discarding the editing session: the public API documentation says a live
     change "can be applied through a new optimization, or be discarded", but
     neither it nor the contract has a call that discards a session. Undo the
     block's changes with further live calls (a ``live_delete`` of a stop the
     block created drops that pending create) before leaving it.
+
+    Keyword Args:
+        distribute: ``:redistribute`` after the re-optimization (True), or ``:save``.
+        optimization_type: A :class:`ReoptimizationType` value; the service's
+            default (``reorder_changed_stops``) when None.
+        timeout: Seconds for applying the changes (the re-optimization and the
+            wait for it); :class:`OperationTimeoutError` after that, changes still pending.
+        cancel_on_timeout: On that timeout, also cancel the re-optimization on
+            the service, so it does not apply the changes later on its own.
     """
     check_options(options, LiveEditOptions.__optional_keys__, "live_edit")
     return _LiveEditContext(

@@ -416,19 +416,23 @@ def _retrieve(task: asyncio.Task[Any]) -> None:
 class RedisBackend:
     """Rate-limit slots and 429 penalties in Redis, shared by every process that uses them.
 
-    :param url: a ``redis://`` (or ``rediss://``, ``unix://``) URL, or a
-        ``redis.asyncio.Redis`` client to borrow (it is not closed by :meth:`aclose`).
-    :param key_prefix: the name every process sharing one API key agrees on
-        (e.g. the team's name); another API key needs another prefix.
-    :param lease: seconds an in-flight slot is kept if its process never
-        releases it (it died); must exceed the client's ``timeout``.
-    :param timeout: seconds one call to Redis (a reconnection included) may
-        take before failing closed with :class:`RedisBackendError`.
-
     The backend bounds every call with ``asyncio.timeout`` itself. Its own
     connections set no redis-py ``socket_timeout``: on Python 3.11 redis-py
     applies it with ``asyncio.wait_for``, which can swallow a task's
     cancellation. A borrowed client should not set it either.
+
+    Args:
+        url: A ``redis://`` (or ``rediss://``, ``unix://``) URL, or a
+            ``redis.asyncio.Redis`` client to borrow (it is not closed by :meth:`aclose`).
+        key_prefix: The name every process sharing one API key agrees on
+            (e.g. the team's name); another API key needs another prefix.
+        lease: Seconds an in-flight slot is kept if its process never
+            releases it (it died); must exceed the client's ``timeout``.
+        timeout: Seconds one call to Redis (a reconnection included) may
+            take before failing closed with :class:`RedisBackendError`.
+
+    Raises:
+        ConfigurationError: A setting is invalid (the error names it).
     """
 
     def __init__(
@@ -516,7 +520,14 @@ class RedisBackend:
             await self._redis.aclose()
 
     def keys(self, key: str) -> tuple[str, str, str]:
-        """The Redis keys of one category: anchored slots, in-flight slots, penalty."""
+        """The Redis keys of one category: anchored slots, in-flight slots, penalty.
+
+        Args:
+            key: The scheduler's key of the category (its name).
+
+        Returns:
+            The three key names, sharing one hash tag (one Redis Cluster slot).
+        """
         tag = f"{{{self.key_prefix}:{key}}}"
         return (f"{tag}:slots", f"{tag}:inflight", f"{tag}:penalty")
 
@@ -558,7 +569,22 @@ class RedisBackend:
         self._start(self._cancel, (slots, inflight), [member])
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
-        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait."""
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
+
+        Called by the scheduler.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's rules, already scaled by its rate factor.
+            weight: The request's weight (stops in a batch; 1 for most requests).
+            now: The scheduler's clock (the server's clock is used for the windows).
+
+        Returns:
+            A :class:`Grant`, or the seconds to wait before trying again.
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed.
+        """
         self._horizons[key] = max((rule.period for rule in rules), default=0.0)
         token = self._new_token()
         member = f"{token}|{weight}"
@@ -595,18 +621,42 @@ class RedisBackend:
             logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
-        """Anchor the grant's in-flight slot at the server's now plus ``extra``."""
+        """Anchor the grant's in-flight slot at the server's now plus ``extra``.
+
+        Called by the scheduler once the attempt's answer arrived.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+            now: The scheduler's clock (the server's clock is used).
+            extra: Seconds added to the anchor (the spread of recent round trips).
+        """
         args = [f"{grant.token}|{grant.weight}", extra * _MICROS, self._horizon_us(grant.key)]
         await self._settle(self._release, self.keys(grant.key), args)
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot: the attempt was never sent."""
+        """Remove the grant's slot: the attempt was never sent.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+        """
         slots, inflight, _ = self.keys(grant.key)
         await self._settle(self._cancel, (slots, inflight), [f"{grant.token}|{grant.weight}"])
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        """Pause the key until at least the server's now plus ``pause`` and lower its rate factor
-        to ``factor`` for every process after a 429; answer the new rate factor."""
+        """Pause the key and lower its rate factor for every process after a 429.
+
+        Args:
+            key: The scheduler's key of the category.
+            pause: Seconds, from the server's now, during which nothing is admitted.
+            factor: The new rate factor (a share of the configured limits).
+            now: The scheduler's clock (the server's clock is used).
+
+        Returns:
+            The rate factor now in force (another process may have cut lower).
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed.
+        """
         _, _, penalty = self.keys(key)
         args = [pause * _MICROS, float(factor), self._horizon_us(key)]
         learned = float(await self._call(self._penalize, (penalty,), args))
@@ -614,8 +664,15 @@ class RedisBackend:
         return learned
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor to ``factor`` (at most 1.0) for every process; answer
-        the new rate factor."""
+        """Raise the key's rate factor for every process.
+
+        Args:
+            key: The scheduler's key of the category.
+            factor: The new rate factor, at most 1.0.
+
+        Returns:
+            The rate factor now in force.
+        """
         _, _, penalty = self.keys(key)
         args = [min(1.0, float(factor)), self._horizon_us(key)]
         try:
@@ -627,8 +684,21 @@ class RedisBackend:
         return learned
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's slots in flight or anchored in the trailing period,
-        on the server's clock."""
+        """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
+
+        Counted on the server's clock.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's rules.
+            now: The scheduler's clock (the server's clock is used).
+
+        Returns:
+            One cost per rule, in the rules' order.
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed.
+        """
         if not rules:
             return ()
         slots, inflight, _ = self.keys(key)

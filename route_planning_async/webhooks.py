@@ -123,15 +123,37 @@ class WebhookEvent:
 
 
 def sign(body: bytes, secret: str) -> str:
-    """The signature of ``body`` under ``secret``: HMAC-SHA256, lowercase hex."""
+    """The signature of a body under a secret: HMAC-SHA256, lowercase hex.
+
+    Args:
+        body: The raw request body, as sent.
+        secret: The webhook's secret; not empty.
+
+    Returns:
+        The hex digest, as the service sends it in the signature header.
+
+    Raises:
+        ValueError: The secret is empty.
+    """
     return hmac.new(_key(secret), body, hashlib.sha256).hexdigest()
 
 
 def verify_signature(body: bytes, signature: str, secret: str) -> bool:
-    """Whether ``signature`` (hex or base64) is the HMAC-SHA256 of the raw ``body`` under ``secret``.
+    """Whether a signature is the HMAC-SHA256 of the raw body under the secret.
 
     The comparison takes the same time wherever the digests differ. A signature
     that is neither hex nor base64 of 32 bytes is simply not valid.
+
+    Args:
+        body: The raw request body, as received (before any JSON decoding).
+        signature: The signature header's value, hex or base64.
+        secret: The webhook's secret; not empty.
+
+    Returns:
+        True when the signature is valid.
+
+    Raises:
+        ValueError: The secret is empty.
     """
     expected = hmac.new(_key(secret), body, hashlib.sha256).digest()
     sent = _decode_digest(signature.strip())
@@ -174,7 +196,14 @@ def parse_event(body: bytes) -> WebhookEvent:
     not know still parses: its data is decoded by the shape of its id (``plans/…/stops/…``
     or ``unassignedStops/…``), else kept as JSON.
 
-    :raises InvalidEventError: the body is not an event envelope.
+    Args:
+        body: The raw request body.
+
+    Returns:
+        The :class:`WebhookEvent`.
+
+    Raises:
+        InvalidEventError: The body is not an event envelope.
     """
     try:
         envelope = json.loads(body)
@@ -242,10 +271,21 @@ def webhook_handler(
     - otherwise ``await on_event(event)``, then 200. When it raises, aiohttp answers
       500 and the service delivers the event again.
 
-    ``dedupe_window``: remember the :attr:`~WebhookEvent.dedupe_key` of that many
-    latest distinct events and answer a repeated delivery 200 without calling ``on_event``
-    (0, the default, calls it for every delivery). An event whose ``on_event``
-    raised is forgotten, so its redelivery is handled.
+    Args:
+        secret: The webhook's secret; not empty.
+        on_event: Awaited with each valid :class:`WebhookEvent`.
+        max_body_size: The largest body read, in bytes; positive.
+        dedupe_window: Remember the :attr:`~WebhookEvent.dedupe_key` of that many
+            latest distinct events and answer a repeated delivery 200 without calling
+            ``on_event`` (0, the default, calls it for every delivery). An event whose
+            ``on_event`` raised is forgotten, so its redelivery is handled.
+
+    Returns:
+        The handler, for ``app.router.add_post(path, handler)``.
+
+    Raises:
+        ValueError: The secret is empty, ``max_body_size`` is not positive or
+            ``dedupe_window`` is negative.
     """
     from aiohttp import web
 

@@ -39,7 +39,10 @@ class Emulator:
                 plan = await client.plans.create(title="Monday", starts=date(2026, 11, 23))
             assert emu.max_in_window("write", 1.0) <= 5
 
-    :param config: an :class:`EmulatorConfig`; keyword arguments override its fields.
+    Args:
+        config: An :class:`EmulatorConfig`; None: the defaults.
+        **overrides: Fields of :class:`EmulatorConfig` (``speedup``, ``tls``,
+            ``rate_limits``, ``seed``, ...) that override those of ``config``.
     """
 
     def __init__(self, config: EmulatorConfig | None = None, /, **overrides: Any) -> None:
@@ -166,7 +169,17 @@ class Emulator:
         return self._tls.ca_pem
 
     def write_ca(self, path: str | Path) -> Path:
-        """Write the CA certificate to ``path`` (for other processes to trust it)."""
+        """Write the CA certificate to a file (for other processes to trust it).
+
+        Args:
+            path: The file to write.
+
+        Returns:
+            The path written.
+
+        Raises:
+            RuntimeError: The emulator serves plain HTTP (``tls=False``); there is no CA.
+        """
         pem = self.ca_pem
         if pem is None:
             raise RuntimeError("the emulator serves plain HTTP (tls=False); there is no CA")
@@ -175,9 +188,17 @@ class Emulator:
         return target
 
     def client(self, **kwargs: Any) -> RoutePlanningClient:
-        """A :class:`~route_planning_async.RoutePlanningClient` for this emulator (open it with
-        ``async with``). Its limits are the emulator's, sped up the same way; keyword arguments
-        override the client's."""
+        """A :class:`~route_planning_async.RoutePlanningClient` for this emulator.
+
+        Open it with ``async with``. Its limits are the emulator's, sped up the same way.
+
+        Args:
+            **kwargs: Arguments of :class:`~route_planning_async.RoutePlanningClient`;
+                they override the emulator's ``base_url``, ``ssl`` and ``rate_limits``.
+
+        Returns:
+            The client (not yet open).
+        """
         from route_planning_async import RoutePlanningClient
 
         kwargs.setdefault("base_url", self.base_url)
@@ -188,13 +209,22 @@ class Emulator:
     # -------------------------------------------------------------- driving
 
     async def simulate_route(self, route_id: str, outcomes: Mapping[str, str] | None = None) -> None:
-        """Have the driver of the distributed ``route_id`` (``routes/<id>``) work through it, as the
-        driver app would report it: tracking links, out for delivery, then stop by stop an attempt
-        (``deliveryInfo`` filled in) and the departure. ``outcomes`` maps stop ids to the
-        ``DeliveryState`` value of their attempt (the others succeed).
+        """Have the driver of a distributed route work through it, as the driver app would report it.
 
-        With a ``webhook_url``, returns once the events (these, and any queued before) were
-        delivered or given up."""
+        Tracking links, out for delivery, then stop by stop an attempt
+        (``deliveryInfo`` filled in) and the departure. With a ``webhook_url``,
+        returns once the events (these, and any queued before) were delivered or
+        given up.
+
+        Args:
+            route_id: The route, ``routes/<id>``; it must have been distributed.
+            outcomes: Stop ids mapped to the ``DeliveryState`` value of their
+                attempt; the others succeed. None: every stop succeeds.
+
+        Raises:
+            LookupError: No such route.
+            ValueError: The route was not distributed.
+        """
         drive_route(self.state, route_id, outcomes or {}, tracking_origin=self.origin)
         await self.webhooks.drain()
 
@@ -210,10 +240,21 @@ class Emulator:
         self.state.settle(self.config.clock())
 
     def rule(self, category: Category | str, per: Literal["request", "weight"] = "request") -> Rule:
-        """The configured rule of ``category`` counting ``per`` (the longest one), in contract seconds.
+        """The configured rule of a category (the longest one), in contract seconds.
 
         This is ``rate_limits``'s rule, whatever the schedule; ``log.rule_at`` tells the one in
-        force at a time."""
+        force at a time.
+
+        Args:
+            category: The :class:`Category`, or its value (``"read"``, ...).
+            per: ``"request"`` or ``"weight"``: which kind of rule.
+
+        Returns:
+            The :class:`Rule`.
+
+        Raises:
+            LookupError: The category has no such rule.
+        """
         rules = [r for r in self.config.rate_limits.for_category(Category(category)) if r.per == per]
         if not rules:
             raise LookupError(f"no {per} rule for category {category!r}")
@@ -226,16 +267,33 @@ class Emulator:
         *,
         per: Literal["request", "weight"] = "request",
     ) -> int:
-        """Most admitted requests (or stops) of ``category`` in any sliding window of ``period``
-        contract seconds (default: the category's rule period). Compare with the rule's amount."""
+        """Most admitted requests (or stops) of a category in any sliding window.
+
+        Compare it with the rule's amount.
+
+        Args:
+            category: The :class:`Category`, or its value (``"read"``, ...).
+            period: The window, in contract seconds; None: the category's rule period.
+            per: ``"request"`` counts requests, ``"weight"`` their weight (stops).
+
+        Returns:
+            The largest count.
+        """
         seconds = self.rule(category, per).period if period is None else period
         return self.log.max_in_window(category, self.config.scaled(seconds), per=per)
 
     def utilization(
         self, category: Category | str, *, per: Literal["request", "weight"] = "request"
     ) -> float:
-        """How much of what the category's rule allows the admitted traffic used, over its span
-        (1.0 = a perfectly saturating client)."""
+        """How much of what the category's rule allows the admitted traffic used, over its span.
+
+        Args:
+            category: The :class:`Category`, or its value (``"read"``, ...).
+            per: ``"request"`` or ``"weight"``: which rule to measure against.
+
+        Returns:
+            The share; 1.0 is a perfectly saturating client.
+        """
         rule = self.rule(category, per)
         return self.log.utilization(category, rule.amount, self.config.scaled(rule.period), per=per)
 
@@ -251,9 +309,14 @@ class Emulator:
         return self.timeline.at(self.config.clock()).limits
 
     def set_rate_limits(self, limits: RateLimits) -> None:
-        """Enforce ``limits`` (contract seconds, sped up like ``rate_limits``) from now until the
-        next change of the ``limit_schedule``. The windows and buckets keep their history: what
-        was sent in the last period counts against the new limits."""
+        """Enforce other limits from now until the next change of the ``limit_schedule``.
+
+        The windows and buckets keep their history: what was sent in the last
+        period counts against the new limits.
+
+        Args:
+            limits: The limits, in contract seconds (sped up like ``rate_limits``).
+        """
         self.timeline.set(self.config.clock(), limits)
 
     def restart_limit_schedule(self) -> None:
