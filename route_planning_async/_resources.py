@@ -1517,7 +1517,7 @@ class Raw(_Resource):
         query: Mapping[str, str] | Sequence[tuple[str, str]] = (),
         json: object = UNSET,
         category: Category | str | None = None,
-        weight: int = 1,
+        weight: int | None = None,
     ) -> Response:
         """Send one request and return the service's final answer.
 
@@ -1529,7 +1529,8 @@ class Raw(_Resource):
             json: A JSON body (any JSON-encodable value); none when not given.
             category: The rate-limit category, for a path the endpoint table
                 does not know (it must agree with the table's otherwise).
-            weight: The request's weight for weighted rules (stops in a batch).
+            weight: The request's weight for weighted rules: by default the number of
+                items of a batch import's body (its list, or the list it holds), else 1.
 
         Returns:
             The :class:`Response`, whatever its status.
@@ -1555,12 +1556,12 @@ class Raw(_Resource):
         if chosen is None:
             unknown = f"{verb} {relative} is not in the endpoint table"
             raise ValidationError("category", f"{unknown}: give category=")
-        amount: object = weight
+        amount: object = weight if weight is not None else _weight_of(json, chosen)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
             raise ValidationError("weight", f"must be a positive int, got {weight!r}")
         pairs = tuple(query.items()) if isinstance(query, Mapping) else tuple(query)
         body = None if isinstance(json, UnsetType) else encode_body(json)
-        return await self._client._send(Request(verb, relative, chosen, pairs, body, weight))
+        return await self._client._send(Request(verb, relative, chosen, pairs, body, amount))
 
     async def get(self, path: str, *, query: Mapping[str, str] | Sequence[tuple[str, str]] = ()) -> Response:
         """``request("GET", path, query=query)``: e.g. the headers of ``plans/p1``.
@@ -1573,6 +1574,19 @@ class Raw(_Resource):
             The :class:`Response`, whatever its status.
         """
         return await self.request("GET", path, query=query)
+
+
+def _weight_of(body: object, category: Category) -> int:
+    """A raw request's weight: the items of a batch import (``[...]`` or ``{"unassignedStops": [...]}``)."""
+    if category is not Category.BATCH_IMPORT:
+        return 1
+    if isinstance(body, list):
+        return max(len(body), 1)
+    if isinstance(body, dict):
+        lists = [value for value in body.values() if isinstance(value, list)]
+        if len(lists) == 1:
+            return max(len(lists[0]), 1)
+    return 1
 
 
 _RAW_PATH = re.compile(r"/?[A-Za-z0-9_:./-]+")

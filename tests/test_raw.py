@@ -70,3 +70,16 @@ async def test_a_bad_raw_request_is_refused_before_anything_is_sent(
             await client.raw.request(**kwargs)  # type: ignore[arg-type]
         assert caught.value.field == field
         assert len(emu.log) == 0
+
+
+async def test_a_raw_batch_import_weighs_its_stops() -> None:
+    # A 100-stop import counts 100 stops against the 1,000-stops-a-minute rule,
+    # as the typed import_batch does, unless the caller gives a weight.
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        plan = await client.plans.create(title="Monday", starts=datetime.date(2026, 3, 2))
+        stops = [{"address": {"addressLineOne": f"{n} Main St", "city": "London"}} for n in range(100)]
+        answer = await client.raw.request("POST", f"{plan.id}/stops:import", json=stops)
+        assert answer.status == 200
+        assert len(answer.json()["success"]) == 100
+        [record] = emu.log.select(route="stops.import_batch")
+        assert record.weight == 100
