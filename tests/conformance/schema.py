@@ -76,23 +76,19 @@ RESPONSES: tuple[Answer, ...] = (
     Answer("/depots", "get", rp.Depot, "depots"),
     Answer("/depots/{depotId}", "get", rp.Depot),
     Answer("/team/customStopProperties", "get", rp.CustomStopProperty, "customStopProperties"),
+    Answer("/team/customStopProperties/{customStopPropertyId}", "get", rp.CustomStopProperty),
+    Answer("/drivers", "get", rp.Driver, "drivers"),
+    Answer("/drivers", "post", rp.Driver),
+    Answer("/drivers/{driverId}", "get", rp.Driver),
+    Answer("/drivers/{driverId}", "patch", rp.Driver),
+    Answer("/drivers:import", "post", rp.DriverImportResult),
+    Answer("/routes/{routeId}", "get", rp.Route),
+    Answer("/operations/{operationId}:cancel", "post", rp.Operation),
+    Answer("/plans/{planId}/stops:liveImport", "post", rp.LiveImportResult),
 )
 """Every 2xx JSON answer the client decodes."""
 
-NOT_DECODED: dict[tuple[str, str], str] = {
-    ("/drivers", "get"): "the drivers endpoints are not offered by this client yet (their own issue)",
-    ("/drivers", "post"): "the drivers endpoints are not offered by this client yet (their own issue)",
-    ("/drivers/{driverId}", "get"): "the drivers endpoints are not offered by this client yet",
-    ("/drivers/{driverId}", "patch"): "the drivers endpoints are not offered by this client yet",
-    ("/drivers:import", "post"): "the drivers endpoints are not offered by this client yet",
-    ("/routes/{routeId}", "get"): "GET /routes/<id> is not offered by this client yet (endpoints issue)",
-    (
-        "/operations/{operationId}:cancel",
-        "post",
-    ): "cancel is not offered by this client yet (endpoints issue)",
-    ("/plans/{planId}/stops:liveImport", "post"): "live import is not offered by this client yet",
-    ("/team/customStopProperties/{customStopPropertyId}", "get"): "one property is read through the list",
-}
+NOT_DECODED: dict[tuple[str, str], str] = {}
 """2xx JSON answers of the document the client has no method for, and why."""
 
 GENERATOR_LIMITS: dict[str, str] = {

@@ -25,6 +25,9 @@ ALLOWED: dict[str, str] = {
     "nextPageToken": "read by the paginator (Paginator), not a model field",
     "ImportResult.failed[].error": "its message is ImportFailure.message (a custom hook flattens it)",
     "ImportResult.failed[].unassignedStop": "kept as ImportFailure.stop, the echo of the failed stop",
+    "DriverImportResult.failed[].error": "its message is DriverImportFailure.message (a custom hook "
+    "flattens it, as for stops)",
+    "LiveImportResult.failed[].error": "its message is ImportFailure.message (the same hook)",
 }
 """Properties of official answers that no model attribute holds, with the reason."""
 

@@ -62,7 +62,11 @@ def _template(method: str, path: str) -> str:
 @pytest_asyncio.fixture
 async def recorded() -> AsyncIterator[tuple[Emulator, rp.RoutePlanningClient, Recording]]:
     team = TeamConfig(capacity_unit="kilogram")
-    async with Emulator(speedup=1000, rate_limits=rp.RateLimits.unlimited(), team=team) as emu:
+    # Plans of up to 20 stops are optimized at once; a larger one takes an hour
+    # (3.6 s sped up), so that its optimization can be canceled while it runs.
+    slow_above_20: dict[str, Any] = {"instant_optimization_max_stops": 20, "optimization_delay": 3600.0}
+    unlimited = rp.RateLimits.unlimited()
+    async with Emulator(speedup=1000, rate_limits=unlimited, team=team, **slow_above_20) as emu:
         connector = aiohttp.TCPConnector(ssl=emu.ssl_context)
         async with aiohttp.ClientSession(connector=connector) as session:
             headers = {"Authorization": auth_header(emu.api_key, "basic")}
@@ -129,7 +133,23 @@ async def _workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
     await client.unassigned_stops.delete(unassigned.id)
     depots = await client.depots.list().collect()
     await client.depots.get(depots[0].id)
-    await client.custom_stop_properties.list().collect()
+    properties = await client.custom_stop_properties.list().collect()
+    await client.custom_stop_properties.get(properties[0].id)
+
+    drivers = await client.drivers.list(filter={"active": True}).collect()
+    await client.drivers.get(drivers[0].id)
+    zoe_input = rp.DriverInput(name="Zoe", email="zoe@example.com", depots=[depots[0].id])
+    zoe = await client.drivers.create(zoe_input)
+    await client.drivers.update(zoe.id, display_name="Zoe Q.")
+    await client.drivers.import_batch(
+        [rp.DriverInput(name=f"Driver {i}", email=f"driver{i}@example.com") for i in range(3)]
+        + [rp.DriverInput(name="Again", email="zoe@example.com")]  # refused: the e-mail is taken
+    )
+    await client.drivers.delete(zoe.id)
+    spare = await client.plans.create(title="Spare", starts=plan.starts, drivers=[drivers[0].id])
+    await client.stops.import_batch(spare.id, [_stop(i) for i in range(200, 230)])
+    running = await client.plans.optimize(spare.id)
+    await client.operations.cancel(running.id)
 
     operation = await client.plans.optimize_and_wait(plan.id)
     await client.operations.get(operation.id)
@@ -147,6 +167,8 @@ async def _workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
 
     await client.stops.live_update(first.id, notes="Live note")
     await client.stops.live_create(plan.id, _stop(100))
+    await client.stops.live_import_batch(plan.id, [_stop(i) for i in range(101, 104)])
+    await client.routes.get(stops[0].route.id if stops[0].route else "routes/none")
     delivery = next(stop for stop in stops if stop.type == "stop" and stop.id != first.id)
     await client.stops.live_delete(delivery.id)
     reoptimized = await client.plans.reoptimize(plan.id)
@@ -180,6 +202,17 @@ async def test_every_answer_of_a_full_workflow_is_official(
     assert ("GET", "/plans/{planId}/stops", 200) in seen
     assert ("PATCH", "/plans/{planId}/stops/{stopId}", 409) in seen
     assert ("POST", "/plans/{planId}/stops/{stopId}:liveUpdate", 422) in seen
+    for answered in (
+        ("GET", "/drivers", 200),
+        ("POST", "/drivers", 200),
+        ("PATCH", "/drivers/{driverId}", 200),
+        ("POST", "/drivers:import", 200),
+        ("GET", "/routes/{routeId}", 200),
+        ("POST", "/operations/{operationId}:cancel", 200),
+        ("POST", "/plans/{planId}/stops:liveImport", 200),
+        ("GET", "/team/customStopProperties/{customStopPropertyId}", 200),
+    ):
+        assert answered in seen
 
 
 async def test_only_defects_of_the_document_are_patched() -> None:

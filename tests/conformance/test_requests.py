@@ -125,6 +125,27 @@ _STOP_UPDATE = _built(rp.StopUpdate, **_COMMON)
 _UNASSIGNED_INPUT = _built(rp.UnassignedStopInput, address=_ADDRESS, client_id=_optional(_TEXT), **_COMMON)
 _UNASSIGNED_UPDATE = _built(rp.UnassignedStopUpdate, depot=_optional(st.just("depot-1")), **_COMMON)
 
+_EMAILS = st.from_regex(r"[a-z][a-z0-9._+-]{0,20}@[a-z][a-z0-9-]{0,10}\.[a-z]{2,6}", fullmatch=True)
+_OVERRIDES = _built(
+    rp.RouteOverridesInput,
+    start_time=_optional(_TIME),
+    end_time=_optional(_TIME),
+    start_address=_optional(_ADDRESS),
+    end_address=_optional(_ADDRESS),
+    max_stops=_optional(st.integers(-1, 3000)),
+)
+_DRIVER_FIELDS: dict[str, st.SearchStrategy[Any]] = {
+    "name": _optional(_TEXT),
+    "display_name": _optional(_TEXT),
+    "depots": _optional(st.lists(st.sampled_from(["depots/main", "north", "bad id!"]), max_size=3)),
+    "route_overrides": _optional(_OVERRIDES),
+}
+_DRIVER_INPUT = _built(
+    rp.DriverInput, email=_optional(_EMAILS | _TEXT), phone=_optional(_TEXT), **_DRIVER_FIELDS
+)
+_DRIVER_UPDATE = _built(rp.DriverUpdate, **_DRIVER_FIELDS)
+_DRIVER = {"id": "drivers/d1", "name": "n", "email": None, "phone": None, "active": True, "depots": []}
+
 _STOP = {"id": "plans/p1/stops/s1"}
 _IMPORTED = {"success": [], "failed": []}
 _PENDING = {"pending": True, "stop": None}
@@ -204,6 +225,42 @@ CASES: list[tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]] = [
         "/unassignedStops/{unassignedStopId}",
         {"id": "unassignedStops/u1"},
         lambda c, item: c.unassigned_stops.update("u1", item),
+    ),
+    (
+        "stops.live_import_batch",
+        st.lists(_STOP_INPUT, min_size=1, max_size=3),
+        "POST",
+        "/plans/p1/stops:liveImport",
+        "/plans/{planId}/stops:liveImport",
+        {"success": [], "failed": [], "pending": True},
+        lambda c, items: c.stops.live_import_batch("p1", items),
+    ),
+    (
+        "drivers.create",
+        _DRIVER_INPUT,
+        "POST",
+        "/drivers",
+        "/drivers",
+        _DRIVER,
+        lambda c, item: c.drivers.create(item),
+    ),
+    (
+        "drivers.update",
+        _DRIVER_UPDATE,
+        "PATCH",
+        "/drivers/d1",
+        "/drivers/{driverId}",
+        _DRIVER,
+        lambda c, item: c.drivers.update("d1", item),
+    ),
+    (
+        "drivers.import_batch",
+        st.lists(_DRIVER_INPUT, min_size=1, max_size=3),
+        "POST",
+        "/drivers:import",
+        "/drivers:import",
+        _IMPORTED,
+        lambda c, items: c.drivers.import_batch(items),
     ),
     (
         "plans.create",
