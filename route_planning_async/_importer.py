@@ -116,6 +116,7 @@ a request leaves (``on_sent``).
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import datetime
 import math
@@ -274,7 +275,9 @@ class ImportOptions(TypedDict, total=False):
     dedupe: bool
     """Delete the extra stops that the late-commit check finds (a key stored
     twice), keeping the one the report names. Default False (they are only
-    reported in :attr:`ImportReport.duplicates`)."""
+    reported in :attr:`ImportReport.duplicates`). Never for a key two rows may
+    share: past a stream's first 100,000 keyed rows, whose keys are not checked
+    for repeats, duplicates are reported, not deleted."""
     deadline: float | datetime.datetime | None
     """Seconds from the start, or an aware absolute time: then nothing more is
     sent, requests in flight are abandoned (``unknown``), rows never sent are
@@ -937,6 +940,11 @@ class _Importer(Generic[T]):
         rows = dict(self._verify)
         answers = await self._look_up(sorted(set(rows.values())))
         report = self.report
+        # A duplicate is deleted only where its key is proven to be one row's: a
+        # stream's keys are checked among its first _STREAM_KEYS keyed rows, so
+        # past them two rows may share a key, and the "extra" stop be the other's.
+        proven = self._length is not None or len(self._keys_seen) < _STREAM_KEYS
+        shared = {key for key, count in collections.Counter(rows.values()).items() if count > 1}
         for position, key in sorted(rows.items()):
             answer = answers.get(key)
             if not isinstance(answer, list):
@@ -957,12 +965,12 @@ class _Importer(Generic[T]):
                 report._reclassify(position, Outcome.NOT_CREATED)
                 continue
             if extras and kept is not None:
-                await self._record_duplicate(position, kept, extras)
+                await self._record_duplicate(position, kept, extras, delete=proven and key not in shared)
 
-    async def _record_duplicate(self, position: int, kept: str, extras: list[str]) -> None:
+    async def _record_duplicate(self, position: int, kept: str, extras: list[str], *, delete: bool) -> None:
         error: BaseException | None = None
         deleted = False
-        if self._dedupe:
+        if self._dedupe and delete:
             try:
                 for extra in extras:
                     await self._target.delete(extra)
