@@ -24,7 +24,6 @@ below). The workflows never see the client: they get the namespaces they call
 
 from __future__ import annotations
 
-import asyncio
 import datetime
 import re
 from collections.abc import (
@@ -45,7 +44,7 @@ from route_planning_async import _ids
 from route_planning_async._converter import structure, unstructure
 from route_planning_async._core import Request, Response, encode_body
 from route_planning_async._endpoints import ENDPOINTS
-from route_planning_async._errors import RoutePlanningError, ServerError, TransportError, ValidationError
+from route_planning_async._errors import RoutePlanningError, ValidationError
 from route_planning_async._import_report import FailedBatch, ImportReport, RejectedStop
 from route_planning_async._importer import ImportOptions, ImportTarget, run_import, stop_key
 from route_planning_async._inputs import (
@@ -1905,21 +1904,17 @@ class _DriversTarget:
     driver's key and identifying fields in the shape the engine matches.
 
     Exactly once: the driver list has no filter by e-mail or phone (public API
-    documentation: ``filter[active]`` only), so reconciliation lists the whole
-    team once after a failed batch (one snapshot, shared by the lookups of the
-    keys that follow; a later failure takes a new one) and takes a driver whose
-    e-mail or phone is the key as that input's driver.
+    documentation: ``filter[active]`` only), so a lookup lists the team and
+    takes a driver whose e-mail or phone is the key as that input's driver. The
+    importer shares one listing (:meth:`existing`) between the keys of a batch
+    where that is cheaper; a single key's lookup (:meth:`find`) lists afresh, so
+    the late-commit check sees drivers created after the reconciliation.
     """
 
     item_type: ClassVar[type[_DriverRow]] = _DriverRow
     id_prefix: ClassVar[str] = "drivers/"
     key_field: ClassVar[str] = "email"
     drivers: Drivers
-    _snapshot: dict[str, list[str]] | None = None
-    _failures: int = 0
-    _taken_at: int = -1
-    _listing: asyncio.Lock = attrs.field(factory=asyncio.Lock)
-    """One listing at a time: the lookups of one batch share it."""
 
     def check(self, item: _DriverRow, field: str) -> None:
         """Every valid :class:`DriverInput` is accepted."""
@@ -1929,12 +1924,7 @@ class _DriversTarget:
 
     async def send(self, batch: list[_DriverRow], on_sent: Callable[[], None]) -> ImportResult:
         request = self.drivers._import_request([row.driver for row in batch])
-        try:
-            result = await self.drivers._fetch(request, DriverImportResult, on_sent)
-        except (ServerError, TransportError):
-            # The batch may have created drivers: the next lookup lists again.
-            self._failures += 1
-            raise
+        result = await self.drivers._fetch(request, DriverImportResult, on_sent)
         failed = [
             ImportFailure(
                 message=failure.message,
@@ -1948,18 +1938,9 @@ class _DriversTarget:
         return ImportResult(success=result.success, failed=failed)
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
-        async with self._listing:
-            if self._snapshot is None or self._taken_at != self._failures:
-                taken_at = self._failures
-                snapshot: dict[str, list[str]] = {}
-                async for driver in self.drivers.list():
-                    for key in {driver.email, driver.phone}:
-                        if key:
-                            snapshot.setdefault(key, []).append(driver.id)
-                self._snapshot, self._taken_at = snapshot, taken_at
-            found = self._snapshot.get(external_id, [])
-        for driver_id in found:
-            yield driver_id, external_id
+        async for driver in self.drivers.list(max_page_size=_DRIVER_PAGE):
+            if external_id in (driver.email, driver.phone):
+                yield driver.id, external_id
 
     async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
         # A driver answers to its e-mail and to its phone (an input's key is either).
