@@ -377,11 +377,16 @@ class ImportReport(Generic[T]):
             batch.ids[offset] = stop_id
 
     def _reclassify(self, position: int, outcome: Outcome, stop_id: str = "") -> None:
-        """Change a ``not_created`` or ``unknown`` outcome after a late lookup."""
+        """Change a ``not_created`` or ``unknown`` outcome after a late lookup; a
+        ``rejected`` one only to ``created`` (an earlier send was applied late)."""
         batch, offset = self._locate(position)
         old = _OUTCOME_OF_CODE[batch.codes[offset]]
-        if old is outcome or old not in (Outcome.NOT_CREATED, Outcome.UNKNOWN):
+        if old is outcome or old not in (Outcome.NOT_CREATED, Outcome.UNKNOWN, Outcome.REJECTED):
             return
+        if old is Outcome.REJECTED:
+            if outcome is not Outcome.CREATED:
+                return
+            self.rejected_stops[:] = [r for r in self.rejected_stops if r.position != position]
         batch.codes[offset] = _CODE[outcome]
         self._count(old, -1)
         self._count(outcome, +1)

@@ -949,9 +949,9 @@ class _Importer(Generic[T]):
             answer = answers.get(key)
             if not isinstance(answer, list):
                 continue
+            # A row refused after its resend may still exist from the ambiguous send
+            # before it: found now, it is created (and its refusal dropped).
             outcome = report.outcome(position)
-            if outcome is Outcome.REJECTED:
-                continue
             if outcome is Outcome.CREATED:
                 kept = report.stop_id(position) if report.keep_ids else None
                 extras = [i for i in answer if i != kept] if kept is not None else answer[1:]

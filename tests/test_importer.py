@@ -627,3 +627,18 @@ async def test_reads_against_a_lower_real_limit_never_fail() -> None:
             stats = client.stats[Category.READ]
     assert {plan.id for plan in plans} == {plan_id}
     assert stats.rate_limited > 0
+
+
+def test_a_rejected_row_found_by_the_late_commit_check_becomes_created() -> None:
+    # A row resent after an ambiguous send and then refused may exist from the
+    # first send: when the late-commit check finds it, it is created, not rejected.
+    report: ImportReport[str] = ImportReport(id_prefix="plans/p1/stops/", batch_size=2, keep_ids=True)
+    batch = report._open_batch(2)
+    report._record_rejected(batch, 0, "row 0", "refused on its resend")
+    report._record_rejected(batch, 1, "row 1", "refused")
+    report._reclassify(0, Outcome.CREATED, "plans/p1/stops/s0")
+    report._reclassify(1, Outcome.NOT_CREATED)  # a refusal never becomes anything but created
+    assert (report.created, report.rejected) == (1, 1)
+    assert report.outcome(0) is Outcome.CREATED
+    assert report.stop_id(0) == "plans/p1/stops/s0"
+    assert [r.position for r in report.rejected_stops] == [1]
