@@ -165,8 +165,6 @@ _STREAM_KEYS = 100_000
 """A stream is checked for repeated keys among its first this many keyed rows, so memory stays flat."""
 _VERIFY_FACTOR = 2.0
 """The late-commit check waits this many times the longest request flight seen (at least ``settle_delay``)."""
-_FIELD = "stops"
-"""How validation errors name the input: ``stops[<position>]``."""
 _REFUSED_INDEX = re.compile(r"^(?:stops|unassignedStops|drivers)?\[(\d+)\]")
 """A 400's ``param`` that names one element of the batch: ``[20].recipient.name``,
 ``unassignedStops[3]``; a field of a stop (``barcodes[2]``) names none."""
@@ -202,6 +200,10 @@ class ImportTarget(Protocol[T]):
     @property
     def id_prefix(self) -> str:
         """What every created item's id starts with (``plans/<id>/stops/``); ids are kept without it."""
+
+    @property
+    def rows_name(self) -> str:
+        """How errors name the input's rows: ``stops`` gives ``stops[<position>]``."""
 
     @property
     def key_field(self) -> str:
@@ -377,7 +379,7 @@ class _Importer(Generic[T]):
         sent, and is named then (:meth:`_unencodable`).
         """
         item_type = self._target.item_type
-        field = f"{_FIELD}[{position}]"
+        field = f"{self._target.rows_name}[{position}]"
         if not isinstance(item, item_type):
             raise ValidationError(field, f"must be a {item_type.__name__}, got {type(item).__name__}")
         self._target.check(item, field)
@@ -390,8 +392,8 @@ class _Importer(Generic[T]):
                 if not self._allow_duplicate_keys:
                     raise ValidationError(
                         f"{field}.{self._target.key_field}",
-                        f"repeats {key!r}, the key of {_FIELD}[{first}]: two rows would be one stop to "
-                        "reconciliation and skip_existing (pass allow_duplicate_keys=True to import both "
+                        f"repeats {key!r}, the key of {self._target.rows_name}[{first}]: two rows would be "
+                        "one stop to reconciliation and skip_existing (pass allow_duplicate_keys=True to import both "
                         "as rows without a key)",
                     )
                 self._duplicate_keys.add(key)
@@ -411,7 +413,7 @@ class _Importer(Generic[T]):
                 except StopAsyncIteration:
                     return
                 except ValidationError as exc:
-                    raise exc.at(f"{_FIELD}[{self._next_position}]") from exc
+                    raise exc.at(f"{self._target.rows_name}[{self._next_position}]") from exc
                 yield self.check_item(self._next_position, item)
         else:
             sync_iterator = iter(stops)
@@ -421,7 +423,7 @@ class _Importer(Generic[T]):
                 except StopIteration:
                     return
                 except ValidationError as exc:
-                    raise exc.at(f"{_FIELD}[{self._next_position}]") from exc
+                    raise exc.at(f"{self._target.rows_name}[{self._next_position}]") from exc
                 yield item if checked else self.check_item(self._next_position, item)
 
     @property
@@ -760,10 +762,11 @@ class _Importer(Generic[T]):
         """The row (and field) of a batch whose body could not be encoded."""
         for offset in offsets:
             try:
-                _check_encodable(run.items[offset], f"{_FIELD}[{run.batch.start + offset}]")
+                _check_encodable(run.items[offset], f"{self._target.rows_name}[{run.batch.start + offset}]")
             except ValidationError as error:
                 return error
-        return ValidationError(f"{_FIELD}[{run.batch.start + offsets[0]}]", f"cannot be encoded: {exc}")
+        first = f"{self._target.rows_name}[{run.batch.start + offsets[0]}]"
+        return ValidationError(first, f"cannot be encoded: {exc}")
 
     def _count_rejected_batch(self, exc: RoutePlanningError) -> None:
         self._failures_in_a_row += 1

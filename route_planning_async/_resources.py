@@ -1661,6 +1661,7 @@ class _PlanStopsTarget:
 
     item_type: ClassVar[type[StopInput]] = StopInput
     key_field: ClassVar[str] = "recipient.external_id"
+    rows_name: ClassVar[str] = "stops"
     stops: Stops
     plan_id: str
 
@@ -1705,6 +1706,7 @@ class _UnassignedStopsTarget:
     item_type: ClassVar[type[UnassignedStopInput]] = UnassignedStopInput
     id_prefix: ClassVar[str] = "unassignedStops/"
     key_field: ClassVar[str] = "recipient.external_id"
+    rows_name: ClassVar[str] = "stops"
     unassigned_stops: UnassignedStops
     depot: str | None
 
@@ -1769,6 +1771,7 @@ class _LivePlanStopsTarget:
 
     item_type: ClassVar[type[StopInput]] = StopInput
     key_field: ClassVar[str] = "recipient.external_id"
+    rows_name: ClassVar[str] = "stops"
     stops: Stops
     plans: Plans
     plan_id: str
@@ -1914,6 +1917,7 @@ class _DriversTarget:
     item_type: ClassVar[type[_DriverRow]] = _DriverRow
     id_prefix: ClassVar[str] = "drivers/"
     key_field: ClassVar[str] = "email"
+    rows_name: ClassVar[str] = "drivers"
     drivers: Drivers
 
     def check(self, item: _DriverRow, field: str) -> None:

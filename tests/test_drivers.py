@@ -383,3 +383,16 @@ async def test_the_new_answers_round_trip(name: str, model: type[Any]) -> None:
     assert structure(again, model) == value
     if model is not rp.Operation:  # an absent result comes back as null
         assert again == data
+
+
+async def test_errors_of_a_driver_stream_name_drivers_not_stops() -> None:
+    async def source() -> AsyncIterator[rp.DriverInput]:
+        yield driver_row(0)
+        yield driver_row(1)
+        yield driver_row(0)  # the same e-mail again
+
+    async with running() as (_, client):
+        with pytest.raises(rp.ValidationError) as repeated:
+            await client.drivers.import_many(source())
+        assert repeated.value.field == "drivers[2].email"
+        assert "drivers[0]" in repeated.value.rule
