@@ -393,8 +393,8 @@ class _Importer(Generic[T]):
                     raise ValidationError(
                         f"{field}.{self._target.key_field}",
                         f"repeats {key!r}, the key of {self._target.rows_name}[{first}]: two rows would be "
-                        "one stop to reconciliation and skip_existing (pass allow_duplicate_keys=True to import both "
-                        "as rows without a key)",
+                        "one stop to reconciliation and skip_existing (pass allow_duplicate_keys=True to "
+                        "import both as rows without a key)",
                     )
                 self._duplicate_keys.add(key)
         return item
