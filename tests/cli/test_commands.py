@@ -166,7 +166,8 @@ def test_plans_optimize_distribute_and_wait_in_json(run: Cli, tmp_path: Path) ->
     late = run("stops", "import", plan, tmp_path / "s.csv")
     assert late.exit_code == 1
     assert late.stderr.strip().splitlines() == [
-        f"Error: {plan} is not writable (it was optimized): stops can only be imported into a writable plan"
+        f"Error: {plan} is not writable (it was optimized): import into it with --live "
+        "(its editing session, then re-optimized and redistributed)"
     ]
     assert run.served.requests("stops.import_batch") == imports_before
 

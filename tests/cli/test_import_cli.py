@@ -94,7 +94,16 @@ def test_a_refused_batch_is_one_row_of_the_failure_table(
 ) -> None:
     plan = run.create_plan()
     source = _sample(run, tmp_path / "s.csv", 250)
-    served_emulator.emulator.faults.add(Fault("error", route="stops.import_batch", nth=2, status=422))
+    rows = _rows(source)
+    rows[150]["notes"] = "REFUSE-THIS-BATCH"  # CSV line 152: in the second batch, lines 102-201
+    with source.open("w", encoding="utf-8", newline="") as stream:
+        writer = csv.DictWriter(stream, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    # The batch is picked by its content, not by its arrival: batches go out
+    # concurrently, and on a loaded machine the third may arrive second.
+    refusal = Fault("error", route="stops.import_batch", status=422, marker="REFUSE-THIS-BATCH")
+    served_emulator.emulator.faults.add(refusal)
     result = run("stops", "import", plan, source)
     assert result.exit_code == 3
     table = [line for line in result.stdout.splitlines() if "102-201" in line]
