@@ -287,7 +287,8 @@ async def test_accepted_duplicate_keys_are_never_reconciled_by_key() -> None:
     )
     async with running() as (emu, client):
         plan_id = await create_plan(client)
-        emu.faults.add(Fault("error_after_commit", route=IMPORT, nth=2))
+        # The batch holding row 120, by its content: batches go out concurrently.
+        emu.faults.add(Fault("error_after_commit", route=IMPORT, marker='"row-120"', times=1))
         report = await client.stops.import_many(plan_id, stops, allow_duplicate_keys=True, settle_delay=0)
         assert_accounted(report, server_rows(emu, plan_id), 150)
         # Before: row 120 was "created" with row 5's id. Now it cannot be looked up: unknown.
@@ -304,7 +305,8 @@ async def test_accepted_duplicate_keys_are_never_reconciled_by_key() -> None:
 async def test_a_late_commit_is_found_and_deduplicated(dedupe: bool) -> None:
     async with running() as (emu, _), emu.client(timeout=0.3) as client:
         plan_id = await create_plan(client)
-        emu.faults.add(Fault("late_commit", route=IMPORT, nth=2, delay=0.5))
+        # The batch of rows 100-199, by its content (batches go out concurrently).
+        emu.faults.add(Fault("late_commit", route=IMPORT, marker='"row-100"', times=1, delay=0.5))
         report = await client.stops.import_many(
             plan_id, [row(p) for p in range(300)], settle_delay=0.05, dedupe=dedupe
         )
@@ -560,7 +562,10 @@ async def test_unassigned_skip_existing_and_late_commit() -> None:
     async with running() as (emu, _), emu.client(timeout=0.3) as client:
         first = await client.unassigned_stops.import_many([unassigned_row(p) for p in range(60)])
         assert first.created == 60
-        emu.faults.add(Fault("late_commit", route="unassigned_stops.import_batch", nth=1, delay=0.5))
+        # The batch of rows 60-99 (0-59 are skipped), by its content: batches go out concurrently.
+        route = "unassigned_stops.import_batch"
+        late = Fault("late_commit", route=route, marker='"row-60"', times=1, delay=0.5)
+        emu.faults.add(late)
         report = await client.unassigned_stops.import_many(
             [unassigned_row(p) for p in range(160)], skip_existing=True, settle_delay=0.05, dedupe=True
         )

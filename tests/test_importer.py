@@ -258,7 +258,8 @@ async def test_ambiguous_batch_is_reconciled_by_external_id(kind: str) -> None:
 async def test_ambiguous_batch_without_external_ids_is_unknown_and_not_resent() -> None:
     async with running() as (emu, client):
         plan_id = await create_plan(client)
-        emu.faults.add(Fault("error_after_commit", route=IMPORT, nth=2))
+        # The batch of rows 100-199, by its content: batches go out concurrently.
+        emu.faults.add(Fault("error_after_commit", route=IMPORT, marker='"row-100"', times=1))
         report = await client.stops.import_many(plan_id, [row(p, external=False) for p in range(300)])
         on_server = server_rows(emu, plan_id)
         assert_accounted(report, on_server, 300)

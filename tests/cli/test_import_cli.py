@@ -102,7 +102,7 @@ def test_a_refused_batch_is_one_row_of_the_failure_table(
         writer.writerows(rows)
     # The batch is picked by its content, not by its arrival: batches go out
     # concurrently, and on a loaded machine the third may arrive second.
-    refusal = Fault("error", route="stops.import_batch", status=422, marker="REFUSE-THIS-BATCH")
+    refusal = Fault("error", route="stops.import_batch", status=422, marker="REFUSE-THIS-BATCH", times=1)
     served_emulator.emulator.faults.add(refusal)
     result = run("stops", "import", plan, source)
     assert result.exit_code == 3
