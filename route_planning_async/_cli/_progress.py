@@ -221,7 +221,9 @@ def _install_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]
     try:
         loop.add_signal_handler(signal.SIGINT, handler)
     except (NotImplementedError, RuntimeError, ValueError):
-        # Not the main thread, or a platform without it: Ctrl-C keeps its default.
+        # add_signal_handler raises NotImplementedError on event loops without
+        # signal support (Windows), RuntimeError or ValueError off the main
+        # thread: then Ctrl-C keeps Python's default behaviour.
         return False
     return True
 
