@@ -381,11 +381,10 @@ class ImportReport(Generic[T]):
         ``rejected`` one only to ``created`` (an earlier send was applied late)."""
         batch, offset = self._locate(position)
         old = _OUTCOME_OF_CODE[batch.codes[offset]]
-        if old is outcome or old not in (Outcome.NOT_CREATED, Outcome.UNKNOWN, Outcome.REJECTED):
+        refused_yet_created = old is Outcome.REJECTED and outcome is Outcome.CREATED
+        if old is outcome or not (old in (Outcome.NOT_CREATED, Outcome.UNKNOWN) or refused_yet_created):
             return
-        if old is Outcome.REJECTED:
-            if outcome is not Outcome.CREATED:
-                return
+        if refused_yet_created:
             self.rejected_stops[:] = [r for r in self.rejected_stops if r.position != position]
         batch.codes[offset] = _CODE[outcome]
         self._count(old, -1)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import json
 import signal
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +165,39 @@ def test_ctrl_c_stops_writes_the_rest_and_exits_130_then_skip_existing_resumes(
     assert again["imported"] == 1500
     keys = [stop["recipient"]["externalId"] for stop in served_emulator.plan_stops(plan)]
     assert len(keys) == len(set(keys)) == 1500
+
+
+def test_ctrl_c_keeps_its_default_where_the_loop_cannot_take_a_signal_handler() -> None:
+    class NoSignals(asyncio.SelectorEventLoop):
+        def add_signal_handler(self, sig: int, callback: Callable[..., object], *args: object) -> None:
+            raise NotImplementedError  # what a loop without signal support (Windows) does
+
+    loop = NoSignals()
+    try:
+        assert _progress._install_sigint(loop, lambda: None) is False
+    finally:
+        loop.close()
+
+    installed: list[bool] = []
+
+    def off_the_main_thread() -> None:
+        other = asyncio.new_event_loop()
+        try:
+            installed.append(_progress._install_sigint(other, lambda: None))
+        finally:
+            other.close()
+
+    thread = threading.Thread(target=off_the_main_thread)
+    thread.start()
+    thread.join()
+    assert installed == [False]
+
+    main = asyncio.new_event_loop()
+    try:
+        assert _progress._install_sigint(main, lambda: None) is True
+        assert main.remove_signal_handler(signal.SIGINT) is True
+    finally:
+        main.close()
 
 
 def test_line_ranges() -> None:
