@@ -25,7 +25,7 @@ from benchmarks._gets import raw_headers
 from benchmarks._load import measure, med
 from benchmarks._payloads import full_stop_page, rich_stop_body
 from route_planning_async import RateLimits, RoutePlanningClient, Stop
-from route_planning_async._converter import structure_list
+from route_planning_async.v0_2b._converter import structure_list
 
 SHARE_BAR = 0.25
 """Acceptance: model decoding < 25% of the client's CPU per request."""
@@ -146,7 +146,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         "Decoding a page of full Stop JSON into models",
         settings={
             "page": f"{PAGE} stops (the stop list's largest page)",
-            "converter": "route_planning_async._converter.structure_list(data, Stop)",
+            "converter": "route_planning_async.v0_2b._converter.structure_list(data, Stop)",
             "timing": "process CPU time, best of 5 runs of as many calls as fill the time",
             "client requests for the share": f"{rounds} rounds of {n} GET stops pages, concurrency "
             f"{CONCURRENCY}, plain HTTP, emulator in its own process, limits off",

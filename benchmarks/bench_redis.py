@@ -44,10 +44,10 @@ from route_planning_async import (
 )
 from route_planning_async._backends import InMemoryBackend, RateLimitBackend
 from route_planning_async._core import Response
-from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async._scheduler import Scheduler
 from route_planning_async.emulator import Emulator, RequestLog
 from route_planning_async.redis import RedisBackend
+from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
 __all__ = ["main"]
 

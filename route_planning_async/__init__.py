@@ -55,7 +55,7 @@ from route_planning_async._ids import (
     StopId,
     UnassignedStopId,
 )
-from route_planning_async._import_report import (
+from route_planning_async._import import (
     DuplicateStop,
     FailedBatch,
     ImportProgress,
@@ -63,7 +63,13 @@ from route_planning_async._import_report import (
     Outcome,
     RejectedStop,
 )
-from route_planning_async._inputs import (
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._pagination import Page, Paginator
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._stats import CategoryStats, SchedulerStats
+from route_planning_async._transport import Transport
+from route_planning_async._workflows import LiveEdit
+from route_planning_async.v0_2b._inputs import (
     PAYMENT_CURRENCIES,
     UNSET,
     AddressInput,
@@ -87,8 +93,7 @@ from route_planning_async._inputs import (
     UnsetType,
     WeightInput,
 )
-from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._models import (
+from route_planning_async.v0_2b._models import (
     Activity,
     AttemptedLocation,
     CustomStopProperty,
@@ -131,12 +136,7 @@ from route_planning_async._models import (
     Weight,
     WeightUnit,
 )
-from route_planning_async._pagination import Page, Paginator
-from route_planning_async._resources import LiveImport
-from route_planning_async._retry import RetryPolicy
-from route_planning_async._stats import CategoryStats, SchedulerStats
-from route_planning_async._transport import Transport
-from route_planning_async._workflows import LiveEdit
+from route_planning_async.v0_2b.resources import LiveImport
 
 try:
     __version__ = metadata.version("route_planning_async")

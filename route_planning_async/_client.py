@@ -36,8 +36,13 @@ from route_planning_async._ids import (
     UnassignedStopId,
 )
 from route_planning_async._limits import RateLimits
-from route_planning_async._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
-from route_planning_async._resources import (
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import Clock, Scheduler, Send
+from route_planning_async._stats import SchedulerStats
+from route_planning_async._transport import AiohttpTransport, Transport
+from route_planning_async._validators import UNSET, UnsetType
+from route_planning_async.v0_2b._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
+from route_planning_async.v0_2b.resources import (
     CustomStopProperties,
     Depots,
     Drivers,
@@ -49,11 +54,6 @@ from route_planning_async._resources import (
     UnassignedStops,
     get_by_serialized_id,
 )
-from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import Clock, Scheduler, Send
-from route_planning_async._stats import SchedulerStats
-from route_planning_async._transport import AiohttpTransport, Transport
-from route_planning_async._validators import UNSET, UnsetType
 
 __all__ = ["API_KEY_ENV", "BASE_URL_ENV", "DEFAULT_BASE_URL", "AnyResource", "RoutePlanningClient"]
 

@@ -62,7 +62,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, ClassVar
 
 if TYPE_CHECKING:
-    from route_planning_async._models import Operation
+    from route_planning_async.v0_2b._models import Operation
 
 __all__ = [
     "APIError",

@@ -54,9 +54,9 @@ from route_planning_async._errors import (
     ValidationError,
 )
 from route_planning_async._limits import Category, RateLimits
-from route_planning_async._models import Operation, OptimizationFailure
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import check_options
+from route_planning_async.v0_2b._models import Operation, OptimizationFailure
 
 __all__ = [
     "CONTRACT_READ_RATE",

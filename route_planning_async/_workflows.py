@@ -32,8 +32,6 @@ from route_planning_async._errors import (
     RoutePlanningError,
     ValidationError,
 )
-from route_planning_async._inputs import StopInput, StopUpdate, StopUpdateFields
-from route_planning_async._models import LiveChange, Operation, Plan, PlanOptimization
 from route_planning_async._operations import (
     Deadline,
     OperationReader,
@@ -46,6 +44,8 @@ from route_planning_async._operations import (
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import check_options
+from route_planning_async.v0_2b._inputs import StopInput, StopUpdate, StopUpdateFields
+from route_planning_async.v0_2b._models import LiveChange, Operation, Plan, PlanOptimization
 
 __all__ = [
     "MAX_IN_PROGRESS_ROUNDS",

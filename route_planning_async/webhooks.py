@@ -44,9 +44,9 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
-from route_planning_async._converter import structure
 from route_planning_async._errors import DecodeError, RoutePlanningError
-from route_planning_async._models import Stop, UnassignedStop
+from route_planning_async.v0_2b._converter import structure
+from route_planning_async.v0_2b._models import Stop, UnassignedStop
 
 if TYPE_CHECKING:
     from aiohttp import web

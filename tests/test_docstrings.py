@@ -18,12 +18,13 @@ from typing import Any
 import pytest
 
 import route_planning_async
-from route_planning_async import _resources, webhooks
+from route_planning_async import webhooks
 from route_planning_async._learning import LearningPolicy
 from route_planning_async._pagination import Paginator
 from route_planning_async._workflows import LiveEdit
 from route_planning_async.emulator import Emulator
 from route_planning_async.redis import RedisBackend
+from route_planning_async.v0_2b import resources as _resources
 
 PUBLIC_CLASSES: tuple[type, ...] = (
     route_planning_async.RoutePlanningClient,

@@ -26,9 +26,9 @@ from support.fixtures import load
 
 import route_planning_async as rp
 from route_planning_async import RetryPolicy, RoutePlanningClient
-from route_planning_async._converter import structure, unstructure
-from route_planning_async._import_report import ImportReport, Outcome
+from route_planning_async._import import ImportReport, Outcome
 from route_planning_async.emulator import Emulator, Fault
+from route_planning_async.v0_2b._converter import structure, unstructure
 
 pytestmark = pytest.mark.asyncio
 

@@ -35,10 +35,10 @@ from route_planning_async import (
     ValidationError,
 )
 from route_planning_async._backends import Grant
-from route_planning_async._import_report import ImportProgress, Outcome
-from route_planning_async._inputs import AddressInput, RecipientInput, StopInput
+from route_planning_async._import import ImportProgress, Outcome
 from route_planning_async._limits import Rule as _Rule
 from route_planning_async.emulator import Fault
+from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput
 from tests.test_importer import (
     IMPORT,
     assert_accounted,

@@ -30,9 +30,9 @@ from route_planning_async import (
     Rule,
     ValidationError,
 )
-from route_planning_async._import_report import ImportProgress, ImportReport, Outcome
-from route_planning_async._inputs import AddressInput, RecipientInput, StopInput, UnassignedStopInput
+from route_planning_async._import import ImportProgress, ImportReport, Outcome
 from route_planning_async.emulator import Emulator, Fault
+from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput, UnassignedStopInput
 
 SPEEDUP = 600.0
 """A minute of rate limit lasts 0.1 s: 1,000 stops per 0.1 s of batch import."""

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 
 import route_planning_async as rp
 from route_planning_async import ValidationError
-from route_planning_async import _inputs as rp_inputs
-from route_planning_async._converter import unstructure
 from route_planning_async._core import Request
-from route_planning_async._inputs import PLAN_YEAR_RANGE, check_no_depot, reoptimization_body
+from route_planning_async.v0_2b import _inputs as rp_inputs
+from route_planning_async.v0_2b._converter import unstructure
+from route_planning_async.v0_2b._inputs import PLAN_YEAR_RANGE, check_no_depot, reoptimization_body
 
 # Property tests draw the same examples on every run.
 DETERMINISTIC = settings(derandomize=True, database=None)

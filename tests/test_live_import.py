@@ -17,7 +17,7 @@ import pytest
 
 import route_planning_async as rp
 from route_planning_async import RetryPolicy, RoutePlanningClient
-from route_planning_async._import_report import Outcome
+from route_planning_async._import import Outcome
 from route_planning_async.emulator import Emulator, Fault
 
 

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from support.fixtures import load
 
 import route_planning_async as rp
-from route_planning_async import _converter, _inputs, _models
-from route_planning_async._converter import (
+from route_planning_async.v0_2b import _converter, _inputs, _models
+from route_planning_async.v0_2b._converter import (
     CONVERTER,
     make_converter,
     make_model_structure_fn,

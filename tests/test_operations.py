@@ -33,7 +33,6 @@ from route_planning_async import (
     Rule,
     ValidationError,
 )
-from route_planning_async._converter import structure
 from route_planning_async._core import Request
 from route_planning_async._operations import (
     CONTRACT_READ_RATE,
@@ -43,6 +42,7 @@ from route_planning_async._operations import (
     wait,
     wait_many,
 )
+from route_planning_async.v0_2b._converter import structure
 
 BASE = "https://api.example.test/v0.2b"
 READ_10_PER_SECOND = RateLimits.default().replace("read", Rule(10, 1.0))

@@ -548,7 +548,7 @@ async def test_endpoint_request_shape(
 
 
 async def test_every_endpoint_of_the_table_is_covered() -> None:
-    from route_planning_async._endpoints import ENDPOINTS
+    from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
     covered = {case.name.split(" ")[0] for case in CASES}
     assert covered == set(ENDPOINTS)

@@ -16,7 +16,7 @@ from route_planning_async._cli._csv import (
     write_failures,
 )
 from route_planning_async._cli._stops import DEFAULT_DEPOT, generate_stop_fields, generate_stops
-from route_planning_async._inputs import UNSET, RecipientInput, TimingInput
+from route_planning_async.v0_2b._inputs import UNSET, RecipientInput, TimingInput
 
 HEADER = (
     "Street,Town,Postcode,Latitude,Lon,Customer,E-mail,externalId,"

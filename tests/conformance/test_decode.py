@@ -25,7 +25,7 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
 
 import route_planning_async as rp
-from route_planning_async._converter import structure, structure_list, unstructure
+from route_planning_async.v0_2b._converter import structure, structure_list, unstructure
 
 from .schema import RESPONSES, Answer, for_generation, resolved, response_schema
 

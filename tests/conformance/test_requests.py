@@ -22,7 +22,7 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
 
 import route_planning_async as rp
-from route_planning_async._inputs import PAYMENT_CURRENCIES
+from route_planning_async.v0_2b._inputs import PAYMENT_CURRENCIES
 
 REQUESTS = settings(
     max_examples=100,

@@ -7,8 +7,8 @@ import re
 from pathlib import Path
 
 from route_planning_async import Category
-from route_planning_async._endpoints import ENDPOINTS
 from route_planning_async.emulator import ROUTES
+from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
 
 def test_categories_match_the_clients_endpoint_table() -> None:

@@ -43,7 +43,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from route_planning_async._inputs import StopInput, UnassignedStopInput
+from route_planning_async.v0_2b._inputs import StopInput, UnassignedStopInput
 
 __all__ = [
     "PENDING",

@@ -126,7 +126,6 @@ from typing import Any, Generic, Protocol, TypedDict, TypeVar, Unpack, cast
 
 import attrs
 
-from route_planning_async._converter import unstructure
 from route_planning_async._errors import (
     APIError,
     AuthenticationError,
@@ -138,7 +137,7 @@ from route_planning_async._errors import (
     TransportError,
     ValidationError,
 )
-from route_planning_async._import_report import (
+from route_planning_async._import._report import (
     PENDING,
     BatchOutcomes,
     DuplicateStop,
@@ -147,11 +146,12 @@ from route_planning_async._import_report import (
     Outcome,
     ProgressCallback,
 )
-from route_planning_async._inputs import MAX_IMPORT_BATCH, StopInput, UnassignedStopInput
 from route_planning_async._limits import Category, RateLimits
-from route_planning_async._models import ImportResult
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import UnsetType, check_options
+from route_planning_async.v0_2b._converter import unstructure
+from route_planning_async.v0_2b._inputs import MAX_IMPORT_BATCH, StopInput, UnassignedStopInput
+from route_planning_async.v0_2b._models import ImportResult
 
 __all__ = ["ImportOptions", "ImportTarget", "run_import", "stop_key"]
 

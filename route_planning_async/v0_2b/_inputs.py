@@ -37,7 +37,6 @@ from typing import Any, ClassVar, Final, TypedDict
 import attrs
 
 from route_planning_async import _ids
-from route_planning_async._models import Activity, OptimizationOrder, ProofOfAttemptRequirements, WeightUnit
 from route_planning_async._validators import (
     UNSET,
     UnsetType,
@@ -55,6 +54,12 @@ from route_planning_async._validators import (
     string_list,
     text,
     time_of_day,
+)
+from route_planning_async.v0_2b._models import (
+    Activity,
+    OptimizationOrder,
+    ProofOfAttemptRequirements,
+    WeightUnit,
 )
 
 __all__ = [

@@ -44,8 +44,8 @@ import attrs
 import cattrs
 from cattrs.gen import make_dict_unstructure_fn, override
 
-from route_planning_async import _inputs, _models
 from route_planning_async._errors import DecodeError
+from route_planning_async.v0_2b import _inputs, _models
 
 __all__ = [
     "CONVERTER",

@@ -1,0 +1,419 @@
+"""Stops inside a plan (``client.stops``)."""
+
+from __future__ import annotations
+
+from collections.abc import (
+    AsyncIterable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
+from typing import Unpack, cast
+
+from route_planning_async import _ids
+from route_planning_async._core import Request
+from route_planning_async._import import (
+    ImportOptions,
+    ImportReport,
+    run_import,
+)
+from route_planning_async._pagination import FilterValue, Paginator
+from route_planning_async._workflows import LiveEditOptions, live_edit
+from route_planning_async.v0_2b._converter import unstructure
+from route_planning_async.v0_2b._endpoints import ENDPOINTS
+from route_planning_async.v0_2b._import_targets import (
+    LiveImport,
+    LiveImportOptions,
+    _LivePlanStopsTarget,
+    _PlanStopsTarget,
+)
+from route_planning_async.v0_2b._inputs import (
+    StopInput,
+    StopUpdate,
+    StopUpdateFields,
+    check_batch,
+)
+from route_planning_async.v0_2b._models import (
+    ImportResult,
+    LiveChange,
+    LiveImportResult,
+    Stop,
+)
+from route_planning_async.v0_2b.resources._common import _checked, _Resource, _stop_path, _update_body
+
+
+class Stops(_Resource):
+    """Stops inside a plan (``client.stops``)."""
+
+    __slots__ = ()
+
+    async def create(self, plan_id: str, stop: StopInput) -> Stop:
+        """Add one stop to a writable plan.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stop: The stop, a :class:`StopInput`.
+
+        Returns:
+            The created :class:`Stop`.
+        """
+        path = {"plan": _ids.plan_id(plan_id)}
+        body = unstructure(_checked(stop, StopInput, "stop"))
+        return await self._fetch(ENDPOINTS["stops.create"].request(path, json=body), Stop)
+
+    def list(
+        self,
+        plan_id: str,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Stop]:
+        """The plan's stops, lazily.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            filter: ``{"externalId": ...}``; None: every stop.
+            max_page_size: Items per page (1..10); None: the service's default.
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
+        return self._paginate(
+            "stops.list",
+            Stop,
+            "stops",
+            path={"plan": _ids.plan_id(plan_id)},
+            filter=filter,
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
+
+    async def get(self, stop_id: str) -> Stop:
+        """One stop.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+
+        Returns:
+            The :class:`Stop`.
+        """
+        return await self._fetch(ENDPOINTS["stops.get"].request(_stop_path(stop_id)), Stop)
+
+    async def update(
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
+    ) -> Stop:
+        """Change the fields given; the location and ``client_id`` cannot be changed.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+            update: A :class:`StopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+                ``allowed_drivers``.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+
+        Returns:
+            The changed :class:`Stop`.
+        """
+        path = _stop_path(stop_id)
+        body = unstructure(_update_body(StopUpdate, update, fields))
+        return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
+
+    async def delete(self, stop_id: str) -> None:
+        """Delete a stop and all its data; it cannot be undone.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+        """
+        await self._client._execute(ENDPOINTS["stops.delete"].request(_stop_path(stop_id)))
+
+    async def import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> ImportResult:
+        """Import 1 to 100 stops in one request.
+
+        Stops that fail are reported in ``failed`` and do not fail the call.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: 1 to 100 :class:`StopInput`.
+
+        Returns:
+            The :class:`ImportResult`.
+        """
+        return await self._fetch(self._import_request(plan_id, stops), ImportResult)
+
+    def _import_request(self, plan_id: str, stops: Sequence[StopInput]) -> Request:
+        path = {"plan": _ids.plan_id(plan_id)}
+        items = check_batch(stops, StopInput)
+        return ENDPOINTS["stops.import_batch"].request(
+            path, json=[unstructure(item) for item in items], weight=len(items)
+        )
+
+    async def import_many(
+        self,
+        plan_id: str,
+        stops: Iterable[StopInput] | AsyncIterable[StopInput],
+        **options: Unpack[ImportOptions],
+    ) -> ImportReport[StopInput]:
+        """Import any number of stops into a plan, streamed in batches, each exactly once.
+
+        A batch whose outcome is ambiguous (no answer, a 5xx) is looked up by
+        ``recipient.external_id`` before it is sent again.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: :class:`StopInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+
+        Returns:
+            An :class:`ImportReport`: one outcome per input stop.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
+        """
+        target = _PlanStopsTarget(self, _ids.plan_id(plan_id))
+        client = self._client
+        return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
+
+    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange:
+        """Add a stop to a plan that is not writable.
+
+        It is applied by ``plans.reoptimize`` and then ``plans.redistribute`` or ``plans.save``.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stop: The stop, a :class:`StopInput`.
+
+        Returns:
+            The :class:`LiveChange`.
+        """
+        path = {"plan": _ids.plan_id(plan_id)}
+        body = unstructure(_checked(stop, StopInput, "stop"))
+        return await self._fetch(ENDPOINTS["stops.live_create"].request(path, json=body), LiveChange)
+
+    async def live_update(
+        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
+    ) -> LiveChange:
+        """Change a stop of a plan that is not writable (applied like ``live_create``).
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+            update: A :class:`StopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+                ``allowed_drivers``.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+
+        Returns:
+            The :class:`LiveChange`.
+        """
+        path = _stop_path(stop_id)
+        body = unstructure(_update_body(StopUpdate, update, fields))
+        return await self._fetch(ENDPOINTS["stops.live_update"].request(path, json=body), LiveChange)
+
+    async def live_delete(self, stop_id: str) -> LiveChange:
+        """Remove a stop of a plan that is not writable (applied like ``live_create``).
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``.
+
+        Returns:
+            The :class:`LiveChange`.
+        """
+        return await self._fetch(ENDPOINTS["stops.live_delete"].request(_stop_path(stop_id)), LiveChange)
+
+    async def live_import_batch(self, plan_id: str, stops: Sequence[StopInput]) -> LiveImportResult:
+        """Import 1 to 100 stops into a live plan in one request (batch import category).
+
+        Not in the contract; the public API documentation's ``POST
+        /plans/<id>/stops:liveImport``. When the plan is not writable the stops
+        join an editing session (``pending`` is True) and are applied like
+        ``live_create``: ``plans.reoptimize``, then ``plans.redistribute`` or
+        ``plans.save``. Stops that fail are reported in ``failed``.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: 1 to 100 :class:`StopInput`.
+
+        Returns:
+            The :class:`LiveImportResult`.
+        """
+        return await self._fetch(self._live_import_request(plan_id, stops), LiveImportResult)
+
+    def _live_import_request(self, plan_id: str, stops: Sequence[StopInput]) -> Request:
+        path = {"plan": _ids.plan_id(plan_id)}
+        items = check_batch(stops, StopInput)
+        return ENDPOINTS["stops.live_import_batch"].request(
+            path, json=[unstructure(item) for item in items], weight=len(items)
+        )
+
+    async def live_import_many(
+        self,
+        plan_id: str,
+        stops: Iterable[StopInput] | AsyncIterable[StopInput],
+        **options: Unpack[LiveImportOptions],
+    ) -> LiveImport:
+        """Import any number of stops into a live plan, then apply them as ``live_edit`` does.
+
+        The stops go through the bulk importer (batches of ``live_import_batch``,
+        exactly once by ``recipient.external_id``). When an answer says the stops
+        are ``pending`` (the plan was not writable and they joined its editing
+        session), the import is applied once it has ended: ``:reoptimize``, wait,
+        then ``:redistribute`` (or ``:save`` with ``distribute=False``). When the
+        import raises, nothing is applied (the editing session keeps what was
+        sent, as with ``live_edit``).
+
+        Stops pending in an editing session are not listed by the service, so a
+        batch of a plan that is not writable whose answer was lost cannot be
+        reconciled: it is reported ``unknown``.
+
+        Args:
+            plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+            stops: :class:`StopInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+            distribute (bool): ``:redistribute`` after the re-optimization (True, the default), or
+                ``:save``.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``).
+            timeout (float | None): Seconds for applying the changes (the re-optimization and the wait for
+                it); :class:`OperationTimeoutError` after that, the changes still pending. None waits for
+                ever.
+            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
+            max_poll_interval (float): The cap of the growing delay (default 15.0).
+            cancel_on_timeout (bool): On that timeout, also cancel the re-optimization on the service, so it
+                does not apply the changes later on its own. Default False.
+
+        Returns:
+            A :class:`LiveImport`: the import's report and the live edit that applied it.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
+        """
+        live_keys = LiveEditOptions.__optional_keys__
+        edit_options = cast(LiveEditOptions, {k: v for k, v in options.items() if k in live_keys})
+        import_options = cast(ImportOptions, {k: v for k, v in options.items() if k not in live_keys})
+        checked = _ids.plan_id(plan_id)
+        client = self._client
+        target = _LivePlanStopsTarget(self, client.plans, checked)
+        context = live_edit(
+            client.plans, self, client.operations, checked, clock=client._clock, **edit_options
+        )
+        async with context as edit:
+            report = await run_import(
+                target, stops, limits=client.rate_limits, clock=client._clock, **import_options
+            )
+            if target.pending:
+                # The importer's batches are not live calls; one marker makes
+                # the live edit apply the editing session on exit.
+                edit.changes.append(LiveChange(pending=True))
+        return LiveImport(report=report, pending=bool(target.pending), edit=edit)

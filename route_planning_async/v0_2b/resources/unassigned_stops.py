@@ -1,0 +1,234 @@
+"""Unassigned stops (``client.unassigned_stops``)."""
+
+from __future__ import annotations
+
+from collections.abc import (
+    AsyncIterable,
+    Iterable,
+    Mapping,
+    Sequence,
+)
+from typing import TYPE_CHECKING, Any, Unpack
+
+from route_planning_async import _ids
+from route_planning_async._core import Request
+from route_planning_async._import import (
+    ImportOptions,
+    ImportReport,
+    run_import,
+)
+from route_planning_async._pagination import FilterValue, Paginator
+from route_planning_async.v0_2b._converter import unstructure
+from route_planning_async.v0_2b._endpoints import ENDPOINTS
+from route_planning_async.v0_2b._import_targets import _UnassignedStopsTarget
+from route_planning_async.v0_2b._inputs import (
+    UnassignedStopInput,
+    UnassignedStopUpdate,
+    UnassignedStopUpdateFields,
+    check_batch,
+    check_no_depot,
+)
+from route_planning_async.v0_2b._models import (
+    ImportResult,
+    UnassignedStop,
+)
+from route_planning_async.v0_2b.resources._common import _checked, _Resource, _update_body
+
+if TYPE_CHECKING:
+    pass
+
+
+class UnassignedStops(_Resource):
+    """Stops of a depot that belong to no plan (``client.unassigned_stops``)."""
+
+    __slots__ = ()
+
+    async def create(self, stop: UnassignedStopInput) -> UnassignedStop:
+        """Create one unassigned stop.
+
+        Args:
+            stop: The stop, an :class:`UnassignedStopInput`.
+
+        Returns:
+            The created :class:`UnassignedStop`.
+        """
+        body = unstructure(_checked(stop, UnassignedStopInput, "stop"))
+        return await self._fetch(ENDPOINTS["unassigned_stops.create"].request(json=body), UnassignedStop)
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[UnassignedStop]:
+        """The team's unassigned stops, lazily.
+
+        Args:
+            filter: Filters by name; None: every unassigned stop.
+            max_page_size: Items per page (1..20); None: the service's default (20).
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
+        return self._paginate(
+            "unassigned_stops.list",
+            UnassignedStop,
+            "unassignedStops",
+            filter=filter,
+            max_page_size=max_page_size,
+            page_token=page_token,
+        )
+
+    async def get(self, unassigned_stop_id: str) -> UnassignedStop:
+        """One unassigned stop.
+
+        Args:
+            unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`UnassignedStop`.
+        """
+        path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
+        return await self._fetch(ENDPOINTS["unassigned_stops.get"].request(path), UnassignedStop)
+
+    async def update(
+        self,
+        unassigned_stop_id: str,
+        update: UnassignedStopUpdate | None = None,
+        /,
+        **fields: Unpack[UnassignedStopUpdateFields],
+    ) -> UnassignedStop:
+        """Change the fields given; the location and ``client_id`` cannot be changed.
+
+        Args:
+            unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
+            update: An :class:`UnassignedStopUpdate`; or give its fields as keywords (not both).
+
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+            depot (str | None): ``depots/<id>``; None means the team's main depot.
+
+        Returns:
+            The changed :class:`UnassignedStop`.
+        """
+        path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
+        body = unstructure(_update_body(UnassignedStopUpdate, update, fields))
+        request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)
+        return await self._fetch(request, UnassignedStop)
+
+    async def delete(self, unassigned_stop_id: str) -> None:
+        """Delete an unassigned stop; it cannot be undone.
+
+        Args:
+            unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
+        """
+        path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
+        await self._client._execute(ENDPOINTS["unassigned_stops.delete"].request(path))
+
+    async def import_batch(
+        self, stops: Sequence[UnassignedStopInput], *, depot: str | None = None
+    ) -> ImportResult:
+        """Import 1 to 100 unassigned stops in one request.
+
+        The contract does not show this call; it follows the public API
+        documentation: ``POST /unassignedStops:import`` with the body
+        ``{"unassignedStops": [...], "depot": "depots/<id>"}``.
+
+        Args:
+            stops: 1 to 100 :class:`UnassignedStopInput`, none of which sets a depot.
+            depot: ``depots/<id>``, given once for the whole batch (it biases
+                geocoding); None: the team's main depot.
+
+        Returns:
+            The :class:`ImportResult`.
+        """
+        return await self._fetch(self._import_request(stops, depot), ImportResult)
+
+    def _import_request(self, stops: Sequence[UnassignedStopInput], depot: str | None) -> Request:
+        items = check_batch(stops, UnassignedStopInput)
+        for index, item in enumerate(items):
+            check_no_depot(item, f"stops[{index}]")
+        body: dict[str, Any] = {"unassignedStops": [unstructure(item) for item in items]}
+        if depot is not None:
+            body["depot"] = _ids.depot_ref(depot)
+        return ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
+
+    async def import_many(
+        self,
+        stops: Iterable[UnassignedStopInput] | AsyncIterable[UnassignedStopInput],
+        *,
+        depot: str | None = None,
+        **options: Unpack[ImportOptions],
+    ) -> ImportReport[UnassignedStopInput]:
+        """Import any number of unassigned stops, streamed in batches, each exactly once.
+
+        Args:
+            stops: :class:`UnassignedStopInput` objects, an iterable or an async
+                iterable (read lazily); none of them sets a depot.
+            depot: ``depots/<id>``, shared by every stop; None: the team's main depot.
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
+                only counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
+                external id to look them up by; they may be duplicated. Default False.
+            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
+                100.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                batch import request rule (at least 2, at most 32).
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
+                ``plan_not_writable`` stops it at once. Default 3.
+            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
+                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names. Default False (they are only reported in
+                :attr:`ImportReport.duplicates`).
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+
+        Returns:
+            An :class:`ImportReport`: one outcome per input stop.
+
+        Raises:
+            ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
+                before anything is sent for that row.
+        """
+        target = _UnassignedStopsTarget(self, _ids.depot_ref(depot) if depot is not None else None)
+        client = self._client
+        return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
