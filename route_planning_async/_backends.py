@@ -1,80 +1,21 @@
 """The rate-limit backend: where the sliding-window slots and 429 penalties live.
 
-This room holds the contract every backend keeps (:class:`RateLimitBackend`),
-the :class:`Grant` a backend hands out for one admitted attempt, and the
-default :class:`InMemoryBackend`. It knows rules (``_limits.py``) and nothing
-of the scheduler that calls it (``_scheduler.py``, whose docstring argues why
-the slots below keep the service's windows), so a shared backend such as
-``redis.py`` depends on this module alone.
-
-The backend contract
---------------------
-
-:class:`RateLimitBackend` holds the slots and the penalty of each *key* (the
-scheduler uses the category's value, ``"read"``, ``"write"``, ...; a shared
-backend adds its own namespace, e.g. per team). All of its methods are
-coroutines. ``now`` is the scheduler's clock reading; a backend with its own
-time source (Redis ``TIME``) ignores it and uses its own everywhere, since the
-answers it gives are relative (seconds to wait), never absolute times.
-
-``acquire(key, rules, weight, now) -> Grant | float``
-    Atomically: if the key is paused, answer the seconds left of the pause.
-    Else, for every rule, let ``A = learned_amount(rule.amount, rate_factor)``
-    (``max(1, floor(amount * rate_factor))``: the share of the configured
-    amount the scheduler has learned the service really allows) and ``used`` =
-    the cost (``rule.cost(weight)`` of each slot's weight) of the key's
-    in-flight slots plus that of its anchored slots with
-    ``anchor + rule.period > now``. If ``used + rule.cost(weight) <= A``, or
-    ``used == 0`` (a request heavier than a learned amount passes alone), for
-    every rule, record one in-flight slot of ``weight`` and answer a
-    :class:`Grant` (with the key's current ``rate_factor``) - all rules are
-    consumed or none. Otherwise answer the seconds until enough anchored slots
-    expire for the tightest rule to admit it (the largest of the per-rule
-    waits), or ``math.inf`` when only in-flight slots block it. Callers never
-    pass a weight whose cost exceeds a rule's configured amount. With no rules,
-    only the pause applies. (Redis: one Lua script over a sorted set of slots
-    scored by anchor, in-flight slots scored ``+inf`` or by an acquire time plus
-    a lease so that a crashed process's slots expire.)
-``release(grant, now, *, extra=0.0) -> None``
-    The attempt ended: the grant's in-flight slot becomes anchored at
-    ``now + extra`` (``extra`` may be negative: the scheduler anchors an
-    answered slot at its send time plus a margin, see its docstring).
-    Releasing an unknown or already released grant does nothing.
-``cancel(grant) -> None``
-    The attempt was never sent: the slot is removed as if never granted.
-``penalize(key, pause, factor, now) -> float``
-    A 429: the key is paused until at least ``now + pause`` (never shortened),
-    and its ``rate_factor`` becomes ``min(rate_factor, factor)`` (never grows
-    here). Answers the new ``rate_factor``. A process that sees a 429 slows
-    the key for every process.
-``recover(key, factor) -> float``
-    A probe upward: ``rate_factor = max(rate_factor, min(1.0, factor))`` (never
-    shrinks here). Answers the new ``rate_factor``.
-``usage(key, rules, now) -> tuple[int, ...]``
-    For every rule, the cost of the key's in-flight slots plus that of its
-    anchored slots with ``anchor > now - rule.period``: what the service has
-    seen of this key in its trailing window, as far as the slots tell. The
-    scheduler reads it when a 429 comes, to learn the service's real limit.
-
-The learned ``rate_factor`` lives here so that every process sharing a backend
-uses what any of them learned. The in-memory backend keeps it for the life of
-the process; a shared backend may forget it once the key has been idle for a
-while (Redis: ten times the longest period), and the scheduler then learns it
-again from the next 429.
-
-A backend is shared by every scheduler given it
-(:class:`~route_planning_async._scheduler.Scheduler`); the in-process FIFO
-queue stays in front of it. A scheduler learns of slots freed by *another*
-process only by asking again, so when the backend answers ``math.inf`` the head
-asks again at least every ``min(shortest period, 1 s)``.
+This room holds the contract every backend keeps (:class:`RateLimitBackend`,
+whose methods state it), the :class:`Grant` a backend hands out for one
+admitted attempt, and the default :class:`InMemoryBackend`. It knows rules
+(``_limits.py``) and nothing of the scheduler that calls it (``_scheduler.py``,
+whose docstring argues why the slots below keep the service's windows), so a
+shared backend such as the ``redis`` package depends on this module alone.
 """
 
 from __future__ import annotations
 
 import bisect
 import collections
+import inspect
 import itertools
 import math
+import re
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -83,6 +24,8 @@ import attrs
 from route_planning_async._limits import Rule
 
 __all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount", "learned_rules"]
+
+_SECTION_HEADING = re.compile(r"^(Args|Returns|Raises|Example|Examples|Note|Notes):\s*$")
 
 
 def learned_amount(amount: int, rate_factor: float) -> int:
@@ -122,17 +65,61 @@ class Grant:
 class RateLimitBackend(Protocol):
     """Where the sliding-window slots and the 429 penalty of each key live.
 
-    The module docstring states the exact semantics every implementation keeps.
+    A backend holds the slots and the penalty of each *key* (the scheduler uses
+    the category's value, ``"read"``, ``"write"``, ...; a shared backend adds its
+    own namespace, e.g. per team). All of its methods are coroutines. ``now`` is
+    the scheduler's clock reading; a backend with its own time source (Redis
+    ``TIME``) ignores it and uses its own everywhere, since the answers it gives
+    are relative (seconds to wait), never absolute times.
+
+    The learned ``rate_factor`` lives here so that every process sharing a
+    backend uses what any of them learned. The in-memory backend keeps it for
+    the life of the process; a shared backend may forget it once the key has
+    been idle for a while (Redis: ten times the longest period), and the
+    scheduler then learns it again from the next 429.
+
+    A backend is shared by every scheduler given it
+    (:class:`~route_planning_async._scheduler.Scheduler`); the in-process FIFO
+    queue stays in front of it. A scheduler learns of slots freed by *another*
+    process only by asking again, so when the backend answers ``math.inf`` the
+    head asks again at least every ``min(shortest period, 1 s)``.
+
+    A backend may subclass this protocol: each method of the contract it
+    implements then shows the contract's text, and its own docstring says only
+    what is particular to it (it is added after the contract's description; its
+    sections, such as ``Raises:``, after the contract's).
     """
+
+    def __init_subclass__(cls, **kwargs: object) -> None:
+        super().__init_subclass__(**kwargs)
+        for name, contract in vars(RateLimitBackend).items():
+            method = vars(cls).get(name)
+            if inspect.iscoroutinefunction(contract) and inspect.isfunction(method):
+                method.__doc__ = _with_contract(contract.__doc__ or "", method.__doc__ or "")
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
 
-        Called by the scheduler.
+        Called by the scheduler. Atomically: if the key is paused, answer the
+        seconds left of the pause. Else, for every rule, let ``A =
+        learned_amount(rule.amount, rate_factor)`` (the share of the configured
+        amount the scheduler has learned the service really allows) and
+        ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
+        key's in-flight slots plus that of its anchored slots with ``anchor +
+        rule.period > now``. If ``used + rule.cost(weight) <= A``, or ``used ==
+        0`` (a request heavier than a learned amount passes alone), for every
+        rule, record one in-flight slot of ``weight`` and answer a
+        :class:`Grant` with the key's current ``rate_factor``: all rules are
+        consumed or none. Otherwise answer the seconds until enough anchored
+        slots expire for the tightest rule to admit it (the largest of the
+        per-rule waits), or ``math.inf`` when only in-flight slots block it.
+        Callers never pass a weight whose cost exceeds a rule's configured
+        amount. With no rules, only the pause applies.
 
         Args:
             key: The scheduler's key of the category.
-            rules: The category's rules, already scaled by its rate factor.
+            rules: The category's configured rules (the backend scales their
+                amounts by the key's rate factor).
             weight: The request's weight (stops in a batch; 1 for most requests).
             now: The scheduler's clock.
 
@@ -143,7 +130,10 @@ class RateLimitBackend(Protocol):
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
         """Anchor the grant's in-flight slot at ``now + extra``.
 
-        Called by the scheduler once the attempt's answer arrived.
+        Called by the scheduler once the attempt ended. ``extra`` may be
+        negative: the scheduler anchors an answered slot at its send time plus
+        a margin (see its docstring). Releasing an unknown or already released
+        grant does nothing.
 
         Args:
             grant: The grant of :meth:`acquire`.
@@ -152,14 +142,18 @@ class RateLimitBackend(Protocol):
         """
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot: the attempt was never sent.
+        """Remove the grant's slot as if never granted: the attempt was never sent.
 
         Args:
             grant: The grant of :meth:`acquire`.
         """
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        """Pause the key and lower its rate factor after a 429.
+        """Pause the key and lower its rate factor after a 429, for every process sharing it.
+
+        The key is paused until at least ``now + pause`` (never shortened), and
+        its ``rate_factor`` becomes ``min(rate_factor, factor)`` (never raised
+        here).
 
         Args:
             key: The scheduler's key of the category.
@@ -168,11 +162,13 @@ class RateLimitBackend(Protocol):
             now: The scheduler's clock.
 
         Returns:
-            The rate factor now in force.
+            The rate factor now in force (another scheduler sharing the key may have cut lower).
         """
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor.
+        """Raise the key's rate factor: a probe upward.
+
+        ``rate_factor = max(rate_factor, min(1.0, factor))`` (never lowered here).
 
         Args:
             key: The scheduler's key of the category.
@@ -185,14 +181,35 @@ class RateLimitBackend(Protocol):
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
 
+        That is, the cost of the key's in-flight slots plus that of its anchored
+        slots with ``anchor > now - rule.period``: what the service has seen of
+        this key in its trailing window, as far as the slots tell. The scheduler
+        reads it when a 429 comes, to learn the service's real limit.
+
         Args:
             key: The scheduler's key of the category.
-            rules: The category's rules.
+            rules: The category's configured rules.
             now: The scheduler's clock.
 
         Returns:
             One cost per rule, in the rules' order.
         """
+
+
+def _with_contract(contract: str, own: str) -> str:
+    """The docstring of a method that keeps ``contract``: its description, then ``own``'s,
+    then the contract's sections (``Args:``, ``Returns:``), then ``own``'s."""
+    contract_text, contract_sections = _split_at_sections(contract)
+    own_text, own_sections = _split_at_sections(own)
+    parts = (contract_text, own_text, contract_sections, own_sections)
+    return "\n\n".join(part for part in parts if part) + "\n"
+
+
+def _split_at_sections(doc: str) -> tuple[str, str]:
+    """``doc`` (cleaned) cut before its first Google-style section heading."""
+    lines = inspect.cleandoc(doc).splitlines()
+    at = next((i for i, line in enumerate(lines) if _SECTION_HEADING.match(line)), len(lines))
+    return "\n".join(lines[:at]).strip(), "\n".join(lines[at:]).strip()
 
 
 def _slot_anchor(slot: tuple[float, str, int]) -> float:
@@ -283,7 +300,7 @@ class _Bucket:
             self.in_flight_weight -= weight
 
 
-class InMemoryBackend:
+class InMemoryBackend(RateLimitBackend):
     """The default backend: the slots of each key in this process's memory.
 
     One instance may be shared by several clients of one process so that they
@@ -295,19 +312,6 @@ class InMemoryBackend:
         self._serials = itertools.count(1)
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
-        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
-
-        Called by the scheduler.
-
-        Args:
-            key: The scheduler's key of the category.
-            rules: The category's rules, already scaled by its rate factor.
-            weight: The request's weight (stops in a batch; 1 for most requests).
-            now: The scheduler's clock.
-
-        Returns:
-            A :class:`Grant`, or the seconds to wait before trying again.
-        """
         bucket = self._buckets[key]
         token = str(next(self._serials))
         wait = bucket.acquire(rules, weight, now, token)
@@ -316,65 +320,21 @@ class InMemoryBackend:
         return Grant(key, token, weight, bucket.rate_factor)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
-        """Anchor the grant's in-flight slot at ``now + extra``.
-
-        Called by the scheduler once the attempt's answer arrived.
-
-        Args:
-            grant: The grant of :meth:`acquire`.
-            now: The scheduler's clock.
-            extra: Seconds added to the anchor (the spread of recent round trips).
-        """
         self._buckets[grant.key].release(grant.token, now + extra)
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot: the attempt was never sent.
-
-        Args:
-            grant: The grant of :meth:`acquire`.
-        """
         self._buckets[grant.key].cancel(grant.token)
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        """Pause the key and lower its rate factor after a 429.
-
-        Args:
-            key: The scheduler's key of the category.
-            pause: Seconds from ``now`` during which nothing is admitted.
-            factor: The new rate factor (a share of the configured limits).
-            now: The scheduler's clock.
-
-        Returns:
-            The rate factor now in force.
-        """
         bucket = self._buckets[key]
         bucket.paused_until = max(bucket.paused_until, now + pause)
         bucket.rate_factor = min(bucket.rate_factor, factor)
         return bucket.rate_factor
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor.
-
-        Args:
-            key: The scheduler's key of the category.
-            factor: The new rate factor, at most 1.0.
-
-        Returns:
-            The rate factor now in force.
-        """
         bucket = self._buckets[key]
         bucket.rate_factor = max(bucket.rate_factor, min(1.0, factor))
         return bucket.rate_factor
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
-
-        Args:
-            key: The scheduler's key of the category.
-            rules: The category's rules.
-            now: The scheduler's clock.
-
-        Returns:
-            One cost per rule, in the rules' order.
-        """
         return self._buckets[key].usage(rules, now)
