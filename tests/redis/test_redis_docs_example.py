@@ -26,5 +26,5 @@ async def test_the_readme_redis_example_runs(
         monkeypatch.setenv("ROUTE_PLANNING_BASE_URL", emu.base_url)
         namespace = await run_fragment(local, {})
     assert namespace["plans"] == []
-    # Keys are named "{team-42:<category>}:..." (see route_planning_async/redis.py).
+    # Keys are named "{team-42:<category>}:..." (see docs/redis.md).
     assert await redis_client.keys("{team-42:read}:*"), "the example's request was not counted in Redis"

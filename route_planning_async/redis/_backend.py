@@ -1,0 +1,302 @@
+"""The Redis backend: its class, its error, and the round trips it makes to the server."""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import itertools
+import logging
+import math
+import secrets
+from collections.abc import Callable, Sequence
+from typing import Any, Self, TypeVar
+
+import redis.asyncio as redis_asyncio
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.commands.core import AsyncScript
+from redis.exceptions import RedisError
+from redis.typing import EncodableT
+
+from route_planning_async._backends import Grant, RateLimitBackend
+from route_planning_async._errors import ConfigurationError, RoutePlanningError
+from route_planning_async._limits import Rule
+from route_planning_async.redis._scripts import Scripts
+
+__all__ = ["RedisBackend", "RedisBackendError"]
+
+logger = logging.getLogger("route_planning_async.redis")
+
+_MICROS = 1_000_000
+
+# A key's longest period, in seconds, until this process has acquired in it and knows its rules.
+_DEFAULT_HORIZON = 60.0
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+class RedisBackendError(RoutePlanningError):
+    """The Redis server of a :class:`RedisBackend` could not be reached, failed or was too slow.
+
+    Raised instead of admitting a request (fail closed): nothing was sent. The
+    redis-py exception (or the :class:`TimeoutError`) is kept as ``__cause__``.
+    """
+
+
+def _where(client: redis_asyncio.Redis) -> str:
+    # Only host, port and database: a URL could carry a password.
+    kwargs = client.connection_pool.connection_kwargs
+    if "path" in kwargs:
+        return f"unix:{kwargs['path']}"
+    return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
+
+
+def _retrieve(task: asyncio.Task[Any]) -> None:
+    # A background round trip whose caller was cancelled: nobody awaits it, and
+    # its failure must not be reported as "exception never retrieved".
+    if not task.cancelled():
+        task.exception()
+
+
+_FAILS_CLOSED = """Raises:
+    RedisBackendError: Redis did not answer in time, or failed; nothing was sent."""
+
+
+def _fails_closed(method: F) -> F:
+    """``method``, its docstring naming the error it raises rather than admit a request blindly."""
+    own = inspect.cleandoc(method.__doc__ or "")
+    method.__doc__ = f"{own}\n\n{_FAILS_CLOSED}"
+    return method
+
+
+class RedisBackend(RateLimitBackend):
+    """Rate-limit slots and 429 penalties in Redis, shared by every process that uses them.
+
+    It fails closed: a request Redis did not admit is not sent. The methods
+    called after a request was sent (:meth:`release`, :meth:`cancel`,
+    :meth:`recover`) only log their failures, on the ``route_planning_async.redis``
+    logger.
+
+    The backend bounds every call with ``asyncio.timeout`` itself. Its own
+    connections set no redis-py ``socket_timeout``: on Python 3.11 redis-py
+    applies it with ``asyncio.wait_for``, which can swallow a task's
+    cancellation. A borrowed client should not set it either.
+
+    Args:
+        url: A ``redis://`` (or ``rediss://``, ``unix://``) URL, or a
+            ``redis.asyncio.Redis`` client to borrow (it is not closed by :meth:`aclose`).
+        key_prefix: The name every process sharing one API key agrees on
+            (e.g. the team's name); another API key needs another prefix.
+        lease: Seconds an in-flight slot is kept if its process never
+            releases it (it died); must exceed the client's ``timeout``.
+        timeout: Seconds one call to Redis (a reconnection included) may
+            take before failing closed with :class:`RedisBackendError`.
+
+    Raises:
+        ConfigurationError: A setting is invalid (the error names it).
+    """
+
+    def __init__(
+        self,
+        url: str | redis_asyncio.Redis,
+        *,
+        key_prefix: str,
+        lease: float = 300.0,
+        timeout: float = 2.0,
+    ) -> None:
+        if not isinstance(key_prefix, str) or not key_prefix.strip():  # type: ignore[redundant-expr]
+            raise ConfigurationError("key_prefix must be a non-blank string")
+        for setting, value in (("lease", lease), ("timeout", timeout)):
+            if isinstance(value, bool) or not isinstance(value, int | float):
+                raise ConfigurationError(
+                    f"RedisBackend {setting} must be a number of seconds, got {type(value).__name__}"
+                )
+            if not (value > 0 and math.isfinite(value)):
+                raise ConfigurationError(
+                    f"RedisBackend {setting} must be a finite, positive number of seconds, got {value}"
+                )
+        if not isinstance(url, str | redis_asyncio.Redis):
+            raise ConfigurationError(
+                f"RedisBackend url must be a redis:// URL or a redis.asyncio.Redis, got {type(url).__name__}"
+            )
+        if isinstance(url, str) and not url.strip():
+            raise ConfigurationError("RedisBackend url is empty")
+        self.key_prefix = key_prefix
+        """The namespace of this API key's keys."""
+        self.lease = float(lease)
+        """Seconds an unreleased in-flight slot is kept."""
+        self.timeout = float(timeout)
+        """Seconds one call to Redis may take before it fails closed."""
+        if isinstance(url, str):
+            # One reconnection, at once: a pooled connection broken by a server
+            # restart is replaced without the caller seeing an error.
+            try:
+                self._redis = redis_asyncio.Redis.from_url(
+                    url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 1)
+                )
+            except ValueError as exc:
+                # redis-py's own words, without the URL (it may carry a password).
+                raise ConfigurationError(f"RedisBackend url is not usable: {exc}") from None
+            self._owned = True
+        else:
+            self._redis = url
+            self._owned = False
+        self._where = _where(self._redis)
+        self._scripts = Scripts.register(self._redis)
+        self.instance = secrets.token_hex(6)
+        """Names this backend's slots in Redis (``<instance>:<serial>|<weight>``), so that the
+        slots of one process can be told apart when inspecting the keys."""
+        self._serials = itertools.count(1)
+        self._horizons: dict[str, float] = {}
+        self._run_ids: dict[str, str] = {}
+        self._factors: dict[str, float] = {}
+        self._background: set[asyncio.Task[Any]] = set()
+
+    def __repr__(self) -> str:
+        return f"<RedisBackend {self._where} key_prefix={self.key_prefix!r}>"
+
+    async def __aenter__(self) -> Self:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Finish the round trips still under way, then close the connections this backend
+        opened (a borrowed client stays open)."""
+        # A finished acquisition may start one more round trip (giving a slot back).
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
+        if self._owned:
+            await self._redis.aclose()
+
+    def keys(self, key: str) -> tuple[str, str, str]:
+        """The Redis keys of one category: anchored slots, in-flight slots, penalty.
+
+        Args:
+            key: The scheduler's key of the category (its name).
+
+        Returns:
+            The three key names, sharing one hash tag (one Redis Cluster slot).
+        """
+        tag = f"{{{self.key_prefix}:{key}}}"
+        return (f"{tag}:slots", f"{tag}:inflight", f"{tag}:penalty")
+
+    def _horizon_us(self, key: str) -> float:
+        horizon = self._horizons.get(key)
+        if horizon is None:
+            horizon = max(self._horizons.values(), default=_DEFAULT_HORIZON)
+        return horizon * _MICROS
+
+    def _new_token(self) -> str:
+        return f"{self.instance}:{next(self._serials)}"
+
+    async def _call(self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]) -> Any:
+        try:
+            async with asyncio.timeout(self.timeout):
+                return await script(keys=keys, args=args)
+        except (RedisError, TimeoutError) as exc:
+            reason = str(exc) or f"no answer within {self.timeout:g} s"
+            raise RedisBackendError(
+                f"the rate-limit backend (Redis at {self._where}) failed, so nothing was sent: {reason}"
+            ) from exc
+
+    def _start(
+        self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]
+    ) -> asyncio.Task[Any]:
+        """Run one round trip as a task of its own, so that it completes even if its caller is
+        cancelled: a slot is then never taken, or left, without this process knowing."""
+        task = asyncio.ensure_future(self._call(script, keys, args))
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+        task.add_done_callback(_retrieve)
+        return task
+
+    def _forget(self, key: str, member: str, round_trip: asyncio.Task[Any] | None = None) -> None:
+        """Remove a slot this process may have been granted without learning it."""
+        if round_trip is not None and (
+            round_trip.cancelled() or round_trip.exception() is not None or not round_trip.result()[0]
+        ):
+            return
+        slots, inflight, _ = self.keys(key)
+        self._start(self._scripts.cancel, (slots, inflight), [member])
+
+    @_fails_closed
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        self._horizons[key] = max((rule.period for rule in rules), default=0.0)
+        token = self._new_token()
+        member = f"{token}|{weight}"
+        args: list[EncodableT] = [
+            member,
+            weight,
+            self.lease * _MICROS,
+            self._run_ids.get(key, ""),
+            self._horizons[key] * _MICROS,
+        ]
+        for rule in rules:
+            args += [rule.amount, rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
+        round_trip = self._start(self._scripts.acquire, self.keys(key), args)
+        try:
+            granted, wait_us, factor, run_id = await asyncio.shield(round_trip)
+        except asyncio.CancelledError:
+            # The caller gave up waiting; if the script granted a slot, give it back.
+            round_trip.add_done_callback(functools.partial(self._forget, key, member))
+            raise
+        except RedisBackendError:
+            # No answer is not "not granted": the script may have run before the failure.
+            self._forget(key, member)
+            raise
+        self._run_ids[key] = run_id if isinstance(run_id, str) else run_id.decode()
+        self._factors[key] = float(factor)
+        if granted:
+            return Grant(key, token, weight, self._factors[key])
+        return math.inf if wait_us < 0 else wait_us / _MICROS
+
+    async def _settle(self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]) -> None:
+        try:
+            await asyncio.shield(self._start(script, keys, args))
+        except RedisBackendError as exc:
+            logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+        args: list[EncodableT] = [
+            f"{grant.token}|{grant.weight}",
+            extra * _MICROS,
+            self._horizon_us(grant.key),
+        ]
+        await self._settle(self._scripts.release, self.keys(grant.key), args)
+
+    async def cancel(self, grant: Grant) -> None:
+        slots, inflight, _ = self.keys(grant.key)
+        await self._settle(self._scripts.cancel, (slots, inflight), [f"{grant.token}|{grant.weight}"])
+
+    @_fails_closed
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        _, _, penalty = self.keys(key)
+        args = [pause * _MICROS, float(factor), self._horizon_us(key)]
+        learned = float(await self._call(self._scripts.penalize, (penalty,), args))
+        self._factors[key] = learned
+        return learned
+
+    async def recover(self, key: str, factor: float) -> float:
+        _, _, penalty = self.keys(key)
+        args = [min(1.0, float(factor)), self._horizon_us(key)]
+        try:
+            learned = float(await self._call(self._scripts.recover, (penalty,), args))
+        except RedisBackendError as exc:
+            logger.warning("%s; the rate stays as it was", exc)
+            return self._factors.get(key, 1.0)
+        self._factors[key] = learned
+        return learned
+
+    @_fails_closed
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        if not rules:
+            return ()
+        slots, inflight, _ = self.keys(key)
+        args: list[EncodableT] = []
+        for rule in rules:
+            args += [rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
+        answer = await self._call(self._scripts.usage, (slots, inflight), args)
+        return tuple(int(used) for used in answer)
