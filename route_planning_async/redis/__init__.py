@@ -2,6 +2,9 @@
 
 Give every process that uses the API key the same Redis server, key prefix and limits::
 
+    from route_planning_async import RoutePlanningClient
+    from route_planning_async.redis import RedisBackend
+
     async with RedisBackend("redis://localhost:6379/0", key_prefix="team-42") as backend:
         async with RoutePlanningClient(api_key, rate_limit_backend=backend) as client:
             report = await client.stops.import_many(plan_id, stops)
