@@ -16,7 +16,7 @@ What it guarantees, how it fails and the keys it keeps: ``docs/redis.md``.
 try:
     from route_planning_async.redis._backend import RedisBackend, RedisBackendError
 except ModuleNotFoundError as exc:  # pragma: no cover - exercised only without the extra
-    if exc.name != "redis":
+    if (exc.name or "").partition(".")[0] != "redis":
         raise
     raise ImportError(
         'route_planning_async.redis needs redis-py: pip install "route_planning_async[redis]"'

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import subprocess
+import sys
 from importlib import resources
 
 import attrs
@@ -19,6 +21,16 @@ def test_every_script_is_a_file_of_the_package() -> None:
     folder = resources.files("route_planning_async.redis").joinpath("scripts")
     files = {entry.name for entry in folder.iterdir() if entry.name.endswith(".lua")}
     assert files == {f"{field.name}.lua" for field in attrs.fields(Scripts)} | {"prelude.lua"}
+
+
+def test_without_redis_py_the_import_names_the_extra() -> None:
+    importing = "import sys; sys.modules['redis'] = None; import route_planning_async.redis"
+    result = subprocess.run([sys.executable, "-c", importing], capture_output=True, text=True, check=False)
+    assert result.returncode == 1
+    assert (
+        'ImportError: route_planning_async.redis needs redis-py: pip install "route_planning_async[redis]"'
+        in result.stderr
+    )
 
 
 def test_the_contract_has_every_method_of_a_backend() -> None:
