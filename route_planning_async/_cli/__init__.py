@@ -9,7 +9,7 @@ The rooms, each importing only rooms listed above it:
 - ``_summary``: a distributed plan route by route, as plain data.
 - ``_csv``: stops as CSV, the column mapping, the failure report and the export.
 - ``_limits``: ``--limits``: the client's rate limits by name or from a JSON or TOML file.
-- ``_stops``: realistic, seeded stops around a depot (demo and sample files).
+- ``_sample_stops``: realistic, seeded stops around a depot (demo and sample files).
 - ``_render``: rich output: tables, the progress bar, the status line.
 - ``_map``: the routes as a self-contained HTML page.
 - ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``; the lasting one of ``emulator``.

@@ -19,7 +19,7 @@ from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._limits import LIMITS_FILE_HELP, LIMITS_HELP, parse_limits
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
-from route_planning_async._cli._stops import fields_as_csv_row, generate_stop_fields
+from route_planning_async._cli._sample_stops import fields_as_csv_row, generate_stop_fields
 from route_planning_async._cli._webhooks import webhooks
 
 __all__ = ["cli"]

@@ -20,7 +20,7 @@ from route_planning_async._cli._map import write_map
 from route_planning_async._cli._progress import import_with_progress, stats_rows, wait_with_status
 from route_planning_async._cli._render import Output, routes_table, skipped_table, stats_table
 from route_planning_async._cli._run import Settings, open_client
-from route_planning_async._cli._stops import DEFAULT_DEPOT, generate_stops
+from route_planning_async._cli._sample_stops import DEFAULT_DEPOT, generate_stops
 from route_planning_async._cli._summary import summarize_routes
 
 __all__ = ["run_demo"]

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from route_planning_async import Category, RateLimits
 from route_planning_async._cli._errors import CommandError, ExitCode
 from route_planning_async._cli._render import Output
-from route_planning_async._cli._stops import DemoArea
+from route_planning_async._cli._sample_stops import DemoArea
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
 
 if TYPE_CHECKING:
