@@ -155,10 +155,6 @@ async def stops_export(settings: Settings, *, plan: str, csv_path: Path) -> int:
     return ExitCode.OK
 
 
-def _row_failures(rows: Sequence[CsvRow]) -> list[tuple[int | None, str]]:
-    return [(row.line, row.error or "") for row in rows]
-
-
 def _duplicate_keys(rows: Sequence[CsvRow]) -> list[tuple[CsvRow, str]]:
     """Rows whose external id an earlier row already has, with the reason naming both lines."""
     first: dict[str, int] = {}
