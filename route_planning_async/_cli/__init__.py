@@ -8,18 +8,25 @@ The rooms, each importing only rooms listed above it:
 - ``_errors``: exit codes and the errors that end a command with one line on stderr.
 - ``_summary``: a distributed plan route by route, as plain data.
 - ``_csv``: stops as CSV, the column mapping, the failure report and the export.
+- ``_failures``: the rows an import did not bring in, for its report and the ``--failures`` file.
 - ``_limits``: ``--limits``: the client's rate limits by name or from a JSON or TOML file.
-- ``_stops``: realistic, seeded stops around a depot (demo and sample files).
+- ``_sample_stops``: realistic, seeded stops around a depot (demo and sample files).
 - ``_render``: rich output: tables, the progress bar, the status line.
 - ``_map``: the routes as a self-contained HTML page.
-- ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``; the lasting one of ``emulator``.
-- ``_run``: settings, the client a command talks through (``--limits``, ``--redis``), running a command.
+- ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``.
+- ``_run``: settings, the client a command talks through (``--limits``, ``--redis``), running a
+  command, printing its result.
 - ``_progress``: an import with a progress bar, a wait with a status line, the stats rows.
-- ``_demo``: the ``demo`` workflow.
-- ``_commands``: what each command does, as coroutines.
-- ``_drivers``: ``drivers list|import``, ``routes get``, ``operations cancel`` (the driver CSV too).
+- ``_options``: the shared options, the help's epilog, the options several commands take, and
+  the decorators that make a coroutine a command.
+- ``_demo``: ``demo``, the whole workflow against an embedded emulator.
+- ``_plans``: ``plans list|create|get|delete``.
+- ``_stops``: ``stops list|import|export|sample``.
+- ``_routes``: ``optimize``, ``operations wait|cancel``, ``distribute``, ``routes get``.
+- ``_drivers``: ``drivers list|import`` (the driver CSV too).
+- ``_emulator``: ``emulator``, a lasting emulator for the other commands.
 - ``_webhooks``: ``webhooks listen`` and ``webhooks verify``: receiving the service's events.
-- ``_app``: the click commands and options.
+- ``_app``: the root command, with every command group added to it.
 """
 
 from __future__ import annotations

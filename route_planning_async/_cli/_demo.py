@@ -14,16 +14,27 @@ import time
 from pathlib import Path
 from typing import Any
 
+import click
+
 from route_planning_async import OptimizationSuccess, Stop, StopType
 from route_planning_async._cli._emulated import demo_config
+from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._map import write_map
+from route_planning_async._cli._options import (
+    JSON_OPTION,
+    NEW_FILE,
+    Command,
+    runs,
+    seed_option,
+    speedup_option,
+)
 from route_planning_async._cli._progress import import_with_progress, stats_rows, wait_with_status
 from route_planning_async._cli._render import Output, routes_table, skipped_table, stats_table
-from route_planning_async._cli._run import Settings, open_client
-from route_planning_async._cli._stops import DEFAULT_DEPOT, generate_stops
+from route_planning_async._cli._run import Settings, dump_json, open_client
+from route_planning_async._cli._sample_stops import DEFAULT_DEPOT, generate_stops
 from route_planning_async._cli._summary import summarize_routes
 
-__all__ = ["run_demo"]
+__all__ = ["demo", "run_demo"]
 
 
 class _Phases:
@@ -153,3 +164,45 @@ async def run_demo(
         "stats": stats,
         "seconds": phases.seconds,
     }
+
+
+@click.command(cls=Command)
+@click.option("--stops", "stop_count", type=click.IntRange(1, 100_000), default=1000, show_default=True)
+@click.option("--drivers", "driver_count", type=click.IntRange(1, 50), default=5, show_default=True)
+@speedup_option("Run the emulator (and the client's limits) this many times faster than the contract.")
+@seed_option("Seed of the generated stops.")
+@click.option("--map", "map_path", type=NEW_FILE, help="Also draw the routes into this HTML file.")
+@JSON_OPTION
+@runs
+async def demo(
+    settings: Settings,
+    *,
+    stop_count: int,
+    driver_count: int,
+    speedup: float,
+    seed: int,
+    map_path: Path | None,
+) -> int:
+    """Run the whole workflow against an embedded emulator over HTTPS.
+
+    Creates a plan with drivers, imports realistic stops around the depot,
+    optimizes, distributes, and prints the routes, the skipped stops and the
+    requests per rate-limit category. At --speedup 1 the emulator enforces the
+    contract's limits as they are.
+    """
+    started = time.monotonic()
+    output = Output(json=settings.json)
+    summary = await run_demo(
+        output,
+        stop_count=stop_count,
+        driver_count=driver_count,
+        speedup=speedup,
+        seed=seed,
+        map_path=map_path,
+    )
+    elapsed = time.monotonic() - started
+    if output.json:
+        dump_json({**summary, "elapsed_s": round(elapsed, 2)})
+    else:
+        output.note(f"demo finished in {elapsed:.1f} s")
+    return ExitCode.OK

@@ -1,11 +1,9 @@
-"""The driver, route and operation-cancel commands: ``drivers list|import``, ``routes get``,
-``operations cancel``.
+"""``route-planning drivers``: list the team's drivers, import drivers from CSV files.
 
-They use the calls the contract does not have and the official schema does
-(``client.drivers``, ``client.routes``, ``client.operations.cancel``). There is
-no ``drivers pause|resume``: the official schema has no call that changes a
-driver's ``active`` flag (a driver PATCH takes name, displayName, depots and
-routeOverrides only).
+They use calls the contract does not have and the official schema does
+(``client.drivers``). There is no ``drivers pause|resume``: the official schema
+has no call that changes a driver's ``active`` flag (a driver PATCH takes name,
+displayName, depots and routeOverrides only).
 """
 
 from __future__ import annotations
@@ -14,38 +12,37 @@ import csv
 import datetime
 import io
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 import attrs
+import click
 from rich.table import Table
 
 from route_planning_async import (
     AddressInput,
-    ConflictError,
     Driver,
     DriverInput,
     ImportReport,
-    Operation,
     Outcome,
     RouteOverridesInput,
     ValidationError,
 )
-from route_planning_async._cli._csv import CsvError, write_failures
+from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._errors import ExitCode
+from route_planning_async._cli._failures import Failures
+from route_planning_async._cli._options import (
+    INPUT_CSV,
+    failures_option,
+    limit_option,
+    service,
+    service_group,
+)
 from route_planning_async._cli._render import Output, failures_table
-from route_planning_async._cli._run import Settings, dump_json, jsonable, open_client
+from route_planning_async._cli._run import Settings, dump_json, first, open_client, print_result
 
-__all__ = [
-    "DriverCsv",
-    "DriverRow",
-    "drivers_import",
-    "drivers_list",
-    "operations_cancel",
-    "read_driver_csv",
-    "routes_get",
-]
+__all__ = ["DriverCsv", "DriverRow", "drivers", "read_driver_csv"]
 
 # Header (normalized: lower case, no spaces, '-' or '_') -> DriverInput or override field.
 _COLUMNS: Mapping[str, str] = {
@@ -195,20 +192,24 @@ def drivers_table(drivers: Iterable[Driver]) -> Table:
     return table
 
 
+@service_group
+def drivers() -> None:
+    """List the team's drivers and import drivers from CSV files.
+
+    The service has no call that pauses or resumes a driver, so neither has this tool.
+    """
+
+
+@drivers.command("list")
+@click.option("--active/--paused", "active", default=None, help="Only active, or only paused, drivers.")
+@limit_option("drivers")
+@service
 async def drivers_list(settings: Settings, *, active: bool | None, limit: int | None) -> int:
-    """``drivers list``."""
-    output = Output(json=settings.json)
-    found: list[Driver] = []
+    """List the team's drivers."""
     async with open_client(settings) as client:
         listing = client.drivers.list(filter=None if active is None else {"active": active})
-        async for driver in listing:
-            found.append(driver)
-            if limit is not None and len(found) >= limit:
-                break
-    if output.json:
-        dump_json(found)
-    else:
-        output.out.print(drivers_table(found))
+        found = await first(listing, limit)
+    print_result(Output(json=settings.json), found, drivers_table(found))
     return ExitCode.OK
 
 
@@ -227,13 +228,24 @@ def _outcomes(report: ImportReport[Any], count: int) -> list[tuple[str | None, s
     return result
 
 
-async def drivers_import(settings: Settings, *, csv_path: Path, failures_path: Path | None) -> int:
-    """``drivers import``: check the file, import the valid rows exactly once, report the failures."""
+@drivers.command("import")
+@INPUT_CSV
+@failures_option()
+@service
+async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: Path | None) -> int:
+    """Import the drivers of a CSV file, 50 per request (2 requests per minute), each once.
+
+    \b
+    Columns are found by their header (case, spaces, '-' and '_' do not matter):
+      name, display_name, email, phone (email or phone is required: it
+      identifies the driver, so importing the same file again adds nobody twice),
+      depots (split on ';' or ','), start_time and end_time (HH:MM), max_stops,
+      driving_speed and delivery_speed (slower, average, faster), vehicle_type,
+      start_address and end_address (one address line).
+    """
     output = Output(json=settings.json)
-    table = read_driver_csv(csv_path)
-    failures: list[tuple[DriverRow, str]] = [
-        (row, row.error or "") for row in table.rows if row.driver is None
-    ]
+    table = read_driver_csv(csv_file)
+    failures = Failures(table.header, [(row, row.error or "") for row in table.rows if row.driver is None])
     valid = [row for row in table.rows if row.driver is not None]
     imported: list[tuple[int, str]] = []
     if valid:
@@ -243,13 +255,8 @@ async def drivers_import(settings: Settings, *, csv_path: Path, failures_path: P
             if driver_id is not None:
                 imported.append((row.line, driver_id))
             else:
-                failures.append((row, error or "not imported"))
-    failures.sort(key=lambda failure: failure[0].line)
-    written = 0
-    if failures_path is not None and failures:
-        written = write_failures(
-            failures_path, table.header, ((row.values, error) for row, error in failures)
-        )
+                failures.add(row, error or "not imported")
+    written = failures.write(failures_path)
     if output.json:
         dump_json(
             {
@@ -257,64 +264,13 @@ async def drivers_import(settings: Settings, *, csv_path: Path, failures_path: P
                 "imported": len(imported),
                 "failed": len(failures),
                 "drivers": [{"line": line, "id": driver_id} for line, driver_id in imported],
-                "failures": [{"line": row.line, "error": error} for row, error in failures],
-                "failures_file": str(failures_path) if written else None,
+                **failures.as_json(failures_path, written),
             }
         )
     else:
         if failures:
-            output.out.print(
-                failures_table([(row.line, error) for row, error in failures], title="Rows not imported")
-            )
+            output.out.print(failures_table(failures.by_line(), title="Rows not imported"))
         output.note(f"imported {len(imported)} of {len(table.rows)} drivers")
         if written:
             output.note(f"{written} failed row(s) written to {failures_path}")
     return ExitCode.PARTIAL if failures else ExitCode.OK
-
-
-async def routes_get(settings: Settings, *, route_ids: Sequence[str]) -> int:
-    """``routes get``."""
-    output = Output(json=settings.json)
-    async with open_client(settings) as client:
-        routes = [await client.routes.get(route_id) for route_id in route_ids]
-    if output.json:
-        dump_json(routes)
-        return ExitCode.OK
-    table = Table(title="Routes")
-    for name in ("Route", "Title", "Driver", "Stops", "Plan", "Distributed"):
-        table.add_column(name)
-    for route in routes:
-        distributed = route.state is not None and route.state.distributed
-        table.add_row(
-            route.id,
-            route.title,
-            route.driver or "—",
-            str(route.stop_count),
-            route.plan or "—",
-            "yes" if distributed else "no",
-        )
-    output.out.print(table)
-    return ExitCode.OK
-
-
-async def operations_cancel(settings: Settings, *, operation_ids: Sequence[str]) -> int:
-    """``operations cancel``: cancel each operation; one that is already done is reported, not an error."""
-    output = Output(json=settings.json)
-    results: list[dict[str, Any]] = []
-    async with open_client(settings) as client:
-        for operation_id in operation_ids:
-            try:
-                canceled: Operation = await client.operations.cancel(operation_id)
-            except ConflictError as exc:
-                if exc.code != "operation_already_done":
-                    raise
-                results.append({"id": operation_id, "canceled": False, "reason": exc.code})
-                if not output.json:
-                    output.out.print(f"{operation_id}: already done, not canceled", highlight=False)
-                continue
-            results.append({"id": canceled.id, "canceled": True, "operation": jsonable(canceled)})
-            if not output.json:
-                output.out.print(f"{canceled.id}: canceled", highlight=False)
-    if output.json:
-        dump_json(results)
-    return ExitCode.OK

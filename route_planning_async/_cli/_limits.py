@@ -31,16 +31,32 @@ from typing import Any
 from route_planning_async import Category, ConfigurationError, RateLimits, Rule
 from route_planning_async._cli._errors import InputError
 
-__all__ = ["LIMITS_FILE_HELP", "LIMITS_HELP", "NAMED_LIMITS", "parse_limits", "read_limits_file"]
+__all__ = [
+    "LIMITS_FILE_HELP",
+    "LIMITS_HELP",
+    "LIMITS_METAVAR",
+    "NAMED_LIMITS",
+    "SERVER_LIMITS_HELP",
+    "parse_limits",
+    "read_limits_file",
+]
 
 NAMED_LIMITS = {"contract": RateLimits.default, "public-docs": RateLimits.public_docs}
 """The limits ``--limits`` knows by name."""
+
+LIMITS_METAVAR = "public-docs|contract|FILE"
+"""What a ``--limits`` option takes, as its help shows it."""
 
 LIMITS_HELP = (
     "The client's rate limits: contract (the default), public-docs (the public API documentation's "
     "newer figures), or a JSON or TOML FILE of rules per category (see 'Limits file' below)."
 )
 """The option's help text."""
+
+SERVER_LIMITS_HELP = (
+    "The limits the emulator enforces (default: the contract's); same format as the shared --limits."
+)
+"""The help text of the ``emulator`` command's own ``--limits``."""
 
 LIMITS_FILE_HELP = """\b
 Limits file (--limits FILE): categories read, write, batch_import, optimize,

@@ -1,4 +1,4 @@
-"""How a command runs: its settings, the client it talks through, and its exit code.
+"""How a command runs: its settings, the client it talks through, its result and its exit code.
 
 A command's coroutine runs under :func:`run_command`, which exits with the
 code it returns (:class:`~._errors.ExitCode`) and turns expected failures (the
@@ -16,9 +16,9 @@ import hashlib
 import json
 import os
 import ssl
-from collections.abc import AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 import click
@@ -35,9 +35,12 @@ from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._emulated import CA_FILE_ENV
 from route_planning_async._cli._errors import CommandError, InputError
 from route_planning_async._cli._limits import parse_limits
+from route_planning_async._cli._render import Output
 from route_planning_async._client import API_KEY_ENV
 
 if TYPE_CHECKING:
+    from rich.console import RenderableType
+
     from route_planning_async._backends import RateLimitBackend
     from route_planning_async.emulator import EmulatorConfig
 
@@ -45,12 +48,16 @@ __all__ = [
     "API_KEY_ENV",
     "Settings",
     "dump_json",
+    "first",
     "jsonable",
     "open_client",
+    "print_result",
     "rate_limit_backend",
     "redis_key_prefix",
     "run_command",
 ]
+
+T = TypeVar("T")
 
 
 @attrs.define
@@ -219,3 +226,26 @@ def jsonable(value: Any) -> Any:
 def dump_json(data: Any) -> None:
     """Print ``data`` as JSON on stdout, alone."""
     click.echo(json.dumps(jsonable(data), indent=2, ensure_ascii=False))
+
+
+def print_result(
+    output: Output, data: Any, shown: RenderableType | None = None, *, note: str | None = None
+) -> None:
+    """``data`` as JSON on stdout with ``--json``; else ``shown`` on stdout and ``note`` on stderr."""
+    if output.json:
+        dump_json(data)
+        return
+    if shown is not None:
+        output.out.print(shown, highlight=False)
+    if note is not None:
+        output.note(note)
+
+
+async def first(items: AsyncIterable[T], limit: int | None) -> list[T]:
+    """The items of a listing, up to ``limit`` of them (all when None)."""
+    found: list[T] = []
+    async for item in items:
+        found.append(item)
+        if limit is not None and len(found) >= limit:
+            break
+    return found

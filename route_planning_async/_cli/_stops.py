@@ -1,174 +1,350 @@
-"""Realistic, seeded stops around a depot, for the demo and for sample CSV files.
-
-The stops cluster in neighbourhoods around the depot, as deliveries do. Most
-have no time window; some want business hours or the morning, and a handful ask
-for a slot before any driver starts, which no route can meet (the optimizer
-skips those, as it would in real life).
-"""
+"""``route-planning stops``: list, import and export the stops of a plan (CSV), and write a sample file."""
 
 from __future__ import annotations
 
-import math
-import random
-from collections.abc import Mapping
-from datetime import time
+import csv
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
-import attrs
+import click
 
-from route_planning_async import StopInput
-from route_planning_async._cli._csv import build_stop
-
-__all__ = ["DEFAULT_DEPOT", "DemoArea", "fields_as_csv_row", "generate_stop_fields", "generate_stops"]
-
-
-@attrs.frozen
-class DemoArea:
-    """Where the demo's depot is and what the addresses around it look like."""
-
-    name: str
-    """The depot's display name."""
-    latitude: float
-    """The depot's latitude."""
-    longitude: float
-    """The depot's longitude."""
-    city: str
-    """City of every generated address."""
-    country: str
-    """Country of every generated address."""
-    radius_km: float = 12.0
-    """How far from the depot the neighbourhoods lie."""
-
-
-DEFAULT_DEPOT = DemoArea(
-    name="Central Depot",
-    latitude=51.5074,
-    longitude=-0.1278,
-    city="London",
-    country="GB",
+from route_planning_async import StopType, ValidationError
+from route_planning_async._cli._csv import (
+    CsvRow,
+    StopCsv,
+    parse_column_overrides,
+    read_stop_csv,
+    write_stops,
 )
-"""The demo's depot: a city centre with neighbourhoods all around."""
-
-_STREETS = (
-    "High Street", "Church Road", "Station Road", "Victoria Road", "Park Road", "Mill Lane", "Queens Road",
-    "King Street", "Albert Road", "Grove Road", "Manor Road", "Green Lane", "Springfield Road",
-    "Kingsland Road", "Holloway Road", "Camden Road", "Brixton Road", "Lordship Lane", "Old Kent Road",
-    "Essex Road", "Upper Street", "Mare Street", "Roman Road", "Walworth Road", "Cable Street",
-    "Fulham Road", "Uxbridge Road", "Portobello Road", "Harrow Road", "Kilburn High Road", "Caledonian Road",
-    "Stoke Newington Church Street", "Balham High Road", "Northcote Road", "Lavender Hill",
-    "Coldharbour Lane",
-)  # fmt: skip
-_POSTCODE_DISTRICTS = (
-    "E1", "E2", "E3", "E5", "E8", "E9", "N1", "N4", "N7", "N16", "NW1", "NW3", "NW5", "NW6", "SE1", "SE5",
-    "SE10", "SE15", "SE22", "SW2", "SW4", "SW6", "SW9", "SW11", "SW12", "W2", "W10", "W11", "W12", "EC1V",
-)  # fmt: skip
-_FIRST_NAMES = (
-    "Olivia", "Liam", "Emma", "Noah", "Ava", "Elijah", "Sophia", "Mateo", "Isabella", "Lucas", "Mia",
-    "Levi", "Amelia", "Ezra", "Harper", "Kai", "Evelyn", "Leo", "Aria", "Hiro", "Priya", "Omar", "Chloe",
-    "Diego", "Zoe", "Nia", "Ivan", "Sara", "Tomás", "Mei", "Jonas", "Fatima", "Ada", "Yusuf", "Lena",
-)  # fmt: skip
-_LAST_NAMES = (
-    "Smith", "Jones", "Taylor", "Nguyen", "Brown", "Kim", "Patel", "Williams", "Lee", "Walker",
-    "Ahmed", "Evans", "Lopez", "Hill", "Scott", "Green", "Adams", "Baker", "Nakamura", "Rivera",
-    "Campbell", "Mitchell", "Roberts", "Okafor", "Novak", "Schmidt", "Silva", "Cohen", "Larsen", "Khan",
-)  # fmt: skip
-_BUSINESSES = (
-    "Borough Bakery", "Upper Street Books", "Clapham Dental", "Hackney Hardware", "Brixton Florist",
-    "Camden Studios", "Dalston Bikes", "Peckham Pharmacy", "Islington Optics", "Shoreditch Coffee",
-)  # fmt: skip
-_NOTES = (
-    "Leave at the front door",
-    "Ring the bell twice",
-    "Gate code 4821",
-    "Call on arrival",
-    "Fragile: glassware",
-    "Side entrance, by the garage",
-    "Hand to reception",
-    "Dog in the garden, friendly",
+from route_planning_async._cli._errors import CommandError, ExitCode, InputError
+from route_planning_async._cli._failures import Failures
+from route_planning_async._cli._options import (
+    INPUT_CSV,
+    NEW_FILE,
+    PLAN,
+    POSITIVE,
+    failures_option,
+    limit_option,
+    seed_option,
+    service,
+    service_group,
 )
-_PRODUCTS = ("Groceries", "Flowers", "Books", "Electronics", "Pharmacy", "Clothing", "Hardware", "Coffee")
-_POSTCODE_LETTERS = "ABDEFGHJLNPQRSTUWXYZ"
-_EARTH_KM_PER_DEGREE = 111.32
+from route_planning_async._cli._progress import import_rows, import_summary
+from route_planning_async._cli._render import Output, failures_table, stops_table
+from route_planning_async._cli._run import Settings, dump_json, first, jsonable, open_client, print_result
+from route_planning_async._cli._sample_stops import fields_as_csv_row, generate_stop_fields
+
+__all__ = ["stops"]
 
 
-def _offset(area: DemoArea, north_km: float, east_km: float) -> tuple[float, float]:
-    latitude = area.latitude + north_km / _EARTH_KM_PER_DEGREE
-    longitude = area.longitude + east_km / (_EARTH_KM_PER_DEGREE * math.cos(math.radians(area.latitude)))
-    return round(latitude, 6), round(longitude, 6)
+@service_group
+def stops() -> None:
+    """List, import and export the stops of a plan (CSV)."""
 
 
-def _time_window(rng: random.Random) -> tuple[time | None, time | None]:
-    draw = rng.random()
-    if draw < 0.80:
-        return None, None
-    if draw < 0.92:
-        return time(8, 0), time(18, 0)
-    if draw < 0.99:
-        return time(8, 0), time(12, 0)
-    # A slot before any driver's day starts: no route can meet it.
-    return time(5, 0), time(5, 30)
+@stops.command("list")
+@PLAN
+@limit_option("stops")
+@service
+async def stops_list(settings: Settings, *, plan: str, limit: int | None) -> int:
+    """List the stops of PLAN: id, external id, recipient, address, time window, route."""
+    async with open_client(settings) as client:
+        found = await first(client.stops.list(plan), limit)
+    listed = [jsonable(stop) for stop in found]
+    print_result(Output(json=settings.json), listed, stops_table(listed), note=f"{len(listed)} stop(s)")
+    return ExitCode.OK
 
 
-def generate_stop_fields(
-    count: int, *, seed: int = 0, area: DemoArea = DEFAULT_DEPOT
-) -> list[dict[str, Any]]:
-    """``count`` stops as field values (the names of :data:`~._csv.FIELDS`); the same for the same seed."""
-    rng = random.Random(seed)
-    neighbourhoods = []
-    for index in range(8):
-        bearing = 2 * math.pi * (index + rng.random() * 0.6) / 8
-        distance = area.radius_km * (0.25 + 0.65 * rng.random())
-        neighbourhoods.append((distance * math.cos(bearing), distance * math.sin(bearing)))
-    external_ids = rng.sample(range(100_000, 1_000_000), count)
-    stops: list[dict[str, Any]] = []
-    for position in range(count):
-        north, east = rng.choice(neighbourhoods)
-        latitude, longitude = _offset(area, north + rng.gauss(0, 1.3), east + rng.gauss(0, 1.3))
-        first, last = rng.choice(_FIRST_NAMES), rng.choice(_LAST_NAMES)
-        earliest, latest = _time_window(rng)
-        packages = rng.choices((1, 2, 3, 4), weights=(70, 18, 8, 4))[0]
-        fields: dict[str, Any] = {
-            "address_line_one": f"{rng.randrange(1, 250)} {rng.choice(_STREETS)}",
-            "city": area.city,
-            "zip": f"{rng.choice(_POSTCODE_DISTRICTS)} {rng.randrange(1, 10)}"
-            + "".join(rng.choices(_POSTCODE_LETTERS, k=2)),
-            "country": area.country,
-            "latitude": latitude,
-            "longitude": longitude,
-            "recipient_name": f"{first} {last}",
-            "recipient_email": f"{first.lower()}.{last.lower()}{position}@example.com",
-            # 020 7946 0xxx is set aside for fiction (Ofcom), so no real phone is dialled.
-            "recipient_phone": f"+4420794600{rng.randrange(0, 100):02d}",
-            "external_id": f"CUST-{external_ids[position]}",
-            "earliest": earliest,
-            "latest": latest,
-            "duration": rng.choice((60, 90, 90, 120, 120, 180)),
-            "package_count": packages,
-            "barcodes": [f"RP{rng.randrange(10**9, 10**10)}" for _ in range(packages)],
-            "products": [rng.choice(_PRODUCTS)],
-            "seller_order_id": f"ORD-{seed % 1000:03d}-{position + 1:05d}",
-        }
-        if rng.random() < 0.1:
-            fields["address_name"] = rng.choice(_BUSINESSES)
-        if rng.random() < 0.15:
-            fields["notes"] = rng.choice(_NOTES)
-        stops.append({name: value for name, value in fields.items() if value is not None})
-    return stops
+@stops.command("export")
+@PLAN
+@click.argument("csv_file", metavar="CSV", type=NEW_FILE)
+@service
+async def stops_export(settings: Settings, *, plan: str, csv_file: Path) -> int:
+    """Write the stops of PLAN to CSV, in columns 'stops import' reads back as they are.
+
+    \b
+    Columns: external_id, recipient_name, recipient_email, recipient_phone,
+    address_line_one, address_line_two, latitude, longitude, earliest, latest
+    (HH:MM), duration (seconds), notes, package_count, barcodes and products
+    (joined with ';'), seller_order_id, seller_name, activity,
+    optimization_order, weight, weight_unit, payment_amount, payment_currency,
+    client_id. The service gives an address back as its two lines and its
+    geocoded point (city, state, zip and country are not returned apart), so
+    the coordinates place a re-imported stop where it was. Allowed drivers and
+    route assignments are not exported.
+    """
+    async with open_client(settings) as client:
+        # An optimized plan's list also holds each route's start and end: not stops to import.
+        found = [stop async for stop in client.stops.list(plan) if stop.type == StopType.STOP]
+    written = write_stops(csv_file, found)
+    data = {"plan": plan, "stops": written, "file": str(csv_file)}
+    print_result(Output(json=settings.json), data, note=f"{written} stop(s) of {plan} written to {csv_file}")
+    return ExitCode.OK
 
 
-def generate_stops(count: int, *, seed: int = 0, area: DemoArea = DEFAULT_DEPOT) -> list[StopInput]:
-    """``count`` realistic stops around ``area``'s depot; the same for the same seed."""
-    return [build_stop(fields) for fields in generate_stop_fields(count, seed=seed, area=area)]
-
-
-def fields_as_csv_row(fields: Mapping[str, Any]) -> dict[str, str]:
-    """Field values as CSV cells under the fields' own names (lists joined with ``;``)."""
-    row: dict[str, str] = {}
-    for name, value in fields.items():
-        if isinstance(value, list):
-            row[name] = ";".join(str(item) for item in value)
-        elif isinstance(value, time):
-            row[name] = value.strftime("%H:%M")
+def _duplicate_keys(rows: Sequence[CsvRow]) -> list[tuple[CsvRow, str]]:
+    """Rows whose external id an earlier row already has, with the reason naming both lines."""
+    first_line: dict[str, int] = {}
+    repeated: list[tuple[CsvRow, str]] = []
+    for row in rows:
+        recipient = row.stop.recipient if row.stop is not None else None
+        key = getattr(recipient, "external_id", None)
+        if not isinstance(key, str) or not key:
+            continue
+        if key in first_line:
+            repeated.append(
+                (
+                    row,
+                    f"external_id {key!r} is also on line {first_line[key]}: one of them would be taken "
+                    "for the other (fix it, or pass --allow-duplicate-external-ids)",
+                )
+            )
         else:
-            row[name] = str(value)
-    return row
+            first_line[key] = row.line
+    return repeated
+
+
+_NOT_SENT = "not sent: the import was stopped before this row (import this file again)"
+_POSITION = re.compile(r"stops\[(\d+)\]")
+
+
+def _with_lines(message: str, rows: Sequence[CsvRow]) -> str:
+    """A library message with input positions (``stops[12]``) named as CSV lines."""
+
+    def line(match: re.Match[str]) -> str:
+        position = int(match.group(1))
+        return f"line {rows[position].line}" if position < len(rows) else match.group(0)
+
+    return _POSITION.sub(line, message)
+
+
+def _dry_run(output: Output, table: StopCsv, duplicates: Sequence[tuple[CsvRow, str]]) -> int:
+    """Report the rows that could not be sent, send nothing; exit code 2 when there are any."""
+    repeated = [(row.line, error) for row, error in duplicates]
+    bad = sorted([(row.line, row.error or "") for row in table.invalid] + repeated)
+    valid = len(table.valid) - len(duplicates)
+    if output.json:
+        dump_json(
+            {
+                "rows": len(table.rows),
+                "valid": valid,
+                "invalid": [{"line": line, "error": error} for line, error in bad],
+                "columns": dict(table.columns.columns),
+            }
+        )
+    else:
+        if bad:
+            output.out.print(failures_table(bad, title="Invalid rows"))
+        output.note(f"{valid} of {len(table.rows)} rows are valid; nothing was sent (dry run)")
+    return ExitCode.USAGE if bad else ExitCode.OK
+
+
+def _summary_line(summary: dict[str, Any]) -> str:
+    parts = [
+        f"{summary['import_requests']} import requests in {summary['elapsed_s']} s",
+        f"{summary['429s']} 429s",
+        f"{summary['retries']} retries",
+        f"waited {summary['waited_s']} s for capacity",
+    ]
+    if summary["learned_limits"]:
+        parts.append("learned limits: " + ", ".join(summary["learned_limits"]))
+    if summary["duplicates_found"]:
+        parts.append(
+            f"{summary['duplicates_found']} late duplicate(s) found, {summary['duplicates_deleted']} deleted"
+        )
+    if summary["unknown"]:
+        parts.append(f"{summary['unknown']} stop(s) of unknown outcome: look them up before importing again")
+    if summary["stopped"]:
+        parts.append(f"stopped early: {summary['stopped']}")
+    return "; ".join(parts)
+
+
+@stops.command("import")
+@PLAN
+@INPUT_CSV
+@click.option(
+    "--map-column",
+    "map_columns",
+    multiple=True,
+    metavar="FIELD=HEADER",
+    help="Read FIELD from the column HEADER (e.g. external_id='Order ref'); repeatable.",
+)
+@failures_option("; it can be imported again")
+@click.option("--dry-run", is_flag=True, help="Check every row and report the bad ones; send nothing.")
+@click.option(
+    "--skip-existing",
+    is_flag=True,
+    help="Read the plan's external ids first and send only the rows not there yet (resume an import).",
+)
+@click.option(
+    "--allow-duplicate-external-ids",
+    is_flag=True,
+    help="Accept rows that repeat an external_id (they are then never matched by it); refused by default.",
+)
+@click.option(
+    "--dedupe/--no-dedupe",
+    default=True,
+    show_default=True,
+    help="Delete a second stop with the same external_id found after a late commit of the service.",
+)
+@click.option(
+    "--deadline",
+    type=POSITIVE,
+    metavar="SECONDS",
+    help="Stop sending after SECONDS; rows not sent are reported and written with --failures.",
+)
+@click.option(
+    "--progress",
+    type=click.Choice(["auto", "bar", "lines", "json", "none"]),
+    default="auto",
+    show_default=True,
+    help="auto: a bar on a terminal, else a line on stderr every few seconds (none with --json); "
+    "json: NDJSON progress events on stderr.",
+)
+@click.option(
+    "--live",
+    is_flag=True,
+    help="PLAN is already optimized: import through its editing session (stops:liveImport), "
+    "then re-optimize and redistribute it.",
+)
+@service
+async def stops_import(
+    settings: Settings,
+    *,
+    plan: str,
+    csv_file: Path,
+    map_columns: Sequence[str],
+    failures_path: Path | None,
+    dry_run: bool,
+    allow_duplicate_external_ids: bool,
+    live: bool,
+    **import_options: Any,
+) -> int:
+    """Import the stops of a CSV file into PLAN, 100 per request, at the contract's pace.
+
+    \b
+    Columns are found by their header (case, spaces and '_' do not matter):
+      address / address_line_one / line1 / street, address_line_two / line2,
+      city, state, zip / postcode, country, lat / latitude, lng / lon / longitude,
+      recipient_name / name, recipient_email / email, recipient_phone / phone,
+      external_id, earliest and latest (HH:MM), duration (seconds, or 5m, 1h),
+      notes, package_count, barcodes and products (split on ';' or ','),
+      seller_order_id / order_id, activity, optimization_order, allowed_drivers.
+    An 'error' column (from a failure report) is ignored.
+
+    \b
+    A row the service refuses costs only itself (the rest of its batch is sent
+    again). Two rows with the same external_id are refused before anything is
+    sent. Ctrl-C stops taking new batches and waits for those in flight (a
+    second Ctrl-C abandons them), prints the summary, writes the rows not
+    imported (to --failures, or CSV.remaining.csv) and exits 130; import that
+    file, or the same file with --skip-existing, to resume.
+    """
+    output = Output(json=settings.json)
+    table = read_stop_csv(csv_file, parse_column_overrides(map_columns))
+    if table.columns.ignored:
+        output.note(f"ignored columns: {', '.join(table.columns.ignored)}")
+    valid = table.valid
+    duplicates = [] if allow_duplicate_external_ids else _duplicate_keys(valid)
+    if dry_run:
+        return _dry_run(output, table, duplicates)
+    if duplicates:
+        shown = "; ".join(f"line {row.line}: {error}" for row, error in duplicates[:3])
+        more = f" (and {len(duplicates) - 3} more)" if len(duplicates) > 3 else ""
+        raise InputError(f"{len(duplicates)} row(s) repeat an external_id, nothing was sent: {shown}{more}")
+
+    failures = Failures(table.header, [(row, row.error or "") for row in table.invalid])
+    imported: list[tuple[int, str]] = []
+    summary: dict[str, Any] = {}
+    interrupted = False
+    if valid:
+        async with open_client(settings) as client:
+            # One read first: a missing or optimized plan is one clear error, not
+            # the same failure repeated for every row (stops rule 1: imports into a
+            # plan that is not writable fail).
+            target = await client.plans.get(plan)
+            if not target.writable and not live:
+                raise CommandError(
+                    f"{target.id} is not writable (it was optimized): import into it with --live "
+                    "(its editing session, then re-optimized and redistributed)"
+                )
+            try:
+                result = await import_rows(
+                    client,
+                    output,
+                    target.id,
+                    [row.stop for row in valid if row.stop is not None],
+                    allow_duplicate_keys=allow_duplicate_external_ids,
+                    live=live,
+                    **import_options,  # --skip-existing, --dedupe, --deadline, --progress
+                )
+            except ValidationError as exc:
+                # The library names rows by position; the user knows them by line.
+                raise InputError(_with_lines(str(exc), valid)) from None
+            summary = import_summary(client, result.report)
+        interrupted = result.interrupted
+        for position, (row, (stop_id, error)) in enumerate(zip(valid, result.outcomes, strict=False)):
+            if stop_id is not None:
+                imported.append((row.line, stop_id))
+            elif interrupted and position in result.never_sent:
+                failures.add(row, _NOT_SENT)
+            else:
+                failures.add(row, _with_lines(error or "not imported", valid))
+        # Rows the import never reached (interrupted before they were read).
+        for row in valid[len(result.outcomes) :]:
+            failures.add(row, _NOT_SENT)
+    if interrupted and failures_path is None and failures:
+        failures_path = csv_file.with_name(f"{csv_file.stem}.remaining.csv")
+    written = failures.write(failures_path)
+    if output.json:
+        dump_json(
+            {
+                "plan": plan,
+                "rows": len(table.rows),
+                "imported": len(imported),
+                "skipped": summary.get("skipped", 0),
+                "failed": len(failures),
+                "interrupted": interrupted,
+                "summary": summary,
+                "stops": [{"line": line, "id": stop_id} for line, stop_id in imported],
+                **failures.as_json(failures_path, written),
+            }
+        )
+    else:
+        if failures:
+            output.out.print(failures_table(failures.by_line(), title="Rows not imported"))
+        skipped = summary.get("skipped", 0)
+        extra = f" ({skipped} already there, skipped)" if skipped else ""
+        output.note(f"imported {len(imported)} of {len(table.rows)} stops into {plan}{extra}")
+        if summary:
+            output.note(_summary_line(summary))
+        if written:
+            output.note(f"{written} failed row(s) written to {failures_path}; fix them and import that file")
+        elif failures and failures_path is None:
+            output.note("pass --failures FILE to get the failed rows back as CSV")
+    if interrupted:
+        return ExitCode.INTERRUPTED
+    return ExitCode.PARTIAL if failures else ExitCode.OK
+
+
+@stops.command("sample")
+@click.option("--count", type=click.IntRange(1, 100_000), default=50, show_default=True)
+@seed_option()
+@click.option("--output", "-o", type=NEW_FILE, help="Write here instead of stdout.")
+def stops_sample(count: int, seed: int, output: Path | None) -> None:
+    """Write a CSV file of realistic stops around the demo depot, to try 'stops import' with."""
+    rows = [fields_as_csv_row(fields) for fields in generate_stop_fields(count, seed=seed)]
+    header: list[str] = []
+    for row in rows:
+        header.extend(name for name in row if name not in header)
+    stream = output.open("w", encoding="utf-8", newline="") if output is not None else sys.stdout
+    try:
+        writer = csv.DictWriter(stream, fieldnames=header, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+    finally:
+        if output is not None:
+            stream.close()

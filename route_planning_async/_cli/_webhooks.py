@@ -16,7 +16,8 @@ from pathlib import Path
 import click
 
 from route_planning_async._cli._errors import ExitCode, InputError
-from route_planning_async._cli._run import Settings, jsonable, run_command
+from route_planning_async._cli._options import EXISTING_FILE, FILE, settings_of
+from route_planning_async._cli._run import jsonable, run_command
 from route_planning_async.webhooks import (
     LEGACY_SIGNATURE_HEADER,
     SIGNATURE_HEADER,
@@ -120,14 +121,14 @@ def verify(body: bytes, header: str, secret: str, *, as_json: bool) -> str:
 _SECRET_FILE = click.option(
     "--secret-file",
     required=True,
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=FILE,
     help="File holding the team's webhook secret.",
 )
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON, one object per line.")
 
 
 def _json_wanted(ctx: click.Context, flag: bool) -> bool:
-    return flag or ctx.find_root().ensure_object(Settings).json
+    return flag or settings_of(ctx).json
 
 
 @click.group()
@@ -164,7 +165,7 @@ def listen_command(
 
 
 @webhooks.command("verify")
-@click.argument("body_file", metavar="BODY", type=click.Path(exists=True, dir_okay=False, path_type=Path))
+@click.argument("body_file", metavar="BODY", type=EXISTING_FILE)
 @click.option(
     "--signature",
     required=True,

@@ -15,7 +15,7 @@ from route_planning_async._cli._csv import (
     resolve_columns,
     write_failures,
 )
-from route_planning_async._cli._stops import DEFAULT_DEPOT, generate_stop_fields, generate_stops
+from route_planning_async._cli._sample_stops import DEFAULT_DEPOT, generate_stop_fields, generate_stops
 from route_planning_async.v0_2b._inputs import UNSET, RecipientInput, TimingInput
 
 HEADER = (

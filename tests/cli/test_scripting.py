@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from route_planning_async import Operation, OptimizationFailedError
-from route_planning_async._cli import _app, _commands
+from route_planning_async._cli import _plans, _routes
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator
@@ -118,7 +118,7 @@ def test_plans_delete_asks_or_needs_yes(
     assert served_emulator.requests("plans.delete") == deletes
 
     # On a terminal, answering no keeps the plan.
-    monkeypatch.setattr(_app, "_interactive", lambda: True)
+    monkeypatch.setattr(_plans, "_interactive", lambda: True)
     kept = run("plans", "delete", plan, input="n\n")
     assert kept.exit_code == 1
     assert "Delete" in kept.stderr
@@ -130,7 +130,7 @@ def test_plans_delete_asks_or_needs_yes(
     assert served_emulator.requests("plans.delete") == deletes + 1
 
     other = run.create_plan()
-    monkeypatch.setattr(_app, "_interactive", lambda: False)
+    monkeypatch.setattr(_plans, "_interactive", lambda: False)
     assert run.json("plans", "delete", other, "--yes") == {"deleted": other}
     assert run.json("plans", "list") == []
 
@@ -218,7 +218,7 @@ def test_optimize_wait_prints_the_id_even_when_the_wait_fails(
     ) -> Operation:
         raise OptimizationFailedError(operation, "no_drivers_available", "Plan has no drivers.")
 
-    monkeypatch.setattr(_commands, "wait_with_status", failing_wait)
+    monkeypatch.setattr(_routes, "wait_with_status", failing_wait)
     result = run("optimize", plan, "--wait")
     assert result.exit_code == 1
     # The id was printed when the optimization started: a script can still look at it.

@@ -1,0 +1,259 @@
+"""What the commands have in common: the shared options, the help's epilog, and the options several take.
+
+A command that talks to the service is a coroutine ``work(settings, **params)``;
+:func:`service` gives it the connection and output options and runs it under
+:func:`~._run.run_command`; :func:`service_group` makes a group of such
+commands. An option that several commands take is declared here once and
+applied by each of them.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Coroutine
+from datetime import date
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from click.core import ParameterSource
+
+from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
+from route_planning_async._cli._errors import InputError
+from route_planning_async._cli._limits import LIMITS_FILE_HELP, LIMITS_HELP, LIMITS_METAVAR, parse_limits
+from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
+
+__all__ = [
+    "EPILOG",
+    "EXISTING_FILE",
+    "FILE",
+    "INPUT_CSV",
+    "JSON_OPTION",
+    "NEW_FILE",
+    "OPERATIONS",
+    "PLAN",
+    "POSITIVE",
+    "Command",
+    "Group",
+    "failures_option",
+    "limit_option",
+    "parse_date",
+    "runs",
+    "seed_option",
+    "service",
+    "service_group",
+    "settings_of",
+    "shared_options",
+    "speedup_option",
+    "timeout_option",
+]
+
+F = TypeVar("F", bound=Callable[..., Any])
+Work = Callable[..., Coroutine[Any, Any, int]]
+"""A command's coroutine: ``work(settings, **params)``, returning the exit code."""
+
+EPILOG = f"""\b
+The API key is read from {API_KEY_ENV} or from --api-key-file FILE, never
+from the command line. --emulator runs one command against a fresh, empty
+emulator that is gone when the command ends; for a session (import, then
+optimize), run 'route-planning emulator' and use the lines it prints:
+  eval "$(route-planning emulator --print-env &)"
+
+{LIMITS_FILE_HELP}
+\b
+Exit codes:
+  0  success
+  1  the service or the network failed (API error, failed optimization, timeout)
+  2  usage or validation: bad option, missing key, bad CSV, rejected value
+  3  an import ran, but some rows were not imported (see --failures)
+  130  Ctrl-C stopped an import (the rows not imported are written out)
+"""
+"""The end of every command's help: the API key, the emulator, the limits file, the exit codes."""
+
+
+class Command(click.Command):
+    """A command whose help ends with :data:`EPILOG`."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("epilog", EPILOG)
+        super().__init__(*args, **kwargs)
+
+
+class Group(Command, click.Group):
+    """A group whose help, and the help of its commands and subgroups, ends with :data:`EPILOG`."""
+
+    command_class = Command
+    group_class = type
+
+
+POSITIVE = click.FloatRange(min=0, min_open=True)
+"""A number above zero: seconds to wait, a speed-up."""
+FILE = click.Path(dir_okay=False, path_type=Path)
+"""A file the command reads, checked when it is read."""
+EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
+"""A file the command reads, which must exist."""
+NEW_FILE = click.Path(dir_okay=False, writable=True, path_type=Path)
+"""A file the command writes."""
+
+PLAN = click.argument("plan")
+OPERATIONS = click.argument("operation_ids", metavar="OPERATION...", nargs=-1, required=True)
+INPUT_CSV = click.argument("csv_file", metavar="CSV", type=EXISTING_FILE)
+
+
+def settings_of(ctx: click.Context) -> Settings:
+    """The :class:`Settings` the options of this command line recorded."""
+    return ctx.find_root().ensure_object(Settings)
+
+
+def _from_command_line(ctx: click.Context, param: click.Parameter) -> bool:
+    # A value from the environment is checked when a command uses it, so that a
+    # stale export (an emulator that stopped and removed its files) does not
+    # stop commands that never read it, such as 'emulator' itself.
+    return ctx.get_parameter_source(str(param.name)) == ParameterSource.COMMANDLINE
+
+
+def _shared_option(
+    flag: str, *, check: Callable[[Any], None] | None = None, **attrs: Any
+) -> Callable[[F], F]:
+    """An option of every command, recorded in the shared :class:`Settings` when given.
+
+    ``check`` raises :class:`click.BadParameter` for a bad value given on the command line.
+    """
+    setting = flag.removeprefix("--").replace("-", "_")
+
+    def record(ctx: click.Context, param: click.Parameter, value: Any) -> None:
+        if value is None or value is False:
+            return
+        if check is not None and _from_command_line(ctx, param):
+            check(value)
+        setattr(settings_of(ctx), setting, value)
+
+    return click.option(flag, expose_value=False, callback=record, **attrs)
+
+
+def _check_limits(value: str) -> None:
+    """A bad ``--limits`` file is a usage error naming its place."""
+    try:
+        parse_limits(value)
+    except InputError as exc:
+        raise click.BadParameter(exc.format_message()) from None
+
+
+def _check_ca_file(value: Path) -> None:
+    """A ``--ca-file`` given on the command line must exist."""
+    if not value.is_file():
+        raise click.BadParameter(f"{value} does not exist or is not a file")
+
+
+JSON_OPTION = _shared_option(
+    "--json", is_flag=True, help="Print machine-readable JSON on stdout (and nothing else)."
+)
+
+_SHARED_OPTIONS = (
+    _shared_option("--api-key-file", type=FILE, help=f"File holding the API key (default: ${API_KEY_ENV})."),
+    _shared_option(
+        "--base-url",
+        envvar="ROUTE_PLANNING_BASE_URL",
+        help="Service address (default: the v0.2b service; $ROUTE_PLANNING_BASE_URL).",
+    ),
+    _shared_option(
+        "--ca-file",
+        type=FILE,
+        envvar=CA_FILE_ENV,
+        check=_check_ca_file,
+        help=f"PEM file of extra CA certificates to trust (${CA_FILE_ENV}).",
+    ),
+    _shared_option(
+        "--emulator",
+        is_flag=True,
+        help="One-shot: run this one command against a fresh, empty embedded emulator, "
+        "gone when it ends (for a lasting one: 'route-planning emulator').",
+    ),
+    _shared_option(
+        "--limits",
+        metavar=LIMITS_METAVAR,
+        envvar=LIMITS_ENV,
+        check=_check_limits,
+        help=f"{LIMITS_HELP} (${LIMITS_ENV})",
+    ),
+    _shared_option(
+        "--redis",
+        metavar="URL",
+        envvar="ROUTE_PLANNING_REDIS_URL",
+        help="Keep the rate-limit slots in this Redis server (redis://host:6379/0), shared by every "
+        "process using the same key and prefix; needs the redis extra ($ROUTE_PLANNING_REDIS_URL).",
+    ),
+    _shared_option(
+        "--redis-prefix",
+        metavar="NAME",
+        help="The key prefix in Redis (default: derived from the API key); library code sharing "
+        "the limits passes the same as RedisBackend(key_prefix=...).",
+    ),
+    JSON_OPTION,
+)
+
+
+def shared_options(command: F) -> F:
+    """The connection and output options, accepted before or after any command name."""
+    for option in reversed(_SHARED_OPTIONS):
+        command = option(command)
+    return command
+
+
+def runs(work: Work) -> Callable[..., None]:
+    """The command callback that runs ``work(settings, **params)`` and exits with the code it returns."""
+
+    @functools.wraps(work)
+    def command(**params: Any) -> None:
+        settings = settings_of(click.get_current_context())
+        run_command(lambda: work(settings, **params))
+
+    return command
+
+
+def service(work: Work) -> Callable[..., None]:
+    """:func:`runs` with the :func:`shared_options`: a command that talks to the service."""
+    return shared_options(runs(work))
+
+
+def service_group(function: Callable[[], None]) -> Group:
+    """A group of commands that talk to the service, taking the :func:`shared_options` too."""
+    return click.group(cls=Group)(shared_options(function))
+
+
+def parse_date(value: str, option: str) -> date:
+    """``value`` of ``option`` as a date; a usage error unless it is ``YYYY-MM-DD``."""
+    try:
+        return date.fromisoformat(value)
+    except ValueError:
+        raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}", param_hint=option) from None
+
+
+def limit_option(things: str) -> Callable[[F], F]:
+    """``--limit``: stop a listing after this many ``things``."""
+    return click.option("--limit", type=click.IntRange(min=1), help=f"Stop after this many {things}.")
+
+
+def failures_option(then: str = "") -> Callable[[F], F]:
+    """``--failures FILE``: where an import writes the rows that failed (``then`` ends the help)."""
+    return click.option(
+        "--failures",
+        "failures_path",
+        type=NEW_FILE,
+        help=f"Write the rows that failed here: the input's columns plus 'error'{then}.",
+    )
+
+
+def timeout_option(help: str) -> Callable[[F], F]:
+    """``--timeout SECONDS``: how long a wait for operations may take."""
+    return click.option("--timeout", "max_wait", type=POSITIVE, help=help)
+
+
+def speedup_option(help: str) -> Callable[[F], F]:
+    """``--speedup``: how many times faster than the contract an emulator runs."""
+    return click.option("--speedup", type=POSITIVE, default=1.0, show_default=True, help=help)
+
+
+def seed_option(help: str | None = None) -> Callable[[F], F]:
+    """``--seed``: the seed of what is generated at random."""
+    return click.option("--seed", type=int, default=0, show_default=True, help=help)
