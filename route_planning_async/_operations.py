@@ -12,7 +12,7 @@ limited" (contract, Operations). This room holds the waiting and nothing else:
   (:class:`PollOptions`, :class:`WaitManyOptions`) and the deadline that every
   wait keeps.
 
-It knows nothing of the client: every poll goes through an
+It knows nothing of the client, nor of an API version: every poll goes through an
 :class:`OperationReader` (``client.operations``, whose ``get`` waits for
 capacity in the read category like any other read), and all time is read and
 slept on the :class:`~route_planning_async._scheduler.Clock` it is given (the
@@ -30,7 +30,8 @@ loop's time on its own.
 
 An operation is *finished* when ``done`` is true or ``metadata.canceled`` is set.
 A finished operation whose ``result`` has a ``code`` failed (contract,
-Operations); :func:`wait` raises
+Operations). That is all this room reads of an operation (:class:`OperationState`),
+so it waits for any version's operations; :func:`wait` raises
 :class:`~route_planning_async.OptimizationFailedError` for it and
 :class:`~route_planning_async.OperationCanceledError` for a canceled one.
 """
@@ -38,6 +39,7 @@ Operations); :func:`wait` raises
 from __future__ import annotations
 
 import asyncio
+import datetime
 import math
 from collections.abc import AsyncGenerator, Awaitable, Iterable
 from typing import Protocol, TypedDict, TypeVar, Unpack, runtime_checkable
@@ -56,7 +58,6 @@ from route_planning_async._errors import (
 from route_planning_async._limits import Category, RateLimits
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import check_options
-from route_planning_async.v0_2b._models import Operation, OptimizationFailure
 
 __all__ = [
     "CONTRACT_READ_RATE",
@@ -64,8 +65,11 @@ __all__ = [
     "DEFAULT_POLL_INTERVAL",
     "POLL_GROWTH",
     "Deadline",
+    "Failure",
     "OperationCanceller",
+    "OperationMetadata",
     "OperationReader",
+    "OperationState",
     "PollOptions",
     "Polling",
     "WaitManyOptions",
@@ -91,18 +95,64 @@ CONTRACT_READ_RATE = 10.0
 """Reads per second of the contract (Limits) when the limits have no read rule."""
 
 
-class OperationReader(Protocol):
+class OperationMetadata(Protocol):
+    """What waiting reads of an operation's ``metadata``."""
+
+    @property
+    def canceled(self) -> bool:
+        """Whether the operation was canceled (it will never produce a result)."""
+
+    @property
+    def started_at(self) -> datetime.datetime | None:
+        """When the operation started, when the service says."""
+
+
+@runtime_checkable
+class Failure(Protocol):
+    """The ``result`` of a failed operation: it has a ``code`` (contract, Operations)."""
+
+    code: str
+    """The failure's machine-readable code."""
+    message: str
+    """What went wrong."""
+
+
+class OperationState(Protocol):
+    """What waiting reads of an operation (``Operation`` of the API version)."""
+
+    @property
+    def id(self) -> str:
+        """The serialized id, ``operations/<id>``."""
+
+    @property
+    def done(self) -> bool:
+        """Whether the operation finished."""
+
+    @property
+    def metadata(self) -> OperationMetadata:
+        """Whether it was canceled, and when it started."""
+
+    @property
+    def result(self) -> object:
+        """Its result once done: a :class:`Failure` when it failed."""
+
+
+OperationT = TypeVar("OperationT", bound=OperationState)
+OperationT_co = TypeVar("OperationT_co", bound=OperationState, covariant=True)
+
+
+class OperationReader(Protocol[OperationT_co]):
     """What waiting needs of the service: one operation by id (``client.operations``)."""
 
-    async def get(self, operation_id: str) -> Operation:
+    async def get(self, operation_id: str) -> OperationT_co:
         """The operation ``operations/<id>`` as the service has it now."""
 
 
 @runtime_checkable
-class OperationCanceller(OperationReader, Protocol):
+class OperationCanceller(OperationReader[OperationT_co], Protocol[OperationT_co]):
     """A reader that can also cancel an operation (``client.operations``), for ``cancel_on_timeout``."""
 
-    async def cancel(self, operation_id: str) -> Operation:
+    async def cancel(self, operation_id: str) -> OperationT_co:
         """Cancel ``operations/<id>`` on the service (public API documentation, ``:cancel``)."""
 
 
@@ -178,25 +228,25 @@ class Polling:
         return min(delay * POLL_GROWTH, self.max_poll_interval)
 
 
-def finished(operation: Operation) -> bool:
+def finished(operation: OperationState) -> bool:
     """Whether the operation is over: done, or canceled."""
     return operation.done or operation.metadata.canceled
 
 
-def settled(operation: Operation) -> Operation:
+def settled(operation: OperationT) -> OperationT:
     """The finished operation itself on success; raise for a failure or a cancellation."""
     if operation.metadata.canceled:
         raise OperationCanceledError(operation)
     result = operation.result
-    if isinstance(result, OptimizationFailure):
+    if isinstance(result, Failure):
         raise OptimizationFailedError(operation, result.code, result.message)
     return operation
 
 
-def _serialized_operation_id(value: Operation | str) -> str:
-    if isinstance(value, Operation):
-        return value.id
-    return f"operations/{_ids.operation_id(value)}"
+def _serialized_operation_id(value: OperationState | str) -> str:
+    if isinstance(value, str):
+        return f"operations/{_ids.operation_id(value)}"
+    return value.id
 
 
 class Deadline:
@@ -269,12 +319,16 @@ class Deadline:
 
 
 async def wait(
-    reader: OperationReader, operation: Operation | str, *, clock: Clock, **options: Unpack[PollOptions]
-) -> Operation:
+    reader: OperationReader[OperationT],
+    operation: OperationT | str,
+    *,
+    clock: Clock,
+    **options: Unpack[PollOptions],
+) -> OperationT:
     """Wait for one operation to finish and return it (``result`` holds
     ``num_optimized_stops`` and ``skipped_stops``).
 
-    An :class:`Operation` that is already finished is settled at once, without a
+    An operation that is already finished is settled at once, without a
     request (small plans come back done from ``:optimize``; contract, States and
     transitions). Otherwise it is polled through ``reader.get`` (the read
     category): first after ``poll_interval`` seconds, then with a delay
@@ -296,17 +350,17 @@ async def wait(
 
 
 async def poll_until_finished(
-    reader: OperationReader, operation: Operation | str, *, clock: Clock, polling: Polling
-) -> Operation:
+    reader: OperationReader[OperationT], operation: OperationT | str, *, clock: Clock, polling: Polling
+) -> OperationT:
     """:func:`wait`, with its options already read into ``polling``."""
     operation_id = _serialized_operation_id(operation)
     canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, operation_id)
     try:
-        if isinstance(operation, Operation):
-            current = operation
-        else:
+        if isinstance(operation, str):
             current = await deadline.run(reader.get(operation_id))
+        else:
+            current = operation
         delay = polling.poll_interval
         while not finished(current):
             await deadline.sleep(delay)
@@ -319,7 +373,9 @@ async def poll_until_finished(
     return settled(current)
 
 
-def _canceller(reader: OperationReader, polling: Polling) -> OperationCanceller | None:
+def _canceller(
+    reader: OperationReader[OperationT], polling: Polling
+) -> OperationCanceller[OperationT] | None:
     """The reader as a canceller when ``cancel_on_timeout`` is asked for; None otherwise."""
     if not polling.cancel_on_timeout:
         return None
@@ -329,7 +385,7 @@ def _canceller(reader: OperationReader, polling: Polling) -> OperationCanceller 
 
 
 async def cancel_after_timeout(
-    canceller: OperationCanceller, operation_id: str, timed_out: OperationTimeoutError
+    canceller: OperationCanceller[OperationState], operation_id: str, timed_out: OperationTimeoutError
 ) -> None:
     """Cancel an operation whose wait timed out; what happened goes into the error's notes.
 
@@ -378,19 +434,19 @@ class _Pending:
         return (self.checked, self.started, self.order)
 
 
-def _started(operation: Operation) -> float:
+def _started(operation: OperationState) -> float:
     started_at = operation.metadata.started_at
     return started_at.timestamp() if started_at is not None else math.inf
 
 
 async def wait_many(
-    reader: OperationReader,
-    operations: Iterable[Operation | str],
+    reader: OperationReader[OperationT],
+    operations: Iterable[OperationT | str],
     *,
     clock: Clock,
     limits: RateLimits,
     **options: Unpack[WaitManyOptions],
-) -> AsyncGenerator[Operation, None]:
+) -> AsyncGenerator[OperationT, None]:
     """Yield operations as they finish, from one shared poll loop.
 
     N operations cost one loop, not N pollers. Polls are spaced so that the
@@ -432,33 +488,32 @@ async def wait_many(
     canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, "")
 
-    def deliver(operation: Operation) -> Operation:
+    def deliver(operation: OperationT) -> OperationT:
         return settled(operation) if raise_on_failure else operation
 
     pending: dict[str, _Pending] = {}
     seen: set[str] = set()
-    given_finished: list[Operation] = []
+    given_finished: list[OperationT] = []
     now = clock.now()
     for order, item in enumerate(operations):
         operation_id = _serialized_operation_id(item)
         if operation_id in seen:
             continue
         seen.add(operation_id)
-        if isinstance(item, Operation):
-            if finished(item):
-                given_finished.append(item)
-            else:
-                pending[operation_id] = _Pending(
-                    operation_id,
-                    now,
-                    _started(item),
-                    now + polling.poll_interval,
-                    polling.next_delay(polling.poll_interval),
-                    order,
-                )
-        else:
+        if isinstance(item, str):
             pending[operation_id] = _Pending(
                 operation_id, -math.inf, math.inf, now, polling.poll_interval, order
+            )
+        elif finished(item):
+            given_finished.append(item)
+        else:
+            pending[operation_id] = _Pending(
+                operation_id,
+                now,
+                _started(item),
+                now + polling.poll_interval,
+                polling.next_delay(polling.poll_interval),
+                order,
             )
     for operation in given_finished:
         yield deliver(operation)
