@@ -14,7 +14,7 @@ from route_planning_async import _ids
 from route_planning_async._operations import PollOptions
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async._validators import UNSET, UnsetType
-from route_planning_async._workflows import LiveEdit, LiveEditOptions, live_edit, optimize_and_wait
+from route_planning_async._workflows import LiveEditOptions, optimize_and_wait
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._inputs import (
@@ -22,6 +22,7 @@ from route_planning_async.v0_2b._inputs import (
     PlanUpdate,
     reoptimization_body,
 )
+from route_planning_async.v0_2b._live_edit import LiveEdit, live_edit
 from route_planning_async.v0_2b._models import (
     Operation,
     Plan,
