@@ -8,9 +8,10 @@ limited" (contract, Operations). This room holds the waiting and nothing else:
   delay that grows to a cap;
 - :func:`wait_many` (``client.operations.wait_many``) follows any number of them
   with one shared poll loop whose rate is capped to a share of the read budget;
-- the poll-interval defaults, the checks of the waiting options
-  (:class:`PollOptions`, :class:`WaitManyOptions`) and the deadline that every
-  wait keeps.
+- the poll-interval defaults, the waiting options (:class:`PollOptions`,
+  :class:`WaitManyOptions`), read and checked into :class:`Polling` and
+  :class:`ManyPolling` (whose fields hold each option's text), and the deadline
+  that every wait keeps.
 
 It knows nothing of the client, nor of an API version: every poll goes through an
 :class:`OperationReader` (``client.operations``, whose ``get`` waits for
@@ -42,11 +43,12 @@ import asyncio
 import datetime
 import math
 from collections.abc import AsyncGenerator, Awaitable, Iterable
-from typing import Protocol, TypedDict, TypeVar, Unpack, runtime_checkable
+from typing import Protocol, Self, TypedDict, TypeVar, Unpack, runtime_checkable
 
 import attrs
 
 from route_planning_async import _ids
+from route_planning_async._docs import described
 from route_planning_async._errors import (
     ConflictError,
     OperationCanceledError,
@@ -66,6 +68,7 @@ __all__ = [
     "POLL_GROWTH",
     "Deadline",
     "Failure",
+    "ManyPolling",
     "OperationCanceller",
     "OperationMetadata",
     "OperationReader",
@@ -157,27 +160,20 @@ class OperationCanceller(OperationReader[OperationT_co], Protocol[OperationT_co]
 
 
 class PollOptions(TypedDict, total=False):
-    """The options of every wait (``operations.wait``, ``plans.optimize_and_wait``)."""
+    """The options of every wait (``operations.wait``, ``plans.optimize_and_wait``);
+    :class:`Polling` says what each one is."""
 
     timeout: float | None
-    """Seconds before :class:`OperationTimeoutError`; None waits for ever."""
     poll_interval: float
-    """Seconds before the first poll (:data:`DEFAULT_POLL_INTERVAL`)."""
     max_poll_interval: float
-    """The cap of the growing delay (:data:`DEFAULT_MAX_POLL_INTERVAL`)."""
     cancel_on_timeout: bool
-    """On :class:`OperationTimeoutError`, cancel the operation on the service too
-    (``operations.cancel``; not in the contract, the public API documentation's
-    ``:cancel``). Default False: the operation goes on."""
 
 
 class WaitManyOptions(PollOptions, total=False):
-    """The options of ``operations.wait_many``."""
+    """The options of ``operations.wait_many``; :class:`ManyPolling` says what each one is."""
 
     read_share: float
-    """The share (0 < share <= 1) of the read category's rate the poll loop may use."""
     raise_on_failure: bool
-    """Raise at the first failed or canceled operation instead of yielding it."""
 
 
 def check_intervals(poll_interval: float, max_poll_interval: float) -> None:
@@ -198,34 +194,63 @@ def check_timeout(timeout: float | None) -> None:
 
 @attrs.frozen
 class Polling:
-    """How one wait polls: the :class:`PollOptions` of a call, checked, with their defaults."""
+    """How one wait polls: the :class:`PollOptions` of a call, checked, with their defaults.
 
-    timeout: float | None
-    """Seconds before :class:`OperationTimeoutError`; None waits for ever."""
-    poll_interval: float
-    """Seconds before the first poll."""
-    max_poll_interval: float
-    """The cap of the growing delay between two polls."""
-    cancel_on_timeout: bool = False
-    """Cancel the operation on the service when the wait times out."""
+    Each field's text is what every waiting method's docstring says of its option.
+    """
+
+    timeout: float | None = attrs.field(
+        default=None,
+        metadata=described("Seconds before :class:`OperationTimeoutError`; None waits for ever."),
+    )
+    poll_interval: float = attrs.field(
+        default=DEFAULT_POLL_INTERVAL,
+        metadata=described("Seconds before the first poll; the delay grows after each poll."),
+    )
+    max_poll_interval: float = attrs.field(
+        default=DEFAULT_MAX_POLL_INTERVAL,
+        metadata=described("The cap of the growing delay between two polls."),
+    )
+    cancel_on_timeout: bool = attrs.field(
+        default=False,
+        metadata=described(
+            """On :class:`OperationTimeoutError`, cancel the operation on the service too
+            (``operations.cancel``; not in the contract, the public API documentation's
+            ``:cancel``); otherwise the operation goes on."""
+        ),
+    )
 
     def __attrs_post_init__(self) -> None:
         check_intervals(self.poll_interval, self.max_poll_interval)
         check_timeout(self.timeout)
 
     @classmethod
-    def of(cls, options: PollOptions) -> Polling:
+    def of(cls, options: PollOptions) -> Self:
         """The settings ``options`` give, the defaults for the others."""
-        return cls(
-            options.get("timeout"),
-            options.get("poll_interval", DEFAULT_POLL_INTERVAL),
-            options.get("max_poll_interval", DEFAULT_MAX_POLL_INTERVAL),
-            options.get("cancel_on_timeout", False),
-        )
+        return cls(**options)
 
     def next_delay(self, delay: float) -> float:
         """The delay after ``delay``, for an operation that is still running: grown, capped."""
         return min(delay * POLL_GROWTH, self.max_poll_interval)
+
+
+@attrs.frozen
+class ManyPolling(Polling):
+    """How :func:`wait_many` polls: the :class:`WaitManyOptions` of a call, checked, with their defaults."""
+
+    read_share: float = attrs.field(
+        default=0.5,
+        metadata=described("The share (0 < share <= 1) of the read category's rate the poll loop may use."),
+    )
+    raise_on_failure: bool = attrs.field(
+        default=False,
+        metadata=described("Raise at the first failed or canceled operation instead of yielding it."),
+    )
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        if not 0 < self.read_share <= 1:
+            raise ValidationError("read_share", f"must be more than 0 and at most 1, got {self.read_share}")
 
 
 def finished(operation: OperationState) -> bool:
@@ -479,17 +504,13 @@ async def wait_many(
             canceled on the service first.
     """
     check_options(options, WaitManyOptions.__optional_keys__, "wait_many")
-    polling = Polling.of(options)
-    read_share = options.get("read_share", 0.5)
-    raise_on_failure = options.get("raise_on_failure", False)
-    if not 0 < read_share <= 1:
-        raise ValidationError("read_share", f"must be more than 0 and at most 1, got {read_share}")
-    spacing = 1 / (read_share * read_rate(limits))
+    polling = ManyPolling.of(options)
+    spacing = 1 / (polling.read_share * read_rate(limits))
     canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, "")
 
     def deliver(operation: OperationT) -> OperationT:
-        return settled(operation) if raise_on_failure else operation
+        return settled(operation) if polling.raise_on_failure else operation
 
     pending: dict[str, _Pending] = {}
     seen: set[str] = set()

@@ -30,6 +30,7 @@ from typing import Any, Generic, Protocol, TypeVar, Unpack
 import attrs
 
 from route_planning_async import _ids
+from route_planning_async._docs import described, keywords_documented, keywords_of
 from route_planning_async._errors import (
     ConflictError,
     OptimizationInProgressError,
@@ -56,6 +57,7 @@ __all__ = [
     "LiveChangeState",
     "LiveEdit",
     "LiveEditOptions",
+    "LiveEditing",
     "OperationCalls",
     "Optimization",
     "OptimizationMetadata",
@@ -146,12 +148,27 @@ class OperationCalls(OperationReader[OptimizationT_co], Protocol[OptimizationT_c
 
 
 class LiveEditOptions(PollOptions, total=False):
-    """The options of ``plans.live_edit`` (the waiting ones, plus how the changes are applied)."""
+    """The options of ``plans.live_edit`` (the waiting ones, plus how the changes are
+    applied); :class:`LiveEditing` says what each one is."""
 
     distribute: bool
-    """``:redistribute`` after the re-optimization (True, the default), or ``:save``."""
     optimization_type: str | None
-    """A :class:`ReoptimizationType` value; the service's default when None."""
+
+
+@attrs.frozen
+class LiveEditing(Polling):
+    """How a live edit is applied: the :class:`LiveEditOptions` of a call, checked, with their defaults."""
+
+    distribute: bool = attrs.field(
+        default=True,
+        metadata=described("``:redistribute`` after the re-optimization, or ``:save`` when False."),
+    )
+    optimization_type: str | None = attrs.field(
+        default=None,
+        metadata=described(
+            "A :class:`ReoptimizationType` value; None: the service's default (``reorder_changed_stops``)."
+        ),
+    )
 
 
 async def _wait_until_not_optimizing(
@@ -331,17 +348,13 @@ class _LiveEditContext(AbstractAsyncContextManager[EditT], Generic[EditT, PlanT,
         operations: OperationCalls[OptimizationT],
         *,
         clock: Clock,
-        polling: Polling,
-        distribute: bool,
-        optimization_type: str | None,
+        editing: LiveEditing,
     ) -> None:
         self._edit = edit
         self._plans = plans
         self._operations = operations
         self._clock = clock
-        self._polling = polling
-        self._distribute = distribute
-        self._optimization_type = optimization_type
+        self._editing = editing
 
     async def __aenter__(self) -> EditT:
         return self._edit
@@ -356,7 +369,7 @@ class _LiveEditContext(AbstractAsyncContextManager[EditT], Generic[EditT, PlanT,
             # No change waits on the service (none was made, or the plan was
             # writable and took them at once): there is nothing to apply.
             return
-        await self._apply(Deadline(self._clock, self._polling.timeout, f"plans/{self._edit.plan_id}"))
+        await self._apply(Deadline(self._clock, self._editing.timeout, f"plans/{self._edit.plan_id}"))
 
     async def _apply(self, deadline: Deadline) -> None:
         """Re-optimize, wait, then redistribute or save."""
@@ -364,11 +377,11 @@ class _LiveEditContext(AbstractAsyncContextManager[EditT], Generic[EditT, PlanT,
         for _ in range(MAX_IN_PROGRESS_ROUNDS):
             try:
                 operation = await deadline.run(
-                    plans.reoptimize(edit.plan_id, optimization_type=self._optimization_type)
+                    plans.reoptimize(edit.plan_id, optimization_type=self._editing.optimization_type)
                 )
             except OptimizationInProgressError as busy:
                 last_busy = busy
-                await _wait_until_not_optimizing(plans, edit.plan_id, deadline, self._polling)
+                await _wait_until_not_optimizing(plans, edit.plan_id, deadline, self._editing)
                 continue
             except ConflictError as conflict:
                 if conflict.code == "plan_already_optimized":
@@ -379,16 +392,17 @@ class _LiveEditContext(AbstractAsyncContextManager[EditT], Generic[EditT, PlanT,
             break
         else:
             raise last_busy
-        left = attrs.evolve(self._polling, timeout=deadline.timeout_left())
+        left = attrs.evolve(self._editing, timeout=deadline.timeout_left())
         edit.operation = await poll_until_finished(
             self._operations, operation, clock=self._clock, polling=left
         )
-        if self._distribute:
+        if self._editing.distribute:
             edit.plan = await plans.redistribute(edit.plan_id)
         else:
             await plans.save(edit.plan_id)
 
 
+@keywords_documented(keywords_of(LiveEditing, defaults=True))
 def live_edit(
     plans: PlanCalls[PlanT, OptimizationT],
     operations: OperationCalls[OptimizationT],
@@ -434,22 +448,6 @@ def live_edit(
         edit: The version's :class:`LiveEdit` of the plan, whose calls make the changes.
         clock: The scheduler's clock, on which every delay and deadline runs.
 
-    Keyword Args:
-        distribute: ``:redistribute`` after the re-optimization (True), or ``:save``.
-        optimization_type: A :class:`ReoptimizationType` value; the service's
-            default (``reorder_changed_stops``) when None.
-        timeout: Seconds for applying the changes (the re-optimization and the
-            wait for it); :class:`OperationTimeoutError` after that, changes still pending.
-        cancel_on_timeout: On that timeout, also cancel the re-optimization on
-            the service, so it does not apply the changes later on its own.
     """
     check_options(options, LiveEditOptions.__optional_keys__, "live_edit")
-    return _LiveEditContext(
-        edit,
-        plans,
-        operations,
-        clock=clock,
-        polling=Polling.of(options),
-        distribute=options.get("distribute", True),
-        optimization_type=options.get("optimization_type"),
-    )
+    return _LiveEditContext(edit, plans, operations, clock=clock, editing=LiveEditing.of(options))
