@@ -54,6 +54,7 @@ from route_planning_async._validators import check_options
 
 __all__ = [
     "MAX_IN_PROGRESS_ROUNDS",
+    "Listing",
     "LiveChangeState",
     "LiveEdit",
     "LiveEditOptions",
@@ -71,7 +72,9 @@ MAX_IN_PROGRESS_ROUNDS = 5
 """Times an optimize call answered 409 ``plan_optimization_in_progress`` is waited out."""
 
 _OPTIMIZATIONS = "plan_optimization"
+"""The operation type of an optimization (public API documentation, GET /operations)."""
 _OPTIMIZING = "optimizing"
+"""A plan's ``optimization`` while an optimization of it runs."""
 
 
 class PlanState(Protocol):
