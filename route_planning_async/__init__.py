@@ -13,7 +13,6 @@ API reference are in the documentation site, built from ``docs/`` with
 from importlib import metadata
 
 from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
-from route_planning_async._client import DEFAULT_BASE_URL, AnyResource, RoutePlanningClient
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import (
     APIError,
@@ -68,7 +67,7 @@ from route_planning_async._pagination import Page, Paginator
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._stats import CategoryStats, SchedulerStats
 from route_planning_async._transport import Transport
-from route_planning_async._workflows import LiveEdit
+from route_planning_async.v0_2b._client import DEFAULT_BASE_URL, AnyResource, RoutePlanningClient
 from route_planning_async.v0_2b._inputs import (
     PAYMENT_CURRENCIES,
     UNSET,
@@ -93,6 +92,7 @@ from route_planning_async.v0_2b._inputs import (
     UnsetType,
     WeightInput,
 )
+from route_planning_async.v0_2b._live_edit import LiveEdit
 from route_planning_async.v0_2b._models import (
     Activity,
     AttemptedLocation,

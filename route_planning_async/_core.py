@@ -1,7 +1,7 @@
 """The pure core: requests and responses as data, and how an answer is decoded.
 
-Nothing here does I/O. A resource method builds a :class:`Request` (through the
-endpoint table in ``_endpoints.py``), the scheduler admits it, the transport
+Nothing here does I/O. A namespace method builds a :class:`Request` (through its
+version's endpoint table, ``v0_2b/_endpoints.py``), the scheduler admits it, the transport
 turns it into bytes on the wire and back into a :class:`Response`, and
 :func:`decode` turns that into JSON data or the right exception.
 """

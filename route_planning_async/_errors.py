@@ -56,13 +56,11 @@ cause or context, only a redacted copy of it (``TransportError``).
 
 from __future__ import annotations
 
-import enum
 import json
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar, Protocol
 
-if TYPE_CHECKING:
-    from route_planning_async.v0_2b._models import Operation
+from route_planning_async._error_codes import ErrorCode
 
 __all__ = [
     "APIError",
@@ -108,63 +106,12 @@ class ConfigurationError(RoutePlanningError, ValueError):
     """The client or one of its policies was configured with an unusable value."""
 
 
-class ErrorCode(enum.StrEnum):
-    """Every error ``code`` the official schema names (``APIError.error_code``).
+class _Operation(Protocol):
+    """What an error about an operation reads of it (any API version's operation)."""
 
-    A code the service sends that is not listed here is kept as a string in
-    ``APIError.code``; ``error_code`` is then None (see :meth:`parse`).
-    """
-
-    DEPOT_MISSING_START_ADDRESS = "depot_missing_start_address"
-    """409: the depot has no start address to optimize from."""
-    DEPOT_NOT_FOUND = "depot_not_found"
-    """409: the plan's depot does not exist."""
-    DRIVER_NOT_ACTIVE = "driver_not_active"
-    """400: a driver of the request is not active."""
-    FEATURE_NOT_IN_SUBSCRIPTION = "feature_not_in_subscription"
-    """403: the team's subscription does not include the feature."""
-    MAIN_DEPOT_NOT_FOUND = "main_depot_not_found"
-    """404: the team has no main depot."""
-    NO_DRIVERS_AVAILABLE = "no_drivers_available"
-    """409: the plan has no drivers to optimize for."""
-    NO_END_TIME_AND_MAX_STOPS_PER_DRIVER = "no_end_time_and_max_stops_per_driver"
-    """409: drivers need an end time or a maximum number of stops."""
-    OPERATION_ALREADY_DONE = "operation_already_done"
-    """409: the operation finished; it cannot be canceled."""
-    OPERATION_NOT_FOUND = "operation_not_found"
-    """404: no such operation."""
-    PLAN_ALREADY_DISTRIBUTED = "plan_already_distributed"
-    """409: the plan was already distributed."""
-    PLAN_ALREADY_OPTIMIZED = "plan_already_optimized"
-    """409: the plan is already optimized; reoptimize it instead."""
-    PLAN_CONCURRENT_MODIFICATION = "plan_concurrent_modification"
-    """409: the plan was changed by another request at the same time."""
-    PLAN_INACCESSIBLE = "plan_inaccessible"
-    """403: the plan is outside the team's data access period."""
-    PLAN_NOT_OPTIMIZED = "plan_not_optimized"
-    """409: the plan must be optimized first."""
-    PLAN_NOT_WRITABLE = "plan_not_writable"
-    """409: the plan was optimized; only the live endpoints change it."""
-    PLAN_OPTIMIZATION_IN_PROGRESS = "plan_optimization_in_progress"
-    """409: an optimization of the plan is running."""
-    PLAN_OPTIMIZATION_NOT_SUPPORTED = "plan_optimization_not_supported"
-    """409: this optimization type is not supported for the plan in its state."""
-    ROUTE_INACCESSIBLE = "route_inaccessible"
-    """403: the route is outside the team's data access period."""
-    STOP_NOT_EDITABLE = "stop_not_editable"
-    """422: the stop can no longer be edited (it was attempted, or its route finished)."""
-    VEHICLE_CAPACITY_DISABLED = "vehicle_capacity_disabled"
-    """403: the team does not track vehicle capacity, so a stop cannot carry a weight."""
-
-    @classmethod
-    def parse(cls, code: str | None) -> ErrorCode | None:
-        """The member for ``code``; None for None or a code this version does not know."""
-        if code is None:
-            return None
-        try:
-            return cls(code)
-        except ValueError:
-            return None
+    @property
+    def id(self) -> str:
+        """The operation's serialized id, ``operations/<id>``."""
 
 
 class ValidationError(RoutePlanningError, ValueError):
@@ -191,17 +138,31 @@ class DecodeError(RoutePlanningError):
 
     ``path`` is the JSON path of the offending value (``routes[2].timing.latestAttemptTime``,
     empty for the whole answer), ``value`` the value found there (None for a missing
-    key) and ``reason`` what was wrong with it.
+    key) and ``reason`` what was wrong with it. ``method`` and ``request_url`` name
+    the request, when the error was made for one.
     """
 
-    def __init__(self, path: str, value: object, reason: str) -> None:
+    def __init__(
+        self,
+        path: str,
+        value: object,
+        reason: str,
+        *,
+        method: str | None = None,
+        request_url: str | None = None,
+    ) -> None:
         shown = repr(value)
         if len(shown) > _BODY_PREVIEW:
             shown = shown[:_BODY_PREVIEW] + "..."
-        super().__init__(f"cannot decode the answer at {path or '<root>'}: {reason} (got {shown})")
+        where = f"{method} {request_url}: " if method and request_url else ""
+        super().__init__(f"{where}cannot decode the answer at {path or '<root>'}: {reason} (got {shown})")
         self.path = path
         self.value = value
         self.reason = reason
+        self.method = method
+        """HTTP method of the request."""
+        self.request_url = request_url
+        """The URL the request was sent to."""
 
     def inside(self, key: str | int) -> DecodeError:
         """The same error, one level further out: ``key`` is put in front of the path."""
@@ -212,7 +173,7 @@ class DecodeError(RoutePlanningError):
             path = part + self.path
         else:
             path = f"{part}.{self.path}"
-        error = DecodeError(path, self.value, self.reason)
+        error = DecodeError(path, self.value, self.reason, method=self.method, request_url=self.request_url)
         error.__cause__ = self.__cause__
         return error
 
@@ -520,7 +481,7 @@ class ServerError(APIError):
 class OptimizationFailedError(RoutePlanningError):
     """An optimization operation finished with a failure result ``{code, message}``."""
 
-    def __init__(self, operation: Operation, code: str, message: str) -> None:
+    def __init__(self, operation: _Operation, code: str, message: str) -> None:
         super().__init__(f"optimization {operation.id} failed: {code}: {message}")
         self.operation = operation
         self.code = code
@@ -530,7 +491,7 @@ class OptimizationFailedError(RoutePlanningError):
 class OperationCanceledError(RoutePlanningError):
     """An operation's ``metadata.canceled`` is true; it will never produce a result."""
 
-    def __init__(self, operation: Operation) -> None:
+    def __init__(self, operation: _Operation) -> None:
         super().__init__(f"operation {operation.id} was canceled")
         self.operation = operation
 

@@ -5,8 +5,8 @@ change at any moment", its public documentation gives other numbers than the
 contract, and teams can have raised ones; so a category keeps a *rate factor*
 ``f`` in ``(0, 1]`` and admits ``learned_amount(amount, f)`` =
 ``max(1, floor(amount * f))`` of every rule per period (``_backends.py``). This
-module decides ``f``; the scheduler (``_scheduler.py``) asks it after every
-answer and carries the answer out through the backend, so that every process
+module decides ``f``; the scheduler's lanes (``_scheduler/_lane.py``) ask it after every
+answer and carry the answer out through the backend, so that every process
 sharing a backend uses what any of them learned.
 
 The algorithm
@@ -53,7 +53,7 @@ exact when the service counts as the backend does), between probes it sends at
 refused requests, or a token bucket with a burst, makes the first ``f_obs`` an
 over- or under-estimate; the next cut or probe corrects it. Nothing here can
 make a request fail: a refused request waits for the learned rate (the
-scheduler's docstring).
+docstring of ``_scheduler/_lane.py``, "429s").
 """
 
 from __future__ import annotations

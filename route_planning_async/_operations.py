@@ -8,11 +8,12 @@ limited" (contract, Operations). This room holds the waiting and nothing else:
   delay that grows to a cap;
 - :func:`wait_many` (``client.operations.wait_many``) follows any number of them
   with one shared poll loop whose rate is capped to a share of the read budget;
-- the poll-interval defaults, the checks of the waiting options
-  (:class:`PollOptions`, :class:`WaitManyOptions`) and the deadline that every
-  wait keeps.
+- the poll-interval defaults, the waiting options (:class:`PollOptions`,
+  :class:`WaitManyOptions`), read and checked into :class:`Polling` and
+  :class:`ManyPolling` (whose fields hold each option's text), and the deadline
+  that every wait keeps.
 
-It knows nothing of the client: every poll goes through an
+It knows nothing of the client, nor of an API version: every poll goes through an
 :class:`OperationReader` (``client.operations``, whose ``get`` waits for
 capacity in the read category like any other read), and all time is read and
 slept on the :class:`~route_planning_async._scheduler.Clock` it is given (the
@@ -30,7 +31,8 @@ loop's time on its own.
 
 An operation is *finished* when ``done`` is true or ``metadata.canceled`` is set.
 A finished operation whose ``result`` has a ``code`` failed (contract,
-Operations); :func:`wait` raises
+Operations). That is all this room reads of an operation (:class:`OperationState`),
+so it waits for any version's operations; :func:`wait` raises
 :class:`~route_planning_async.OptimizationFailedError` for it and
 :class:`~route_planning_async.OperationCanceledError` for a canceled one.
 """
@@ -38,13 +40,15 @@ Operations); :func:`wait` raises
 from __future__ import annotations
 
 import asyncio
+import datetime
 import math
 from collections.abc import AsyncGenerator, Awaitable, Iterable
-from typing import Protocol, TypedDict, TypeVar, Unpack, runtime_checkable
+from typing import Protocol, Self, TypedDict, TypeVar, Unpack, runtime_checkable
 
 import attrs
 
 from route_planning_async import _ids
+from route_planning_async._docs import described
 from route_planning_async._errors import (
     ConflictError,
     OperationCanceledError,
@@ -56,7 +60,6 @@ from route_planning_async._errors import (
 from route_planning_async._limits import Category, RateLimits
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import check_options
-from route_planning_async.v0_2b._models import Operation, OptimizationFailure
 
 __all__ = [
     "CONTRACT_READ_RATE",
@@ -64,8 +67,12 @@ __all__ = [
     "DEFAULT_POLL_INTERVAL",
     "POLL_GROWTH",
     "Deadline",
+    "Failure",
+    "ManyPolling",
     "OperationCanceller",
+    "OperationMetadata",
     "OperationReader",
+    "OperationState",
     "PollOptions",
     "Polling",
     "WaitManyOptions",
@@ -91,43 +98,82 @@ CONTRACT_READ_RATE = 10.0
 """Reads per second of the contract (Limits) when the limits have no read rule."""
 
 
-class OperationReader(Protocol):
+class OperationMetadata(Protocol):
+    """What waiting reads of an operation's ``metadata``."""
+
+    @property
+    def canceled(self) -> bool:
+        """Whether the operation was canceled (it will never produce a result)."""
+
+    @property
+    def started_at(self) -> datetime.datetime | None:
+        """When the operation started, when the service says."""
+
+
+@runtime_checkable
+class Failure(Protocol):
+    """The ``result`` of a failed operation: it has a ``code`` (contract, Operations)."""
+
+    code: str
+    """The failure's machine-readable code."""
+    message: str
+    """What went wrong."""
+
+
+class OperationState(Protocol):
+    """What waiting reads of an operation (``Operation`` of the API version)."""
+
+    @property
+    def id(self) -> str:
+        """The serialized id, ``operations/<id>``."""
+
+    @property
+    def done(self) -> bool:
+        """Whether the operation finished."""
+
+    @property
+    def metadata(self) -> OperationMetadata:
+        """Whether it was canceled, and when it started."""
+
+    @property
+    def result(self) -> object:
+        """Its result once done: a :class:`Failure` when it failed."""
+
+
+OperationT = TypeVar("OperationT", bound=OperationState)
+OperationT_co = TypeVar("OperationT_co", bound=OperationState, covariant=True)
+
+
+class OperationReader(Protocol[OperationT_co]):
     """What waiting needs of the service: one operation by id (``client.operations``)."""
 
-    async def get(self, operation_id: str) -> Operation:
+    async def get(self, operation_id: str) -> OperationT_co:
         """The operation ``operations/<id>`` as the service has it now."""
 
 
 @runtime_checkable
-class OperationCanceller(OperationReader, Protocol):
+class OperationCanceller(OperationReader[OperationT_co], Protocol[OperationT_co]):
     """A reader that can also cancel an operation (``client.operations``), for ``cancel_on_timeout``."""
 
-    async def cancel(self, operation_id: str) -> Operation:
+    async def cancel(self, operation_id: str) -> OperationT_co:
         """Cancel ``operations/<id>`` on the service (public API documentation, ``:cancel``)."""
 
 
 class PollOptions(TypedDict, total=False):
-    """The options of every wait (``operations.wait``, ``plans.optimize_and_wait``)."""
+    """The options of every wait (``operations.wait``, ``plans.optimize_and_wait``);
+    :class:`Polling` says what each one is."""
 
     timeout: float | None
-    """Seconds before :class:`OperationTimeoutError`; None waits for ever."""
     poll_interval: float
-    """Seconds before the first poll (:data:`DEFAULT_POLL_INTERVAL`)."""
     max_poll_interval: float
-    """The cap of the growing delay (:data:`DEFAULT_MAX_POLL_INTERVAL`)."""
     cancel_on_timeout: bool
-    """On :class:`OperationTimeoutError`, cancel the operation on the service too
-    (``operations.cancel``; not in the contract, the public API documentation's
-    ``:cancel``). Default False: the operation goes on."""
 
 
 class WaitManyOptions(PollOptions, total=False):
-    """The options of ``operations.wait_many``."""
+    """The options of ``operations.wait_many``; :class:`ManyPolling` says what each one is."""
 
     read_share: float
-    """The share (0 < share <= 1) of the read category's rate the poll loop may use."""
     raise_on_failure: bool
-    """Raise at the first failed or canceled operation instead of yielding it."""
 
 
 def check_intervals(poll_interval: float, max_poll_interval: float) -> None:
@@ -148,55 +194,84 @@ def check_timeout(timeout: float | None) -> None:
 
 @attrs.frozen
 class Polling:
-    """How one wait polls: the :class:`PollOptions` of a call, checked, with their defaults."""
+    """How one wait polls: the :class:`PollOptions` of a call, checked, with their defaults.
 
-    timeout: float | None
-    """Seconds before :class:`OperationTimeoutError`; None waits for ever."""
-    poll_interval: float
-    """Seconds before the first poll."""
-    max_poll_interval: float
-    """The cap of the growing delay between two polls."""
-    cancel_on_timeout: bool = False
-    """Cancel the operation on the service when the wait times out."""
+    Each field's text is what every waiting method's docstring says of its option.
+    """
+
+    timeout: float | None = attrs.field(
+        default=None,
+        metadata=described("Seconds before :class:`OperationTimeoutError`; None waits for ever."),
+    )
+    poll_interval: float = attrs.field(
+        default=DEFAULT_POLL_INTERVAL,
+        metadata=described("Seconds before the first poll; the delay grows after each poll."),
+    )
+    max_poll_interval: float = attrs.field(
+        default=DEFAULT_MAX_POLL_INTERVAL,
+        metadata=described("The cap of the growing delay between two polls."),
+    )
+    cancel_on_timeout: bool = attrs.field(
+        default=False,
+        metadata=described(
+            """On :class:`OperationTimeoutError`, cancel the operation on the service too
+            (``operations.cancel``; not in the contract, the public API documentation's
+            ``:cancel``); otherwise the operation goes on."""
+        ),
+    )
 
     def __attrs_post_init__(self) -> None:
         check_intervals(self.poll_interval, self.max_poll_interval)
         check_timeout(self.timeout)
 
     @classmethod
-    def of(cls, options: PollOptions) -> Polling:
+    def of(cls, options: PollOptions) -> Self:
         """The settings ``options`` give, the defaults for the others."""
-        return cls(
-            options.get("timeout"),
-            options.get("poll_interval", DEFAULT_POLL_INTERVAL),
-            options.get("max_poll_interval", DEFAULT_MAX_POLL_INTERVAL),
-            options.get("cancel_on_timeout", False),
-        )
+        return cls(**options)
 
     def next_delay(self, delay: float) -> float:
         """The delay after ``delay``, for an operation that is still running: grown, capped."""
         return min(delay * POLL_GROWTH, self.max_poll_interval)
 
 
-def finished(operation: Operation) -> bool:
+@attrs.frozen
+class ManyPolling(Polling):
+    """How :func:`wait_many` polls: the :class:`WaitManyOptions` of a call, checked, with their defaults."""
+
+    read_share: float = attrs.field(
+        default=0.5,
+        metadata=described("The share (0 < share <= 1) of the read category's rate the poll loop may use."),
+    )
+    raise_on_failure: bool = attrs.field(
+        default=False,
+        metadata=described("Raise at the first failed or canceled operation instead of yielding it."),
+    )
+
+    def __attrs_post_init__(self) -> None:
+        super().__attrs_post_init__()
+        if not 0 < self.read_share <= 1:
+            raise ValidationError("read_share", f"must be more than 0 and at most 1, got {self.read_share}")
+
+
+def finished(operation: OperationState) -> bool:
     """Whether the operation is over: done, or canceled."""
     return operation.done or operation.metadata.canceled
 
 
-def settled(operation: Operation) -> Operation:
+def settled(operation: OperationT) -> OperationT:
     """The finished operation itself on success; raise for a failure or a cancellation."""
     if operation.metadata.canceled:
         raise OperationCanceledError(operation)
     result = operation.result
-    if isinstance(result, OptimizationFailure):
+    if isinstance(result, Failure):
         raise OptimizationFailedError(operation, result.code, result.message)
     return operation
 
 
-def _serialized_operation_id(value: Operation | str) -> str:
-    if isinstance(value, Operation):
-        return value.id
-    return f"operations/{_ids.operation_id(value)}"
+def _serialized_operation_id(value: OperationState | str) -> str:
+    if isinstance(value, str):
+        return f"operations/{_ids.operation_id(value)}"
+    return value.id
 
 
 class Deadline:
@@ -269,12 +344,16 @@ class Deadline:
 
 
 async def wait(
-    reader: OperationReader, operation: Operation | str, *, clock: Clock, **options: Unpack[PollOptions]
-) -> Operation:
+    reader: OperationReader[OperationT],
+    operation: OperationT | str,
+    *,
+    clock: Clock,
+    **options: Unpack[PollOptions],
+) -> OperationT:
     """Wait for one operation to finish and return it (``result`` holds
     ``num_optimized_stops`` and ``skipped_stops``).
 
-    An :class:`Operation` that is already finished is settled at once, without a
+    An operation that is already finished is settled at once, without a
     request (small plans come back done from ``:optimize``; contract, States and
     transitions). Otherwise it is polled through ``reader.get`` (the read
     category): first after ``poll_interval`` seconds, then with a delay
@@ -296,17 +375,17 @@ async def wait(
 
 
 async def poll_until_finished(
-    reader: OperationReader, operation: Operation | str, *, clock: Clock, polling: Polling
-) -> Operation:
+    reader: OperationReader[OperationT], operation: OperationT | str, *, clock: Clock, polling: Polling
+) -> OperationT:
     """:func:`wait`, with its options already read into ``polling``."""
     operation_id = _serialized_operation_id(operation)
     canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, operation_id)
     try:
-        if isinstance(operation, Operation):
-            current = operation
-        else:
+        if isinstance(operation, str):
             current = await deadline.run(reader.get(operation_id))
+        else:
+            current = operation
         delay = polling.poll_interval
         while not finished(current):
             await deadline.sleep(delay)
@@ -319,7 +398,9 @@ async def poll_until_finished(
     return settled(current)
 
 
-def _canceller(reader: OperationReader, polling: Polling) -> OperationCanceller | None:
+def _canceller(
+    reader: OperationReader[OperationT], polling: Polling
+) -> OperationCanceller[OperationT] | None:
     """The reader as a canceller when ``cancel_on_timeout`` is asked for; None otherwise."""
     if not polling.cancel_on_timeout:
         return None
@@ -329,7 +410,7 @@ def _canceller(reader: OperationReader, polling: Polling) -> OperationCanceller 
 
 
 async def cancel_after_timeout(
-    canceller: OperationCanceller, operation_id: str, timed_out: OperationTimeoutError
+    canceller: OperationCanceller[OperationState], operation_id: str, timed_out: OperationTimeoutError
 ) -> None:
     """Cancel an operation whose wait timed out; what happened goes into the error's notes.
 
@@ -378,19 +459,19 @@ class _Pending:
         return (self.checked, self.started, self.order)
 
 
-def _started(operation: Operation) -> float:
+def _started(operation: OperationState) -> float:
     started_at = operation.metadata.started_at
     return started_at.timestamp() if started_at is not None else math.inf
 
 
 async def wait_many(
-    reader: OperationReader,
-    operations: Iterable[Operation | str],
+    reader: OperationReader[OperationT],
+    operations: Iterable[OperationT | str],
     *,
     clock: Clock,
     limits: RateLimits,
     **options: Unpack[WaitManyOptions],
-) -> AsyncGenerator[Operation, None]:
+) -> AsyncGenerator[OperationT, None]:
     """Yield operations as they finish, from one shared poll loop.
 
     N operations cost one loop, not N pollers. Polls are spaced so that the
@@ -423,42 +504,37 @@ async def wait_many(
             canceled on the service first.
     """
     check_options(options, WaitManyOptions.__optional_keys__, "wait_many")
-    polling = Polling.of(options)
-    read_share = options.get("read_share", 0.5)
-    raise_on_failure = options.get("raise_on_failure", False)
-    if not 0 < read_share <= 1:
-        raise ValidationError("read_share", f"must be more than 0 and at most 1, got {read_share}")
-    spacing = 1 / (read_share * read_rate(limits))
+    polling = ManyPolling.of(options)
+    spacing = 1 / (polling.read_share * read_rate(limits))
     canceller = _canceller(reader, polling)
     deadline = Deadline(clock, polling.timeout, "")
 
-    def deliver(operation: Operation) -> Operation:
-        return settled(operation) if raise_on_failure else operation
+    def deliver(operation: OperationT) -> OperationT:
+        return settled(operation) if polling.raise_on_failure else operation
 
     pending: dict[str, _Pending] = {}
     seen: set[str] = set()
-    given_finished: list[Operation] = []
+    given_finished: list[OperationT] = []
     now = clock.now()
     for order, item in enumerate(operations):
         operation_id = _serialized_operation_id(item)
         if operation_id in seen:
             continue
         seen.add(operation_id)
-        if isinstance(item, Operation):
-            if finished(item):
-                given_finished.append(item)
-            else:
-                pending[operation_id] = _Pending(
-                    operation_id,
-                    now,
-                    _started(item),
-                    now + polling.poll_interval,
-                    polling.next_delay(polling.poll_interval),
-                    order,
-                )
-        else:
+        if isinstance(item, str):
             pending[operation_id] = _Pending(
                 operation_id, -math.inf, math.inf, now, polling.poll_interval, order
+            )
+        elif finished(item):
+            given_finished.append(item)
+        else:
+            pending[operation_id] = _Pending(
+                operation_id,
+                now,
+                _started(item),
+                now + polling.poll_interval,
+                polling.next_delay(polling.poll_interval),
+                order,
             )
     for operation in given_finished:
         yield deliver(operation)

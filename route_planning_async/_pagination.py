@@ -13,25 +13,28 @@ exactly that, one page at a time, only as far as the caller iterates::
 
 Filters are sent as ``filter[name]=value`` (dates as ``YYYY-MM-DD``); the query
 is checked when the paginator is made, so a bad one fails before anything is sent.
-The largest ``maxPageSize`` of each list is in the endpoint table
-(``Endpoint.max_page_size`` in ``_endpoints.py``).
+
+This room knows no API version: the version's namespace hands in the list's
+endpoint (a :class:`ListEndpoint`, whose ``max_page_size`` bounds a page), how
+its filter names are spelt on the wire, and how its items are decoded
+(the version's ``_endpoints.py`` and ``_converter.py``; the namespaces'
+``_paginate`` in ``_client/_resource.py`` does this).
 """
 
 from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Iterable, Mapping
-from typing import Any, Generic, TypeVar
+from collections.abc import AsyncGenerator, Awaitable, Callable, Iterable, Mapping
+from contextlib import aclosing
+from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
 from route_planning_async._core import Request
 from route_planning_async._errors import RoutePlanningError, ValidationError
-from route_planning_async.v0_2b._converter import camel_case, structure_list
-from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
-__all__ = ["FilterValue", "Page", "Paginator", "check_page_token", "list_query"]
+__all__ = ["FilterValue", "ListEndpoint", "Page", "Paginator", "check_page_token", "list_query"]
 
 T = TypeVar("T")
 
@@ -39,6 +42,31 @@ FilterValue = str | int | bool | datetime.date
 """What a filter value may be: strings, numbers, booleans and dates."""
 
 _FILTER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+
+
+class ListEndpoint(Protocol):
+    """What pagination needs of a list endpoint of the version's endpoint table."""
+
+    @property
+    def name(self) -> str:
+        """The method that calls it, as ``resource.method``."""
+
+    @property
+    def method(self) -> str:
+        """HTTP method."""
+
+    @property
+    def template(self) -> str:
+        """Path below the base URL, with ``{placeholders}``."""
+
+    @property
+    def max_page_size(self) -> int | None:
+        """Largest ``maxPageSize`` (the smallest is 1); None for a list that takes no page size."""
+
+    def request(
+        self, path: Mapping[str, str] | None = None, *, query: Iterable[tuple[str, str]] = ()
+    ) -> Request:
+        """The request of one page."""
 
 
 def check_page_token(value: object, field: str = "page_token") -> str:
@@ -65,19 +93,31 @@ def _filter_value(name: str, value: object) -> str:
 
 
 def list_query(
-    endpoint: str,
+    endpoint: ListEndpoint,
     *,
+    filter_name: Callable[[str], str],
     filter: Mapping[str, FilterValue] | None = None,
     max_page_size: int | None = None,
 ) -> tuple[tuple[str, str], ...]:
     """The checked query of a list request, without its page token.
 
-    Filter names may be given as the API spells them (``startsGte``) or in
-    snake_case (``starts_gte``); both are sent as ``filter[startsGte]``.
+    Args:
+        endpoint: The list's endpoint; its ``max_page_size`` bounds ``max_page_size``.
+        filter_name: A filter's name as the API spells it, from the name given:
+            a version may take ``startsGte`` or ``starts_gte`` alike, and send both
+            as ``filter[startsGte]``.
+        filter: The filters by name; None: no filter.
+        max_page_size: Items per page; None: the service's default.
+
+    Returns:
+        The query's parameters in the order they are sent.
+
+    Raises:
+        ValidationError: A filter or the page size is not one the list takes.
     """
     query: list[tuple[str, str]] = []
     if max_page_size is not None:
-        largest = ENDPOINTS[endpoint].max_page_size
+        largest = endpoint.max_page_size
         if largest is None:
             raise ValidationError("max_page_size", "this list takes no page size")
         if isinstance(max_page_size, bool) or not isinstance(max_page_size, int):
@@ -94,7 +134,7 @@ def list_query(
         for name, value in entries:
             if not isinstance(name, str) or _FILTER_NAME.fullmatch(name) is None:
                 raise ValidationError("filter", f"names must be letters, digits and '_', got {name!r}")
-            api_name = camel_case(name)
+            api_name = filter_name(name)
             query.append((f"filter[{api_name}]", _filter_value(api_name, value)))
     return tuple(query)
 
@@ -119,11 +159,12 @@ class Paginator(Generic[T]):
 
     def __init__(
         self,
-        execute: Callable[[Request], Awaitable[Any]],
-        endpoint: str,
+        execute: Callable[[Request], Awaitable[Mapping[str, Any]]],
+        endpoint: ListEndpoint,
         item_type: type[T],
         key: str,
         *,
+        decode: Callable[[Any, type[T]], list[T]],
         path: Mapping[str, str] | None = None,
         query: tuple[tuple[str, str], ...] = (),
         page_token: str | None = None,
@@ -131,17 +172,20 @@ class Paginator(Generic[T]):
         """Made by the resources' ``list`` methods; not meant to be built by hand.
 
         Args:
-            execute: Sends one request and returns its decoded JSON (the client's).
-            endpoint: The endpoint table's name of the list call, e.g. ``"plans.list"``.
+            execute: Sends one request and returns its answer, a JSON object.
+            endpoint: The list call's endpoint, e.g. the endpoint table's ``plans.list``.
             item_type: The model of each item.
             key: The answer's field that holds the items, e.g. ``"plans"``.
+            decode: Decodes the items of one page as ``item_type`` (the version's
+                ``structure_list``); raises :class:`DecodeError`.
             path: The path's parameters (e.g. the plan of a stop list).
             query: The query of every page (filters, page size); ``pageToken`` is added.
             page_token: The first page's token; None: the first page.
         """
         self._execute = execute
-        self._endpoint = ENDPOINTS[endpoint]
+        self._endpoint = endpoint
         self._item_type = item_type
+        self._decode = decode
         self._key = key
         self._path = dict(path or {})
         self._query = query
@@ -165,17 +209,7 @@ class Paginator(Generic[T]):
         sent: set[str] = set()
         while True:
             data = await self._execute(self._request(token))
-            if not isinstance(data, Mapping):
-                raise RoutePlanningError(
-                    f"{self._endpoint.method} {self._endpoint.template}: expected a JSON object"
-                )
-            try:
-                items = structure_list(data.get(self._key) or [], self._item_type)
-            except (KeyError, TypeError, ValueError) as exc:
-                raise RoutePlanningError(
-                    f"{self._endpoint.name}: a list entry does not have the shape of "
-                    f"{self._item_type.__name__}: {exc!r}"
-                ) from exc
+            items = self._decode(data.get(self._key) or [], self._item_type)
             next_token = data.get("nextPageToken")
             if next_token is not None:
                 if not isinstance(next_token, str) or not 1 <= len(next_token) <= 255:
@@ -194,10 +228,11 @@ class Paginator(Generic[T]):
                 sent.add(token)
             token = next_token
 
-    async def __aiter__(self) -> AsyncIterator[T]:
-        async for page in self.pages():
-            for item in page.items:
-                yield item
+    async def __aiter__(self) -> AsyncGenerator[T, None]:
+        async with aclosing(self.pages()) as pages:
+            async for page in pages:
+                for item in page.items:
+                    yield item
 
     async def collect(self) -> list[T]:
         """Every item of every page, in one list."""

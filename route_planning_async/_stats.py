@@ -1,8 +1,8 @@
 """Per-category statistics of the scheduler: what ``client.stats`` answers.
 
 :class:`CategoryStats` is a frozen snapshot of one category's counters;
-:class:`SchedulerStats` maps every category to its snapshot. The scheduler
-(``_scheduler.py``) keeps the live counters and builds these on request.
+:class:`SchedulerStats` maps every category to its snapshot. The scheduler's
+lanes (``_scheduler/_lane.py``) keep the live counters and builds these on request.
 """
 
 from __future__ import annotations

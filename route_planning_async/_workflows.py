@@ -7,25 +7,30 @@
   live changes to a plan that is not writable, then re-optimize, wait, and
   redistribute or save.
 
-The workflows never see the client. They take the resource namespaces they
-call, typed by the small protocols declared here (:class:`PlanCalls`,
-:class:`OperationCalls`, :class:`LiveStopCalls`; ``client.plans``,
-``client.operations`` and ``client.stops`` satisfy them), and the scheduler's
+The workflows never see the client, nor an API version. They take the
+resource namespaces they call, typed by the small protocols declared here
+(:class:`PlanCalls`, :class:`OperationCalls`; ``client.plans`` and
+``client.operations`` satisfy them), read of a plan, an operation and a live
+change only what :class:`PlanState`, :class:`Optimization` and
+:class:`LiveChangeState` say, and wait on the scheduler's
 :class:`~route_planning_async._scheduler.Clock`, on which every delay and
-deadline runs (``_operations.py``).
+deadline runs (``_operations.py``). A version's :class:`LiveEdit` adds the live
+stop calls, typed with its inputs (its package's ``_live_edit.py``).
 """
 
 from __future__ import annotations
 
+import datetime
 import math
-from collections.abc import Mapping
+from collections.abc import AsyncGenerator, Mapping
 from contextlib import AbstractAsyncContextManager, aclosing
 from types import TracebackType
-from typing import Protocol, Unpack
+from typing import Any, Generic, Protocol, TypeVar, Unpack
 
 import attrs
 
 from route_planning_async import _ids
+from route_planning_async._docs import described, keywords_documented, keywords_of
 from route_planning_async._errors import (
     ConflictError,
     OptimizationInProgressError,
@@ -34,26 +39,31 @@ from route_planning_async._errors import (
 )
 from route_planning_async._operations import (
     Deadline,
+    OperationMetadata,
     OperationReader,
+    OperationState,
     Polling,
     PollOptions,
     finished,
     poll_until_finished,
     settled,
 )
-from route_planning_async._pagination import FilterValue, Paginator
+from route_planning_async._pagination import FilterValue
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import check_options
-from route_planning_async.v0_2b._inputs import StopInput, StopUpdate, StopUpdateFields
-from route_planning_async.v0_2b._models import LiveChange, Operation, Plan, PlanOptimization
 
 __all__ = [
     "MAX_IN_PROGRESS_ROUNDS",
+    "Listing",
+    "LiveChangeState",
     "LiveEdit",
     "LiveEditOptions",
-    "LiveStopCalls",
+    "LiveEditing",
     "OperationCalls",
+    "Optimization",
+    "OptimizationMetadata",
     "PlanCalls",
+    "PlanState",
     "live_edit",
     "optimize_and_wait",
 ]
@@ -62,69 +72,122 @@ MAX_IN_PROGRESS_ROUNDS = 5
 """Times an optimize call answered 409 ``plan_optimization_in_progress`` is waited out."""
 
 _OPTIMIZATIONS = "plan_optimization"
+"""The operation type of an optimization (public API documentation, GET /operations)."""
+_OPTIMIZING = "optimizing"
+"""A plan's ``optimization`` while an optimization of it runs."""
 
 
-class PlanCalls(Protocol):
+class PlanState(Protocol):
+    """What the workflows read of a plan."""
+
+    @property
+    def writable(self) -> bool:
+        """Whether the plan takes changes directly (it was not optimized yet)."""
+
+    @property
+    def optimization(self) -> str | None:
+        """The plan's optimization state; ``optimizing`` while one runs."""
+
+
+class OptimizationMetadata(OperationMetadata, Protocol):
+    """What the workflows read of an optimization's ``metadata``."""
+
+    @property
+    def finished_at(self) -> datetime.datetime | None:
+        """When the operation finished, when the service says."""
+
+    @property
+    def target_plan_id(self) -> str:
+        """The serialized id of the plan it optimizes."""
+
+
+class Optimization(OperationState, Protocol):
+    """What the workflows read of an optimization operation."""
+
+    @property
+    def metadata(self) -> OptimizationMetadata:
+        """Whether it was canceled, when it started and finished, which plan it optimizes."""
+
+
+class LiveChangeState(Protocol):
+    """What a :class:`LiveEdit` reads of the answer to a live call."""
+
+    @property
+    def pending(self) -> bool:
+        """Whether the change waits for a re-optimization on the service."""
+
+
+PlanT = TypeVar("PlanT", bound=PlanState)
+PlanT_co = TypeVar("PlanT_co", bound=PlanState, covariant=True)
+OptimizationT = TypeVar("OptimizationT", bound=Optimization)
+OptimizationT_co = TypeVar("OptimizationT_co", bound=Optimization, covariant=True)
+ChangeT = TypeVar("ChangeT", bound=LiveChangeState)
+
+
+class PlanCalls(Protocol[PlanT_co, OptimizationT_co]):
     """The plan calls the workflows make (``client.plans``)."""
 
-    async def get(self, plan_id: str) -> Plan: ...
+    async def get(self, plan_id: str) -> PlanT_co: ...
 
-    async def optimize(self, plan_id: str) -> Operation: ...
+    async def optimize(self, plan_id: str) -> OptimizationT_co: ...
 
-    async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> Operation: ...
+    async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> OptimizationT_co: ...
 
-    async def redistribute(self, plan_id: str) -> Plan: ...
+    async def redistribute(self, plan_id: str) -> PlanT_co: ...
 
     async def save(self, plan_id: str) -> None: ...
 
 
-class OperationCalls(OperationReader, Protocol):
+class Listing(Protocol[OptimizationT_co]):
+    """A list the workflows walk item by item, and may stop early (a ``Paginator``)."""
+
+    def __aiter__(self) -> AsyncGenerator[OptimizationT_co, None]: ...
+
+
+class OperationCalls(OperationReader[OptimizationT_co], Protocol[OptimizationT_co]):
     """The operation calls the workflows make (``client.operations``): get, and the list."""
 
-    def list(
-        self,
-        *,
-        filter: Mapping[str, FilterValue] | None = None,
-        max_page_size: int | None = None,
-        page_token: str | None = None,
-    ) -> Paginator[Operation]: ...
-
-
-class LiveStopCalls(Protocol):
-    """The live stop calls of a :class:`LiveEdit` (``client.stops``)."""
-
-    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange: ...
-
-    async def live_update(
-        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
-    ) -> LiveChange: ...
-
-    async def live_delete(self, stop_id: str) -> LiveChange: ...
+    def list(self, *, filter: Mapping[str, FilterValue] | None = None) -> Listing[OptimizationT_co]: ...
 
 
 class LiveEditOptions(PollOptions, total=False):
-    """The options of ``plans.live_edit`` (the waiting ones, plus how the changes are applied)."""
+    """The options of ``plans.live_edit`` (the waiting ones, plus how the changes are
+    applied); :class:`LiveEditing` says what each one is."""
 
     distribute: bool
-    """``:redistribute`` after the re-optimization (True, the default), or ``:save``."""
     optimization_type: str | None
-    """A :class:`ReoptimizationType` value; the service's default when None."""
+
+
+@attrs.frozen
+class LiveEditing(Polling):
+    """How a live edit is applied: the :class:`LiveEditOptions` of a call, checked, with their defaults."""
+
+    distribute: bool = attrs.field(
+        default=True,
+        metadata=described("``:redistribute`` after the re-optimization, or ``:save`` when False."),
+    )
+    optimization_type: str | None = attrs.field(
+        default=None,
+        metadata=described(
+            "A :class:`ReoptimizationType` value; None: the service's default (``reorder_changed_stops``)."
+        ),
+    )
 
 
 async def _wait_until_not_optimizing(
-    plans: PlanCalls, plan_id: str, deadline: Deadline, polling: Polling
-) -> Plan:
+    plans: PlanCalls[PlanT, Optimization], plan_id: str, deadline: Deadline, polling: Polling
+) -> PlanT:
     """Poll the plan until its ``optimization`` is no longer ``optimizing``."""
     delay = polling.poll_interval
     while True:
         await deadline.sleep(delay)
         plan = await deadline.run(plans.get(plan_id))
-        if plan.optimization != PlanOptimization.OPTIMIZING:
+        if plan.optimization != _OPTIMIZING:
             return plan
         delay = polling.next_delay(delay)
 
 
-def _recency(operation: Operation) -> tuple[float, float]:
+def _recency(operation: Optimization) -> tuple[float, float]:
     """Sort key of the most recent operation: started, then finished (unknown times first)."""
     started = operation.metadata.started_at
     finished_at = operation.metadata.finished_at
@@ -134,24 +197,27 @@ def _recency(operation: Operation) -> tuple[float, float]:
     )
 
 
-async def _running_optimization(operations: OperationCalls, plan_ref: str) -> Operation | None:
+async def _running_optimization(
+    operations: OperationCalls[OptimizationT], plan_ref: str
+) -> OptimizationT | None:
     """The plan's optimization that is still running, from the operation list; None when none is."""
     listing = operations.list(filter={"done": False, "type": _OPTIMIZATIONS})
-    async with aclosing(listing.pages()) as pages:
-        async for page in pages:
-            for operation in page.items:
-                # A plan runs one optimization at a time (409 otherwise), so the first match is it.
-                if operation.metadata.target_plan_id == plan_ref and not finished(operation):
-                    return operation
+    async with aclosing(aiter(listing)) as running:
+        async for operation in running:
+            # A plan runs one optimization at a time (409 otherwise), so the first match is it.
+            if operation.metadata.target_plan_id == plan_ref and not finished(operation):
+                return operation
     return None
 
 
-async def _latest_optimization(operations: OperationCalls, plan_ref: str) -> Operation | None:
+async def _latest_optimization(
+    operations: OperationCalls[OptimizationT], plan_ref: str
+) -> OptimizationT | None:
     """The plan's most recent finished optimization, from the operation list; None when it shows none.
 
     The public API documentation gives the list no order, so every page is read.
     """
-    latest: Operation | None = None
+    latest: OptimizationT | None = None
     async for operation in operations.list(filter={"done": True, "type": _OPTIMIZATIONS}):
         if operation.metadata.target_plan_id != plan_ref:
             continue
@@ -161,14 +227,14 @@ async def _latest_optimization(operations: OperationCalls, plan_ref: str) -> Ope
 
 
 async def optimize_and_wait(
-    plans: PlanCalls,
-    operations: OperationCalls,
+    plans: PlanCalls[PlanState, OptimizationT],
+    operations: OperationCalls[OptimizationT],
     plan_id: str,
     *,
     clock: Clock,
     **options: Unpack[PollOptions],
-) -> Operation:
-    """Optimize a plan, wait for the result, and return the finished :class:`Operation`.
+) -> OptimizationT:
+    """Optimize a plan, wait for the result, and return the finished operation.
 
     The ``:optimize`` call waits in the scheduler's optimize category (3 per
     minute by default) like any other, and the operation is waited for like
@@ -231,24 +297,26 @@ async def optimize_and_wait(
     raise last_busy
 
 
-class LiveEdit:
-    """The changes of one :func:`live_edit` block, sent as they are made."""
+class LiveEdit(Generic[ChangeT, OptimizationT, PlanT]):
+    """The changes of one :func:`live_edit` block, sent as they are made.
 
-    def __init__(self, stops: LiveStopCalls, plan_id: str) -> None:
+    A version's live edit adds the calls that make the changes (``create``,
+    ``update``, ``delete``), each answer kept in :attr:`changes`.
+    """
+
+    def __init__(self, plan_id: str) -> None:
         """Made by ``client.plans.live_edit``; not meant to be built by hand.
 
         Args:
-            stops: The live stop calls (``client.stops``).
             plan_id: The bare id of the plan being edited.
         """
-        self._stops = stops
         self.plan_id = plan_id
         """The bare id of the plan being edited."""
-        self.changes: list[LiveChange] = []
+        self.changes: list[ChangeT] = []
         """The answers of every live call made in the block, in order."""
-        self.operation: Operation | None = None
+        self.operation: OptimizationT | None = None
         """The re-optimization, once the block has been applied."""
-        self.plan: Plan | None = None
+        self.plan: PlanT | None = None
         """The plan returned by ``:redistribute`` (None with ``distribute=False``)."""
 
     def __repr__(self) -> str:
@@ -265,98 +333,33 @@ class LiveEdit:
             raise ValidationError("stop_id", f"{stop_id!r} is not a stop of plans/{self.plan_id}")
         return stop_id
 
-    async def create(self, stop: StopInput) -> LiveChange:
-        """Add a stop (``client.stops.live_create``).
-
-        Args:
-            stop: The stop, a :class:`StopInput`.
-
-        Returns:
-            The :class:`LiveChange`; ``change.stop`` is the new stop.
-        """
-        change = await self._stops.live_create(self.plan_id, stop)
-        self.changes.append(change)
-        return change
-
-    async def update(
-        self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
-    ) -> LiveChange:
-        """Change a stop of the plan (``client.stops.live_update``).
-
-        Args:
-            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
-            update: A :class:`StopUpdate`; or give its fields as keywords (not both).
-
-        Keyword Args:
-            timing (TimingInput | None): Time window and duration.
-            recipient (RecipientInput | None): Who receives the packages.
-            order_info (OrderInfoInput | None): The order behind the stop.
-            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
-                collected.
-            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
-                ``allowed_drivers``.
-            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
-                them to the plan.
-            activity (str | None): ``delivery`` or ``pickup``.
-            optimization_order (str | None): ``first``, ``last`` or ``default``.
-            package_count (float | None): 1 to 10000 (a number in the official schema).
-            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
-            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
-            notes (str | None): 1 to 2000 characters.
-            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
-            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
-                keyed by custom stop property id.
-
-        Returns:
-            The :class:`LiveChange`.
-
-        Raises:
-            ValidationError: The stop is not one of this plan's.
-        """
-        change = await self._stops.live_update(self._own_stop(stop_id), update, **fields)
-        self.changes.append(change)
-        return change
-
-    async def delete(self, stop_id: str) -> LiveChange:
-        """Remove a stop (``client.stops.live_delete``); applied by the re-optimization too.
-
-        Args:
-            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
-
-        Returns:
-            The :class:`LiveChange`.
-
-        Raises:
-            ValidationError: The stop is not one of this plan's.
-        """
-        change = await self._stops.live_delete(self._own_stop(stop_id))
+    def _record(self, change: ChangeT) -> ChangeT:
         self.changes.append(change)
         return change
 
 
-class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
+EditT = TypeVar("EditT", bound=LiveEdit[Any, Any, Any])
+
+
+class _LiveEditContext(AbstractAsyncContextManager[EditT], Generic[EditT, PlanT, OptimizationT]):
     """What :func:`live_edit` returns: enter it with ``async with``."""
 
     def __init__(
         self,
-        edit: LiveEdit,
-        plans: PlanCalls,
-        operations: OperationCalls,
+        edit: EditT,
+        plans: PlanCalls[PlanT, OptimizationT],
+        operations: OperationCalls[OptimizationT],
         *,
         clock: Clock,
-        polling: Polling,
-        distribute: bool,
-        optimization_type: str | None,
+        editing: LiveEditing,
     ) -> None:
         self._edit = edit
         self._plans = plans
         self._operations = operations
         self._clock = clock
-        self._polling = polling
-        self._distribute = distribute
-        self._optimization_type = optimization_type
+        self._editing = editing
 
-    async def __aenter__(self) -> LiveEdit:
+    async def __aenter__(self) -> EditT:
         return self._edit
 
     async def __aexit__(
@@ -369,7 +372,7 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
             # No change waits on the service (none was made, or the plan was
             # writable and took them at once): there is nothing to apply.
             return
-        await self._apply(Deadline(self._clock, self._polling.timeout, f"plans/{self._edit.plan_id}"))
+        await self._apply(Deadline(self._clock, self._editing.timeout, f"plans/{self._edit.plan_id}"))
 
     async def _apply(self, deadline: Deadline) -> None:
         """Re-optimize, wait, then redistribute or save."""
@@ -377,11 +380,11 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
         for _ in range(MAX_IN_PROGRESS_ROUNDS):
             try:
                 operation = await deadline.run(
-                    plans.reoptimize(edit.plan_id, optimization_type=self._optimization_type)
+                    plans.reoptimize(edit.plan_id, optimization_type=self._editing.optimization_type)
                 )
             except OptimizationInProgressError as busy:
                 last_busy = busy
-                await _wait_until_not_optimizing(plans, edit.plan_id, deadline, self._polling)
+                await _wait_until_not_optimizing(plans, edit.plan_id, deadline, self._editing)
                 continue
             except ConflictError as conflict:
                 if conflict.code == "plan_already_optimized":
@@ -392,25 +395,25 @@ class _LiveEditContext(AbstractAsyncContextManager[LiveEdit]):
             break
         else:
             raise last_busy
-        left = attrs.evolve(self._polling, timeout=deadline.timeout_left())
+        left = attrs.evolve(self._editing, timeout=deadline.timeout_left())
         edit.operation = await poll_until_finished(
             self._operations, operation, clock=self._clock, polling=left
         )
-        if self._distribute:
+        if self._editing.distribute:
             edit.plan = await plans.redistribute(edit.plan_id)
         else:
             await plans.save(edit.plan_id)
 
 
+@keywords_documented(keywords_of(LiveEditing, defaults=True))
 def live_edit(
-    plans: PlanCalls,
-    stops: LiveStopCalls,
-    operations: OperationCalls,
-    plan_id: str,
+    plans: PlanCalls[PlanT, OptimizationT],
+    operations: OperationCalls[OptimizationT],
+    edit: EditT,
     *,
     clock: Clock,
     **options: Unpack[LiveEditOptions],
-) -> AbstractAsyncContextManager[LiveEdit]:
+) -> AbstractAsyncContextManager[EditT]:
     """Edit a plan that is not writable, and apply the changes on a clean exit::
 
         async with client.plans.live_edit(plan_id) as edit:
@@ -442,22 +445,12 @@ def live_edit(
     block's changes with further live calls (a ``live_delete`` of a stop the
     block created drops that pending create) before leaving it.
 
-    Keyword Args:
-        distribute: ``:redistribute`` after the re-optimization (True), or ``:save``.
-        optimization_type: A :class:`ReoptimizationType` value; the service's
-            default (``reorder_changed_stops``) when None.
-        timeout: Seconds for applying the changes (the re-optimization and the
-            wait for it); :class:`OperationTimeoutError` after that, changes still pending.
-        cancel_on_timeout: On that timeout, also cancel the re-optimization on
-            the service, so it does not apply the changes later on its own.
+    Args:
+        plans: The plan calls (``client.plans``).
+        operations: The operation calls (``client.operations``).
+        edit: The version's :class:`LiveEdit` of the plan, whose calls make the changes.
+        clock: The scheduler's clock, on which every delay and deadline runs.
+
     """
     check_options(options, LiveEditOptions.__optional_keys__, "live_edit")
-    return _LiveEditContext(
-        LiveEdit(stops, _ids.plan_id(plan_id)),
-        plans,
-        operations,
-        clock=clock,
-        polling=Polling.of(options),
-        distribute=options.get("distribute", True),
-        optimization_type=options.get("optimization_type"),
-    )
+    return _LiveEditContext(edit, plans, operations, clock=clock, editing=LiveEditing.of(options))

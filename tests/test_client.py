@@ -8,13 +8,15 @@ the client; the client is entered once and must be entered before use.
 
 from __future__ import annotations
 
+import ast
 import base64
 import datetime
 import logging
 import socket
 import ssl
-from collections.abc import AsyncIterator
-from typing import Any
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
 
 import aiohttp
 import pytest
@@ -25,12 +27,16 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import load
 
 import route_planning_async as rp
+from route_planning_async._client import BaseClient, ClientCalls, Resource
 from route_planning_async._core import Request, Response
+from route_planning_async._limits import Category
+from route_planning_async._pagination import ListEndpoint
 
 KEY = "sk-live-0123456789abcdef"
 KEY_FORMS = (KEY, base64.b64encode(f"{KEY}:".encode()).decode())
 PREFIX = "/public/v0.2b"
 SEEN = web.AppKey("seen", list[dict[str, str]])
+M = TypeVar("M")
 
 
 def assert_no_key(*texts: object) -> None:
@@ -322,3 +328,70 @@ async def test_a_borrowed_transport_is_not_closed() -> None:
         assert (await again.plans.get("p1")).id == "plans/p1"
     assert transport.closed == 0
     service.assert_done()
+
+
+def test_a_misspelt_setting_is_refused_by_name() -> None:
+    with pytest.raises(TypeError, match="'time_out'"):
+        rp.RoutePlanningClient(KEY, time_out=5)  # type: ignore[call-arg]
+
+
+class _Things(Resource[ClientCalls]):
+    """A namespace of a made-up API version: one read of a JSON object."""
+
+    __slots__ = ()
+
+    def _list_endpoint(self, name: str) -> ListEndpoint:
+        raise AssertionError("this version has no lists")
+
+    def _filter_name(self, name: str) -> str:
+        return name
+
+    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
+        return model(**data)
+
+    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
+        return [model(**item) for item in data]
+
+    async def get(self, thing_id: str) -> dict[str, Any]:
+        return await self._fetch(Request("GET", f"/things/{thing_id}", Category.READ), dict)
+
+
+class _VersionNineClient(BaseClient):
+    """A client of a made-up API version: its own address and namespaces, the shared rest."""
+
+    default_base_url = "https://api.example.test/public/v9"
+
+    def _bind_namespaces(self) -> None:
+        self.things = _Things(self)
+
+
+@pytest.mark.asyncio
+async def test_another_version_is_a_small_subclass_of_the_base_client(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("ROUTE_PLANNING_BASE_URL", raising=False)
+    service = FakeService()
+    service.on("GET", "/things/t1", answer({"name": "one"}), answer(["not", "an", "object"]))
+    async with _VersionNineClient(KEY, transport=service, rate_limits=rp.RateLimits.unlimited()) as client:
+        assert client.base_url == "https://api.example.test/public/v9"
+        assert repr(client) == "<_VersionNineClient base_url='https://api.example.test/public/v9'>"
+        assert await client.things.get("t1") == {"name": "one"}
+        with pytest.raises(rp.DecodeError, match="expected a JSON object") as info:
+            await client.things.get("t1")
+        assert info.value.request_url == "https://api.example.test/public/v9/things/t1"
+        assert isinstance(client.with_options(timeout=5), _VersionNineClient)
+    assert rp.RoutePlanningClient(KEY).base_url == rp.DEFAULT_BASE_URL
+
+
+@pytest.mark.parametrize(
+    "room",
+    ["_client", "_scheduler", "_pagination", "_operations", "_workflows", "_errors", "_error_codes"],
+)
+def test_the_shared_rooms_import_nothing_of_a_version(room: str) -> None:
+    package = Path(rp.__file__).parent
+    path = package / room
+    files = sorted(path.glob("*.py")) if path.is_dir() else [path.with_suffix(".py")]
+    for file in files:
+        for node in ast.walk(ast.parse(file.read_text())):
+            if isinstance(node, ast.ImportFrom):
+                assert "v0_2b" not in (node.module or ""), f"{file.name} imports {node.module}"

@@ -649,6 +649,29 @@ async def test_an_answer_of_the_wrong_shape_is_a_clear_error(
         await client.depots.list().collect()
 
 
+@pytest.mark.parametrize("body", [[1, 2], "plans/p2", 3, None])
+async def test_an_answer_that_is_not_a_json_object_is_a_decode_error(
+    service: FakeService, client: rp.RoutePlanningClient, body: object
+) -> None:
+    service.on("GET", "/plans/p2", answer(body))
+    with pytest.raises(rp.DecodeError, match="expected a JSON object") as info:
+        await client.plans.get("p2")
+    assert (info.value.path, info.value.value) == ("", body)
+    assert info.value.method == "GET"
+    assert info.value.request_url == f"{BASE}/plans/p2"
+    assert str(info.value).startswith(f"GET {BASE}/plans/p2: ")
+
+
+@pytest.mark.parametrize("body", [[{"id": "depots/d1"}], "depots"])
+async def test_a_list_page_that_is_not_a_json_object_is_a_decode_error(
+    service: FakeService, client: rp.RoutePlanningClient, body: object
+) -> None:
+    service.on("GET", "/depots", answer(body))
+    with pytest.raises(rp.DecodeError, match="expected a JSON object") as info:
+        await client.depots.list().collect()
+    assert (info.value.method, info.value.request_url) == ("GET", f"{BASE}/depots")
+
+
 async def test_new_endpoints_go_in_their_rate_limit_categories(
     service: FakeService, client: rp.RoutePlanningClient
 ) -> None:

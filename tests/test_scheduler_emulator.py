@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 from support.per_second import LIMITS, SPEEDUP
 
-from route_planning_async._client import RoutePlanningClient
+from route_planning_async import RoutePlanningClient
 from route_planning_async._core import Request
 from route_planning_async._limits import Category
 from route_planning_async.emulator import Emulator

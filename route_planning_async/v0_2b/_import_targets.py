@@ -21,7 +21,7 @@ from route_planning_async._import import (
     RejectedStop,
     stop_key,
 )
-from route_planning_async._workflows import LiveEdit, LiveEditOptions
+from route_planning_async._workflows import LiveEditOptions
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._inputs import (
     DriverInput,
@@ -29,6 +29,7 @@ from route_planning_async.v0_2b._inputs import (
     UnassignedStopInput,
     check_no_depot,
 )
+from route_planning_async.v0_2b._live_edit import LiveEdit
 from route_planning_async.v0_2b._models import (
     DriverImportResult,
     ImportFailure,

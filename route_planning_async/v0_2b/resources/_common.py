@@ -1,23 +1,22 @@
-"""What every v0.2b namespace shares: the client protocol, the base class, id paths and update bodies."""
+"""What every v0.2b namespace shares: the client protocol, the base class, id paths and update bodies.
+
+The base class is the shared :class:`~route_planning_async._client.Resource`
+with v0.2b's endpoint table, filter names and converter.
+"""
 
 from __future__ import annotations
 
-from collections.abc import (
-    Callable,
-    Mapping,
-)
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 import attrs
 
 from route_planning_async import _ids
-from route_planning_async._core import Request, Response
-from route_planning_async._errors import RoutePlanningError, ValidationError
-from route_planning_async._limits import RateLimits
-from route_planning_async._pagination import FilterValue, Paginator, list_query
-from route_planning_async._scheduler import Clock
+from route_planning_async._client import ClientCalls, Resource
+from route_planning_async._errors import ValidationError
 from route_planning_async._validators import a_or_an
-from route_planning_async.v0_2b._converter import structure
+from route_planning_async.v0_2b._converter import camel_case, structure, structure_list
+from route_planning_async.v0_2b._endpoints import ENDPOINTS, Endpoint
 from route_planning_async.v0_2b._models import (
     Depot,
     Driver,
@@ -64,8 +63,8 @@ def _update_body(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U
     return cls(**fields)
 
 
-class _Client(Protocol):
-    """What a namespace needs of the client that owns it (``RoutePlanningClient`` is one)."""
+class _Client(ClientCalls, Protocol):
+    """What a v0.2b namespace needs of the client that owns it (``RoutePlanningClient`` is one)."""
 
     @property
     def plans(self) -> Plans: ...
@@ -81,55 +80,24 @@ class _Client(Protocol):
     def drivers(self) -> Drivers: ...
     @property
     def routes(self) -> Routes: ...
-    @property
-    def rate_limits(self) -> RateLimits: ...
-    @property
-    def _clock(self) -> Clock: ...
-    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
-    async def _send(self, request: Request) -> Response: ...
 
 
-class _Resource:
-    """A namespace bound to one client."""
+class _Resource(Resource[_Client]):
+    """A v0.2b namespace: its endpoint table, filter names and converter."""
 
-    __slots__ = ("_client",)
+    __slots__ = ()
 
-    def __init__(self, client: _Client) -> None:
-        self._client = client
+    def _list_endpoint(self, name: str) -> Endpoint:
+        return ENDPOINTS[name]
 
-    def __repr__(self) -> str:
-        return f"<{type(self).__name__} of {self._client!r}>"
+    def _filter_name(self, name: str) -> str:
+        return camel_case(name)
 
-    async def _fetch(self, request: Request, model: type[M], on_sent: Callable[[], None] | None = None) -> M:
-        """Send ``request`` and decode its answer as ``model`` (``on_sent``: see ``_execute``)."""
-        data = await self._client._execute(request, on_sent=on_sent)
-        if not isinstance(data, dict):
-            # Every response body is a JSON object (contract, General conventions).
-            raise RoutePlanningError(
-                f"{request.describe()}: expected a JSON object, got {type(data).__name__}"
-            )
-        try:
-            return structure(data, model)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RoutePlanningError(
-                f"{request.describe()}: the answer does not have the shape of {model.__name__}: {exc!r}"
-            ) from exc
+    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
+        return structure(data, model)
 
-    def _paginate(
-        self,
-        endpoint: str,
-        model: type[M],
-        key: str,
-        *,
-        path: Mapping[str, str] | None = None,
-        filter: Mapping[str, FilterValue] | None = None,
-        max_page_size: int | None = None,
-        page_token: str | None = None,
-    ) -> Paginator[M]:
-        query = list_query(endpoint, filter=filter, max_page_size=max_page_size)
-        return Paginator(
-            self._client._execute, endpoint, model, key, path=path, query=query, page_token=page_token
-        )
+    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
+        return structure_list(data, model)
 
 
 def _stop_path(stop_id: str) -> dict[str, str]:

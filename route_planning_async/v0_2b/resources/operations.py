@@ -10,8 +10,16 @@ from collections.abc import (
 from typing import Final, Unpack
 
 from route_planning_async import _ids
+from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
-from route_planning_async._operations import PollOptions, WaitManyOptions, wait, wait_many
+from route_planning_async._operations import (
+    ManyPolling,
+    Polling,
+    PollOptions,
+    WaitManyOptions,
+    wait,
+    wait_many,
+)
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._models import (
@@ -119,6 +127,7 @@ class Operations(_Resource):
             page_token=page_token,
         )
 
+    @keywords_documented(keywords_of(Polling, defaults=True))
     async def wait(self, operation: Operation | str, **options: Unpack[PollOptions]) -> Operation:
         """Poll one operation until it is finished.
 
@@ -126,14 +135,6 @@ class Operations(_Resource):
 
         Args:
             operation: The :class:`Operation`, or ``operations/<id>`` or ``<id>``.
-
-        Keyword Args:
-            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
-            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
-            max_poll_interval (float): The cap of the growing delay (default 15.0).
-            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
-                too (``operations.cancel``; not in the contract, the public API documentation's
-                ``:cancel``). Default False: the operation goes on.
 
         Returns:
             The finished :class:`Operation`.
@@ -145,6 +146,7 @@ class Operations(_Resource):
         """
         return await wait(self, operation, clock=self._client._clock, **options)
 
+    @keywords_documented(keywords_of(ManyPolling, defaults=True))
     def wait_many(
         self, operations: Iterable[Operation | str], **options: Unpack[WaitManyOptions]
     ) -> AsyncGenerator[Operation, None]:
@@ -155,18 +157,6 @@ class Operations(_Resource):
 
         Args:
             operations: :class:`Operation` objects or their ids.
-
-        Keyword Args:
-            read_share (float): The share (0 < share <= 1) of the read category's rate the poll loop may
-                use. Default 0.5.
-            raise_on_failure (bool): Raise at the first failed or canceled operation instead of yielding it.
-                Default False.
-            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
-            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
-            max_poll_interval (float): The cap of the growing delay (default 15.0).
-            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
-                too (``operations.cancel``; not in the contract, the public API documentation's
-                ``:cancel``). Default False: the operation goes on.
 
         Yields:
             Each operation once it is finished, in the order they finish.

@@ -11,10 +11,11 @@ from contextlib import AbstractAsyncContextManager
 from typing import Unpack
 
 from route_planning_async import _ids
-from route_planning_async._operations import PollOptions
+from route_planning_async._docs import keywords_documented, keywords_of
+from route_planning_async._operations import Polling, PollOptions
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async._validators import UNSET, UnsetType
-from route_planning_async._workflows import LiveEdit, LiveEditOptions, live_edit, optimize_and_wait
+from route_planning_async._workflows import LiveEditing, LiveEditOptions, optimize_and_wait
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._inputs import (
@@ -22,6 +23,7 @@ from route_planning_async.v0_2b._inputs import (
     PlanUpdate,
     reoptimization_body,
 )
+from route_planning_async.v0_2b._live_edit import LiveEdit, live_edit
 from route_planning_async.v0_2b._models import (
     Operation,
     Plan,
@@ -210,6 +212,7 @@ class Plans(_Resource):
         path = {"plan": _ids.plan_id(plan_id)}
         await self._client._execute(ENDPOINTS["plans.save"].request(path))
 
+    @keywords_documented(keywords_of(Polling, defaults=True))
     async def optimize_and_wait(self, plan_id: str, **options: Unpack[PollOptions]) -> Operation:
         """Optimize the plan and wait for the finished operation.
 
@@ -217,14 +220,6 @@ class Plans(_Resource):
 
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
-
-        Keyword Args:
-            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
-            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
-            max_poll_interval (float): The cap of the growing delay (default 15.0).
-            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
-                too (``operations.cancel``; not in the contract, the public API documentation's
-                ``:cancel``). Default False: the operation goes on.
 
         Returns:
             The finished :class:`Operation`.
@@ -237,6 +232,7 @@ class Plans(_Resource):
         client = self._client
         return await optimize_and_wait(self, client.operations, plan_id, clock=client._clock, **options)
 
+    @keywords_documented(keywords_of(LiveEditing, defaults=True))
     def live_edit(
         self, plan_id: str, **options: Unpack[LiveEditOptions]
     ) -> AbstractAsyncContextManager[LiveEdit]:
@@ -247,21 +243,14 @@ class Plans(_Resource):
             async with client.plans.live_edit(plan_id) as edit:
                 await edit.update(stop_id, notes="Ring twice")
 
+        The waiting options bound applying the changes (the re-optimization and the
+        wait for it): after ``timeout`` seconds :class:`OperationTimeoutError` is
+        raised and the changes stay pending; with ``cancel_on_timeout=True`` the
+        re-optimization is canceled on the service too, so that it does not apply
+        them later on its own.
+
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
-
-        Keyword Args:
-            distribute (bool): ``:redistribute`` after the re-optimization (True, the default), or
-                ``:save``.
-            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
-                (``reorder_changed_stops``).
-            timeout (float | None): Seconds for applying the changes (the re-optimization and the wait for
-                it); :class:`OperationTimeoutError` after that, the changes still pending. None waits for
-                ever.
-            poll_interval (float): Seconds before the first poll (default 1.0); it grows after each poll.
-            max_poll_interval (float): The cap of the growing delay (default 15.0).
-            cancel_on_timeout (bool): On that timeout, also cancel the re-optimization on the service, so it
-                does not apply the changes later on its own. Default False.
 
         Returns:
             An async context manager that gives a :class:`LiveEdit`.

@@ -18,7 +18,7 @@ from route_planning_async._import import (
     run_import,
 )
 from route_planning_async._pagination import FilterValue, Paginator
-from route_planning_async._workflows import LiveEditOptions, live_edit
+from route_planning_async._workflows import LiveEditOptions
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._import_targets import (
@@ -33,6 +33,7 @@ from route_planning_async.v0_2b._inputs import (
     StopUpdateFields,
     check_batch,
 )
+from route_planning_async.v0_2b._live_edit import live_edit
 from route_planning_async.v0_2b._models import (
     ImportResult,
     LiveChange,

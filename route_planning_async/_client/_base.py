@@ -1,0 +1,344 @@
+"""The base client: owns (or borrows) the transport and is the one seam every request passes.
+
+A namespace method (the version's ``resources/``) builds a request; :meth:`BaseClient._execute`
+hands it to the scheduler (``_scheduler/``), which admits it into its
+rate-limit category and calls the transport (``_transport.py``); the pure core
+(``_core.py``) decodes the answer or raises. ``ARCHITECTURE.md`` draws the flow.
+
+The base knows no API version: a version's client (its package's ``_client.py``)
+is a subclass that names its service address (``default_base_url``) and binds its
+namespaces (``_bind_namespaces``).
+"""
+
+from __future__ import annotations
+
+import abc
+import asyncio
+import copy
+import os
+import ssl
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any, ClassVar, Self, Unpack
+
+import aiohttp
+
+from route_planning_async._client._settings import (
+    BASE_URL_ENV,
+    ClientSettings,
+    check_instance,
+    checked_api_key,
+    checked_base_url,
+    checked_timeout,
+)
+from route_planning_async._core import Request, Response, auth_header, decode, user_agent
+from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
+from route_planning_async._limits import RateLimits
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import Clock, Scheduler, Send
+from route_planning_async._stats import SchedulerStats
+from route_planning_async._transport import AiohttpTransport, Transport
+from route_planning_async._validators import UNSET, UnsetType, check_options
+
+__all__ = ["BaseClient"]
+
+
+class BaseClient(abc.ABC):
+    """What every version's client shares: settings, session, scheduler, the send path.
+
+    A version's client subclasses it with its service address
+    (:attr:`default_base_url`) and its namespaces (:meth:`_bind_namespaces`).
+    """
+
+    default_base_url: ClassVar[str]
+    """The version's service address, when neither ``base_url`` nor ``ROUTE_PLANNING_BASE_URL`` is given."""
+
+    def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
+        """Check every setting, before anything is sent.
+
+        Args:
+            api_key: The team's API key, a non-blank ``str`` without control
+                characters. It is sent only in the ``Authorization``
+                header and never appears in ``repr()``, logs or exceptions. ``None``
+                (the default) reads it from ``ROUTE_PLANNING_API_KEY``.
+
+        Keyword Args:
+            base_url (str | None): The service address; ``http://`` is refused but for loopback
+                hosts, and so are an empty string, a relative URL, a query and credentials.
+                ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the
+                version's service.
+            auth (str): ``"basic"`` (the primary scheme, the default) or ``"bearer"``.
+            rate_limits (RateLimits | None): The client-side limits; the contract's by default.
+            retry (RetryPolicy | None): How 429s, 5xx answers and connection errors are retried.
+            rate_limit_backend (RateLimitBackend | None): Where the limit state lives; in memory
+                by default. A shared backend (Redis) lets many processes share one key's limits.
+            session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open
+                on exit. Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh
+                connection when a pooled one was closed; the client turns that off on the
+                session it creates.
+            ssl (ssl.SSLContext | None): An :class:`ssl.SSLContext` for a private CA. Verification
+                stays on.
+            timeout (float | None): Total seconds for one attempt of one request: finite and
+                positive, or ``None`` to turn the timeout off. Default 60.
+            transport (Transport | None): Send every attempt through this :class:`Transport`
+                instead of an aiohttp session (a test double, another HTTP library). It gets
+                requests relative to ``base_url`` and without credentials, and is neither
+                opened nor closed by the client; ``session`` and ``ssl`` do not apply.
+            trace_configs (Sequence[aiohttp.TraceConfig]): aiohttp :class:`aiohttp.TraceConfig`
+                objects for the session the client creates (tracing, metrics: see the docs'
+                OpenTelemetry recipe). A borrowed ``session`` keeps its own.
+
+        Raises:
+            ConfigurationError: A setting is invalid (the error names it).
+        """
+        check_options(settings, ClientSettings.__optional_keys__, type(self).__name__)
+        api_key = checked_api_key(api_key)
+        session, transport = settings.get("session"), settings.get("transport")
+        ssl_context = settings.get("ssl")
+        trace_configs = settings.get("trace_configs", ())
+        if transport is not None and (session is not None or ssl_context is not None):
+            raise ConfigurationError("give either transport= or session=/ssl=, not both")
+        if trace_configs and (session is not None or transport is not None):
+            raise ConfigurationError(
+                "trace_configs= applies to the session the client creates; "
+                "give them to your own session (or transport) instead"
+            )
+        if not all(isinstance(config, aiohttp.TraceConfig) for config in trace_configs):
+            raise ConfigurationError("trace_configs must be aiohttp.TraceConfig objects")
+        self._base_url = self._checked_base_url(settings.get("base_url"))
+        seconds = checked_timeout(settings.get("timeout", 60.0))
+        rate_limits, retry = settings.get("rate_limits"), settings.get("retry")
+        check_instance("rate_limits", rate_limits, RateLimits)
+        check_instance("retry", retry, RetryPolicy)
+        check_instance("ssl", ssl_context, ssl.SSLContext)
+        check_instance("session", session, aiohttp.ClientSession)
+        if transport is not None and not callable(getattr(transport, "send", None)):
+            raise ConfigurationError("transport must have an async send(request) method")
+        self._headers = {
+            "Authorization": auth_header(api_key, settings.get("auth", "basic")),
+            "User-Agent": user_agent(),
+            "Accept": "application/json",
+        }
+        self._ssl = ssl_context
+        self._timeout = aiohttp.ClientTimeout(total=seconds)
+        self._borrowed_session = session
+        self._borrowed_transport = transport
+        self._trace_configs = list(trace_configs)
+        self._session: aiohttp.ClientSession | None = None
+        self._transport: Transport | None = None
+        self._entered = False
+        self._scheduler = Scheduler(
+            rate_limits if rate_limits is not None else RateLimits.default(),
+            retry if retry is not None else RetryPolicy(),
+            backend=settings.get("rate_limit_backend"),
+        )
+        # The client that owns the session; a view from with_options() is not it.
+        self._owner = self
+        self._call_timeout: float | UnsetType | None = UNSET
+        self._call_retry: RetryPolicy | None = None
+        self._bind_namespaces()
+
+    def _checked_base_url(self, base_url: str | None) -> str:
+        """The given address, else ``ROUTE_PLANNING_BASE_URL``, else the version's service."""
+        if base_url is not None:
+            return checked_base_url(base_url)
+        if BASE_URL_ENV in os.environ:
+            return checked_base_url(os.environ[BASE_URL_ENV], BASE_URL_ENV)
+        return self.default_base_url
+
+    @abc.abstractmethod
+    def _bind_namespaces(self) -> None:
+        """Make the version's namespaces (``client.plans`` and the rest) for this client or view."""
+
+    def __repr__(self) -> str:
+        name = type(self).__name__
+        if self._owner is not self:
+            return f"<{name} base_url={self._base_url!r} (with options)>"
+        return f"<{name} base_url={self._base_url!r}>"
+
+    def with_options(
+        self,
+        *,
+        timeout: float | UnsetType | None = UNSET,
+        retry: RetryPolicy | UnsetType = UNSET,
+    ) -> Self:
+        """A view of this client whose calls use other settings.
+
+        The view shares everything else with the client: its session, its
+        scheduler (so its requests count against the same limits, in the same
+        queues) and its learned limits. It needs no closing and cannot be
+        entered; it works while the client is open. Options not given keep the
+        client's (or the view's, for a view of a view)::
+
+            slow = client.with_options(timeout=300)
+            plan = await slow.plans.get(plan_id)
+            patient = client.with_options(retry=RetryPolicy(attempts=10, cap=60))
+
+        Args:
+            timeout: Seconds for one attempt of each request, finite and
+                positive, or ``None`` to turn the timeout off. With a transport of
+                your own (``transport=``), an attempt that takes longer raises
+                :class:`RequestTimeoutError` and is retried as a lost answer is.
+            retry: The retry policy for the view's requests. How the
+                category learns the service's limit stays the client's
+                (``RetryPolicy.learning`` of the client's own policy).
+
+        Returns:
+            The view, a client of the same class.
+
+        Raises:
+            ConfigurationError: A setting is invalid (the error names it).
+        """
+        view = copy.copy(self)
+        if not isinstance(timeout, UnsetType):
+            view._call_timeout = checked_timeout(timeout)
+        if not isinstance(retry, UnsetType):
+            check_instance("retry", retry, RetryPolicy)
+            view._call_retry = retry
+        view._bind_namespaces()
+        return view
+
+    @property
+    def base_url(self) -> str:
+        """The service address every path is appended to."""
+        return self._base_url
+
+    @property
+    def rate_limits(self) -> RateLimits:
+        """The client-side limits in force."""
+        return self._scheduler.limits
+
+    @property
+    def stats(self) -> SchedulerStats:
+        """Per category: requests sent, 429s, retries, time spent waiting, effective rate."""
+        return self._scheduler.stats
+
+    @property
+    def _clock(self) -> Clock:
+        """The scheduler's clock, which the workflows wait on."""
+        return self._scheduler.clock
+
+    async def __aenter__(self) -> Self:
+        if self._owner is not self:
+            raise RoutePlanningError(
+                "a view from with_options() shares its client's session: open the client itself"
+            )
+        if self._entered:
+            raise RoutePlanningError("this client is already open; create one client per context")
+        self._entered = True
+        if self._borrowed_transport is not None:
+            self._transport = self._borrowed_transport
+            return self
+        transport: Transport
+        if self._borrowed_session is not None:
+            session = self._borrowed_session
+            transport = AiohttpTransport(
+                session, self._base_url, self._headers, ssl_context=self._ssl, timeout=self._timeout
+            )
+        else:
+            # The session carries the headers and the timeout as its defaults,
+            # which spares aiohttp merging them again on every request.
+            session = aiohttp.ClientSession(
+                connector=aiohttp.TCPConnector(limit=100),
+                headers=self._headers,
+                timeout=self._timeout,
+                # No "Content-Type: application/octet-stream" on a POST without a body.
+                skip_auto_headers=("Content-Type",),
+                trace_configs=self._trace_configs or None,
+            )
+            transport = AiohttpTransport(session, self._base_url, {}, ssl_context=self._ssl, timeout=None)
+            # aiohttp silently sends a GET or DELETE again when a pooled
+            # connection turns out to be closed. The service would then see a
+            # request the scheduler never counted, so that retry is left to the
+            # scheduler, which counts every attempt. (A borrowed session keeps
+            # its owner's setting.)
+            session._retry_connection = False
+        self._session = session
+        self._transport = transport
+        return self
+
+    async def __aexit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        """Close the session this client opened; a borrowed session or transport stays open.
+
+        On a view from :meth:`with_options` this does nothing: the client owns the session.
+        """
+        if self._owner is not self:
+            return
+        session, self._session, self._transport = self._session, None, None
+        await self._scheduler.aclose()
+        if session is not None and session is not self._borrowed_session:
+            await session.close()
+
+    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any:
+        """Send ``request`` through the scheduler and return its decoded JSON data.
+
+        ``on_sent`` is called whenever an attempt is handed to the transport: up
+        to then the service cannot have seen the request (the bulk importer
+        tells a batch that never left from one that may have been applied).
+        """
+        response = await self._send(request, on_sent=on_sent)
+        return decode(request, response, base_url=self._base_url)
+
+    async def _send(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Response:
+        """Send ``request`` through the scheduler and return the final answer, whatever its status."""
+        transport = self._owner._transport
+        if transport is None:
+            if self._owner._entered:
+                raise RoutePlanningError("the client is not open (it was closed): nothing was sent")
+            raise RoutePlanningError(
+                f"the client is not open: use 'async with {type(self).__name__}(...) as client:'"
+            )
+        send = transport.send if self._owner is self else self._send_with_timeout(transport)
+        if on_sent is not None:
+            send = _announcing(send, on_sent)
+        return await self._scheduler.run(request, send, retry=self._call_retry)
+
+    def _send_with_timeout(self, transport: Transport) -> Send:
+        """The transport's ``send``, bounded by the view's timeout when it has one."""
+        seconds = self._call_timeout
+        if isinstance(seconds, UnsetType):
+            return transport.send
+        if isinstance(transport, AiohttpTransport):
+            timeout = aiohttp.ClientTimeout(total=seconds)
+
+            async def send_with_timeout(request: Request) -> Response:
+                return await transport.send(request, client_timeout=timeout)
+
+            return send_with_timeout
+        if seconds is None:
+            return transport.send
+        base_url = self._base_url
+        limit = seconds
+
+        async def send_within(request: Request) -> Response:
+            try:
+                async with asyncio.timeout(limit):
+                    return await transport.send(request)
+            except TimeoutError:
+                pass
+            raise RequestTimeoutError(
+                f"timed out after {limit:g} s",
+                method=request.method,
+                request_url=base_url + request.path,
+                maybe_sent=True,
+            )
+
+        return send_within
+
+
+def _announcing(send: Send, on_sent: Callable[[], None]) -> Send:
+    """``send``, calling ``on_sent`` as each attempt is handed to it."""
+
+    async def announced(request: Request) -> Response:
+        on_sent()
+        return await send(request)
+
+    return announced

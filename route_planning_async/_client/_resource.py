@@ -1,0 +1,119 @@
+"""The base class of every version's namespaces (``client.plans`` and the rest),
+and what a namespace needs of its client.
+
+A namespace sends through its client (:class:`ClientCalls`) and decodes the
+answer with its version's converter: a version's base namespace
+(its ``resources/_common.py``) says which, by implementing the hooks of
+:class:`Resource`.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Callable, Mapping
+from typing import Any, Generic, Protocol, TypeVar
+
+from route_planning_async._core import Request, Response
+from route_planning_async._errors import DecodeError
+from route_planning_async._limits import RateLimits
+from route_planning_async._pagination import FilterValue, ListEndpoint, Paginator, list_query
+from route_planning_async._scheduler import Clock
+
+__all__ = ["ClientCalls", "Resource"]
+
+M = TypeVar("M")
+
+
+class ClientCalls(Protocol):
+    """What a namespace needs of the client that owns it (every version's client is one)."""
+
+    @property
+    def base_url(self) -> str: ...
+    @property
+    def rate_limits(self) -> RateLimits: ...
+    @property
+    def _clock(self) -> Clock: ...
+    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
+    async def _send(self, request: Request) -> Response: ...
+
+
+ClientT = TypeVar("ClientT", bound=ClientCalls)
+
+
+class Resource(abc.ABC, Generic[ClientT]):
+    """A namespace bound to one client.
+
+    A version's base namespace implements the hooks: where its list endpoints
+    are (:meth:`_list_endpoint`), how it spells a filter name on the wire
+    (:meth:`_filter_name`) and how it decodes an answer (:meth:`_structure`,
+    :meth:`_structure_list`).
+    """
+
+    __slots__ = ("_client",)
+
+    def __init__(self, client: ClientT) -> None:
+        self._client = client
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} of {self._client!r}>"
+
+    @abc.abstractmethod
+    def _list_endpoint(self, name: str) -> ListEndpoint:
+        """The list endpoint the version's endpoint table calls ``name`` (``"plans.list"``)."""
+
+    @abc.abstractmethod
+    def _filter_name(self, name: str) -> str:
+        """A filter's name as the API spells it, from the name given."""
+
+    @abc.abstractmethod
+    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
+        """``data`` as ``model``; raises :class:`DecodeError`."""
+
+    @abc.abstractmethod
+    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
+        """``data``, a JSON array, as a list of ``model``; raises :class:`DecodeError`."""
+
+    async def _execute_object(
+        self, request: Request, on_sent: Callable[[], None] | None = None
+    ) -> Mapping[str, Any]:
+        """Send ``request``; its answer, which must be a JSON object (``on_sent``: see ``_execute``)."""
+        data = await self._client._execute(request, on_sent=on_sent)
+        if not isinstance(data, dict):
+            # Every response body is a JSON object (contract, General conventions).
+            raise DecodeError(
+                "",
+                data,
+                f"expected a JSON object, got {type(data).__name__}",
+                method=request.method,
+                request_url=self._client.base_url + request.path,
+            )
+        return data
+
+    async def _fetch(self, request: Request, model: type[M], on_sent: Callable[[], None] | None = None) -> M:
+        """Send ``request`` and decode its answer as ``model`` (``on_sent``: see ``_execute``)."""
+        return self._structure(await self._execute_object(request, on_sent), model)
+
+    def _paginate(
+        self,
+        endpoint: str,
+        model: type[M],
+        key: str,
+        *,
+        path: Mapping[str, str] | None = None,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[M]:
+        """The lazy pages of the list ``endpoint``, each item decoded as ``model``, found under ``key``."""
+        listed = self._list_endpoint(endpoint)
+        query = list_query(listed, filter_name=self._filter_name, filter=filter, max_page_size=max_page_size)
+        return Paginator(
+            self._execute_object,
+            listed,
+            model,
+            key,
+            decode=self._structure_list,
+            path=path,
+            query=query,
+            page_token=page_token,
+        )

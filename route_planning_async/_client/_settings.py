@@ -1,0 +1,145 @@
+"""The client's settings, and their checks: a bad one raises :class:`ConfigurationError` naming it.
+
+Every check runs when the client is made, before anything is sent; the
+messages never quote an API key, nor the credentials, query or fragment of a
+URL (any of them may hold a secret).
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import os
+import ssl
+from collections.abc import Sequence
+from typing import TypedDict
+
+import aiohttp
+import yarl
+
+from route_planning_async._backends import RateLimitBackend
+from route_planning_async._core import AuthScheme
+from route_planning_async._errors import ConfigurationError
+from route_planning_async._limits import RateLimits
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._transport import Transport
+
+__all__ = [
+    "API_KEY_ENV",
+    "BASE_URL_ENV",
+    "ClientSettings",
+    "check_instance",
+    "checked_api_key",
+    "checked_base_url",
+    "checked_timeout",
+]
+
+API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
+"""The environment variable the key is read from when the client is given none."""
+
+BASE_URL_ENV = "ROUTE_PLANNING_BASE_URL"
+"""The environment variable the service address is read from when the client is given none."""
+
+_LOOPBACK_NAMES = {"localhost"}
+
+
+class ClientSettings(TypedDict, total=False):
+    """The keyword settings of a client (the client's docstring says what each one is)."""
+
+    base_url: str | None
+    auth: AuthScheme
+    rate_limits: RateLimits | None
+    retry: RetryPolicy | None
+    rate_limit_backend: RateLimitBackend | None
+    session: aiohttp.ClientSession | None
+    ssl: ssl.SSLContext | None
+    timeout: float | None
+    transport: Transport | None
+    trace_configs: Sequence[aiohttp.TraceConfig]
+
+
+def checked_base_url(base_url: object, setting: str = "base_url") -> str:
+    """The base URL without its trailing slash; HTTPS only, but for loopback hosts."""
+    if not isinstance(base_url, str):
+        raise ConfigurationError(f"{setting} must be a str, got {type(base_url).__name__}")
+    if not base_url.strip():
+        # An unset configuration variable must not quietly mean the production service.
+        raise ConfigurationError(
+            f"{setting} is empty; leave base_url out (None) for the default service address"
+        )
+    try:
+        url = yarl.URL(base_url)
+    except ValueError as exc:
+        raise ConfigurationError(f"{setting} is not a valid URL: {exc}") from None
+    # Quoted without credentials, query or fragment: any of them may hold a secret.
+    shown = repr(str(url.with_user(None).with_query(None).with_fragment(None)) if url.is_absolute() else "…")
+    if url.scheme not in ("https", "http") or not url.host:
+        raise ConfigurationError(f"{setting} must be an absolute https:// URL, got {shown}")
+    if url.user or url.password:
+        raise ConfigurationError(f"{setting} must not carry credentials; pass api_key instead")
+    if url.query_string or url.fragment or "?" in base_url or "#" in base_url:
+        raise ConfigurationError(f"{setting} must not have a query or fragment: {shown}")
+    if url.scheme == "http" and not _is_loopback(url.host):
+        # The service rejects plain HTTP (contract, Authentication rule 4); only a
+        # local test server on this machine may be spoken to without TLS.
+        raise ConfigurationError(
+            f"{setting} must use https://; plain http:// is only allowed for loopback hosts, got {shown}"
+        )
+    return str(url).rstrip("/")
+
+
+def checked_api_key(api_key: object) -> str:
+    """The key, when it is a non-blank ``str`` that can go in a header as it is.
+
+    ``None`` means ``ROUTE_PLANNING_API_KEY``.
+    """
+    # The message never quotes the key: a wrong setting may still be a real secret.
+    if api_key is None:
+        if API_KEY_ENV not in os.environ:
+            raise ConfigurationError(f"no api_key given and {API_KEY_ENV} is not set")
+        try:
+            return checked_api_key(os.environ[API_KEY_ENV])
+        except ConfigurationError as exc:
+            raise ConfigurationError(f"{API_KEY_ENV}: {exc}") from None
+    if not isinstance(api_key, str):
+        raise ConfigurationError(f"api_key must be a str, got {type(api_key).__name__}")
+    if not api_key.strip():
+        raise ConfigurationError("api_key must be a non-blank string")
+    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in api_key):
+        # CR, LF or NUL would break (or inject into) the Authorization header.
+        raise ConfigurationError("api_key must not contain control characters (CR, LF, NUL, tab...)")
+    if api_key != api_key.strip():
+        raise ConfigurationError("api_key must not start or end with whitespace")
+    return api_key
+
+
+def checked_timeout(timeout: object) -> float | None:
+    """Seconds for one attempt: finite and positive, or None to disable explicitly."""
+    if timeout is None:
+        return None
+    if isinstance(timeout, bool) or not isinstance(timeout, int | float):
+        raise ConfigurationError(
+            f"timeout must be a number of seconds (or None to disable it), got {type(timeout).__name__}"
+        )
+    if not (math.isfinite(timeout) and timeout > 0):
+        # aiohttp reads 0 (and NaN, and a negative) as "no timeout": a silent server would hang forever.
+        raise ConfigurationError(
+            f"timeout must be a finite, positive number of seconds (or None to disable it), got {timeout!r}"
+        )
+    return float(timeout)
+
+
+def check_instance(setting: str, value: object, expected: type | tuple[type, ...]) -> None:
+    """Refuse a ``value`` that is neither None nor an instance of ``expected``."""
+    if value is not None and not isinstance(value, expected):
+        names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
+        raise ConfigurationError(f"{setting} must be a {names} (or None), got {type(value).__name__}")
+
+
+def _is_loopback(host: str) -> bool:
+    if host.lower() in _LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return False

@@ -1,0 +1,23 @@
+"""The rate-limit scheduler: every request waits here for capacity in its category.
+
+- ``_clock.py``: the :class:`Clock` every wait runs on;
+- ``_lane.py``: one category's line in front of the backend, and the design
+  (the safety argument, latency, queueing, 429s) in its docstring;
+- ``_scheduler.py``: the :class:`Scheduler`, which runs a request through its
+  lane and retries it.
+
+Rooms
+-----
+
+The backend contract (``_backends.py``) says what a backend keeps for each
+category and how a shared one behaves; the scheduler asks it, never the reverse.
+The statistics it answers are ``_stats.py``'s snapshots. Every wait runs on the
+scheduler's :class:`Clock` (``Scheduler.clock``), so the workflows that poll
+can wait on the same clock and a test can drive it all in virtual time.
+"""
+
+from route_planning_async._scheduler._clock import Clock, LoopClock
+from route_planning_async._scheduler._lane import Send
+from route_planning_async._scheduler._scheduler import Scheduler
+
+__all__ = ["Clock", "LoopClock", "Scheduler", "Send"]
