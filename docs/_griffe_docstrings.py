@@ -74,7 +74,7 @@ def _import_package(pkg: griffe.Module) -> ModuleType | None:
     if not isinstance(filepath, Path):  # a namespace package: no single directory
         return None
     root = str(filepath.parent.parent if pkg.is_package else filepath.parent)
-    if root not in sys.path:
+    if sys.path[:1] != [root]:
         sys.path.insert(0, root)
     try:
         runtime = importlib.import_module(pkg.path)
