@@ -1,13 +1,21 @@
 """The documentation site covers the public API and every README section it is built from.
 
 The site itself is built by ``nox -s docs`` (``mkdocs build --strict``); these
-checks keep its sources complete as the library grows.
+checks keep its sources complete as the library grows. The griffe extension that
+gives the site the docstrings completed at import time
+(``docs/_griffe_docstrings.py``) is run here over throwaway packages.
 """
 
 from __future__ import annotations
 
+import importlib
 import pathlib
 import re
+import sys
+from collections.abc import Iterator
+
+import griffe
+import pytest
 
 import route_planning_async as rp
 from route_planning_async import emulator, redis, webhooks
@@ -59,3 +67,104 @@ def test_every_readme_section_is_on_a_docs_page() -> None:
     assert sections - {"differences"} == included
     headings = re.findall(r"^## (.+)$", re.sub(r"```.*?```", "", readme, flags=re.S), re.M)
     assert len(headings) == len(sections) - 1  # the intro has no heading
+
+
+_PARCELS = '''
+"""A package whose docstrings are completed at import time."""
+
+import attrs
+
+from route_planning_async._docs import described, fields_documented, keywords_documented, keywords_of
+
+
+@fields_documented
+@attrs.frozen
+class Parcel:
+    """A parcel to deliver."""
+
+    weight: float = attrs.field(metadata=described("Its weight in kilograms."))
+    label: str = attrs.field(default="", metadata=described("Printed on the {side} side."))
+
+
+class Parcels:
+    """The parcels namespace."""
+
+    @keywords_documented(keywords_of(Parcel), side="upper")
+    def update(self, **fields: object) -> None:
+        """Change a parcel.
+
+        Returns:
+            Nothing.
+        """
+'''
+
+
+@pytest.fixture
+def packages(tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[pathlib.Path]:
+    """A directory on ``sys.path`` for throwaway packages, forgotten by ``sys.modules`` afterwards."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    imported = set(sys.modules)
+    yield tmp_path
+    for name in set(sys.modules) - imported:
+        del sys.modules[name]
+
+
+def _write_package(root: pathlib.Path, name: str, modules: dict[str, str]) -> None:
+    (root / name).mkdir(parents=True)
+    for module, source in modules.items():
+        (root / name / f"{module}.py").write_text(source, encoding="utf-8")
+
+
+def _load_documented(root: pathlib.Path, name: str) -> griffe.Module:
+    """The package ``name`` under ``root`` as the docs site loads it."""
+    extension = {str(DOCS / "_griffe_docstrings.py"): {"packages": [name]}}
+    loaded = griffe.load(
+        name, search_paths=[root], extensions=griffe.load_extensions(extension), docstring_parser="google"
+    )
+    assert isinstance(loaded, griffe.Module)
+    return loaded
+
+
+def test_the_docs_site_shows_the_docstrings_completed_at_import_time(packages: pathlib.Path) -> None:
+    _write_package(packages, "parcels", {"__init__": _PARCELS})
+
+    package = _load_documented(packages, "parcels")
+
+    parcel = package["Parcel"]
+    assert "Keyword Args:\n    weight (float): Its weight in kilograms." in parcel.docstring.value
+    assert parcel["weight"].docstring.value == "Its weight in kilograms."
+    assert parcel["label"].docstring.value == "Printed on the {side} side."
+    update = package["Parcels.update"].docstring
+    assert "label (str): Printed on the upper side.\n\nReturns:" in update.value
+    assert [section.kind.value for section in update.parse()] == ["text", "other parameters", "returns"]
+
+
+def test_what_cannot_be_imported_keeps_the_docstring_as_written(packages: pathlib.Path) -> None:
+    _write_package(
+        packages,
+        "partial",
+        {
+            "__init__": '"""A package with a module that needs a missing dependency."""\n',
+            "optional": 'import not_installed\n\n\nclass Extra:\n    """Written."""\n',
+            "__main__": 'raise SystemExit("a __main__ module runs when imported")\n',
+        },
+    )
+
+    package = _load_documented(packages, "partial")
+
+    assert package["optional.Extra"].docstring.value == "Written."
+
+
+def test_a_package_imported_from_other_sources_keeps_its_docstrings_as_written(
+    packages: pathlib.Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    _write_package(packages / "installed", "parcels", {"__init__": _PARCELS})
+    _write_package(packages / "sources", "parcels", {"__init__": _PARCELS})
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.syspath_prepend(str(packages / "installed"))
+        importlib.import_module("parcels")
+
+    package = _load_documented(packages / "sources", "parcels")
+
+    assert "Keyword Args:" not in package["Parcels.update"].docstring.value
+    assert "docstrings left as written" in caplog.text

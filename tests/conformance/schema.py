@@ -1,12 +1,13 @@
-"""The official OpenAPI document as the conformance suite reads it.
+"""The official OpenAPI documents as the conformance suite reads them, one per version.
 
-The document is ``tests/emulator/data/public-openapi-v0.2b.json``: the request and
-response schemas of the service's published v0.2b document (descriptions and
-examples removed), loaded by ``tests/emulator/openapi.py``, which also validates
-bodies against it. This module adds what the suite needs on top:
+Each version's document (``Version.schema`` in ``versions.py``) holds the request
+and response schemas of the service's published document (descriptions and
+examples removed). This module reads a version's document and adds what the
+suite needs on top:
 
-- :data:`RESPONSES`: every 2xx JSON answer of the document, with the model the
-  client decodes it into, or in :data:`NOT_DECODED` with the reason it has none;
+- :class:`Answer` and :class:`Decoding`: every 2xx JSON answer of a document, with
+  the model the client decodes it into (each version lists its own);
+- :func:`response_schema`: the schema of one 2xx answer;
 - :func:`resolved`: a schema with every ``$ref`` inlined (for the generator);
 - :func:`for_generation`: the generator's narrowing of schemas the document leaves
   wider than any real answer (each narrowing is listed in :data:`GENERATOR_LIMITS`).
@@ -16,18 +17,17 @@ from __future__ import annotations
 
 import copy
 import functools
+import json
+from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 import attrs
-from emulator.openapi import _load
-
-import route_planning_async as rp
 
 __all__ = [
     "GENERATOR_LIMITS",
-    "NOT_DECODED",
-    "RESPONSES",
     "Answer",
+    "Decoding",
     "document",
     "for_generation",
     "resolved",
@@ -49,47 +49,20 @@ class Answer:
     """For list answers: the key of the items (the rest is the page token)."""
 
 
-RESPONSES: tuple[Answer, ...] = (
-    Answer("/plans", "post", rp.Plan),
-    Answer("/plans", "get", rp.Plan, "plans"),
-    Answer("/plans/{planId}", "get", rp.Plan),
-    Answer("/plans/{planId}", "patch", rp.Plan),
-    Answer("/plans/{planId}:optimize", "post", rp.Operation),
-    Answer("/plans/{planId}:distribute", "post", rp.Plan),
-    Answer("/plans/{planId}:reoptimize", "post", rp.Operation),
-    Answer("/plans/{planId}:redistribute", "post", rp.Plan),
-    Answer("/plans/{planId}/stops", "post", rp.Stop),
-    Answer("/plans/{planId}/stops", "get", rp.Stop, "stops"),
-    Answer("/plans/{planId}/stops:import", "post", rp.ImportResult),
-    Answer("/plans/{planId}/stops/{stopId}", "get", rp.Stop),
-    Answer("/plans/{planId}/stops/{stopId}", "patch", rp.Stop),
-    Answer("/plans/{planId}/stops:liveCreate", "post", rp.LiveChange),
-    Answer("/plans/{planId}/stops/{stopId}:liveUpdate", "post", rp.LiveChange),
-    Answer("/plans/{planId}/stops/{stopId}:liveDelete", "post", rp.LiveChange),
-    Answer("/operations/{operationId}", "get", rp.Operation),
-    Answer("/operations", "get", rp.Operation, "operations"),
-    Answer("/unassignedStops", "post", rp.UnassignedStop),
-    Answer("/unassignedStops", "get", rp.UnassignedStop, "unassignedStops"),
-    Answer("/unassignedStops:import", "post", rp.ImportResult),
-    Answer("/unassignedStops/{unassignedStopId}", "get", rp.UnassignedStop),
-    Answer("/unassignedStops/{unassignedStopId}", "patch", rp.UnassignedStop),
-    Answer("/depots", "get", rp.Depot, "depots"),
-    Answer("/depots/{depotId}", "get", rp.Depot),
-    Answer("/team/customStopProperties", "get", rp.CustomStopProperty, "customStopProperties"),
-    Answer("/team/customStopProperties/{customStopPropertyId}", "get", rp.CustomStopProperty),
-    Answer("/drivers", "get", rp.Driver, "drivers"),
-    Answer("/drivers", "post", rp.Driver),
-    Answer("/drivers/{driverId}", "get", rp.Driver),
-    Answer("/drivers/{driverId}", "patch", rp.Driver),
-    Answer("/drivers:import", "post", rp.DriverImportResult),
-    Answer("/routes/{routeId}", "get", rp.Route),
-    Answer("/operations/{operationId}:cancel", "post", rp.Operation),
-    Answer("/plans/{planId}/stops:liveImport", "post", rp.LiveImportResult),
-)
-"""Every 2xx JSON answer the client decodes."""
+@attrs.frozen
+class Decoding:
+    """What a version's client makes of the answers of its document."""
 
-NOT_DECODED: dict[tuple[str, str], str] = {}
-"""2xx JSON answers of the document the client has no method for, and why."""
+    answers: tuple[Answer, ...]
+    """Every 2xx JSON answer the client decodes."""
+    not_decoded: Mapping[tuple[str, str], str]
+    """2xx JSON answers of the document the client has no method for, and why."""
+    unmodelled: Mapping[str, str]
+    """Properties of official answers that no model attribute holds, with the reason
+    (a property name, or its path from the model: ``Model.key[].key``)."""
+    renamed_on_encode: Mapping[str, str]
+    """Keys the client reads under one name and writes under another."""
+
 
 GENERATOR_LIMITS: dict[str, str] = {
     "additionalProperties": "objects that do not say get additionalProperties: false, so generated "
@@ -105,14 +78,20 @@ GENERATOR_LIMITS: dict[str, str] = {
 
 
 @functools.cache
-def document() -> dict[str, Any]:
-    """The document (id patterns rewritten for Python's ``re``)."""
-    return _load()
+def document(path: Path) -> dict[str, Any]:
+    """The document at ``path``.
+
+    Its id patterns are written ``[a-zA-Z0-9---_]`` (a range from ``-`` to ``-``),
+    which Python's ``re`` warns about; they are read as the equivalent
+    ``[a-zA-Z0-9_-]``.
+    """
+    loaded: dict[str, Any] = json.loads(path.read_text(encoding="utf-8").replace("0-9---_", "0-9_-"))
+    return loaded
 
 
-def response_schema(template: str, method: str) -> dict[str, Any]:
-    """The schema of the 2xx JSON answer of ``method template``."""
-    responses = document()["paths"][template][method]["responses"]
+def response_schema(path: Path, template: str, method: str) -> dict[str, Any]:
+    """The schema of the 2xx JSON answer of ``method template`` in the document at ``path``."""
+    responses = document(path)["paths"][template][method]["responses"]
     for status, response in responses.items():
         if status.startswith("2") and "content" in response:
             schema: dict[str, Any] = response["content"]["application/json"]["schema"]
@@ -120,18 +99,18 @@ def response_schema(template: str, method: str) -> dict[str, Any]:
     raise KeyError(f"{method.upper()} {template} has no 2xx JSON answer")
 
 
-def resolved(schema: Any) -> Any:
-    """``schema`` with every ``#/components/...`` reference inlined."""
+def resolved(path: Path, schema: Any) -> Any:
+    """``schema`` with every ``#/components/...`` reference of the document at ``path`` inlined."""
     if isinstance(schema, dict):
         if "$ref" in schema:
-            target: Any = document()
+            target: Any = document(path)
             for part in schema["$ref"].removeprefix("#/").split("/"):
                 target = target[part]
             rest = {k: v for k, v in schema.items() if k != "$ref"}
-            return resolved({**copy.deepcopy(target), **rest})
-        return {key: resolved(value) for key, value in schema.items()}
+            return resolved(path, {**copy.deepcopy(target), **rest})
+        return {key: resolved(path, value) for key, value in schema.items()}
     if isinstance(schema, list):
-        return [resolved(item) for item in schema]
+        return [resolved(path, item) for item in schema]
     return schema
 
 

@@ -1,15 +1,17 @@
-"""Part 1: every property of every official answer is modelled, or allowed here with a reason.
+"""Part 1: every property of every official answer is modelled, or listed with a reason.
 
-For each 2xx JSON answer the client decodes (``schema.RESPONSES``), the answer's
-schema is walked beside the model: every property must be the wire name of an
-attribute (``camelCase``, or a name of ``WIRE_NAMES``), and an object property held
-by a nested model is walked in turn. What is not modelled must be in
-:data:`ALLOWED` with the reason; every 2xx answer of the document is either
-decoded or listed in ``schema.NOT_DECODED``.
+For each version and each 2xx JSON answer its client decodes
+(``Version.decoding.answers``), the answer's schema is walked beside the model:
+every property must be a wire name of an attribute (``Version.converter.wire_names``),
+and an object property held by a nested model is walked in turn. What is not
+modelled must be in ``Version.decoding.unmodelled`` with the reason; every 2xx
+answer of the document is either decoded or listed in ``decoding.not_decoded``;
+and the client's endpoint table names the document's calls, no more, no fewer.
 """
 
 from __future__ import annotations
 
+import re
 import types
 import typing
 from typing import Any
@@ -17,19 +19,8 @@ from typing import Any
 import attrs
 import pytest
 
-from route_planning_async.v0_2b._converter import WIRE_NAMES, camel_case
-
-from .schema import NOT_DECODED, RESPONSES, Answer, document, resolved, response_schema
-
-ALLOWED: dict[str, str] = {
-    "nextPageToken": "read by the paginator (Paginator), not a model field",
-    "ImportResult.failed[].error": "its message is ImportFailure.message (a custom hook flattens it)",
-    "ImportResult.failed[].unassignedStop": "kept as ImportFailure.stop, the echo of the failed stop",
-    "DriverImportResult.failed[].error": "its message is DriverImportFailure.message (a custom hook "
-    "flattens it, as for stops)",
-    "LiveImportResult.failed[].error": "its message is ImportFailure.message (the same hook)",
-}
-"""Properties of official answers that no model attribute holds, with the reason."""
+from .schema import Answer, document, resolved, response_schema
+from .versions import V0_2B, VERSIONS, Version
 
 
 def _members(annotation: Any) -> list[Any]:
@@ -55,26 +46,27 @@ def _objects(schema: Any) -> list[dict[str, Any]]:
     return found
 
 
-def _wire_names(cls: type[Any]) -> dict[str, attrs.Attribute[Any]]:
+def _wire_names(version: Version, cls: type[Any]) -> dict[str, attrs.Attribute[Any]]:
     names: dict[str, attrs.Attribute[Any]] = {}
     for field in attrs.fields(cls):
-        for name in (camel_case(field.name), *WIRE_NAMES.get(field.name, ())):
+        for name in version.converter.wire_names(field.name):
             names[name] = field
     return names
 
 
-def unmodelled(schema: Any, models: list[type[Any]], where: str) -> list[str]:
+def unmodelled(version: Version, schema: Any, models: list[type[Any]], where: str) -> list[str]:
     """The JSON paths of ``schema``'s properties that none of ``models`` holds."""
+    listed = version.decoding.unmodelled
     for model in models:
         attrs.resolve_types(model)
     missing: list[str] = []
     for obj in _objects(schema):
         names: dict[str, tuple[type[Any], attrs.Attribute[Any]]] = {}
         for model in models:
-            names.update({name: (model, field) for name, field in _wire_names(model).items()})
+            names.update({name: (model, field) for name, field in _wire_names(version, model).items()})
         for name, sub in obj["properties"].items():
             path = f"{where}.{name}"
-            if name in ALLOWED or path in ALLOWED:
+            if name in listed or path in listed:
                 continue
             if name not in names:
                 missing.append(path)
@@ -82,7 +74,7 @@ def unmodelled(schema: Any, models: list[type[Any]], where: str) -> list[str]:
             inner = _members(names[name][1].type)
             if inner and _objects(sub):
                 suffix = "[]" if _is_array(sub) else ""
-                missing += unmodelled(sub, inner, path + suffix)
+                missing += unmodelled(version, sub, inner, path + suffix)
     return missing
 
 
@@ -94,29 +86,53 @@ def _is_array(schema: Any) -> bool:
     return any(_is_array(branch) for branch in schema.get("anyOf", []))
 
 
-@pytest.mark.parametrize("answer", RESPONSES, ids=lambda a: f"{a.method.upper()} {a.template}")
-def test_every_property_of_the_answer_is_modelled(answer: Answer) -> None:
-    schema = resolved(response_schema(answer.template, answer.method))
+@pytest.mark.parametrize(
+    ("version", "answer"),
+    [
+        pytest.param(version, answer, id=f"{version.name} {answer.method.upper()} {answer.template}")
+        for version in VERSIONS
+        for answer in version.decoding.answers
+    ],
+)
+def test_every_property_of_the_answer_is_modelled(version: Version, answer: Answer) -> None:
+    schema = resolved(version.schema, response_schema(version.schema, answer.template, answer.method))
     name = answer.model.__name__
     if answer.list_key is not None:
         items = schema["properties"][answer.list_key]
         assert set(schema["properties"]) <= {answer.list_key, "nextPageToken"}
-        assert unmodelled(items, [answer.model], name) == []
+        assert unmodelled(version, items, [answer.model], name) == []
     else:
-        assert unmodelled(schema, [answer.model], name) == []
+        assert unmodelled(version, schema, [answer.model], name) == []
 
 
-def test_every_official_answer_is_decoded_or_listed() -> None:
-    decoded = {(answer.template, answer.method) for answer in RESPONSES}
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda version: version.name)
+def test_every_official_answer_is_decoded_or_listed(version: Version) -> None:
+    decoded = {(answer.template, answer.method) for answer in version.decoding.answers}
+    not_decoded = set(version.decoding.not_decoded)
     with_body = {
         (template, method)
-        for template, methods in document()["paths"].items()
+        for template, methods in document(version.schema)["paths"].items()
         for method, operation in methods.items()
         if any(s.startswith("2") and "content" in r for s, r in operation["responses"].items())
     }
-    assert with_body - decoded - set(NOT_DECODED) == set()
-    assert set(NOT_DECODED) <= with_body
+    assert with_body - decoded - not_decoded == set()
+    assert not_decoded <= with_body
     assert decoded <= with_body
+
+
+def _call(method: str, template: str) -> tuple[str, str]:
+    """``(GET, /plans/{})``: a call with its placeholders' names left out."""
+    return method.upper(), re.sub(r"\{[^}]+\}", "{}", template)
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda version: version.name)
+def test_the_endpoint_table_names_the_calls_of_the_document(version: Version) -> None:
+    documented = {
+        _call(method, template)
+        for template, methods in document(version.schema)["paths"].items()
+        for method in methods
+    }
+    assert {_call(e.method, e.template) for e in version.endpoints.values()} == documented
 
 
 def test_the_walk_finds_a_missing_property() -> None:
@@ -126,4 +142,4 @@ def test_the_walk_finds_a_missing_property() -> None:
     class Thing:
         id: str
 
-    assert unmodelled(schema, [Thing], "Thing") == ["Thing.colour"]
+    assert unmodelled(V0_2B, schema, [Thing], "Thing") == ["Thing.colour"]

@@ -1,12 +1,12 @@
 """Part 2: answers generated from every official response schema decode, and re-encoding
 keeps every field.
 
-Bodies come from ``hypothesis-jsonschema`` over the document's 2xx schemas (narrowed
-only as ``schema.GENERATOR_LIMITS`` lists). Each is decoded with the functions the
-client's methods use (``structure`` for one object, ``structure_list`` for a page, as
-``_resources.py`` and ``_pagination.py`` call them), and the model, encoded again,
-must hold every field of the body with its value. A few answers also go through the
-client's own methods over a scripted transport.
+For each version, bodies come from ``hypothesis-jsonschema`` over its document's 2xx
+schemas (narrowed only as ``schema.GENERATOR_LIMITS`` lists). Each is decoded with
+the functions the client's methods use (``structure`` for one object,
+``structure_list`` for a page, as the namespaces and the paginator call them), and
+the model, encoded again, must hold every field of the body with its value. A few
+answers also go through the client's own methods over a scripted transport.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import asyncio
 import contextlib
 import functools
 import json
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -25,9 +26,10 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
 
 import route_planning_async as rp
-from route_planning_async.v0_2b._converter import structure, structure_list, unstructure
+from route_planning_async.v0_2b._converter import structure, unstructure
 
-from .schema import RESPONSES, Answer, for_generation, resolved, response_schema
+from .schema import Answer, for_generation, resolved, response_schema
+from .versions import V0_2B, VERSIONS, Version
 
 CONFORMANCE = settings(
     max_examples=12,
@@ -37,17 +39,11 @@ CONFORMANCE = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 
-RENAMED_ON_ENCODE: dict[str, str] = {
-    "unassignedStop": "stop",
-}
-"""Keys the client reads under one name and writes under another, and why: an
-unassigned stop import echoes a failed stop under ``unassignedStop``; ``ImportFailure``
-keeps it as ``stop`` whichever import it came from."""
-
 
 @functools.cache
-def bodies(template: str, method: str) -> st.SearchStrategy[Any]:
-    return from_schema(for_generation(resolved(response_schema(template, method))))
+def bodies(version: Version, template: str, method: str) -> st.SearchStrategy[Any]:
+    schema = resolved(version.schema, response_schema(version.schema, template, method))
+    return from_schema(for_generation(schema))
 
 
 def _close(a: float, b: float) -> bool:
@@ -55,23 +51,23 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-3 * max(1.0, abs(a))
 
 
-def kept(original: Any, encoded: Any, path: str = "") -> list[str]:
+def kept(version: Version, original: Any, encoded: Any, path: str = "") -> list[str]:
     """Where ``encoded`` lost or changed a value of ``original`` (empty: nothing)."""
     if isinstance(original, dict):
         if not isinstance(encoded, dict):
             return [f"{path}: {encoded!r} is not an object"]
         lost: list[str] = []
         for key, value in original.items():
-            target = RENAMED_ON_ENCODE.get(key, key)
+            target = version.decoding.renamed_on_encode.get(key, key)
             if target not in encoded:
                 lost.append(f"{path}.{key}: dropped")
                 continue
-            lost += kept(value, encoded[target], f"{path}.{key}")
+            lost += kept(version, value, encoded[target], f"{path}.{key}")
         return lost
     if isinstance(original, list):
         if not isinstance(encoded, list) or len(encoded) != len(original):
             return [f"{path}: {encoded!r} is not the same list"]
-        return [e for i, item in enumerate(original) for e in kept(item, encoded[i], f"{path}[{i}]")]
+        return [e for i, item in enumerate(original) for e in kept(version, item, encoded[i], f"{path}[{i}]")]
     if isinstance(original, bool) or isinstance(encoded, bool):
         return [] if original == encoded else [f"{path}: {original!r} became {encoded!r}"]
     if isinstance(original, int | float) and isinstance(encoded, int | float):
@@ -79,67 +75,90 @@ def kept(original: Any, encoded: Any, path: str = "") -> list[str]:
     return [] if original == encoded else [f"{path}: {original!r} became {encoded!r}"]
 
 
-def _decode(spec: Answer, body: Any) -> list[Any]:
+def _decode(version: Version, spec: Answer, body: Any) -> list[Any]:
     if spec.list_key is not None:
-        return structure_list(body[spec.list_key], spec.model)
-    return [structure(body, spec.model)]
+        return version.converter.structure_list(body[spec.list_key], spec.model)
+    return [version.converter.structure(body, spec.model)]
 
 
-def _distinct() -> list[Answer]:
+def _distinct(version: Version) -> list[Answer]:
     """One answer per distinct (schema, model, list key): many calls answer a Plan."""
     seen: dict[str, Answer] = {}
-    for spec in RESPONSES:
-        key = json.dumps([response_schema(spec.template, spec.method), spec.model.__name__, spec.list_key])
-        seen.setdefault(key, spec)
+    for spec in version.decoding.answers:
+        schema = response_schema(version.schema, spec.template, spec.method)
+        seen.setdefault(json.dumps([schema, spec.model.__name__, spec.list_key]), spec)
     return list(seen.values())
 
 
-@pytest.mark.parametrize("spec", _distinct(), ids=lambda a: f"{a.method.upper()} {a.template}")
-def test_generated_answers_decode_and_reencode_whole(spec: Answer) -> None:
+@pytest.mark.parametrize(
+    ("version", "spec"),
+    [
+        pytest.param(version, spec, id=f"{version.name} {spec.method.upper()} {spec.template}")
+        for version in VERSIONS
+        for spec in _distinct(version)
+    ],
+)
+def test_generated_answers_decode_and_reencode_whole(version: Version, spec: Answer) -> None:
     @CONFORMANCE
-    @given(body=bodies(spec.template, spec.method))
+    @given(body=bodies(version, spec.template, spec.method))
     def check(body: Any) -> None:
-        models = _decode(spec, body)
+        models = _decode(version, spec, body)
         items = body[spec.list_key] if spec.list_key is not None else [body]
         for item, model in zip(items, models, strict=True):
             assert isinstance(model, spec.model)
-            assert kept(item, unstructure(model)) == []
+            assert kept(version, item, version.converter.unstructure(model)) == []
 
     check()
 
 
 def test_kept_sees_a_lost_field() -> None:
-    assert kept({"a": {"b": 1, "c": [1, 2]}}, {"a": {"b": 1, "c": [1]}}) == [".a.c: [1] is not the same list"]
-    assert kept({"a": 1}, {}) == [".a: dropped"]
-    assert kept({"t": 1795430000.5}, {"t": 1795430000.500001}) == []
+    lost_item = kept(V0_2B, {"a": {"b": 1, "c": [1, 2]}}, {"a": {"b": 1, "c": [1]}})
+    assert lost_item == [".a.c: [1] is not the same list"]
+    assert kept(V0_2B, {"a": 1}, {}) == [".a: dropped"]
+    assert kept(V0_2B, {"t": 1795430000.5}, {"t": 1795430000.500001}) == []
 
 
-_THROUGH_CLIENT = (
-    ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
-    (
-        "GET",
-        "/plans/p1/stops/s1",
-        "/plans/{planId}/stops/{stopId}",
-        "get",
-        lambda c: c.stops.get("plans/p1/stops/s1"),
+Call = Callable[[rp.RoutePlanningClient], Awaitable[Any]]
+THROUGH_CLIENT: dict[str, tuple[tuple[str, str, str, str, Call], ...]] = {
+    "v0.2b": (
+        ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
+        (
+            "GET",
+            "/plans/p1/stops/s1",
+            "/plans/{planId}/stops/{stopId}",
+            "get",
+            lambda c: c.stops.get("plans/p1/stops/s1"),
+        ),
+        ("GET", "/operations/o1", "/operations/{operationId}", "get", lambda c: c.operations.get("o1")),
+        (
+            "GET",
+            "/unassignedStops/u1",
+            "/unassignedStops/{unassignedStopId}",
+            "get",
+            lambda c: c.unassigned_stops.get("u1"),
+        ),
     ),
-    ("GET", "/operations/o1", "/operations/{operationId}", "get", lambda c: c.operations.get("o1")),
-    (
-        "GET",
-        "/unassignedStops/u1",
-        "/unassignedStops/{unassignedStopId}",
-        "get",
-        lambda c: c.unassigned_stops.get("u1"),
-    ),
+}
+"""Per version: answers also decoded through the client's methods (request method and
+path, the document's template and method, the call)."""
+
+
+# The v0.2b converter on hand-written answers.
+
+
+@pytest.mark.parametrize(
+    ("version", "method", "path", "template", "verb", "call"),
+    [
+        pytest.param(version, *case, id=f"{version.name} {case[0]} {case[1]}")
+        for version in VERSIONS
+        for case in THROUGH_CLIENT[version.name]
+    ],
 )
-
-
-@pytest.mark.parametrize(("method", "path", "template", "verb", "call"), _THROUGH_CLIENT)
 def test_generated_answers_decode_through_the_clients_methods(
-    method: str, path: str, template: str, verb: str, call: Any
+    version: Version, method: str, path: str, template: str, verb: str, call: Call
 ) -> None:
     @settings(CONFORMANCE, max_examples=5)
-    @given(body=bodies(template, verb))
+    @given(body=bodies(version, template, verb))
     def check(body: Any) -> None:
         async def run() -> Any:
             service = FakeService().on(method, path, answer(body))
@@ -147,7 +166,7 @@ def test_generated_answers_decode_through_the_clients_methods(
                 return await call(client)
 
         model = asyncio.run(run())
-        assert kept(body, unstructure(model)) == []
+        assert kept(version, body, version.converter.unstructure(model)) == []
 
     check()
 
@@ -218,4 +237,4 @@ def test_decoding_raises_nothing_but_decode_error(value: Any) -> None:
         with contextlib.suppress(rp.DecodeError):
             structure(value, model)
     with contextlib.suppress(rp.DecodeError):
-        structure_list(value, rp.Stop)
+        V0_2B.converter.structure_list(value, rp.Stop)

@@ -1,12 +1,13 @@
 """Part 4: every answer of the emulator in a full workflow is valid under the official
 response schemas.
 
-The library's client drives a whole day (plans, stops, imports, unassigned stops,
-optimization, distribution, live edits, re-optimization, a driven route, lists and
-errors) against the emulator through a transport that records every exchange. Each
-answer is then validated against the document's schema for its path, method and
-status. Nothing is filtered but the document's own listed defects
-(``tests/emulator/openapi.py``, ``KNOWN_DIFFERENCES`` with side "response").
+For each version (its workflow in :data:`WORKFLOWS`), the library's client drives
+a whole day (plans, stops, imports, unassigned stops, optimization, distribution,
+live edits, re-optimization, a driven route, lists and errors) against the
+emulator, at the version's base path, through a transport that records every
+exchange. Each answer is then validated against the version's document for its
+path, method and status. Nothing is filtered but the document's own listed defects
+(``Version.validation``: ``KNOWN_DIFFERENCES`` with side "response").
 """
 
 from __future__ import annotations
@@ -14,13 +15,12 @@ from __future__ import annotations
 import datetime
 import json
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import aiohttp
 import pytest
 import pytest_asyncio
-from emulator.openapi import KNOWN_DIFFERENCES, response_errors
 
 import route_planning_async as rp
 from route_planning_async._core import Request, Response, auth_header
@@ -28,6 +28,7 @@ from route_planning_async._transport import AiohttpTransport
 from route_planning_async.emulator import Emulator, TeamConfig
 
 from .schema import document
+from .versions import VERSIONS, Version
 
 pytestmark = pytest.mark.asyncio
 
@@ -48,9 +49,9 @@ class Recording:
         return response
 
 
-def _template(method: str, path: str) -> str:
+def _template(version: Version, method: str, path: str) -> str:
     """The document's path template of a request path (``/plans/abc`` -> ``/plans/{planId}``)."""
-    for template, methods in document()["paths"].items():
+    for template, methods in document(version.schema)["paths"].items():
         if method.lower() not in methods:
             continue
         pattern = re.sub(r"\\\{[^}]+\\\}", "[^/:]+", re.escape(template))
@@ -59,8 +60,15 @@ def _template(method: str, path: str) -> str:
     raise AssertionError(f"{method} {path} is not in the document")
 
 
+@pytest.fixture(params=VERSIONS, ids=lambda version: version.name)
+def version(request: pytest.FixtureRequest) -> Version:
+    """Each version in turn."""
+    chosen: Version = request.param
+    return chosen
+
+
 @pytest_asyncio.fixture
-async def recorded() -> AsyncIterator[tuple[Emulator, rp.RoutePlanningClient, Recording]]:
+async def recorded(version: Version) -> AsyncIterator[tuple[Emulator, rp.RoutePlanningClient, Recording]]:
     team = TeamConfig(capacity_unit="kilogram")
     # Plans of up to 20 stops are optimized at once; a larger one takes an hour
     # (3.6 s sped up), so that its optimization can be canceled while it runs.
@@ -70,13 +78,12 @@ async def recorded() -> AsyncIterator[tuple[Emulator, rp.RoutePlanningClient, Re
         connector = aiohttp.TCPConnector(ssl=emu.ssl_context)
         async with aiohttp.ClientSession(connector=connector) as session:
             headers = {"Authorization": auth_header(emu.api_key, "basic")}
-            inner = AiohttpTransport(
-                session, emu.base_url, headers, ssl_context=emu.ssl_context, timeout=None
-            )
+            base_url = emu.origin + version.emulator_base_path
+            inner = AiohttpTransport(session, base_url, headers, ssl_context=emu.ssl_context, timeout=None)
             recording = Recording(inner)
             async with rp.RoutePlanningClient(
                 emu.api_key,
-                base_url=emu.base_url,
+                base_url=base_url,
                 rate_limits=rp.RateLimits.unlimited(),
                 retry=rp.RetryPolicy(attempts=1),
                 transport=recording,
@@ -94,7 +101,7 @@ def _stop(i: int, **fields: Any) -> rp.StopInput:
     )
 
 
-async def _workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
+async def _v0_2b_workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
     plan = await client.plans.create(
         title="Conformance day", starts=STARTS, drivers=["drivers/driver-ana", "drivers/driver-ben"]
     )
@@ -182,39 +189,53 @@ async def _workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
     await client.plans.delete(plan.id)
 
 
+_V0_2B_REACHED = (
+    ("POST", "/plans/{planId}:optimize", 200),
+    ("GET", "/plans/{planId}/stops", 200),
+    ("PATCH", "/plans/{planId}/stops/{stopId}", 409),
+    ("POST", "/plans/{planId}/stops/{stopId}:liveUpdate", 422),
+    ("GET", "/drivers", 200),
+    ("POST", "/drivers", 200),
+    ("PATCH", "/drivers/{driverId}", 200),
+    ("POST", "/drivers:import", 200),
+    ("GET", "/routes/{routeId}", 200),
+    ("POST", "/operations/{operationId}:cancel", 200),
+    ("POST", "/plans/{planId}/stops:liveImport", 200),
+    ("GET", "/team/customStopProperties/{customStopPropertyId}", 200),
+)
+
+Workflow = Callable[[Emulator, rp.RoutePlanningClient], Awaitable[None]]
+WORKFLOWS: dict[str, tuple[Workflow, tuple[tuple[str, str, int], ...]]] = {
+    "v0.2b": (_v0_2b_workflow, _V0_2B_REACHED),
+}
+"""Per version: the workflow, and the answers (method, template, status) it must reach."""
+
+PATCHED_DEFECTS: dict[str, list[str]] = {"v0.2b": ["error_one_of_overlap"]}
+"""Per version: the defects of its document that response validation patches."""
+
+
 async def test_every_answer_of_a_full_workflow_is_official(
-    recorded: tuple[Emulator, rp.RoutePlanningClient, Recording],
+    version: Version, recorded: tuple[Emulator, rp.RoutePlanningClient, Recording]
 ) -> None:
     emu, client, recording = recorded
-    await _workflow(emu, client)
+    workflow, reached = WORKFLOWS[version.name]
+    await workflow(emu, client)
     seen: set[tuple[str, str, int]] = set()
     problems: list[str] = []
     for request, response in recording.exchanges:
-        template = _template(request.method, request.path)
+        template = _template(version, request.method, request.path)
         body = json.loads(response.body) if response.body else None
         seen.add((request.method, template, response.status))
-        for error in response_errors(template, request.method, response.status, body):
+        for error in version.validation.response_errors(template, request.method, response.status, body):
             problems.append(f"{request.method} {request.path} -> {response.status}: {error}")
     assert problems == []
     # The workflow reached every kind of answer it is meant to check.
     assert len(recording.exchanges) > 30
-    assert ("POST", "/plans/{planId}:optimize", 200) in seen
-    assert ("GET", "/plans/{planId}/stops", 200) in seen
-    assert ("PATCH", "/plans/{planId}/stops/{stopId}", 409) in seen
-    assert ("POST", "/plans/{planId}/stops/{stopId}:liveUpdate", 422) in seen
-    for answered in (
-        ("GET", "/drivers", 200),
-        ("POST", "/drivers", 200),
-        ("PATCH", "/drivers/{driverId}", 200),
-        ("POST", "/drivers:import", 200),
-        ("GET", "/routes/{routeId}", 200),
-        ("POST", "/operations/{operationId}:cancel", 200),
-        ("POST", "/plans/{planId}/stops:liveImport", 200),
-        ("GET", "/team/customStopProperties/{customStopPropertyId}", 200),
-    ):
+    for answered in reached:
         assert answered in seen
 
 
-async def test_only_defects_of_the_document_are_patched() -> None:
+async def test_only_defects_of_the_document_are_patched(version: Version) -> None:
     # The emulator follows the document's shapes; what validation patches is its defects.
-    assert [d.name for d in KNOWN_DIFFERENCES if d.side == "response"] == ["error_one_of_overlap"]
+    patched = [d.name for d in version.validation.KNOWN_DIFFERENCES if d.side == "response"]
+    assert patched == PATCHED_DEFECTS[version.name]

@@ -1,10 +1,11 @@
 """Part 3: every request the client can build validates against the official request schema.
 
-Hypothesis builds the input models from wide values (lengths past every bound,
-numbers past every range, None and UNSET): an input whose constructor refuses it
-is fine (the client raised ``ValidationError`` before sending); every input it
-accepts is sent through the client's own method over a scripted transport, and
-the body that went out must be valid under the document's request schema.
+For each version (its calls in :data:`CASES`), Hypothesis builds the input models
+from wide values (lengths past every bound, numbers past every range, None and
+UNSET): an input whose constructor refuses it is fine (the client raised
+``ValidationError`` before sending); every input it accepts is sent through the
+client's own method over a scripted transport, and the body that went out must
+be valid under the version's request schema.
 """
 
 from __future__ import annotations
@@ -15,14 +16,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
-from emulator.openapi import request_errors
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
 
 import route_planning_async as rp
-from route_planning_async.v0_2b._inputs import PAYMENT_CURRENCIES
+
+from .versions import VERSIONS, Version
 
 REQUESTS = settings(
     max_examples=100,
@@ -97,7 +98,7 @@ _WEIGHT = _built(
 _PAYMENT = _built(
     rp.PaymentOnDeliveryInput,
     amount=_optional(st.integers(-1, 2**53 + 1) | st.floats(0, 100)),
-    currency=_optional(st.sampled_from([*sorted(PAYMENT_CURRENCIES), "XYZ", "eur"])),
+    currency=_optional(st.sampled_from([*sorted(rp.PAYMENT_CURRENCIES), "XYZ", "eur"])),
 )
 _DRIVERS = st.lists(st.sampled_from(["d1", "drivers/d2", "driver-3"]), max_size=4)
 _CUSTOM = st.dictionaries(st.text(min_size=0, max_size=55), _TEXT | st.none(), max_size=3)
@@ -153,7 +154,8 @@ _PLAN = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year"
 _DATES = st.dates(datetime.date(1990, 1, 1), datetime.date(2110, 1, 1))
 
 Call = Callable[[rp.RoutePlanningClient, Any], Awaitable[Any]]
-CASES: list[tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]] = [
+Case = tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]
+_V0_2B_CASES: list[Case] = [
     (
         "stops.create",
         _STOP_INPUT,
@@ -292,11 +294,28 @@ CASES: list[tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]] = [
 ]
 
 
+CASES: dict[str, list[Case]] = {"v0.2b": _V0_2B_CASES}
+"""Per version: each call (its name, the inputs drawn, the request method and path,
+the document's template, the reply, the call)."""
+
+
 @pytest.mark.parametrize(
-    ("name", "inputs", "method", "path", "template", "reply", "call"), CASES, ids=[c[0] for c in CASES]
+    ("version", "name", "inputs", "method", "path", "template", "reply", "call"),
+    [
+        pytest.param(version, *case, id=f"{version.name} {case[0]}")
+        for version in VERSIONS
+        for case in CASES[version.name]
+    ],
 )
 def test_every_request_the_client_builds_is_valid(
-    name: str, inputs: st.SearchStrategy[Any], method: str, path: str, template: str, reply: Any, call: Call
+    version: Version,
+    name: str,
+    inputs: st.SearchStrategy[Any],
+    method: str,
+    path: str,
+    template: str,
+    reply: Any,
+    call: Call,
 ) -> None:
     sent: list[Any] = []
 
@@ -319,7 +338,7 @@ def test_every_request_the_client_builds_is_valid(
         asyncio.run(run())
         if sent:
             body = sent[-1]
-            assert request_errors(template, method, body) == [], body
+            assert version.validation.request_errors(template, method, body) == [], body
 
     check()
     # The strategies reach inputs the client accepts, not only ones it refuses.

@@ -1,0 +1,97 @@
+"""The API versions the conformance suite holds the client and the emulator to: one row each.
+
+A row (:class:`Version`) names the version's official document and what of the
+library and the test support speaks it: the endpoint table, the models each
+answer decodes into, the converter, the validation of bodies against the
+document, and the base path the emulator serves the version under. Every test
+of the suite runs once per row of :data:`VERSIONS`; a test that drives the
+client (its calls differ between versions) keeps its calls per version name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+import attrs
+from emulator import openapi
+
+from route_planning_async.emulator import BASE_PATH
+from route_planning_async.v0_2b import _converter
+from route_planning_async.v0_2b._endpoints import ENDPOINTS, Endpoint
+
+from . import v0_2b
+from .schema import Decoding
+
+__all__ = ["V0_2B", "VERSIONS", "Converter", "Validation", "Version"]
+
+TESTS = Path(__file__).resolve().parent.parent
+
+
+class Validation(Protocol):
+    """Validation of bodies against a version's document, its listed differences patched.
+
+    For v0.2b: ``tests/emulator/openapi.py``, which reads the same document.
+    """
+
+    @property
+    def KNOWN_DIFFERENCES(self) -> Sequence[Any]: ...
+
+    def request_errors(self, template: str, method: str, body: Any) -> list[str]: ...
+
+    def response_errors(self, template: str, method: str, status: int, body: Any) -> list[str]: ...
+
+
+@attrs.frozen
+class Converter:
+    """How a version's client reads and writes JSON."""
+
+    structure: Callable[[Any, type[Any]], Any]
+    """JSON object -> model, as the client's methods decode one answer."""
+    structure_list: Callable[[Any, type[Any]], list[Any]]
+    """JSON array -> models, as the paginator decodes a page."""
+    unstructure: Callable[[Any], Any]
+    """Model -> JSON."""
+    wire_names: Callable[[str], tuple[str, ...]]
+    """The JSON keys an attribute is read from."""
+
+
+@attrs.frozen(eq=False)
+class Version:
+    """One API version and what speaks it."""
+
+    name: str
+    """As the service names it (``v0.2b``)."""
+    schema: Path
+    """The official OpenAPI document (request and response schemas)."""
+    endpoints: Mapping[str, Endpoint]
+    """The client's endpoint table."""
+    decoding: Decoding
+    """The model of every 2xx answer, and what no model holds."""
+    converter: Converter
+    """The client's JSON converter."""
+    validation: Validation
+    """Validation of bodies against the document."""
+    emulator_base_path: str
+    """Where the emulator serves the version (the client's base URL is the origin and this)."""
+
+
+def _v0_2b_wire_names(attribute: str) -> tuple[str, ...]:
+    return (_converter.camel_case(attribute), *_converter.WIRE_NAMES.get(attribute, ()))
+
+
+V0_2B = Version(
+    name="v0.2b",
+    schema=TESTS / "emulator" / "data" / "public-openapi-v0.2b.json",
+    endpoints=ENDPOINTS,
+    decoding=v0_2b.DECODING,
+    converter=Converter(
+        _converter.structure, _converter.structure_list, _converter.unstructure, _v0_2b_wire_names
+    ),
+    validation=openapi,
+    emulator_base_path=BASE_PATH,
+)
+
+VERSIONS: tuple[Version, ...] = (V0_2B,)
+"""Every version the suite checks."""
