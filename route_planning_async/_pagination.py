@@ -26,9 +26,10 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from route_planning_async._converter import camel_case
 from route_planning_async._core import Request
 from route_planning_async._errors import RoutePlanningError, ValidationError
-from route_planning_async.v0_2b._converter import camel_case, structure_list
+from route_planning_async.v0_2b._converter import structure_list
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
 __all__ = ["FilterValue", "Page", "Paginator", "check_page_token", "list_query"]

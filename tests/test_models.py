@@ -16,11 +16,12 @@ from hypothesis import strategies as st
 from support.fixtures import load
 
 import route_planning_async as rp
+from route_planning_async._converter import make_model_structure_fn, renames
 from route_planning_async.v0_2b import _converter, _inputs, _models
 from route_planning_async.v0_2b._converter import (
     CONVERTER,
+    WIRE_NAMES,
     make_converter,
-    make_model_structure_fn,
     structure,
     unstructure,
 )
@@ -237,8 +238,8 @@ def _cattrs_reference() -> cattrs.Converter:
     """The library's converter, but with cattrs' own generated functions for the models."""
     reference = make_converter()
     reference.register_structure_hook_factory(
-        lambda cl: cl in _converter._MODELS and cl not in _converter._CUSTOM,
-        lambda cl: make_dict_structure_fn(cl, reference, **_converter._renames(cl)),
+        lambda cl: cl in _converter._MODELS,
+        lambda cl: make_dict_structure_fn(cl, reference, **renames(cl, WIRE_NAMES)),
     )
     return reference
 
@@ -287,9 +288,9 @@ def test_compiled_functions_refuse_classes_whose_init_does_more_than_assign() ->
         count: int = 0
 
     with pytest.raises(TypeError, match="plain"):
-        make_model_structure_fn(Checked, CONVERTER)
+        make_model_structure_fn(Checked, CONVERTER, WIRE_NAMES)
     with pytest.raises(TypeError, match="slotted"):
-        make_model_structure_fn(NotSlotted, CONVERTER)
+        make_model_structure_fn(NotSlotted, CONVERTER, WIRE_NAMES)
 
 
 def test_date_and_time_conversions() -> None:

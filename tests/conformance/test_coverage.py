@@ -17,7 +17,8 @@ from typing import Any
 import attrs
 import pytest
 
-from route_planning_async.v0_2b._converter import WIRE_NAMES, camel_case
+from route_planning_async._converter import camel_case
+from route_planning_async.v0_2b._converter import WIRE_NAMES
 
 from .schema import NOT_DECODED, RESPONSES, Answer, document, resolved, response_schema
 
