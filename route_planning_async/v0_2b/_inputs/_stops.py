@@ -3,15 +3,19 @@
 The contract's stop body table holds the same rules for plan stops and
 unassigned stops, for create, import, update and the live calls. So each field
 is declared once, with its check and its text, in the class that every stop
-body shares (:class:`_StopBody`); what a create adds (the required address, the
-client id) is declared once in :class:`_NewStop`, and what an update says
-differently once in :class:`_StopChanges`. A field whose text differs by body
-(``allowed_drivers``, ``depot``) is declared again where it differs.
+body shares (:class:`_StopBody`); what a create adds or says (the required
+address, the default activity, the client id) is declared once in
+:class:`_NewStop`, and what an update says differently once in
+:class:`_StopChanges`. A field whose text differs between the bodies that take
+it (``allowed_drivers``, ``depot``) is declared again in each. A field
+transformer puts each body's fields in the order of the table
+(:data:`_BODY_ORDER`), the order of its JSON keys.
 
 The fields with a converter keep their ``attrs.field(...)`` call in a class
 body: a type checker's attrs support reads a field's required-ness and its
 converter's argument type (a tuple of barcodes is accepted, a list is stored)
-only there.
+only there. ``driver``'s converter takes what the field stores, so its one
+definition (:data:`_DRIVER`) is shared.
 """
 
 from __future__ import annotations
@@ -141,11 +145,6 @@ class _StopBody:
         converter=_allowed_drivers,
         metadata=described("At most 100 ``drivers/<id>`` allowed for the stop."),
     )
-    activity: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        validator=one_of(_ACTIVITIES),
-        metadata=described("``delivery`` (the service's default) or ``pickup``."),
-    )
     optimization_order: str | UnsetType | None = attrs.field(
         default=UNSET,
         validator=one_of(_OPTIMIZATION_ORDERS),
@@ -183,11 +182,16 @@ class _StopBody:
 
 @attrs.frozen(kw_only=True)
 class _NewStop(_StopBody):
-    """The fields of a stop create or import: where the stop is, and its client."""
+    """The fields of a stop create or import: where the stop is, what is done there, and its client."""
 
     address: AddressInput = attrs.field(
         validator=instance_of(AddressInput, nullable=False),
         metadata=described("Where the stop is (required)."),
+    )
+    activity: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=one_of(_ACTIVITIES),
+        metadata=described("``delivery`` (the service's default) or ``pickup``."),
     )
     client_id: str | UnsetType | None = attrs.field(
         default=UNSET,
@@ -201,8 +205,14 @@ class _NewStop(_StopBody):
 
 @attrs.frozen(kw_only=True)
 class _StopChanges(_StopBody):
-    """The fields of a stop update: a list given replaces the stop's whole list."""
+    """The fields of a stop update whose texts differ from a create's: an update sets no
+    default, and a list given replaces the stop's whole list."""
 
+    activity: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=one_of(_ACTIVITIES),
+        metadata=described("``delivery`` or ``pickup``."),
+    )
     barcodes: list[str] | UnsetType = attrs.field(
         default=UNSET,
         converter=_barcodes,
