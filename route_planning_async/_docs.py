@@ -23,7 +23,7 @@ import inspect
 import re
 import textwrap
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any, Final, TypeVar
+from typing import Any, Final, ForwardRef, TypeVar, overload
 
 import attrs
 
@@ -63,6 +63,8 @@ class Keyword:
 
 
 def _type_text(annotation: object) -> str:
+    if isinstance(annotation, ForwardRef):  # a TypedDict keeps its string annotations as these
+        annotation = annotation.__forward_arg__
     text = annotation if isinstance(annotation, str) else getattr(annotation, "__name__", repr(annotation))
     return _UNSET_MEMBER.sub("", text)
 
@@ -115,9 +117,12 @@ def _annotations(cls: type) -> dict[str, object]:
     return merged
 
 
-def keyword_section(keywords: Iterable[Keyword], words: Mapping[str, str] | None = None) -> str:
-    """The ``Keyword Args:`` section listing ``keywords`` (indented as a method docstring's sections)."""
-    lines = ["Keyword Args:"]
+def keyword_section(
+    keywords: Iterable[Keyword], words: Mapping[str, str] | None = None, *, title: str = "Keyword Args"
+) -> str:
+    """The ``Keyword Args:`` section (or another ``title``) listing ``keywords``, indented as a
+    method docstring's sections."""
+    lines = [f"{title}:"]
     for keyword in keywords:
         text = _fill(keyword.text, words or {})
         entry = f"{keyword.name} ({keyword.type}): {' '.join(text.split())}"
@@ -141,10 +146,23 @@ def _with_section(doc: str | None, section: str) -> str:
     return f"{head}\n\n{section}\n" + (f"\n{tail}\n" if tail else "")
 
 
-def fields_documented(cls: C) -> C:
-    """Class decorator (above ``@attrs.frozen``): the class docstring lists the constructor's keywords."""
-    cls.__doc__ = _with_section(cls.__doc__, keyword_section(keywords_of(cls)))
-    return cls
+@overload
+def fields_documented(cls: C, /) -> C: ...
+@overload
+def fields_documented(*, title: str = "Keyword Args") -> Callable[[C], C]: ...
+def fields_documented(cls: C | None = None, /, *, title: str = "Keyword Args") -> C | Callable[[C], C]:
+    """Class decorator (above ``@attrs.frozen``): the class docstring lists the constructor's keywords.
+
+    ``@fields_documented(title="Attributes")`` lists them under that title instead
+    (a response model, whose fields are read rather than given).
+    """
+
+    def decorate(documented: C) -> C:
+        section = keyword_section(keywords_of(documented), title=title)
+        documented.__doc__ = _with_section(documented.__doc__, section)
+        return documented
+
+    return decorate if cls is None else decorate(cls)
 
 
 def keywords_documented(*keywords: Iterable[Keyword], **words: str) -> Callable[[F], F]:

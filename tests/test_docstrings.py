@@ -5,25 +5,37 @@ signature (``self``/``cls`` aside) must be an entry of the docstring's
 ``Args:`` (or ``Keyword Args:``) section; for ``**options: Unpack[SomeOptions]``
 each key of ``SomeOptions`` must be one instead. No docstring uses reST fields
 (``:param x:``, ``:raises X:``).
+
+And each text is written once: a field's or an option's text is its
+``described`` metadata, and every docstring that lists it (an input's
+``Keyword Args:``, a model's ``Attributes:``, a method's ``Keyword Args:`` for
+``**fields`` or ``**options``) shows that text, so a copy that drifts fails.
 """
 
 from __future__ import annotations
 
+import importlib
 import inspect
+import pkgutil
 import re
 import typing
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import attrs
 import pytest
 
 import route_planning_async
 from route_planning_async import webhooks
+from route_planning_async._docs import keywords_of
 from route_planning_async._learning import LearningPolicy
 from route_planning_async._pagination import Paginator
-from route_planning_async._workflows import LiveEdit
+from route_planning_async._client import BaseClient
+from route_planning_async._workflows import LiveEdit as SharedLiveEdit
+from route_planning_async.v0_2b._live_edit import LiveEdit
 from route_planning_async.emulator import Emulator
 from route_planning_async.redis import RedisBackend
+from route_planning_async.v0_2b import _inputs, _models
 from route_planning_async.v0_2b import resources as _resources
 
 PUBLIC_CLASSES: tuple[type, ...] = (
@@ -43,6 +55,8 @@ PUBLIC_CLASSES: tuple[type, ...] = (
     route_planning_async.Rule,
     LearningPolicy,
     LiveEdit,
+    SharedLiveEdit,
+    BaseClient,
     RedisBackend,
     Emulator,
     route_planning_async.RateLimitBackend,
@@ -189,3 +203,144 @@ def test_the_parser_reads_google_sections() -> None:
         not_a_parameter: ignored.
     """
     assert documented(doc) == {"plan_id", "stops", "fields", "timeout"}
+
+
+# Each text once ---------------------------------------------------------------
+
+_ENTRY_TEXT = re.compile(r"^ {4}(\w+)(?: \([^)]*\))?:(.*)$")
+_PLACEHOLDER = re.compile(r"\\\{\w+\\\}")
+
+
+def section_texts(doc: str, title: str) -> dict[str, str]:
+    """The text of each entry of the docstring's ``title`` section, whitespace normalised."""
+    texts: dict[str, str] = {}
+    inside, name = False, None
+    for line in inspect.cleandoc(doc).splitlines():
+        header = _SECTION.match(line)
+        if header or (line and not line.startswith(" ")):
+            inside = header is not None and header.group(1) == title
+            name = None
+            continue
+        entry = _ENTRY_TEXT.match(line)
+        if inside and entry:
+            name = entry.group(1)
+            texts[name] = entry.group(2)
+        elif inside and name is not None and line.startswith(" " * 8):
+            texts[name] += " " + line
+    return {name: " ".join(text.split()) for name, text in texts.items()}
+
+
+def shows(source: str, shown: str) -> bool:
+    """``shown`` is ``source``, its ``{word}`` placeholders filled in, perhaps with its default added."""
+    pattern = _PLACEHOLDER.sub(".+?", re.escape(" ".join(source.split())))
+    return re.fullmatch(pattern + r"(?: Default .+\.)?", shown) is not None
+
+
+def test_the_text_parser_reads_entries_on_several_lines() -> None:
+    doc = """Summary.
+
+    Keyword Args:
+        notes (str | None): 1 to 2000
+            characters.
+        barcodes: At most 200.
+
+    Returns:
+        not_a_keyword: ignored.
+    """
+    assert section_texts(doc, "Keyword Args") == {
+        "notes": "1 to 2000 characters.",
+        "barcodes": "At most 200.",
+    }
+    assert shows("Rows of {rows}, by ``{key}``.", "Rows of stops, by ``recipient.external_id``.")
+    assert shows("Batches.", "Batches. Default 3.")
+    assert not shows("At most 200.", "At most 50.")
+
+
+def _described_classes() -> list[type]:
+    """Every attrs class of the package that describes its fields: the one source of their texts."""
+    classes = []
+    for module_info in pkgutil.walk_packages(route_planning_async.__path__, "route_planning_async."):
+        if module_info.name.endswith("__main__"):
+            continue
+        module = importlib.import_module(module_info.name)
+        for value in vars(module).values():
+            defined_here = isinstance(value, type) and value.__module__ == module.__name__
+            if defined_here and attrs.has(value) and keywords_of(value):
+                classes.append(value)
+    return classes
+
+
+DESCRIBED = _described_classes()
+
+
+def source_texts(keys: set[str]) -> dict[str, set[str]]:
+    """The texts of ``keys`` in the described classes whose fields are all among ``keys``; of two such
+    classes, one with a field set inside the other's is left out (a base class and its subclass)."""
+    candidates = [{k.name: k.text for k in keywords_of(cls)} for cls in DESCRIBED]
+    candidates = [fields for fields in candidates if set(fields) <= keys]
+    widest = [f for f in candidates if not any(set(f) < set(other) for other in candidates)]
+    texts: dict[str, set[str]] = {}
+    for fields in widest:
+        for name, text in fields.items():
+            texts.setdefault(name, set()).add(text)
+    return texts
+
+
+def _unpacked_keys(function: Callable[..., Any]) -> set[str] | None:
+    """The keys of the ``TypedDict`` that ``**kwargs: Unpack[...]`` of ``function`` takes, if any."""
+    try:
+        hints = typing.get_type_hints(function, include_extras=True)
+    except NameError:
+        return None
+    for parameter in inspect.signature(function).parameters.values():
+        hint = hints.get(parameter.name)
+        if parameter.kind is inspect.Parameter.VAR_KEYWORD and typing.get_origin(hint) is typing.Unpack:
+            (options,) = typing.get_args(hint)
+            return set(options.__required_keys__ | options.__optional_keys__)
+    return None
+
+
+KEYWORD_CASES = [(name, function, keys) for name, function, _ in CASES if (keys := _unpacked_keys(function))]
+
+
+def test_the_keyword_walk_finds_the_update_methods() -> None:
+    names = {name for name, _, _ in KEYWORD_CASES}
+    assert {"Stops.update", "Stops.live_update", "UnassignedStops.update", "Drivers.update"} <= names
+    assert {"Stops.import_many", "LiveEdit.update"} <= names
+
+
+@pytest.mark.parametrize(("name", "function", "keys"), KEYWORD_CASES, ids=[n for n, _, _ in KEYWORD_CASES])
+def test_every_keyword_shows_its_one_text(name: str, function: Callable[..., Any], keys: set[str]) -> None:
+    sources = source_texts(keys)
+    if not sources.keys() >= keys:
+        pytest.skip(f"no described source for {sorted(keys - sources.keys())}")
+    shown = section_texts(function.__doc__ or "", "Keyword Args")
+    for key in sorted(keys):
+        (text,) = sources[key]  # two different sources of one keyword: which one is meant?
+        assert shows(text, shown.get(key, "")), (
+            f"{name}, {key}: shows {shown.get(key)!r}, the text is {text!r}"
+        )
+
+
+def test_the_update_methods_have_their_sources() -> None:
+    for name, _, keys in KEYWORD_CASES:
+        if name.endswith((".update", ".live_update")):
+            assert source_texts(keys).keys() >= keys, name
+
+
+DOCUMENTED_CLASSES = [
+    *[(cls, "Keyword Args") for name in _inputs.__all__ if attrs.has(cls := getattr(_inputs, name))],
+    *[(cls, "Attributes") for name in _models.__all__ if attrs.has(cls := getattr(_models, name))],
+]
+
+
+@pytest.mark.parametrize(
+    ("cls", "title"), DOCUMENTED_CLASSES, ids=[c.__name__ for c, _ in DOCUMENTED_CLASSES]
+)
+def test_every_field_of_an_input_or_model_shows_its_one_text(cls: type, title: str) -> None:
+    shown = section_texts(cls.__doc__ or "", title)
+    assert list(shown) == [field.name for field in attrs.fields(cls)]
+    for keyword in keywords_of(cls):
+        assert shows(keyword.text, shown[keyword.name]), (
+            f"{cls.__name__}.{keyword.name}: {shown[keyword.name]!r}"
+        )

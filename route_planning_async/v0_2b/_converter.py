@@ -1,58 +1,37 @@
-"""The one private cattrs converter: JSON data <-> models and inputs.
+"""v0.2b's converter: its models, inputs and wire names, and the hooks of its own shapes.
 
-Built by :func:`make_converter` (the factory shape of ``cattrs.preconf``); the
-library never touches ``cattrs.global_converter``, so user code that customizes
-the global converter cannot change how the API is read.
+The machinery (names, dates and epoch seconds, the compiled structure
+functions, decode errors) is the version-free ``route_planning_async/_converter.py``;
+this room registers what is v0.2b's:
 
-- Names: snake_case attributes <-> camelCase JSON keys.
-- Date ``{day, month, year}`` <-> :class:`datetime.date`; TimeOfDay ``{hour,
-  minute}`` <-> :class:`datetime.time`; epoch seconds <-> aware UTC
-  :class:`datetime.datetime`.
-- Models: unknown keys are ignored and enumerated values stay strings, so newer
-  answers of the service never break decoding. ``Operation.result`` is told
-  apart by its keys: ``code`` means failure (contract, Operations),
-  ``numOptimizedStops`` success, anything else is kept as an ``UnknownResult``.
 - Wire names that are not the camelCase of the attribute (:data:`WIRE_NAMES`):
   ``client_id`` is sent as the official ``circuitClientId`` and read from it, the
   contract's ``serviceClientId`` or v1's ``clientId``.
-- Inputs: fields left :data:`~route_planning_async.UNSET` are omitted.
-- Errors: decoding raises nothing but :class:`~route_planning_async.DecodeError`,
-  naming the JSON path and the value (a null where an object is required, a
-  missing required key, a value of the wrong type). A null for a field the model
-  types ``X | None`` is None.
-
-Speed: every model gets a structure function compiled for its class, made once
-on first use (:func:`make_model_structure_fn`). cattrs' own generated functions
-gather the fields into a keyword dict and call the class with it; for a page of
-stops (a dozen nested models each) that call was most of the decoding time. The
-compiled function instead creates the instance and stores each field in its
-slot, reading JSON-native values straight from the object. cattrs stays the
-dispatcher: nested models, dates, epoch seconds and unions are the hooks the
-converter registers, looked up once when the function is made.
+- ``Operation.result`` is told apart by its keys: ``code`` means failure
+  (contract, Operations), ``numOptimizedStops`` success, anything else is kept
+  as an ``UnknownResult``.
+- Import failures: ``{error: {message}, stop: {...}}`` (``unassignedStop`` for an
+  unassigned stop import, ``driver`` for a driver import) as
+  :class:`ImportFailure` and :class:`DriverImportFailure`.
 """
 
 from __future__ import annotations
 
-import datetime
-import linecache
-import types
-import typing
 from collections.abc import Callable
 from typing import Any, Final, TypeVar
 
 import attrs
 import cattrs
-from cattrs.gen import make_dict_unstructure_fn, override
 
+from route_planning_async import _converter
+from route_planning_async._converter import json_type, structure_items, structure_with
 from route_planning_async._errors import DecodeError
 from route_planning_async.v0_2b import _inputs, _models
 
 __all__ = [
     "CONVERTER",
     "WIRE_NAMES",
-    "camel_case",
     "make_converter",
-    "make_model_structure_fn",
     "structure",
     "structure_list",
     "unstructure",
@@ -66,8 +45,6 @@ _MODELS: Final[frozenset[type]] = frozenset(
 _INPUTS: Final[frozenset[type]] = frozenset(
     getattr(_inputs, name) for name in _inputs.__all__ if attrs.has(getattr(_inputs, name))
 )
-_CUSTOM: Final = frozenset({_models.ImportFailure})
-
 _RESULT_TYPE: Final = _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None
 
 WIRE_NAMES: Final[dict[str, tuple[str, ...]]] = {
@@ -78,368 +55,22 @@ key read (in order of preference). The official schema names the stop's client i
 ``circuitClientId``; the contract ``serviceClientId``; API v1 ``clientId``."""
 
 
-def camel_case(name: str) -> str:
-    """``address_line_one`` -> ``addressLineOne``."""
-    head, *rest = name.split("_")
-    return head + "".join(part[:1].upper() + part[1:] for part in rest)
-
-
-def wire_name(name: str) -> str:
-    """The JSON key an attribute is sent as."""
-    names = WIRE_NAMES.get(name)
-    return names[0] if names else camel_case(name)
-
-
-def _renames(cl: type) -> dict[str, Any]:
-    return {a.name: override(rename=wire_name(a.name)) for a in attrs.fields(cl)}
-
-
-def _located(exc: BaseException, key: str | int | None, obj: Any) -> DecodeError:
-    """The :class:`DecodeError` of ``exc``, raised while decoding ``obj[key]`` (``obj``
-    itself when ``key`` is None)."""
-    if isinstance(exc, DecodeError):
-        return exc if key is None else exc.inside(key)
-    if not isinstance(obj, dict):
-        return DecodeError("", obj, f"expected a JSON object, got {_json_type(obj)}")
-    if key is None:
-        return DecodeError("", obj, f"{type(exc).__name__}: {exc}")
-    if key not in obj:
-        return DecodeError(str(key), None, "a required key is missing")
-    value = obj[key]
-    reason = "null is not allowed here" if value is None else f"{type(exc).__name__}: {exc}"
-    return DecodeError(str(key), value, reason)
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "an array"
-    return type(value).__name__
-
-
-# Scalars ---------------------------------------------------------------------
-
-
-def _structure_date(value: Any, _: Any) -> datetime.date:
+def _structure_import_failure(value: Any, _: Any) -> _models.ImportFailure:
     if not isinstance(value, dict):
-        raise DecodeError("", value, f"expected a Date object, got {_json_type(value)}")
-    try:
-        return datetime.date(value["year"], value["month"], value["day"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DecodeError("", value, f"not a Date: {exc}") from None
-
-
-def _unstructure_date(value: datetime.date) -> dict[str, int]:
-    return {"day": value.day, "month": value.month, "year": value.year}
-
-
-def _structure_time(value: Any, _: Any) -> datetime.time:
-    if not isinstance(value, dict):
-        raise DecodeError("", value, f"expected a TimeOfDay object, got {_json_type(value)}")
-    try:
-        return datetime.time(value["hour"], value["minute"])
-    except (KeyError, TypeError, ValueError) as exc:
-        raise DecodeError("", value, f"not a TimeOfDay: {exc}") from None
-
-
-def _unstructure_time(value: datetime.time) -> dict[str, int]:
-    return {"hour": value.hour, "minute": value.minute}
-
-
-def _structure_epoch(value: Any, _: Any) -> datetime.datetime:
-    if isinstance(value, bool) or not isinstance(value, int | float):
-        raise DecodeError("", value, f"expected epoch seconds (a number), got {_json_type(value)}")
-    try:
-        return datetime.datetime.fromtimestamp(value, datetime.UTC)
-    except (OverflowError, OSError, ValueError) as exc:
-        raise DecodeError("", value, f"not a usable epoch time: {exc}") from None
-
-
-def _structure_epoch_or_none(value: Any, _: Any) -> datetime.datetime | None:
-    return None if value is None else _structure_epoch(value, None)
-
-
-def _unstructure_epoch(value: datetime.datetime) -> int | float:
-    seconds = value.timestamp()
-    return int(seconds) if seconds.is_integer() else seconds
-
-
-class _AsIsHook:
-    """The hook of a value that JSON already delivers as it is kept (a string, a number).
-
-    :func:`make_model_structure_fn` recognizes it and reads such a field
-    straight from the JSON object, without a call per field. Called (by other
-    hooks, such as a list's), it gives the value back unchanged.
-    """
-
-    def __call__(self, value: Any, _: Any) -> Any:
-        return value
-
-
-_AS_IS: Final = _AsIsHook()
-_JSON_NATIVE: Final = (str, int, float, bool)
-
-
-def _optional_member(t: Any) -> Any:
-    """``X`` for ``X | None``; None for any other type."""
-    if typing.get_origin(t) not in (types.UnionType, typing.Union):
-        return None
-    members = [a for a in typing.get_args(t) if a is not type(None)]
-    return members[0] if len(members) == 1 and len(typing.get_args(t)) == 2 else None
-
-
-# Model structure functions ---------------------------------------------------
-
-
-def make_model_structure_fn(cl: type[Any], converter: cattrs.Converter) -> Callable[[Any, Any], Any]:
-    """A function compiled for ``cl`` that builds it from its JSON object.
-
-    The instance is made with ``object.__new__`` and each field is stored in its
-    slot, so ``cl`` must be a slotted attrs class whose ``__init__`` does nothing
-    but assign (no validators, converters, ``init=False`` fields or
-    ``__attrs_post_init__``); anything else raises :class:`TypeError` here.
-
-    For each field (JSON key: the camelCase name):
-
-    - a missing key takes the field's default; without one, :class:`KeyError`;
-    - a value JSON already gives as it is kept (strings, numbers, lists of
-      strings, free-form objects: the as-is hook) is stored unchanged;
-    - ``X | None`` of a model stores None or the model;
-    - every other value goes through the converter's hook for its type.
-
-    Unknown keys are ignored. An attribute of :data:`WIRE_NAMES` is read from
-    the first of its keys present. Any failure becomes a
-    :class:`~route_planning_async.DecodeError` naming the key (the local ``k``
-    holds the key being read, so the happy path pays one store per field).
-    """
-    attrs.resolve_types(cl)
-    if "__slots__" not in cl.__dict__ or hasattr(cl, "__attrs_post_init__"):
-        raise TypeError(f"{cl.__name__}: only slotted attrs classes without __attrs_post_init__")
-    namespace: dict[str, Any] = {"__cl": cl, "__new": object.__new__, "__located": _located}
-    body = ["k = None", "get = o.get", "i = __new(__cl)"]
-    for field in attrs.fields(cl):
-        if field.validator is not None or field.converter is not None or not field.init:
-            raise TypeError(f"{cl.__name__}.{field.name}: fields must be plain to be stored directly")
-        name, required = field.name, field.default is attrs.NOTHING
-        aliases = WIRE_NAMES.get(name)
-        if aliases is not None:
-            if required:
-                raise TypeError(f"{cl.__name__}.{name}: a renamed field must have a default")
-            # The first key present wins; the field is a plain value (str | None).
-            namespace[f"d_{name}"] = field.default
-            body.append(f"k = {aliases[0]!r}")
-            read = f"d_{name}"
-            for alias in reversed(aliases):
-                read = f"o[{alias!r}] if {alias!r} in o else ({read})"
-            body.append(f"i.{name} = {read}")
-            continue
-        key = camel_case(name)
-        body.append(f"k = {key!r}")
-        member = _optional_member(field.type)
-        if member is not None and attrs.has(member) and (required or field.default is None):
-            # X | None of a model: the None test inline, then the model's own function.
-            namespace[f"h_{name}"] = converter.get_structure_hook(member)
-            namespace[f"t_{name}"] = member
-            body.append(f"v = o[{key!r}]" if required else f"v = get({key!r})")
-            body.append(f"i.{name} = None if v is None else h_{name}(v, t_{name})")
-            continue
-        hook = converter.get_structure_hook(field.type)
-        if hook is _AS_IS or field.type in _JSON_NATIVE:
-            value = f"o[{key!r}]"
-        else:
-            namespace[f"h_{name}"], namespace[f"t_{name}"] = hook, field.type
-            value = f"h_{name}(o[{key!r}], t_{name})"
-        if required:
-            body.append(f"i.{name} = {value}")
-        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
-            if field.default.takes_self:
-                raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
-            namespace[f"f_{name}"] = field.default.factory
-            body.append(f"i.{name} = {value} if {key!r} in o else f_{name}()")
-        else:
-            namespace[f"d_{name}"] = field.default
-            if value == f"o[{key!r}]":
-                body.append(f"i.{name} = get({key!r}, d_{name})")
-            else:
-                body.append(f"i.{name} = {value} if {key!r} in o else d_{name}")
-    body.append("return i")
-    lines = ["def structure(o, _=None):", "    try:"]
-    lines += [f"        {line}" for line in body]
-    lines += ["    except Exception as e:", "        raise __located(e, k, o) from e"]
-    source = "\n".join(lines) + "\n"
-    filename = f"<route_planning_async structure {cl.__module__}.{cl.__qualname__}>"
-    # Registered with linecache so that tracebacks and profilers show the source.
-    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
-    exec(compile(source, filename, "exec"), namespace)
-    function: Callable[[Any, Any], Any] = namespace["structure"]
-    function.__name__ = function.__qualname__ = f"structure_{cl.__name__}"
-    return function
-
-
-# Factory ---------------------------------------------------------------------
-
-
-def make_converter() -> cattrs.Converter:
-    """A new converter configured for the API's JSON."""
-    converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=False)
-
-    converter.register_structure_hook(datetime.datetime, _structure_epoch)
-    converter.register_unstructure_hook(datetime.datetime, _unstructure_epoch)
-    converter.register_structure_hook(datetime.date, _structure_date)
-    converter.register_unstructure_hook(datetime.date, _unstructure_date)
-    converter.register_structure_hook(datetime.time, _structure_time)
-    converter.register_unstructure_hook(datetime.time, _unstructure_time)
-
-    # Free-form JSON (custom properties, import echoes) is taken as it is:
-    # walking it item by item would only cost time.
-    # Strings, numbers and lists of strings are used as JSON delivers them.
-    free_form = (dict[str, Any], dict[str, str | None], dict[str, str], dict[str, str | None] | None)
-    as_is = (*_JSON_NATIVE, list[str], *free_form)
-    converter.register_structure_hook_func(lambda t: t in as_is, _AS_IS)
-
-    def optional_hook(t: Any) -> Callable[[Any, Any], Any]:
-        # cattrs' own Optional handling dispatches on every call; resolving the
-        # inner hook once keeps a page of stops cheap to decode.
-        member = _optional_member(t)
-        if member in _JSON_NATIVE:
-            return _AS_IS
-        if member is datetime.datetime:
-            return _structure_epoch_or_none
-        inner = converter.get_structure_hook(member)
-
-        def nested(value: Any, _: Any) -> Any:
-            return None if value is None else inner(value, member)
-
-        return nested
-
-    converter.register_structure_hook_factory(
-        lambda t: _optional_member(t) is not None and t not in free_form, optional_hook
-    )
-
-    def structure_result(
-        value: Any, _: Any
-    ) -> _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None:
-        if value is None:
-            return None
-        if not isinstance(value, dict):
-            raise DecodeError("", value, f"expected a result object, got {_json_type(value)}")
-        if "code" in value:
-            return failure_hook(value, _models.OptimizationFailure)
-        if "numOptimizedStops" in value:
-            return success_hook(value, _models.OptimizationSuccess)
-        # A result of a shape this version does not know: kept whole, never
-        # mistaken for a success of zero stops.
-        return _models.UnknownResult(raw=dict(value))
-
-    converter.register_structure_hook_func(lambda t: t == _RESULT_TYPE, structure_result)
-
-    def structure_import_failure(value: Any, _: Any) -> _models.ImportFailure:
-        if not isinstance(value, dict):
-            raise DecodeError("", value, f"expected an import failure object, got {_json_type(value)}")
-        error = value.get("error") or {}
-        if not isinstance(error, dict):
-            raise DecodeError("error", error, f"expected an object, got {_json_type(error)}")
-        # Plan stop imports echo the stop under "stop" (contract); unassigned stop
-        # imports under "unassignedStop" (public API documentation).
-        echo = value.get("stop", value.get("unassignedStop")) or {}
-        if not isinstance(echo, dict):
-            raise DecodeError("stop", echo, f"expected an object, got {_json_type(echo)}")
-        return _models.ImportFailure(message=str(error.get("message", "")), stop=dict(echo))
-
-    def unstructure_import_failure(value: _models.ImportFailure) -> dict[str, Any]:
-        return {"error": {"message": value.message}, "stop": value.stop}
-
-    converter.register_structure_hook(_models.ImportFailure, structure_import_failure)
-    converter.register_unstructure_hook(_models.ImportFailure, unstructure_import_failure)
-
-    # Generated functions are made lazily (hook factories), so a class's
-    # function is built after the hooks of the classes nested in it exist.
-    def is_model(cl: Any) -> bool:
-        return cl in _MODELS and cl not in _CUSTOM
-
-    def is_input(cl: Any) -> bool:
-        return cl in _INPUTS
-
-    converter.register_structure_hook_factory(is_model, lambda cl: make_model_structure_fn(cl, converter))
-
-    def is_list_of_models(t: Any) -> bool:
-        args = typing.get_args(t)
-        return typing.get_origin(t) is list and len(args) == 1 and args[0] in _MODELS
-
-    def list_hook(t: Any) -> Callable[[Any, Any], Any]:
-        member = typing.get_args(t)[0]
-        inner = converter.get_structure_hook(member)
-
-        def structure_items(value: Any, _: Any) -> list[Any]:
-            return _structure_items(value, inner, member)
-
-        return structure_items
-
-    converter.register_structure_hook_factory(is_list_of_models, list_hook)
-    converter.register_unstructure_hook_factory(
-        is_model, lambda cl: make_dict_unstructure_fn(cl, converter, **_renames(cl))
-    )
-    converter.register_unstructure_hook_factory(
-        is_input,
-        lambda cl: make_dict_unstructure_fn(cl, converter, _cattrs_omit_if_default=True, **_renames(cl)),
-    )
-
-    success_hook: Callable[[Any, Any], _models.OptimizationSuccess] = converter.get_structure_hook(
-        _models.OptimizationSuccess
-    )
-    failure_hook: Callable[[Any, Any], _models.OptimizationFailure] = converter.get_structure_hook(
-        _models.OptimizationFailure
-    )
-    return converter
-
-
-CONVERTER: Final = make_converter()
-"""The library's converter."""
-
-
-def _structure_items(value: Any, hook: Callable[[Any, Any], T], cl: Any) -> list[T]:
-    if not isinstance(value, list):
-        raise DecodeError("", value, f"expected an array, got {_json_type(value)}")
-    index = 0
-    try:
-        result = []
-        for index, item in enumerate(value):  # noqa: B007 (read by the handler)
-            result.append(hook(item, cl))
-    except Exception as exc:
-        raise _located(exc, None, item).inside(index) from exc
-    return result
-
-
-def structure(data: Any, cl: type[T]) -> T:
-    """JSON data -> an instance of the model ``cl``; a :class:`DecodeError` if it cannot be."""
-    hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
-    try:
-        return hook(data, cl)
-    except DecodeError:
-        raise
-    except Exception as exc:
-        raise _located(exc, None, data) from exc
-
-
-def structure_list(data: Any, cl: type[T]) -> list[T]:
-    """A JSON array -> a list of ``cl``; a :class:`DecodeError` naming ``[index]`` if it cannot be."""
-    hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
-    return _structure_items(data, hook, cl)
-
-
-def unstructure(value: Any) -> Any:
-    """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
-    return CONVERTER.unstructure(value)
-
-
-# Driver imports (public API documentation) ---------------------------------------
+        raise DecodeError("", value, f"expected an import failure object, got {json_type(value)}")
+    error = value.get("error") or {}
+    if not isinstance(error, dict):
+        raise DecodeError("error", error, f"expected an object, got {json_type(error)}")
+    # Plan stop imports echo the stop under "stop" (contract); unassigned stop
+    # imports under "unassignedStop" (public API documentation).
+    echo = value.get("stop", value.get("unassignedStop")) or {}
+    if not isinstance(echo, dict):
+        raise DecodeError("stop", echo, f"expected an object, got {json_type(echo)}")
+    return _models.ImportFailure(message=str(error.get("message", "")), stop=dict(echo))
+
+
+def _unstructure_import_failure(value: _models.ImportFailure) -> dict[str, Any]:
+    return {"error": {"message": value.message}, "stop": value.stop}
 
 
 def _structure_driver_import_failure(value: Any, _: Any) -> _models.DriverImportFailure:
@@ -454,5 +85,57 @@ def _unstructure_driver_import_failure(value: _models.DriverImportFailure) -> di
     return {"error": {"message": value.message}, "driver": value.driver}
 
 
-CONVERTER.register_structure_hook(_models.DriverImportFailure, _structure_driver_import_failure)
-CONVERTER.register_unstructure_hook(_models.DriverImportFailure, _unstructure_driver_import_failure)
+def _register_hooks(converter: cattrs.Converter) -> None:
+    """The hooks of v0.2b's own shapes: an operation's result, import failures."""
+    success_hook: Callable[[Any, Any], _models.OptimizationSuccess] = converter.get_structure_hook(
+        _models.OptimizationSuccess
+    )
+    failure_hook: Callable[[Any, Any], _models.OptimizationFailure] = converter.get_structure_hook(
+        _models.OptimizationFailure
+    )
+
+    def structure_result(
+        value: Any, _: Any
+    ) -> _models.OptimizationSuccess | _models.OptimizationFailure | _models.UnknownResult | None:
+        if value is None:
+            return None
+        if not isinstance(value, dict):
+            raise DecodeError("", value, f"expected a result object, got {json_type(value)}")
+        if "code" in value:
+            return failure_hook(value, _models.OptimizationFailure)
+        if "numOptimizedStops" in value:
+            return success_hook(value, _models.OptimizationSuccess)
+        # A result of a shape this version does not know: kept whole, never
+        # mistaken for a success of zero stops.
+        return _models.UnknownResult(raw=dict(value))
+
+    converter.register_structure_hook_func(lambda t: t == _RESULT_TYPE, structure_result)
+    converter.register_structure_hook(_models.ImportFailure, _structure_import_failure)
+    converter.register_unstructure_hook(_models.ImportFailure, _unstructure_import_failure)
+    converter.register_structure_hook(_models.DriverImportFailure, _structure_driver_import_failure)
+    converter.register_unstructure_hook(_models.DriverImportFailure, _unstructure_driver_import_failure)
+
+
+def make_converter() -> cattrs.Converter:
+    """A new converter configured for v0.2b's JSON."""
+    return _converter.make_converter(_MODELS, _INPUTS, WIRE_NAMES, _register_hooks)
+
+
+CONVERTER: Final = make_converter()
+"""The library's converter."""
+
+
+def structure(data: Any, cl: type[T]) -> T:
+    """JSON data -> an instance of the model ``cl``; a :class:`DecodeError` if it cannot be."""
+    return structure_with(CONVERTER, data, cl)
+
+
+def structure_list(data: Any, cl: type[T]) -> list[T]:
+    """A JSON array -> a list of ``cl``; a :class:`DecodeError` naming ``[index]`` if it cannot be."""
+    hook: Callable[[Any, Any], T] = CONVERTER.get_structure_hook(cl)
+    return structure_items(data, hook, cl)
+
+
+def unstructure(value: Any) -> Any:
+    """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
+    return CONVERTER.unstructure(value)

@@ -17,6 +17,7 @@ from typing import Any, Protocol
 import attrs
 from emulator import openapi
 
+from route_planning_async._converter import camel_case
 from route_planning_async.emulator import BASE_PATH
 from route_planning_async.v0_2b import _converter
 from route_planning_async.v0_2b._endpoints import ENDPOINTS, Endpoint
@@ -78,7 +79,7 @@ class Version:
 
 
 def _v0_2b_wire_names(attribute: str) -> tuple[str, ...]:
-    return (_converter.camel_case(attribute), *_converter.WIRE_NAMES.get(attribute, ()))
+    return (camel_case(attribute), *_converter.WIRE_NAMES.get(attribute, ()))
 
 
 V0_2B = Version(

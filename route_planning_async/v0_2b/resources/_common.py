@@ -13,9 +13,10 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._client import ClientCalls, Resource
+from route_planning_async._converter import camel_case
 from route_planning_async._errors import ValidationError
 from route_planning_async._validators import a_or_an
-from route_planning_async.v0_2b._converter import camel_case, structure, structure_list
+from route_planning_async.v0_2b._converter import structure, structure_list
 from route_planning_async.v0_2b._endpoints import ENDPOINTS, Endpoint
 from route_planning_async.v0_2b._models import (
     Depot,

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Final, Unpack, cast
 
 from route_planning_async import _ids
 from route_planning_async._core import Request
+from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
 from route_planning_async._import import (
     ImportOptions,
@@ -131,6 +132,7 @@ class Drivers(_Resource):
         body = unstructure(_checked(driver, DriverInput, "driver"))
         return await self._fetch(ENDPOINTS["drivers.create"].request(json=body), Driver)
 
+    @keywords_documented(keywords_of(DriverUpdate, types=DriverUpdateFields))
     async def update(
         self, driver_id: str, update: DriverUpdate | None = None, /, **fields: Unpack[DriverUpdateFields]
     ) -> Driver:
@@ -139,13 +141,6 @@ class Drivers(_Resource):
         Args:
             driver_id: ``drivers/<id>`` or ``<id>``.
             update: A :class:`DriverUpdate`; or give its fields as keywords (not both).
-
-        Keyword Args:
-            name (str | None): Full name, 1 to 255 characters.
-            display_name (str | None): Name shown in the apps, 1 to 255 characters.
-            depots (Sequence[str] | None): 1 to 50 ``depots/<id>``; None: the team's main depot.
-            route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
-                driver.
 
         Returns:
             The changed :class:`Driver`.

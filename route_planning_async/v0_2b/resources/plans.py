@@ -36,6 +36,7 @@ class Plans(_Resource):
 
     __slots__ = ()
 
+    @keywords_documented(keywords_of(PlanInput))
     async def create(
         self,
         *,
@@ -45,13 +46,6 @@ class Plans(_Resource):
         depot: str | None = None,
     ) -> Plan:
         """Create a plan.
-
-        Args:
-            title: The plan's title.
-            starts: The day the plan starts.
-            drivers: ``drivers/<id>`` (or bare ids), at most 50 after duplicates are dropped;
-                none by default.
-            depot: ``depots/<id>``; None: the team's main depot.
 
         Returns:
             The created :class:`Plan`.
@@ -105,6 +99,7 @@ class Plans(_Resource):
         path = {"plan": _ids.plan_id(plan_id)}
         return await self._fetch(ENDPOINTS["plans.get"].request(path), Plan)
 
+    @keywords_documented(keywords_of(PlanUpdate))
     async def update(
         self,
         plan_id: str,
@@ -122,10 +117,6 @@ class Plans(_Resource):
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
             update: A :class:`PlanUpdate` with the fields to change; or give them as keywords.
-            title: The new title.
-            starts: The new start day.
-            drivers: ``drivers/<id>`` (or bare ids); replaces the whole list.
-            depot: ``depots/<id>``; None: the team's main depot.
 
         Returns:
             The changed :class:`Plan`.

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from route_planning_async import _ids
 from route_planning_async._core import Request
+from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._import import (
     ImportOptions,
     ImportReport,
@@ -94,6 +95,7 @@ class UnassignedStops(_Resource):
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         return await self._fetch(ENDPOINTS["unassigned_stops.get"].request(path), UnassignedStop)
 
+    @keywords_documented(keywords_of(UnassignedStopUpdate, types=UnassignedStopUpdateFields))
     async def update(
         self,
         unassigned_stop_id: str,
@@ -106,24 +108,6 @@ class UnassignedStops(_Resource):
         Args:
             unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
             update: An :class:`UnassignedStopUpdate`; or give its fields as keywords (not both).
-
-        Keyword Args:
-            timing (TimingInput | None): Time window and duration.
-            recipient (RecipientInput | None): Who receives the packages.
-            order_info (OrderInfoInput | None): The order behind the stop.
-            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
-                collected.
-            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``.
-            activity (str | None): ``delivery`` or ``pickup``.
-            optimization_order (str | None): ``first``, ``last`` or ``default``.
-            package_count (float | None): 1 to 10000 (a number in the official schema).
-            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
-            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
-            notes (str | None): 1 to 2000 characters.
-            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
-            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
-                keyed by custom stop property id.
-            depot (str | None): ``depots/<id>``; None means the team's main depot.
 
         Returns:
             The changed :class:`UnassignedStop`.

@@ -1,0 +1,385 @@
+"""The version-free machinery of a cattrs converter for the API's JSON.
+
+Each API version registers its models and inputs with :func:`make_converter`
+(the factory shape of ``cattrs.preconf``); the library never touches
+``cattrs.global_converter``, so user code that customizes the global converter
+cannot change how the API is read.
+
+- Names: snake_case attributes <-> camelCase JSON keys, but for the version's
+  wire names (attributes whose JSON key is not their camelCase: the key sent
+  first, then every key read, in order of preference).
+- Date ``{day, month, year}`` <-> :class:`datetime.date`; TimeOfDay ``{hour,
+  minute}`` <-> :class:`datetime.time`; epoch seconds <-> aware UTC
+  :class:`datetime.datetime`.
+- Models: unknown keys are ignored and enumerated values stay strings, so newer
+  answers of the service never break decoding.
+- Inputs: fields left :data:`~route_planning_async.UNSET` are omitted.
+- Errors: decoding raises nothing but :class:`~route_planning_async.DecodeError`,
+  naming the JSON path and the value (a null where an object is required, a
+  missing required key, a value of the wrong type). A null for a field the model
+  types ``X | None`` is None.
+
+Speed: every model gets a structure function compiled for its class, made once
+on first use (:func:`make_model_structure_fn`). cattrs' own generated functions
+gather the fields into a keyword dict and call the class with it; for a page of
+stops (a dozen nested models each) that call was most of the decoding time. The
+compiled function instead creates the instance and stores each field in its
+slot, reading JSON-native values straight from the object. cattrs stays the
+dispatcher: nested models, dates, epoch seconds and unions are the hooks the
+converter registers, looked up once when the function is made.
+"""
+
+from __future__ import annotations
+
+import datetime
+import linecache
+import types
+import typing
+from collections.abc import Callable, Collection, Mapping
+from typing import Any, Final, TypeVar
+
+import attrs
+import cattrs
+from cattrs.gen import make_dict_unstructure_fn, override
+
+from route_planning_async._errors import DecodeError
+
+__all__ = [
+    "WireNames",
+    "camel_case",
+    "json_type",
+    "located",
+    "make_converter",
+    "make_model_structure_fn",
+    "renames",
+    "structure_items",
+    "structure_with",
+]
+
+T = TypeVar("T")
+
+WireNames = Mapping[str, tuple[str, ...]]
+"""Attributes whose JSON key is not their camelCase: the key sent first, then every
+key read (in order of preference)."""
+
+
+def camel_case(name: str) -> str:
+    """``address_line_one`` -> ``addressLineOne``."""
+    head, *rest = name.split("_")
+    return head + "".join(part[:1].upper() + part[1:] for part in rest)
+
+
+def renames(cl: type, wire_names: WireNames) -> dict[str, Any]:
+    """The cattrs overrides that send each field of ``cl`` under its JSON key."""
+    return {
+        a.name: override(rename=wire_names[a.name][0] if a.name in wire_names else camel_case(a.name))
+        for a in attrs.fields(cl)
+    }
+
+
+def located(exc: BaseException, key: str | int | None, obj: Any) -> DecodeError:
+    """The :class:`DecodeError` of ``exc``, raised while decoding ``obj[key]`` (``obj``
+    itself when ``key`` is None)."""
+    if isinstance(exc, DecodeError):
+        return exc if key is None else exc.inside(key)
+    if not isinstance(obj, dict):
+        return DecodeError("", obj, f"expected a JSON object, got {json_type(obj)}")
+    if key is None:
+        return DecodeError("", obj, f"{type(exc).__name__}: {exc}")
+    if key not in obj:
+        return DecodeError(str(key), None, "a required key is missing")
+    value = obj[key]
+    reason = "null is not allowed here" if value is None else f"{type(exc).__name__}: {exc}"
+    return DecodeError(str(key), value, reason)
+
+
+def json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
+
+
+# Scalars ---------------------------------------------------------------------
+
+
+def _structure_date(value: Any, _: Any) -> datetime.date:
+    if not isinstance(value, dict):
+        raise DecodeError("", value, f"expected a Date object, got {json_type(value)}")
+    try:
+        return datetime.date(value["year"], value["month"], value["day"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DecodeError("", value, f"not a Date: {exc}") from None
+
+
+def _unstructure_date(value: datetime.date) -> dict[str, int]:
+    return {"day": value.day, "month": value.month, "year": value.year}
+
+
+def _structure_time(value: Any, _: Any) -> datetime.time:
+    if not isinstance(value, dict):
+        raise DecodeError("", value, f"expected a TimeOfDay object, got {json_type(value)}")
+    try:
+        return datetime.time(value["hour"], value["minute"])
+    except (KeyError, TypeError, ValueError) as exc:
+        raise DecodeError("", value, f"not a TimeOfDay: {exc}") from None
+
+
+def _unstructure_time(value: datetime.time) -> dict[str, int]:
+    return {"hour": value.hour, "minute": value.minute}
+
+
+def _structure_epoch(value: Any, _: Any) -> datetime.datetime:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise DecodeError("", value, f"expected epoch seconds (a number), got {json_type(value)}")
+    try:
+        return datetime.datetime.fromtimestamp(value, datetime.UTC)
+    except (OverflowError, OSError, ValueError) as exc:
+        raise DecodeError("", value, f"not a usable epoch time: {exc}") from None
+
+
+def _structure_epoch_or_none(value: Any, _: Any) -> datetime.datetime | None:
+    return None if value is None else _structure_epoch(value, None)
+
+
+def _unstructure_epoch(value: datetime.datetime) -> int | float:
+    seconds = value.timestamp()
+    return int(seconds) if seconds.is_integer() else seconds
+
+
+class _AsIsHook:
+    """The hook of a value that JSON already delivers as it is kept (a string, a number).
+
+    :func:`make_model_structure_fn` recognizes it and reads such a field
+    straight from the JSON object, without a call per field. Called (by other
+    hooks, such as a list's), it gives the value back unchanged.
+    """
+
+    def __call__(self, value: Any, _: Any) -> Any:
+        return value
+
+
+_AS_IS: Final = _AsIsHook()
+_JSON_NATIVE: Final = (str, int, float, bool)
+
+
+def _optional_member(t: Any) -> Any:
+    """``X`` for ``X | None``; None for any other type."""
+    if typing.get_origin(t) not in (types.UnionType, typing.Union):
+        return None
+    members = [a for a in typing.get_args(t) if a is not type(None)]
+    return members[0] if len(members) == 1 and len(typing.get_args(t)) == 2 else None
+
+
+# Model structure functions ---------------------------------------------------
+
+
+def make_model_structure_fn(
+    cl: type[Any], converter: cattrs.Converter, wire_names: WireNames
+) -> Callable[[Any, Any], Any]:
+    """A function compiled for ``cl`` that builds it from its JSON object.
+
+    The instance is made with ``object.__new__`` and each field is stored in its
+    slot, so ``cl`` must be a slotted attrs class whose ``__init__`` does nothing
+    but assign (no validators, converters, ``init=False`` fields or
+    ``__attrs_post_init__``); anything else raises :class:`TypeError` here.
+
+    For each field (JSON key: the camelCase name):
+
+    - a missing key takes the field's default; without one, :class:`KeyError`;
+    - a value JSON already gives as it is kept (strings, numbers, lists of
+      strings, free-form objects: the as-is hook) is stored unchanged;
+    - ``X | None`` of a model stores None or the model;
+    - every other value goes through the converter's hook for its type.
+
+    Unknown keys are ignored. An attribute of ``wire_names`` is read from
+    the first of its keys present. Any failure becomes a
+    :class:`~route_planning_async.DecodeError` naming the key (the local ``k``
+    holds the key being read, so the happy path pays one store per field).
+    """
+    attrs.resolve_types(cl)
+    if "__slots__" not in cl.__dict__ or hasattr(cl, "__attrs_post_init__"):
+        raise TypeError(f"{cl.__name__}: only slotted attrs classes without __attrs_post_init__")
+    namespace: dict[str, Any] = {"__cl": cl, "__new": object.__new__, "__located": located}
+    body = ["k = None", "get = o.get", "i = __new(__cl)"]
+    for field in attrs.fields(cl):
+        if field.validator is not None or field.converter is not None or not field.init:
+            raise TypeError(f"{cl.__name__}.{field.name}: fields must be plain to be stored directly")
+        name, required = field.name, field.default is attrs.NOTHING
+        aliases = wire_names.get(name)
+        if aliases is not None:
+            if required:
+                raise TypeError(f"{cl.__name__}.{name}: a renamed field must have a default")
+            # The first key present wins; the field is a plain value (str | None).
+            namespace[f"d_{name}"] = field.default
+            body.append(f"k = {aliases[0]!r}")
+            read = f"d_{name}"
+            for alias in reversed(aliases):
+                read = f"o[{alias!r}] if {alias!r} in o else ({read})"
+            body.append(f"i.{name} = {read}")
+            continue
+        key = camel_case(name)
+        body.append(f"k = {key!r}")
+        member = _optional_member(field.type)
+        if member is not None and attrs.has(member) and (required or field.default is None):
+            # X | None of a model: the None test inline, then the model's own function.
+            namespace[f"h_{name}"] = converter.get_structure_hook(member)
+            namespace[f"t_{name}"] = member
+            body.append(f"v = o[{key!r}]" if required else f"v = get({key!r})")
+            body.append(f"i.{name} = None if v is None else h_{name}(v, t_{name})")
+            continue
+        hook = converter.get_structure_hook(field.type)
+        if hook is _AS_IS or field.type in _JSON_NATIVE:
+            value = f"o[{key!r}]"
+        else:
+            namespace[f"h_{name}"], namespace[f"t_{name}"] = hook, field.type
+            value = f"h_{name}(o[{key!r}], t_{name})"
+        if required:
+            body.append(f"i.{name} = {value}")
+        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
+            if field.default.takes_self:
+                raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
+            namespace[f"f_{name}"] = field.default.factory
+            body.append(f"i.{name} = {value} if {key!r} in o else f_{name}()")
+        else:
+            namespace[f"d_{name}"] = field.default
+            if value == f"o[{key!r}]":
+                body.append(f"i.{name} = get({key!r}, d_{name})")
+            else:
+                body.append(f"i.{name} = {value} if {key!r} in o else d_{name}")
+    body.append("return i")
+    lines = ["def structure(o, _=None):", "    try:"]
+    lines += [f"        {line}" for line in body]
+    lines += ["    except Exception as e:", "        raise __located(e, k, o) from e"]
+    source = "\n".join(lines) + "\n"
+    filename = f"<route_planning_async structure {cl.__module__}.{cl.__qualname__}>"
+    # Registered with linecache so that tracebacks and profilers show the source.
+    linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
+    exec(compile(source, filename, "exec"), namespace)
+    function: Callable[[Any, Any], Any] = namespace["structure"]
+    function.__name__ = function.__qualname__ = f"structure_{cl.__name__}"
+    return function
+
+
+# Factory ---------------------------------------------------------------------
+
+
+def make_converter(
+    models: Collection[type],
+    inputs: Collection[type],
+    wire_names: WireNames,
+    hooks: Callable[[cattrs.Converter], None],
+) -> cattrs.Converter:
+    """A new converter for one API version's JSON.
+
+    Args:
+        models: The response models: each decoded by its compiled function
+            (:func:`make_model_structure_fn`), a list of them item by item.
+        inputs: The request bodies: encoded without their UNSET fields.
+        wire_names: The attributes whose JSON key is not their camelCase.
+        hooks: Registers the version's own hooks on the converter, last, so they
+            take precedence over the generated ones.
+    """
+    converter = cattrs.Converter(detailed_validation=False, forbid_extra_keys=False)
+
+    converter.register_structure_hook(datetime.datetime, _structure_epoch)
+    converter.register_unstructure_hook(datetime.datetime, _unstructure_epoch)
+    converter.register_structure_hook(datetime.date, _structure_date)
+    converter.register_unstructure_hook(datetime.date, _unstructure_date)
+    converter.register_structure_hook(datetime.time, _structure_time)
+    converter.register_unstructure_hook(datetime.time, _unstructure_time)
+
+    # Free-form JSON (custom properties, import echoes) is taken as it is:
+    # walking it item by item would only cost time.
+    # Strings, numbers and lists of strings are used as JSON delivers them.
+    free_form = (dict[str, Any], dict[str, str | None], dict[str, str], dict[str, str | None] | None)
+    as_is = (*_JSON_NATIVE, list[str], *free_form)
+    converter.register_structure_hook_func(lambda t: t in as_is, _AS_IS)
+
+    def optional_hook(t: Any) -> Callable[[Any, Any], Any]:
+        # cattrs' own Optional handling dispatches on every call; resolving the
+        # inner hook once keeps a page of stops cheap to decode.
+        member = _optional_member(t)
+        if member in _JSON_NATIVE:
+            return _AS_IS
+        if member is datetime.datetime:
+            return _structure_epoch_or_none
+        inner = converter.get_structure_hook(member)
+
+        def nested(value: Any, _: Any) -> Any:
+            return None if value is None else inner(value, member)
+
+        return nested
+
+    converter.register_structure_hook_factory(
+        lambda t: _optional_member(t) is not None and t not in free_form, optional_hook
+    )
+
+    # Generated functions are made lazily (hook factories), so a class's
+    # function is built after the hooks of the classes nested in it exist.
+    def is_model(cl: Any) -> bool:
+        return cl in models
+
+    def is_input(cl: Any) -> bool:
+        return cl in inputs
+
+    converter.register_structure_hook_factory(
+        is_model, lambda cl: make_model_structure_fn(cl, converter, wire_names)
+    )
+
+    def is_list_of_models(t: Any) -> bool:
+        args = typing.get_args(t)
+        return typing.get_origin(t) is list and len(args) == 1 and args[0] in models
+
+    def list_hook(t: Any) -> Callable[[Any, Any], Any]:
+        member = typing.get_args(t)[0]
+        inner = converter.get_structure_hook(member)
+
+        def structure_list(value: Any, _: Any) -> list[Any]:
+            return structure_items(value, inner, member)
+
+        return structure_list
+
+    converter.register_structure_hook_factory(is_list_of_models, list_hook)
+    converter.register_unstructure_hook_factory(
+        is_model, lambda cl: make_dict_unstructure_fn(cl, converter, **renames(cl, wire_names))
+    )
+    converter.register_unstructure_hook_factory(
+        is_input,
+        lambda cl: make_dict_unstructure_fn(
+            cl, converter, _cattrs_omit_if_default=True, **renames(cl, wire_names)
+        ),
+    )
+    hooks(converter)
+    return converter
+
+
+def structure_items(value: Any, hook: Callable[[Any, Any], T], cl: Any) -> list[T]:
+    if not isinstance(value, list):
+        raise DecodeError("", value, f"expected an array, got {json_type(value)}")
+    index = 0
+    try:
+        result = []
+        for index, item in enumerate(value):  # noqa: B007 (read by the handler)
+            result.append(hook(item, cl))
+    except Exception as exc:
+        raise located(exc, None, item).inside(index) from exc
+    return result
+
+
+def structure_with(converter: cattrs.Converter, data: Any, cl: type[T]) -> T:
+    """JSON data -> an instance of ``cl`` through ``converter``; a :class:`DecodeError` if it cannot be."""
+    hook: Callable[[Any, Any], T] = converter.get_structure_hook(cl)
+    try:
+        return hook(data, cl)
+    except DecodeError:
+        raise
+    except Exception as exc:
+        raise located(exc, None, data) from exc

@@ -1,0 +1,171 @@
+"""The bodies of a driver create, import and update (public API documentation:
+POST /drivers, PATCH /drivers/<id>, POST /drivers:import; the contract has none).
+
+The same rules for the three, with e-mail and phone set on create and import
+only. The driver's ``active`` flag is not part of any of these bodies.
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any, ClassVar, Final, TypedDict
+
+import attrs
+
+from route_planning_async import _ids
+from route_planning_async._docs import described, fields_documented
+from route_planning_async._validators import (
+    UNSET,
+    UnsetType,
+    fail,
+    instance_of,
+    number,
+    one_of,
+    text,
+    time_of_day,
+)
+from route_planning_async.v0_2b._inputs._limits import MAX_DRIVER_DEPOTS
+from route_planning_async.v0_2b._inputs._nested import AddressInput
+
+__all__ = ["DriverInput", "DriverUpdate", "DriverUpdateFields", "RouteOverridesInput"]
+
+_SPEEDS: Final = frozenset({"slower", "average", "faster"})
+_VEHICLE_TYPES: Final = frozenset({"bike", "scooter", "car", "small_truck", "truck", "electric_cargo_bike"})
+# The public API documentation's email pattern.
+_EMAIL: Final = re.compile(
+    r"(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}"
+)
+
+
+def _email(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    text(1, 255)(instance, attribute, value)
+    if isinstance(value, str) and _EMAIL.fullmatch(value) is None:
+        fail(attribute.name, f"must be an e-mail address, got {value!r}")
+
+
+def _driver_depots(value: Iterable[str] | UnsetType | None) -> list[str] | UnsetType | None:
+    if value is None or isinstance(value, UnsetType):
+        return value
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        fail("depots", f"must be a list of depot references, got {type(value).__name__}")
+    # The service ignores duplicates, so they are dropped before counting.
+    refs = list(dict.fromkeys(_ids.depot_ref(item, f"depots[{i}]") for i, item in enumerate(value)))
+    if not 1 <= len(refs) <= MAX_DRIVER_DEPOTS:
+        fail("depots", f"must have 1 to {MAX_DRIVER_DEPOTS} depots (or be None), got {len(refs)}")
+    return refs
+
+
+_SPEED: Final = described(
+    "``slower``, ``average`` (the service's default) or ``faster`` than the team's average."
+)
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class RouteOverridesInput:
+    """Settings that override the route defaults for one driver."""
+
+    _PATH: ClassVar[str] = "route_overrides."
+
+    start_address: AddressInput | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=instance_of(AddressInput),
+        metadata=described("Where every route of the driver starts."),
+    )
+    end_address: AddressInput | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=instance_of(AddressInput),
+        metadata=described("Where every route of the driver ends."),
+    )
+    start_time: datetime.time | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=time_of_day,
+        metadata=described("When the driver's work day starts (hour and minute only)."),
+    )
+    end_time: datetime.time | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=time_of_day,
+        metadata=described("When the driver's work day ends (hour and minute only)."),
+    )
+    max_stops: int | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=number(0, integer=True),
+        metadata=described("Most stops allocated to the driver, at least 0."),
+    )
+    driving_speed: str | UnsetType | None = attrs.field(
+        default=UNSET, validator=one_of(_SPEEDS), metadata=_SPEED
+    )
+    delivery_speed: str | UnsetType | None = attrs.field(
+        default=UNSET, validator=one_of(_SPEEDS), metadata=_SPEED
+    )
+    vehicle_type: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=one_of(_VEHICLE_TYPES),
+        metadata=described(
+            "``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or ``electric_cargo_bike``."
+        ),
+    )
+
+
+@attrs.frozen(kw_only=True)
+class _DriverFields:
+    """The fields of every driver body."""
+
+    name: str | UnsetType | None = attrs.field(
+        default=UNSET, validator=text(1, 255), metadata=described("Full name, 1 to 255 characters.")
+    )
+    display_name: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=text(1, 255),
+        metadata=described("Name shown in the apps, 1 to 255 characters."),
+    )
+    depots: list[str] | UnsetType | None = attrs.field(
+        default=UNSET,
+        converter=_driver_depots,
+        metadata=described(
+            """1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None or
+            not given: the team's main depot."""
+        ),
+    )
+    route_overrides: RouteOverridesInput | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=instance_of(RouteOverridesInput),
+        metadata=described("Settings that override the route defaults for this driver."),
+    )
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class DriverInput(_DriverFields):
+    """The body of a driver create or batch import entry. The driver's e-mail or
+    phone identifies it (``drivers.import_many`` uses it as the natural key)."""
+
+    email: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=_email,
+        metadata=described("E-mail address, 1 to 255 characters; set on create and import only."),
+    )
+    phone: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=text(1, 255),
+        metadata=described("Phone number, 1 to 255 characters; set on create and import only."),
+    )
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class DriverUpdate(_DriverFields):
+    """The body of a driver PATCH: only the fields given are changed; ``depots``
+    and ``route_overrides`` are replaced whole. E-mail and phone cannot be changed."""
+
+
+class DriverUpdateFields(TypedDict, total=False):
+    """The fields of :class:`DriverUpdate` as keyword arguments (``update(driver_id, name=...)``),
+    for the type checker: a misspelt or unknown field is an error before the code runs."""
+
+    name: str | None
+    display_name: str | None
+    depots: Sequence[str] | None
+    route_overrides: RouteOverridesInput | None
