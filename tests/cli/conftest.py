@@ -50,12 +50,15 @@ class ServedEmulator:
 
 
 @pytest.fixture
-def served_emulator(tmp_path: Path) -> Iterator[ServedEmulator]:
-    """A fresh emulator at 120x speed on a loopback port, served from its own thread."""
+def served_emulator(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[ServedEmulator]:
+    """A fresh emulator on a loopback port, served from its own thread: at 120x speed,
+    or at the speed a test's ``emulator_speedup`` mark asks for."""
+    mark = request.node.get_closest_marker("emulator_speedup")
+    speedup = float(mark.args[0]) if mark is not None else SPEEDUP
     loop = asyncio.new_event_loop()
     thread = threading.Thread(target=loop.run_forever, name="emulator", daemon=True)
     thread.start()
-    emulator = Emulator(speedup=SPEEDUP)
+    emulator = Emulator(speedup=speedup)
     try:
         asyncio.run_coroutine_threadsafe(emulator.start(), loop).result(timeout=30)
         ca_file = emulator.write_ca(tmp_path / "emulator-ca.pem")
