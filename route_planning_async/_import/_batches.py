@@ -26,8 +26,8 @@ Errors
 ------
 
 An ambiguous failure (a 5xx, a transport failure after the request went out)
-is settled by the :class:`~._reconcile.Reconciler`. A 401 or a 409
-``plan_not_writable``, which every batch would get, ends the import;
+is settled by the :class:`~._reconcile.Reconciler`. A 401, or another answer
+every batch would get (:attr:`RowKind.ending_errors`), ends the import;
 ``max_failed_batches`` batches in a row rejected as a whole with a 4xx end it
 too. A 429 (after the scheduler's retries) and a connection never made leave
 the batch ``not_created``.
@@ -44,20 +44,17 @@ from route_planning_async._errors import (
     APIError,
     AuthenticationError,
     BadRequestError,
-    PlanNotWritableError,
     RateLimitError,
     RoutePlanningError,
     ServerError,
     TransportError,
     ValidationError,
 )
-from route_planning_async._import._options import ImportSettings
 from route_planning_async._import._reconcile import Reconciler
-from route_planning_async._import._report import ImportReport, Outcome
+from route_planning_async._import._report import Outcome
 from route_planning_async._import._rows import unencodable
-from route_planning_async._import._state import BatchRun, Control
+from route_planning_async._import._state import BatchRun, RunParts
 from route_planning_async._import._target import BatchAnswer, ImportTarget
-from route_planning_async._scheduler import Clock
 
 __all__ = ["BatchSender"]
 
@@ -67,26 +64,14 @@ T = TypeVar("T")
 class BatchSender(Generic[T]):
     """Imports one batch at a time: sends it, isolates refused rows, maps answers back."""
 
-    def __init__(
-        self,
-        target: ImportTarget[T],
-        report: ImportReport[T],
-        *,
-        clock: Clock,
-        settings: ImportSettings,
-        control: Control,
-        reconciler: Reconciler[T],
-    ) -> None:
-        self._target = target
-        self._report = report
-        self._clock = clock
-        self._settings = settings
-        self._control = control
+    def __init__(self, parts: RunParts[T], reconciler: Reconciler[T]) -> None:
+        self._target, self._report, self._clock = parts.target, parts.report, parts.clock
+        self._settings, self._control = parts.settings, parts.control
         self._reconciler = reconciler
         self._failures_in_a_row = 0
         # A 400's param names one element of the batch as ``[20].name`` or
         # ``<body_field>[3]``; a field of a row (``barcodes[2]``) names none.
-        self._refused_index = re.compile(rf"^(?:{re.escape(target.kind.body_field)})?\[(\d+)\]")
+        self._refused_index = re.compile(rf"^(?:{re.escape(self._target.kind.body_field)})?\[(\d+)\]")
 
     async def import_batch(self, run: BatchRun, pending: list[int]) -> None:
         """Send the ``pending`` offsets of ``run`` until each has an outcome."""
@@ -135,10 +120,8 @@ class BatchSender(Generic[T]):
                 run.fail(report, offsets, Outcome.NOT_CREATED, error)
                 control.stop(error)
                 return unnamed
-            except (AuthenticationError, PlanNotWritableError) as exc:
-                # Every other batch would fail the same way: stop reading input.
-                run.fail(report, offsets, Outcome.NOT_CREATED, exc)
-                control.stop(exc)
+            except AuthenticationError as exc:
+                self._end_import(run, offsets, exc)
                 return unnamed
             except (ServerError, TransportError) as exc:
                 if isinstance(exc, TransportError):
@@ -184,6 +167,9 @@ class BatchSender(Generic[T]):
                 second = await self._send_group(run, offsets[half:], resends)
                 return second or first or exc
             except APIError as exc:
+                if isinstance(exc, self._target.kind.ending_errors):
+                    self._end_import(run, offsets, exc)
+                    return unnamed
                 control.answered()
                 run.fail(report, offsets, Outcome.NOT_CREATED, exc)
                 self._count_rejected_batch(exc)
@@ -193,6 +179,11 @@ class BatchSender(Generic[T]):
             self._attribute(run, offsets, answer)
             return unnamed
         return unnamed
+
+    def _end_import(self, run: BatchRun, offsets: list[int], exc: RoutePlanningError) -> None:
+        """Every other batch would fail the same way: stop reading input."""
+        run.fail(self._report, offsets, Outcome.NOT_CREATED, exc)
+        self._control.stop(exc)
 
     def _count_rejected_batch(self, exc: RoutePlanningError) -> None:
         self._failures_in_a_row += 1

@@ -75,7 +75,7 @@ from route_planning_async._import._options import ImportOptions, ImportSettings
 from route_planning_async._import._reconcile import Reconciler
 from route_planning_async._import._report import ImportProgress, ImportReport, Outcome
 from route_planning_async._import._rows import check_row
-from route_planning_async._import._state import BatchRun, Control, Halted
+from route_planning_async._import._state import BatchRun, Control, Halted, RunParts
 from route_planning_async._import._target import ImportTarget
 from route_planning_async._limits import RateLimits
 from route_planning_async._scheduler import Clock
@@ -145,12 +145,9 @@ class _Importer(Generic[T]):
         self._existing: dict[str, str] = {}
         self._control = Control(report, settings.max_transport_failures)
         self._keys = KeyBook(target, allow_duplicates=settings.allow_duplicate_keys, whole=whole)
-        self._reconciler = Reconciler(
-            target, report, clock=clock, settings=settings, control=self._control, keys=self._keys
-        )
-        self._sender = BatchSender(
-            target, report, clock=clock, settings=settings, control=self._control, reconciler=self._reconciler
-        )
+        parts = RunParts(target, report, clock, settings, self._control, self._keys)
+        self._reconciler = Reconciler(parts)
+        self._sender = BatchSender(parts, self._reconciler)
 
     # Input -------------------------------------------------------------------
 

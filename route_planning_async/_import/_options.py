@@ -140,8 +140,8 @@ class ImportSettings:
         validator=_at_least(1, or_none=True),
         metadata=described(
             """Stop reading the input after this many batches in a row were rejected as a
-            whole (4xx): the import then raises that error. None never stops. A 401 or a
-            ``plan_not_writable`` stops it at once."""
+            whole (4xx): the import then raises that error. None never stops. A 401, or
+            another error every batch would get, stops it at once."""
         ),
     )
     skip_existing: bool = attrs.field(

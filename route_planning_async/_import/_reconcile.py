@@ -31,12 +31,8 @@ import contextlib
 from typing import Final, Generic, TypeVar
 
 from route_planning_async._errors import RoutePlanningError, ServerError, TransportError
-from route_planning_async._import._keys import KeyBook
-from route_planning_async._import._options import ImportSettings
-from route_planning_async._import._report import DuplicateStop, ImportReport, Outcome
-from route_planning_async._import._state import BatchRun, Control
-from route_planning_async._import._target import ImportTarget
-from route_planning_async._scheduler import Clock
+from route_planning_async._import._report import DuplicateStop, Outcome
+from route_planning_async._import._state import BatchRun, RunParts
 
 __all__ = ["Reconciler"]
 
@@ -51,22 +47,9 @@ _VERIFY_FACTOR: Final = 2.0
 class Reconciler(Generic[T]):
     """Settles the ambiguous sends of one import, and checks them once more at its end."""
 
-    def __init__(
-        self,
-        target: ImportTarget[T],
-        report: ImportReport[T],
-        *,
-        clock: Clock,
-        settings: ImportSettings,
-        control: Control,
-        keys: KeyBook[T],
-    ) -> None:
-        self._target = target
-        self._report = report
-        self._clock = clock
-        self._settings = settings
-        self._control = control
-        self._keys = keys
+    def __init__(self, parts: RunParts[T]) -> None:
+        self._target, self._report, self._clock = parts.target, parts.report, parts.clock
+        self._settings, self._control, self._keys = parts.settings, parts.control, parts.keys
         self._gate = asyncio.Semaphore(_LOOKUP_CONCURRENCY)
         self._listing_too_long = False
         self._longest_flight = 0.0

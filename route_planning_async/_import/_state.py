@@ -2,21 +2,28 @@
 
 :class:`BatchRun` is one batch while it is imported; :class:`Control` says
 whether the import still reads and sends (an error to raise, a halt, the
-breaker) and stops the batches a halt leaves behind.
+breaker) and stops the batches a halt leaves behind; :class:`RunParts` is
+what the sending of batches and the lookups both work with.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 import attrs
 
 from route_planning_async._errors import RoutePlanningError
+from route_planning_async._import._keys import KeyBook
+from route_planning_async._import._options import ImportSettings
 from route_planning_async._import._report import PENDING, BatchOutcomes, ImportReport, Outcome
+from route_planning_async._import._target import ImportTarget
+from route_planning_async._scheduler import Clock
 
-__all__ = ["BatchRun", "Control", "Halted"]
+__all__ = ["BatchRun", "Control", "Halted", "RunParts"]
+
+T = TypeVar("T")
 
 
 class Halted(RoutePlanningError):
@@ -109,3 +116,15 @@ class Control:
                 abandon_in_flight=False,
                 broken=True,
             )
+
+
+@attrs.frozen
+class RunParts(Generic[T]):
+    """What the sending of batches and the lookups of one import run work with."""
+
+    target: ImportTarget[T]
+    report: ImportReport[T]
+    clock: Clock
+    settings: ImportSettings
+    control: Control
+    keys: KeyBook[T]

@@ -37,6 +37,8 @@ class RowKind:
     """The rate-limit category of the batch request."""
     body_field: str
     """The request's list of rows, as a 400's ``param`` names one of them (``<body_field>[3]``)."""
+    ending_errors: tuple[type[Exception], ...] = ()
+    """Answers that every batch would get, like a 401: one of them ends the import at once."""
 
     def words(self) -> dict[str, str]:
         """The ``{word}`` placeholders an option's text names, filled in for this kind."""

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 import attrs
 
 from route_planning_async._docs import Keyword
-from route_planning_async._errors import RoutePlanningError
+from route_planning_async._errors import PlanNotWritableError, RoutePlanningError
 from route_planning_async._import import BatchAnswer, ImportOptions, ImportReport, Listing, Refusal, RowKind
 from route_planning_async._limits import Category
 from route_planning_async._validators import UnsetType
@@ -67,6 +67,7 @@ PLAN_STOP_ROWS: Final = RowKind(
     max_batch=MAX_IMPORT_BATCH,
     category=Category.BATCH_IMPORT,
     body_field="stops",
+    ending_errors=(PlanNotWritableError,),
 )
 """The stops of a plan's import (``POST /plans/<id>/stops:import`` and ``:liveImport``)."""
 
