@@ -20,10 +20,11 @@ from route_planning_async._import import BatchAnswer, ImportOptions, ImportRepor
 from route_planning_async._limits import Category
 from route_planning_async._validators import UnsetType
 from route_planning_async._workflows import LiveEdit, LiveEditOptions
-from route_planning_async.v0_2b._converter import unstructure
+from route_planning_async.v0_2b._converter import unstructure, wire_name
 from route_planning_async.v0_2b._inputs import (
     MAX_DRIVER_IMPORT_BATCH,
     MAX_IMPORT_BATCH,
+    AddressInput,
     DriverInput,
     StopInput,
     UnassignedStopInput,
@@ -83,18 +84,8 @@ DRIVER_ROWS: Final = RowKind(
 )
 """The drivers of a driver import (``POST /drivers:import``)."""
 
-_ADDRESS_KEYS: Final = (
-    "addressName",
-    "addressLineOne",
-    "addressLineTwo",
-    "city",
-    "state",
-    "zip",
-    "country",
-    "latitude",
-    "longitude",
-)
-"""What a refused stop's echoed address is compared on."""
+_ADDRESS_KEYS: Final = tuple(wire_name(field.name) for field in attrs.fields(AddressInput))
+"""What a refused stop's echoed address is compared on: every field of an address, as the wire names it."""
 
 _DRIVER_IDENTITY: Final = ("name", "displayName", "email", "phone")
 """What a refused driver's echo is compared on."""

@@ -12,12 +12,7 @@ from typing import TYPE_CHECKING, Any, Unpack
 
 from route_planning_async import _ids
 from route_planning_async._core import Request
-from route_planning_async._import import (
-    ImportOptions,
-    ImportReport,
-    options_documented,
-    run_import,
-)
+from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
