@@ -185,8 +185,9 @@ def test_the_typed_options_are_the_settings() -> None:
 def test_settings_take_their_defaults_once() -> None:
     settings = ImportSettings.of({})
     assert settings == ImportSettings()
-    assert settings.batch_size_for(DRIVER_ROWS, RateLimits.default(), lambda size: 1) == 50
-    assert settings.batch_size_for(PLAN_STOP_ROWS, RateLimits.default(), lambda size: size) == 100
+    assert settings.batch_size_for(ShelfTarget(Shelf()), RateLimits.default()) == 4
+    assert settings.in_flight_for(DRIVER_ROWS, RateLimits.default()) == 2
+    assert settings.in_flight_for(PLAN_STOP_ROWS, RateLimits.default()) == 10
     with pytest.raises(TypeError, match="unexpected keyword argument 'dedup'"):
         ImportSettings.of({"dedup": True})
 

@@ -111,7 +111,7 @@ async def run_import(
         The :class:`~route_planning_async.ImportReport`.
     """
     settings = ImportSettings.of(options)
-    size = settings.batch_size_for(target.kind, limits, target.weight)
+    size = settings.batch_size_for(target, limits)
     in_flight = settings.in_flight_for(target.kind, limits)
     deadline = settings.deadline_seconds()
     report: ImportReport[T] = ImportReport(

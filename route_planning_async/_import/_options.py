@@ -20,7 +20,7 @@ import attrs
 from route_planning_async._docs import Keyword, described, keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
 from route_planning_async._import._report import ProgressCallback
-from route_planning_async._import._target import RowKind
+from route_planning_async._import._target import ImportTarget, RowKind
 from route_planning_async._limits import RateLimits
 from route_planning_async._validators import check_options
 
@@ -199,31 +199,48 @@ class ImportSettings:
     )
 
     @classmethod
-    def of(cls, options: Mapping[str, Any], call: str = "import_many") -> ImportSettings:
-        """The settings of the keyword options of ``call``.
+    def of(cls, options: Mapping[str, Any]) -> ImportSettings:
+        """The settings of the keyword options given to ``import_many``.
+
+        Args:
+            options: The keywords, each a field of this class.
 
         Raises:
             TypeError: An option that :class:`ImportOptions` does not name, as
                 Python refuses an unknown keyword.
             ValidationError: An option's value is invalid.
         """
-        check_options(options, ImportOptions.__optional_keys__, call)
+        check_options(options, ImportOptions.__optional_keys__, "import_many")
         return cls(**options)
 
-    def batch_size_for(self, kind: RowKind, limits: RateLimits, weight: Callable[[int], int]) -> int:
-        """The rows per batch: as asked (else the most a request may carry), and never heavier
-        than a weighted rule of the kind's category could ever admit."""
+    def batch_size_for(self, target: ImportTarget[Any], limits: RateLimits) -> int:
+        """The rows per batch: as asked, else the most a request may carry; never heavier than
+        a weighted rule of the target's category could ever admit.
+
+        Args:
+            target: Where the batches go (its row kind's bound, how it weighs a batch).
+            limits: The client's rate limits.
+
+        Raises:
+            ValidationError: ``batch_size`` is out of the row kind's bounds.
+        """
+        kind = target.kind
         size: object = kind.max_batch if self.batch_size is None else self.batch_size
         if isinstance(size, bool) or not isinstance(size, int) or not 1 <= size <= kind.max_batch:
             raise ValidationError("batch_size", f"must be 1 to {kind.max_batch}, got {size!r}")
         cap = limits.max_weight(kind.category)
-        while cap is not None and size > 1 and weight(size) > cap:
+        while cap is not None and size > 1 and target.weight(size) > cap:
             size -= 1
         return size
 
     def in_flight_for(self, kind: RowKind, limits: RateLimits) -> int:
         """The batches sent concurrently: as asked, else enough to use a whole window of the
-        category's request rule at once (the scheduler makes them wait, in order)."""
+        category's request rule at once (the scheduler makes them wait, in order).
+
+        Args:
+            kind: The rows imported (their rate-limit category).
+            limits: The client's rate limits.
+        """
         if self.max_in_flight is not None:
             return self.max_in_flight
         amounts = [rule.amount for rule in limits.for_category(kind.category) if rule.per == "request"]
