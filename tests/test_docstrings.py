@@ -27,16 +27,16 @@ import pytest
 
 import route_planning_async
 from route_planning_async import webhooks
+from route_planning_async._client import BaseClient
 from route_planning_async._docs import keywords_of
 from route_planning_async._learning import LearningPolicy
 from route_planning_async._pagination import Paginator
-from route_planning_async._client import BaseClient
 from route_planning_async._workflows import LiveEdit as SharedLiveEdit
-from route_planning_async.v0_2b._live_edit import LiveEdit
 from route_planning_async.emulator import Emulator
 from route_planning_async.redis import RedisBackend
 from route_planning_async.v0_2b import _inputs, _models
 from route_planning_async.v0_2b import resources as _resources
+from route_planning_async.v0_2b._live_edit import LiveEdit
 
 PUBLIC_CLASSES: tuple[type, ...] = (
     route_planning_async.RoutePlanningClient,

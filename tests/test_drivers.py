@@ -397,3 +397,19 @@ async def test_errors_of_a_driver_stream_name_drivers_not_stops() -> None:
             await client.drivers.import_many(source())
         assert repeated.value.field == "drivers[2].email"
         assert "drivers[0]" in repeated.value.rule
+
+
+async def test_an_email_repeated_in_another_case_is_the_same_key() -> None:
+    rows = [driver_row(0), rp.DriverInput(name="row-1", email="ROW0@Example.com")]
+    async with running() as (emu, client):
+        with pytest.raises(rp.ValidationError) as repeated:
+            await client.drivers.import_many(rows)
+        assert repeated.value.field == "drivers[1].email"
+        assert "drivers[0]" in repeated.value.rule
+        assert emu.log.select(route=IMPORT) == []
+        # Already in the team under another case: skipped, not imported twice.
+        await client.drivers.import_many([driver_row(0)])
+        report = await client.drivers.import_many(rows[1:], skip_existing=True)
+        assert report.skipped == 1
+        assert team_rows(emu).keys() == {0}
+        assert len(team_rows(emu)[0]) == 1

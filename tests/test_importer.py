@@ -630,10 +630,25 @@ async def test_reads_against_a_lower_real_limit_never_fail() -> None:
     assert stats.rate_limited > 0
 
 
+class StoppedClock:
+    """A clock that reads the same time until it is moved by hand."""
+
+    def __init__(self) -> None:
+        self.time = 50.0
+
+    def now(self) -> float:
+        return self.time
+
+    async def sleep(self, seconds: float) -> None:
+        self.time += seconds
+
+
 def test_a_rejected_row_found_by_the_late_commit_check_becomes_created() -> None:
     # A row resent after an ambiguous send and then refused may exist from the
     # first send: when the late-commit check finds it, it is created, not rejected.
-    report: ImportReport[str] = ImportReport(id_prefix="plans/p1/stops/", batch_size=2, keep_ids=True)
+    report: ImportReport[str] = ImportReport(
+        id_prefix="plans/p1/stops/", batch_size=2, keep_ids=True, clock=StoppedClock()
+    )
     batch = report._open_batch(2)
     report._record_rejected(batch, 0, "row 0", "refused on its resend")
     report._record_rejected(batch, 1, "row 1", "refused")
@@ -643,3 +658,13 @@ def test_a_rejected_row_found_by_the_late_commit_check_becomes_created() -> None
     assert report.outcome(0) is Outcome.CREATED
     assert report.stop_id(0) == "plans/p1/stops/s0"
     assert [r.position for r in report.rejected_stops] == [1]
+
+
+def test_the_report_measures_its_time_with_the_import_clock() -> None:
+    clock = StoppedClock()
+    report: ImportReport[str] = ImportReport(id_prefix="drivers/", batch_size=1, keep_ids=True, clock=clock)
+    clock.time += 4.0
+    assert report.elapsed == 4.0
+    report._finish()
+    clock.time += 10.0
+    assert report.elapsed == 4.0

@@ -1,11 +1,13 @@
 """The bulk importer: any number of rows, in batches, each row exactly once.
 
-The engine (``_engine.py``) knows no kind of row: an import target tells it
-everything about one kind. The outcomes of an import are its report
+The engine (``_engine.py``) knows no kind of row: an import target
+(``_target.py``) tells it everything about one kind. Its options are written
+once (``_options.py``); the outcomes of an import are its report
 (``_report.py``).
 """
 
-from route_planning_async._import._engine import ImportOptions, ImportTarget, run_import, stop_key
+from route_planning_async._import._engine import run_import
+from route_planning_async._import._options import ImportOptions, ImportSettings, options_documented
 from route_planning_async._import._report import (
     PENDING,
     BatchOutcomes,
@@ -17,19 +19,25 @@ from route_planning_async._import._report import (
     ProgressCallback,
     RejectedStop,
 )
+from route_planning_async._import._target import BatchAnswer, ImportTarget, Listing, Refusal, RowKind
 
 __all__ = [
     "PENDING",
+    "BatchAnswer",
     "BatchOutcomes",
     "DuplicateStop",
     "FailedBatch",
     "ImportOptions",
     "ImportProgress",
     "ImportReport",
+    "ImportSettings",
     "ImportTarget",
+    "Listing",
     "Outcome",
     "ProgressCallback",
+    "Refusal",
     "RejectedStop",
+    "RowKind",
+    "options_documented",
     "run_import",
-    "stop_key",
 ]

@@ -1,17 +1,17 @@
 """What a bulk import reports: one :class:`Outcome` per input position, counts and failures.
 
-The importer (``_importer.py``) records into an :class:`ImportReport` as its
+The importer (``_engine.py``) records into an :class:`ImportReport` as its
 batches end; the caller reads it, live through ``on_progress`` or at the end.
 Every input position ends with exactly one outcome:
 
 ``created``
-    The stop exists; its id is kept (compactly) unless ``keep_ids=False``.
+    The item exists; its id is kept (compactly) unless ``keep_ids=False``.
 ``skipped``
-    With ``skip_existing=True``: a stop carrying its key (``recipient.external_id``)
-    was already in the collection, so it was not sent; its id is kept like a
+    With ``skip_existing=True``: an item carrying the row's natural key was
+    already in the collection, so the row was not sent; its id is kept like a
     created one.
 ``rejected``
-    The service refused this stop inside a 200 answer (a ``failed`` entry); its
+    The service refused this row inside a 200 answer (a ``failed`` entry); its
     message and the input are in :attr:`ImportReport.rejected_stops`.
 ``not_created``
     Its batch failed as a whole (a 4xx, a 429 after the scheduler's retries, a
@@ -20,30 +20,30 @@ Every input position ends with exactly one outcome:
     are safe to send again.
 ``unknown``
     The outcome could not be established: the batch got an ambiguous failure
-    and could not be reconciled (no ``recipient.external_id``, or the lookup
+    and could not be reconciled (the row has no natural key, or the lookup
     failed), or the import was cancelled while the batch was in flight. The
     inputs are in :attr:`ImportReport.failed_batches`; look them up before
-    sending them again. A stop that was never sent is never ``unknown``.
+    sending them again. A row that was never sent is never ``unknown``.
 
-After the import, stops whose outcome was once ambiguous are looked up again
-(late commits): any second stop with the same key is listed in
+After the import, rows whose outcome was once ambiguous are looked up again
+(late commits): any second item with the same key is listed in
 :attr:`ImportReport.duplicates` and, with ``dedupe=True``, deleted.
 
-Created stops are kept only as counts and (unless ``keep_ids=False``) as one
-packed string of ids per batch, so a report of a million stops stays small.
-The methods whose names start with ``_record`` are the importer's side.
+Created items are kept only as counts and (unless ``keep_ids=False``) as one
+packed string of ids per batch, so a report of a million rows stays small.
+Its times are read from the import's clock. The methods whose names start
+with ``_record`` are the importer's side.
 """
 
 from __future__ import annotations
 
 import enum
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, Generic, TypeVar
 
 import attrs
 
-from route_planning_async.v0_2b._inputs import StopInput, UnassignedStopInput
+from route_planning_async._scheduler import Clock
 
 __all__ = [
     "PENDING",
@@ -57,7 +57,7 @@ __all__ = [
     "RejectedStop",
 ]
 
-T = TypeVar("T", bound=StopInput | UnassignedStopInput)
+T = TypeVar("T")
 
 ProgressCallback = Callable[["ImportProgress[Any]"], object]
 """What ``on_progress`` is: called synchronously with each :class:`ImportProgress`."""
@@ -195,18 +195,20 @@ class ImportReport(Generic[T]):
     one string per batch, so the report stays small for millions of stops.
     """
 
-    def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool) -> None:
+    def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool, clock: Clock) -> None:
         """Made by the importer (``import_many``); not meant to be built by hand.
 
         Args:
             id_prefix: What the packed ids are completed with (``plans/<id>/stops/``, ...).
             batch_size: The import's batch size (positions map to batches by it).
             keep_ids: Whether the ids of created stops are kept.
+            clock: The import's clock, which :attr:`elapsed` is measured with.
         """
         self._id_prefix = id_prefix
         self._batch_size = batch_size
         self._batches: list[BatchOutcomes] = []
-        self._started = time.monotonic()
+        self._clock = clock
+        self._started = clock.now()
         self._finished: float | None = None
         self.keep_ids = keep_ids
         """Whether the ids of created stops were kept."""
@@ -258,7 +260,7 @@ class ImportReport(Generic[T]):
     @property
     def elapsed(self) -> float:
         """Seconds from the start of the import to its end (or to now, while it runs)."""
-        end = self._finished if self._finished is not None else time.monotonic()
+        end = self._finished if self._finished is not None else self._clock.now()
         return end - self._started
 
     @property
@@ -436,7 +438,7 @@ class ImportReport(Generic[T]):
         batch.pack(self._id_prefix)
 
     def _finish(self) -> None:
-        self._finished = time.monotonic()
+        self._finished = self._clock.now()
 
 
 @attrs.frozen

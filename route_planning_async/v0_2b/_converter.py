@@ -35,6 +35,7 @@ __all__ = [
     "structure",
     "structure_list",
     "unstructure",
+    "wire_name",
 ]
 
 T = TypeVar("T")
@@ -139,3 +140,9 @@ def structure_list(data: Any, cl: type[T]) -> list[T]:
 def unstructure(value: Any) -> Any:
     """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
     return CONVERTER.unstructure(value)
+
+
+def wire_name(name: str) -> str:
+    """The JSON key an attribute is sent as."""
+    names = WIRE_NAMES.get(name)
+    return names[0] if names else _converter.camel_case(name)

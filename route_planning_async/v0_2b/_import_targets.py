@@ -1,29 +1,36 @@
-"""Where the bulk importer sends its batches: one import target per v0.2b batch import."""
+"""Where the bulk importer sends its batches: one import target per v0.2b batch import.
+
+Each target tells the engine (``_import/``) everything about its rows: the
+words and bounds of their kind (:class:`RowKind`), their natural key, how a
+refused row's echo is matched, how a batch is sent and weighed, and how the
+collection is looked up, listed and cleaned of duplicates.
+"""
 
 from __future__ import annotations
 
-from collections.abc import (
-    AsyncGenerator,
-    AsyncIterable,
-    AsyncIterator,
-    Callable,
-    Mapping,
-)
-from typing import TYPE_CHECKING, Any, ClassVar
+import math
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
-from route_planning_async._errors import RoutePlanningError, ValidationError
+from route_planning_async._errors import PlanNotWritableError, RoutePlanningError
 from route_planning_async._import import (
-    FailedBatch,
+    BatchAnswer,
     ImportOptions,
     ImportReport,
-    RejectedStop,
-    stop_key,
+    Listing,
+    Refusal,
+    RowKind,
 )
+from route_planning_async._limits import Category
+from route_planning_async._validators import UnsetType
 from route_planning_async._workflows import LiveEditOptions
-from route_planning_async.v0_2b._converter import unstructure
+from route_planning_async.v0_2b._converter import unstructure, wire_name
 from route_planning_async.v0_2b._inputs import (
+    MAX_DRIVER_IMPORT_BATCH,
+    MAX_IMPORT_BATCH,
+    AddressInput,
     DriverInput,
     StopInput,
     UnassignedStopInput,
@@ -32,7 +39,6 @@ from route_planning_async.v0_2b._inputs import (
 from route_planning_async.v0_2b._live_edit import LiveEdit
 from route_planning_async.v0_2b._models import (
     DriverImportResult,
-    ImportFailure,
     ImportResult,
     LiveImportResult,
     UnassignedStop,
@@ -44,23 +50,113 @@ if TYPE_CHECKING:
     from route_planning_async.v0_2b.resources.stops import Stops
     from route_planning_async.v0_2b.resources.unassigned_stops import UnassignedStops
 
-# Import targets: where the bulk importer (``_importer.run_import``) sends its batches.
+__all__ = [
+    "DRIVER_ROWS",
+    "PLAN_STOP_ROWS",
+    "UNASSIGNED_STOP_ROWS",
+    "LiveImport",
+    "LiveImportOptions",
+    "driver_key",
+    "stop_key",
+]
 
-
-_LIST_PAGE = 10
+_LIST_PAGE: Final = 10
 """Stops per page of the plan's stop list (its largest page, public API documentation)."""
 
-_DRIVER_PAGE = 50
+_DRIVER_PAGE: Final = 50
 """Drivers per page of the team's driver list (its largest page)."""
+
+_STOP_KEY: Final = "recipient.external_id"
+
+PLAN_STOP_ROWS: Final = RowKind(
+    rows="stops",
+    key_name=_STOP_KEY,
+    max_batch=MAX_IMPORT_BATCH,
+    category=Category.BATCH_IMPORT,
+    body_field="stops",
+    ending_errors=(PlanNotWritableError,),
+)
+"""The stops of a plan's import (``POST /plans/<id>/stops:import`` and ``:liveImport``)."""
+
+UNASSIGNED_STOP_ROWS: Final = attrs.evolve(PLAN_STOP_ROWS, body_field="unassignedStops")
+"""The stops of an unassigned stop import (``{unassignedStops, depot}``)."""
+
+DRIVER_ROWS: Final = RowKind(
+    rows="drivers",
+    key_name="email or phone",
+    max_batch=MAX_DRIVER_IMPORT_BATCH,
+    category=Category.DRIVER_IMPORT,
+    body_field="drivers",
+)
+"""The drivers of a driver import (``POST /drivers:import``)."""
+
+_ADDRESS_KEYS: Final = tuple(wire_name(field.name) for field in attrs.fields(AddressInput))
+"""What a refused stop's echoed address is compared on: every field of an address, as the wire names it."""
+
+_DRIVER_IDENTITY: Final = ("name", "displayName", "email", "phone")
+"""What a refused driver's echo is compared on."""
+
+
+def _same_value(given: object, echoed: object) -> bool:
+    if given in (None, "") and echoed in (None, ""):
+        return True
+    if isinstance(given, int | float) and isinstance(echoed, int | float):
+        return math.isclose(given, echoed, rel_tol=1e-9, abs_tol=1e-9)
+    return given == echoed
+
+
+def _filled(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+# Stops ------------------------------------------------------------------------------------
+
+
+def stop_key(item: StopInput | UnassignedStopInput) -> str | None:
+    """A stop's natural key: its ``recipient.external_id``, when it has a non-empty one."""
+    recipient = item.recipient
+    if recipient is None or isinstance(recipient, UnsetType):
+        return None
+    return _filled(recipient.external_id)
+
+
+def _stop_answer(result: ImportResult | LiveImportResult) -> BatchAnswer:
+    return BatchAnswer(
+        created=result.success, refused=[Refusal(failure.message, failure.stop) for failure in result.failed]
+    )
+
+
+class _StopRows:
+    """What every stop import shares: the key ``recipient.external_id``; a refused stop's echo
+    shows its ``recipient`` and ``address``; every stop weighs one in the weighted rules."""
+
+    def key(self, item: StopInput | UnassignedStopInput) -> str | None:
+        return stop_key(item)
+
+    def key_field(self, item: StopInput | UnassignedStopInput) -> str:
+        return _STOP_KEY
+
+    def echo_key(self, echo: Mapping[str, Any]) -> str | None:
+        recipient = echo.get("recipient")
+        return _filled(recipient.get("externalId")) if isinstance(recipient, dict) else None
+
+    def echoes(self, item: StopInput | UnassignedStopInput, echo: Mapping[str, Any]) -> bool:
+        echoed = echo.get("address")
+        if not isinstance(echoed, dict):
+            return False
+        given = unstructure(item.address)
+        return all(_same_value(given.get(key), echoed.get(key)) for key in _ADDRESS_KEYS)
+
+    def weight(self, size: int) -> int:
+        return size
 
 
 @attrs.frozen
-class _PlanStopsTarget:
-    """The stops of one plan, as a bulk import target; the key is ``recipient.external_id``."""
+class _PlanStopsTarget(_StopRows):
+    """The stops of one plan, as a bulk import target."""
 
+    kind: ClassVar[RowKind] = PLAN_STOP_ROWS
     item_type: ClassVar[type[StopInput]] = StopInput
-    key_field: ClassVar[str] = "recipient.external_id"
-    rows_name: ClassVar[str] = "stops"
     stops: Stops
     plan_id: str
 
@@ -71,17 +167,15 @@ class _PlanStopsTarget:
     def check(self, item: StopInput, field: str) -> None:
         """Every valid :class:`StopInput` is accepted."""
 
-    def key(self, item: StopInput) -> str | None:
-        return stop_key(item)
-
-    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> ImportResult:
-        return await self.stops._fetch(self.stops._import_request(self.plan_id, batch), ImportResult, on_sent)
+    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> BatchAnswer:
+        request = self.stops._import_request(self.plan_id, batch)
+        return _stop_answer(await self.stops._fetch(request, ImportResult, on_sent))
 
     async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
         async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
             yield stop.id, stop.recipient.external_id
 
-    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+    async def existing(self) -> Listing:
         async for page in self.stops.list(self.plan_id, max_page_size=_LIST_PAGE).pages():
             yield [(stop.id, stop.recipient.external_id) for stop in page.items]
 
@@ -90,7 +184,7 @@ class _PlanStopsTarget:
 
 
 @attrs.frozen
-class _UnassignedStopsTarget:
+class _UnassignedStopsTarget(_StopRows):
     """The team's unassigned stops, imported with one depot for every batch.
 
     The contract does not show this import; it follows the public API
@@ -102,22 +196,18 @@ class _UnassignedStopsTarget:
     instead of guessing.
     """
 
+    kind: ClassVar[RowKind] = UNASSIGNED_STOP_ROWS
     item_type: ClassVar[type[UnassignedStopInput]] = UnassignedStopInput
     id_prefix: ClassVar[str] = "unassignedStops/"
-    key_field: ClassVar[str] = "recipient.external_id"
-    rows_name: ClassVar[str] = "stops"
     unassigned_stops: UnassignedStops
     depot: str | None
 
     def check(self, item: UnassignedStopInput, field: str) -> None:
         check_no_depot(item, field)
 
-    def key(self, item: UnassignedStopInput) -> str | None:
-        return stop_key(item)
-
-    async def send(self, batch: list[UnassignedStopInput], on_sent: Callable[[], None]) -> ImportResult:
+    async def send(self, batch: list[UnassignedStopInput], on_sent: Callable[[], None]) -> BatchAnswer:
         request = self.unassigned_stops._import_request(batch, self.depot)
-        return await self.unassigned_stops._fetch(request, ImportResult, on_sent)
+        return _stop_answer(await self.unassigned_stops._fetch(request, ImportResult, on_sent))
 
     def _mine(self, stop: UnassignedStop) -> bool:
         return self.depot is None or not stop.depot or stop.depot == self.depot
@@ -127,7 +217,7 @@ class _UnassignedStopsTarget:
             if self._mine(stop):
                 yield stop.id, stop.recipient.external_id
 
-    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+    async def existing(self) -> Listing:
         async for page in self.unassigned_stops.list().pages():
             yield [(stop.id, stop.recipient.external_id) for stop in page.items if self._mine(stop)]
 
@@ -135,11 +225,13 @@ class _UnassignedStopsTarget:
         await self.unassigned_stops.delete(item_id)
 
 
+# Live stops -------------------------------------------------------------------------------
+
+
 class LiveImportOptions(ImportOptions, LiveEditOptions, total=False):
     """The options of ``stops.live_import_many``: the bulk importer's
-    (:class:`_importer.ImportOptions`) and how the editing session is applied
-    (:class:`_workflows.LiveEditOptions`: ``distribute``, ``optimization_type``,
-    ``timeout``, ``poll_interval``, ``max_poll_interval``, ``cancel_on_timeout``)."""
+    (:class:`ImportOptions`) and how the editing session is applied
+    (:class:`LiveEditOptions`)."""
 
 
 @attrs.frozen
@@ -157,7 +249,7 @@ class LiveImport:
 
 
 @attrs.frozen
-class _LivePlanStopsTarget:
+class _LivePlanStopsTarget(_StopRows):
     """The stops of a live plan, imported with ``:liveImport``.
 
     Each answer's ``pending`` is remembered: once one is true, the import has
@@ -168,9 +260,8 @@ class _LivePlanStopsTarget:
     of resending stops that may be waiting in the session.
     """
 
+    kind: ClassVar[RowKind] = PLAN_STOP_ROWS
     item_type: ClassVar[type[StopInput]] = StopInput
-    key_field: ClassVar[str] = "recipient.external_id"
-    rows_name: ClassVar[str] = "stops"
     stops: Stops
     plans: Plans
     plan_id: str
@@ -188,14 +279,11 @@ class _LivePlanStopsTarget:
     def check(self, item: StopInput, field: str) -> None:
         """Every valid :class:`StopInput` is accepted."""
 
-    def key(self, item: StopInput) -> str | None:
-        return stop_key(item)
-
-    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> ImportResult:
+    async def send(self, batch: list[StopInput], on_sent: Callable[[], None]) -> BatchAnswer:
         request = self.stops._live_import_request(self.plan_id, batch)
         result = await self.stops._fetch(request, LiveImportResult, on_sent)
         self.answers.append(result.pending)
-        return ImportResult(success=result.success, failed=result.failed)
+        return _stop_answer(result)
 
     async def _in_session(self) -> bool:
         """Whether the plan is in an editing session, whose pending stops are not listed."""
@@ -208,7 +296,7 @@ class _LivePlanStopsTarget:
         async for stop in self.stops.list(self.plan_id, filter={"externalId": external_id}):
             yield stop.id, stop.recipient.external_id
 
-    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
+    async def existing(self) -> Listing:
         if await self._in_session():
             raise RoutePlanningError(
                 f"plans/{self.plan_id} is in an editing session, whose pending stops are not listed: "
@@ -222,88 +310,31 @@ class _LivePlanStopsTarget:
         await self.stops.live_delete(item_id)
 
 
+# Drivers ----------------------------------------------------------------------------------
+
+
 def driver_key(driver: DriverInput) -> str | None:
-    """The natural key of a driver: its e-mail, else its phone; None without either."""
-    for value in (driver.email, driver.phone):
-        if isinstance(value, str) and value:
-            return value
-    return None
+    """The natural key of a driver: its e-mail (case folded: e-mails compare without case),
+    else its phone; None without either."""
+    email = _filled(driver.email)
+    return email.casefold() if email is not None else _filled(driver.phone)
+
+
+def _keys_of(email: object, phone: object) -> set[str]:
+    """Every key a stored driver answers to: its e-mail (case folded) and its phone."""
+    keys = {key for key in (_filled(phone),) if key is not None}
+    if (address := _filled(email)) is not None:
+        keys.add(address.casefold())
+    return keys
 
 
 @attrs.frozen
-class _NaturalKey:
-    """What the importer engine reads as ``row.recipient``: the row's key."""
-
-    external_id: str | None
-
-
-def _identity(driver: Mapping[str, Any]) -> dict[str, Any]:
-    """A driver's identifying fields, in the address keys the engine compares
-    when a failure comes back without a key (see :class:`_DriverRow`)."""
-    return {
-        "addressName": driver.get("name"),
-        "addressLineOne": driver.get("displayName"),
-        "addressLineTwo": driver.get("email"),
-        "city": driver.get("phone"),
-    }
-
-
-@attrs.frozen
-class _DriverRow:
-    """One input driver, in the stop-shaped form the importer engine reads.
-
-    The engine (``_importer.py``) takes the natural key from
-    ``row.recipient.external_id`` and matches a failure's echo by its
-    ``recipient.externalId``, else by its ``address``. A driver has neither, so
-    the row answers its e-mail or phone as ``recipient.external_id`` and its
-    identifying fields as ``address``; :class:`_DriversTarget` shapes the
-    answer's echoes the same way. ``drivers.import_many`` unwraps the rows
-    again, so its report holds the caller's own :class:`DriverInput` objects.
-    """
-
-    driver: DriverInput
-
-    @classmethod
-    def of(cls, item: object, field: str) -> _DriverRow:
-        if not isinstance(item, DriverInput):
-            raise ValidationError(field, f"must be a DriverInput, got {type(item).__name__}")
-        return cls(item)
-
-    @property
-    def recipient(self) -> _NaturalKey:
-        return _NaturalKey(driver_key(self.driver))
-
-    @property
-    def address(self) -> dict[str, Any]:
-        return _identity(unstructure(self.driver))
-
-
-async def _driver_rows_async(drivers: AsyncIterable[DriverInput]) -> AsyncIterator[_DriverRow]:
-    async for item in drivers:
-        yield _DriverRow.of(item, "driver")
-
-
-def _unwrapped(report: ImportReport[Any]) -> ImportReport[Any]:
-    """The report with the caller's :class:`DriverInput` objects in place of the rows."""
-    report.rejected_stops[:] = [
-        RejectedStop(r.position, r.stop.driver, r.message) for r in report.rejected_stops
-    ]
-    report.failed_batches[:] = [
-        FailedBatch(f.outcome, f.positions, tuple(row.driver for row in f.stops), f.error)
-        for f in report.failed_batches
-    ]
-    return report
-
-
-@attrs.define
 class _DriversTarget:
     """The team's drivers, as a bulk import target (``drivers.import_many``).
 
-    The importer engine is written for stops: its rows carry ``recipient`` and
-    ``address`` and its answers echo ``stop``. This target adapts a driver
-    import to it: rows are :class:`_DriverRow`, and each answer of ``POST
-    /drivers:import`` becomes an :class:`ImportResult` whose failures echo the
-    driver's key and identifying fields in the shape the engine matches.
+    The natural key is the e-mail, compared without case, else the phone. A
+    refused driver's echo (``failed[k].driver``) shows its name, display name,
+    e-mail and phone. A batch weighs one request whatever its size.
 
     Exactly once: the driver list has no filter by e-mail or phone (public API
     documentation: ``filter[active]`` only), so a lookup lists the team and
@@ -313,50 +344,47 @@ class _DriversTarget:
     the late-commit check sees drivers created after the reconciliation.
     """
 
-    item_type: ClassVar[type[_DriverRow]] = _DriverRow
+    kind: ClassVar[RowKind] = DRIVER_ROWS
+    item_type: ClassVar[type[DriverInput]] = DriverInput
     id_prefix: ClassVar[str] = "drivers/"
-    key_field: ClassVar[str] = "email"
-    rows_name: ClassVar[str] = "drivers"
     drivers: Drivers
 
-    def check(self, item: _DriverRow, field: str) -> None:
+    def check(self, item: DriverInput, field: str) -> None:
         """Every valid :class:`DriverInput` is accepted."""
 
-    def key(self, item: _DriverRow) -> str | None:
-        return driver_key(item.driver)
+    def key(self, item: DriverInput) -> str | None:
+        return driver_key(item)
 
-    async def send(self, batch: list[_DriverRow], on_sent: Callable[[], None]) -> ImportResult:
-        request = self.drivers._import_request([row.driver for row in batch])
-        result = await self.drivers._fetch(request, DriverImportResult, on_sent)
-        failed = [
-            ImportFailure(
-                message=failure.message,
-                stop={
-                    "recipient": {"externalId": _echo_key(failure.driver)},
-                    "address": _identity(failure.driver),
-                },
-            )
-            for failure in result.failed
-        ]
-        return ImportResult(success=result.success, failed=failed)
+    def key_field(self, item: DriverInput) -> str:
+        return "email" if _filled(item.email) is not None else "phone"
 
-    async def find(self, external_id: str) -> AsyncIterator[tuple[str, str | None]]:
+    def echo_key(self, echo: Mapping[str, Any]) -> str | None:
+        email = _filled(echo.get("email"))
+        return email.casefold() if email is not None else _filled(echo.get("phone"))
+
+    def echoes(self, item: DriverInput, echo: Mapping[str, Any]) -> bool:
+        given = unstructure(item)
+        return all(_same_value(given.get(name), echo.get(name)) for name in _DRIVER_IDENTITY)
+
+    def weight(self, size: int) -> int:
+        return 1
+
+    async def send(self, batch: list[DriverInput], on_sent: Callable[[], None]) -> BatchAnswer:
+        result = await self.drivers._fetch(self.drivers._import_request(batch), DriverImportResult, on_sent)
+        return BatchAnswer(
+            created=result.success,
+            refused=[Refusal(failure.message, failure.driver) for failure in result.failed],
+        )
+
+    async def find(self, key: str) -> AsyncIterator[tuple[str, str | None]]:
         async for driver in self.drivers.list(max_page_size=_DRIVER_PAGE):
-            if external_id in (driver.email, driver.phone):
-                yield driver.id, external_id
+            if key in _keys_of(driver.email, driver.phone):
+                yield driver.id, key
 
-    async def existing(self) -> AsyncGenerator[list[tuple[str, str | None]], None]:
-        # A driver answers to its e-mail and to its phone (an input's key is either).
+    async def existing(self) -> Listing:
+        # A driver answers to its e-mail and to its phone (a row's key is either).
         async for page in self.drivers.list(max_page_size=_DRIVER_PAGE).pages():
-            yield [(driver.id, key) for driver in page.items for key in {driver.email, driver.phone} if key]
+            yield [(driver.id, key) for driver in page.items for key in _keys_of(driver.email, driver.phone)]
 
     async def delete(self, item_id: str) -> None:
         await self.drivers.delete(item_id)
-
-
-def _echo_key(echo: Mapping[str, Any]) -> str | None:
-    for name in ("email", "phone"):
-        value = echo.get(name)
-        if isinstance(value, str) and value:
-            return value
-    return None

@@ -16,12 +16,13 @@ from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._import import (
     ImportOptions,
     ImportReport,
+    options_documented,
     run_import,
 )
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
-from route_planning_async.v0_2b._import_targets import _UnassignedStopsTarget
+from route_planning_async.v0_2b._import_targets import UNASSIGNED_STOP_ROWS, _UnassignedStopsTarget
 from route_planning_async.v0_2b._inputs import (
     UnassignedStopInput,
     UnassignedStopUpdate,
@@ -154,6 +155,7 @@ class UnassignedStops(_Resource):
             body["depot"] = _ids.depot_ref(depot)
         return ENDPOINTS["unassigned_stops.import_batch"].request(json=body, weight=len(items))
 
+    @options_documented(UNASSIGNED_STOP_ROWS)
     async def import_many(
         self,
         stops: Iterable[UnassignedStopInput] | AsyncIterable[UnassignedStopInput],
@@ -167,44 +169,6 @@ class UnassignedStops(_Resource):
             stops: :class:`UnassignedStopInput` objects, an iterable or an async
                 iterable (read lazily); none of them sets a depot.
             depot: ``depots/<id>``, shared by every stop; None: the team's main depot.
-
-        Keyword Args:
-            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
-                each time a batch finishes, and once more with ``final=True`` at the end, also when the
-                import is cancelled or raises. Default None.
-            keep_ids (bool): Keep the id of every created stop (packed, a few bytes per stop); False keeps
-                only counts and failures. Default True.
-            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no
-                external id to look them up by; they may be duplicated. Default False.
-            batch_size (int): Stops per request, 1 to 100 (and at most a weighted rule's amount). Default
-                100.
-            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
-                batch import request rule (at least 2, at most 32).
-            max_resends (int): How many times the stops of one batch are sent again after ambiguous
-                failures. Default 3.
-            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
-                stops; also the least wait before the late-commit check. Default 2.0.
-            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
-                rejected as a whole (4xx): the import then raises that error. None never stops. A 401 or a
-                ``plan_not_writable`` stops it at once. Default 3.
-            skip_existing (bool): Read the keys (``recipient.external_id``) already in the collection once,
-                paging through it, and send only the rows whose key is not there: they are reported
-                ``skipped``. Resumes an interrupted import. Default False.
-            allow_duplicate_keys (bool): Accept two rows with the same key (``recipient.external_id``); such
-                rows are then imported as if they had no key (no lookup, no skip). Default False: the import
-                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
-                is sent.
-            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
-                keeping the one the report names. Default False (they are only reported in
-                :attr:`ImportReport.duplicates`).
-            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
-                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
-                are ``not_created``, and the report is returned. Default None.
-            max_transport_failures (int | None): The breaker: after this many transport failures in a row
-                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
-                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
-            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
-                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
 
         Returns:
             An :class:`ImportReport`: one outcome per input stop.

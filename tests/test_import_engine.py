@@ -1,0 +1,243 @@
+"""The bulk importer's engine with a made-up kind of row, against a service held in memory.
+
+The engine (``route_planning_async._import``) knows rows only through their
+import target. Here the rows are parcels of a depot shelf, keyed by their tag:
+nothing of a stop or a driver. The shelf answers as a batch import does,
+``{created ids, refused rows echoed}``, and can lose the answer of a request it
+applied, so the engine has to reconcile by key. The options are written once,
+in :class:`ImportSettings`, and every ``import_many`` docstring shows their texts.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import typing
+from collections.abc import AsyncIterator, Callable, Mapping
+from typing import Any, ClassVar
+
+import attrs
+import pytest
+
+import route_planning_async as rp
+from route_planning_async._docs import keyword_section
+from route_planning_async._import import (
+    BatchAnswer,
+    ImportOptions,
+    ImportSettings,
+    ImportTarget,
+    Listing,
+    Outcome,
+    Refusal,
+    RowKind,
+    run_import,
+)
+from route_planning_async._import._options import OPTION_KEYWORDS
+from route_planning_async._limits import Category, RateLimits
+from route_planning_async._scheduler import LoopClock
+from route_planning_async.v0_2b._import_targets import (
+    DRIVER_ROWS,
+    PLAN_STOP_ROWS,
+    UNASSIGNED_STOP_ROWS,
+    driver_key,
+)
+from route_planning_async.v0_2b.resources import Drivers, Stops, UnassignedStops
+
+PARCEL_ROWS = RowKind(
+    rows="parcels",
+    key_name="tag",
+    max_batch=4,
+    category=Category.WRITE,
+    body_field="parcels",
+    ending_errors=(rp.ConflictError,),
+)
+
+
+@attrs.frozen
+class Parcel:
+    """A made-up row: a parcel with a tag (its key) and a weight."""
+
+    tag: str | None
+    weight_kg: float
+
+
+class Shelf:
+    """The service: parcels by id; a negative weight is refused inside a successful answer."""
+
+    def __init__(self) -> None:
+        self.parcels: dict[str, Parcel] = {}
+        self.requests = 0
+        self.lose_answer_of: set[int] = set()
+        """Request numbers (from 1) whose parcels are stored but whose answer is lost (a 503)."""
+
+    def store(self, batch: list[Parcel]) -> BatchAnswer:
+        self.requests += 1
+        created, refused = [], []
+        for parcel in batch:
+            if parcel.weight_kg < 0:
+                refused.append(
+                    Refusal("weight must be positive", {"tag": parcel.tag, "weightKg": parcel.weight_kg})
+                )
+                continue
+            parcel_id = f"shelf/p{len(self.parcels)}"
+            self.parcels[parcel_id] = parcel
+            created.append(parcel_id)
+        if self.requests in self.lose_answer_of:
+            raise rp.ServerError(503, "answer lost")
+        return BatchAnswer(created=created, refused=refused)
+
+
+@attrs.frozen
+class ShelfTarget:
+    """The shelf as an import target of parcels."""
+
+    kind: ClassVar[RowKind] = PARCEL_ROWS
+    item_type: ClassVar[type[Parcel]] = Parcel
+    id_prefix: ClassVar[str] = "shelf/"
+    shelf: Shelf
+
+    def check(self, item: Parcel, field: str) -> None:
+        """Every parcel is accepted."""
+
+    def key(self, item: Parcel) -> str | None:
+        return item.tag
+
+    def key_field(self, item: Parcel) -> str:
+        return "tag"
+
+    def echo_key(self, echo: Mapping[str, Any]) -> str | None:
+        tag = echo.get("tag")
+        return tag if isinstance(tag, str) else None
+
+    def echoes(self, item: Parcel, echo: Mapping[str, Any]) -> bool:
+        return echo.get("weightKg") == item.weight_kg
+
+    def weight(self, size: int) -> int:
+        return 1
+
+    async def send(self, batch: list[Parcel], on_sent: Callable[[], None]) -> BatchAnswer:
+        await asyncio.sleep(0)
+        on_sent()
+        return self.shelf.store(batch)
+
+    async def find(self, key: str) -> AsyncIterator[tuple[str, str | None]]:
+        for parcel_id, parcel in list(self.shelf.parcels.items()):
+            if parcel.tag == key:
+                yield parcel_id, parcel.tag
+
+    async def existing(self) -> Listing:
+        yield [(parcel_id, parcel.tag) for parcel_id, parcel in self.shelf.parcels.items()]
+
+    async def delete(self, item_id: str) -> None:
+        del self.shelf.parcels[item_id]
+
+
+async def import_parcels(shelf: Shelf, parcels: list[Parcel], **options: Any) -> rp.ImportReport[Parcel]:
+    target: ImportTarget[Parcel] = ShelfTarget(shelf)
+    return await run_import(target, parcels, limits=RateLimits.unlimited(), clock=LoopClock(), **options)
+
+
+@pytest.mark.asyncio
+async def test_a_kind_of_row_the_engine_never_heard_of_is_imported_exactly_once() -> None:
+    shelf = Shelf()
+    shelf.lose_answer_of = {2}
+    parcels = [Parcel(f"tag-{n}", -1.0 if n == 5 else float(n)) for n in range(10)]
+    report = await import_parcels(shelf, parcels, settle_delay=0.0)
+    assert (report.total, report.created, report.rejected) == (10, 9, 1)
+    [refused] = report.rejected_stops
+    assert (refused.position, refused.stop, refused.message) == (5, parcels[5], "weight must be positive")
+    # The lost answer was reconciled by tag: every parcel is on the shelf once.
+    assert sorted(str(parcel.tag) for parcel in shelf.parcels.values()) == sorted(
+        str(p.tag) for p in parcels if p.weight_kg >= 0
+    )
+    for position, parcel_id in report.created_ids():
+        assert shelf.parcels[parcel_id] == parcels[position]
+    # Batches of the kind's 4; of the ambiguous one, only the parcel not found is sent again.
+    assert shelf.requests == 4
+
+
+@pytest.mark.asyncio
+async def test_the_kind_names_rows_keys_and_bounds() -> None:
+    shelf = Shelf()
+    with pytest.raises(rp.ValidationError) as repeated:
+        await import_parcels(shelf, [Parcel("a", 1.0), Parcel("b", 1.0), Parcel("a", 2.0)])
+    assert repeated.value.field == "parcels[2].tag"
+    assert "parcels[0]" in repeated.value.rule
+    with pytest.raises(rp.ValidationError) as too_big:
+        await import_parcels(shelf, [Parcel("a", 1.0)], batch_size=5)
+    assert (too_big.value.field, too_big.value.rule) == ("batch_size", "must be 1 to 4, got 5")
+    with pytest.raises(rp.ValidationError) as wrong:
+        await import_parcels(shelf, ["a parcel"])  # type: ignore[list-item]
+    assert wrong.value.field == "parcels[0]"
+    assert shelf.requests == 0
+    report = await import_parcels(shelf, [Parcel(None, 1.0)], skip_existing=True)
+    assert report.outcome(0) is Outcome.CREATED
+
+
+def test_the_typed_options_are_the_settings() -> None:
+    hints = ImportOptions.__annotations__
+    fields = attrs.fields(ImportSettings)
+    assert set(ImportOptions.__optional_keys__) == {field.name for field in fields}
+    assert not ImportOptions.__required_keys__
+    for field in fields:
+        assert typing.ForwardRef(str(field.type)).__forward_arg__ == hints[field.name].__forward_arg__
+
+
+def test_settings_take_their_defaults_once() -> None:
+    settings = ImportSettings.of({})
+    assert settings == ImportSettings()
+    assert settings.batch_size_for(ShelfTarget(Shelf()), RateLimits.default()) == 4
+    assert settings.in_flight_for(DRIVER_ROWS, RateLimits.default()) == 2
+    assert settings.in_flight_for(PLAN_STOP_ROWS, RateLimits.default()) == 10
+    with pytest.raises(TypeError, match="unexpected keyword argument 'dedup'"):
+        ImportSettings.of({"dedup": True})
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.parametrize(
+    ("method", "kind"),
+    [
+        (Stops.import_many, PLAN_STOP_ROWS),
+        (Stops.live_import_many, PLAN_STOP_ROWS),
+        (UnassignedStops.import_many, UNASSIGNED_STOP_ROWS),
+        (Drivers.import_many, DRIVER_ROWS),
+    ],
+)
+def test_import_many_shows_each_option_text_as_the_settings_hold_it(
+    method: Callable[..., Any], kind: RowKind
+) -> None:
+    doc = _flat(method.__doc__ or "")
+    for field in attrs.fields(ImportSettings):
+        text = field.metadata["route_planning_async.doc"]
+        for word, value in kind.words().items():
+            text = text.replace(f"{{{word}}}", value)
+        assert _flat(text) in doc, (method.__qualname__, field.name)
+    assert _flat(keyword_section(OPTION_KEYWORDS, kind.words())).removeprefix("Keyword Args: ") in doc
+
+
+def test_the_driver_import_documents_its_own_batch_bound() -> None:
+    doc = _flat(Drivers.import_many.__doc__ or "")
+    assert "1 to 50" in doc
+    assert "1 to 100" not in doc
+    assert "1 to 100" in _flat(Stops.import_many.__doc__ or "")
+
+
+def test_a_drivers_email_key_ignores_case() -> None:
+    assert driver_key(rp.DriverInput(email="Ana@Example.COM", phone="+441")) == "ana@example.com"
+    assert driver_key(rp.DriverInput(phone="+441")) == "+441"
+    assert driver_key(rp.DriverInput(name="Ana")) is None
+
+
+@pytest.mark.asyncio
+async def test_an_error_every_batch_would_get_ends_the_import() -> None:
+    class Full(Shelf):
+        def store(self, batch: list[Parcel]) -> BatchAnswer:
+            self.requests += 1
+            raise rp.ConflictError(409, "the shelf is full")
+
+    shelf = Full()
+    with pytest.raises(rp.ConflictError):
+        await import_parcels(shelf, [Parcel(f"t{n}", 1.0) for n in range(12)], max_in_flight=1)
+    assert shelf.requests == 1
