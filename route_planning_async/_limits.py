@@ -204,8 +204,7 @@ class RateLimits:
         Driver create allows 1 request per second, driver import 2 per minute.
 
         Args:
-            strict_windows: Count each slot until one period after its answer (see
-                :attr:`strict_windows`). Default False.
+            strict_windows: As for :meth:`default`.
 
         Returns:
             The :class:`RateLimits`.
