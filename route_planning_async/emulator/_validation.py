@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Mapping
+from types import UnionType
 from typing import Any, TypeVar
 
 from route_planning_async.emulator._problems import Problem
@@ -38,6 +39,14 @@ ID_RE = re.compile(r"[A-Za-z0-9_-]{1,50}")
 MAX_SAFE_INTEGER = 2**53 - 1
 """The largest integer a JSON number carries exactly (JavaScript's safe integer)."""
 
+# A boolean is also an int in Python: it is looked at first.
+_JSON_TYPES: tuple[tuple[type | UnionType, str], ...] = (
+    (bool, "boolean"),
+    (int | float, "number"),
+    (str, "string"),
+    (list, "array"),
+)
+
 
 def join(path: str, key: str | int) -> str:
     """``path.key`` or ``path[3]``."""
@@ -49,15 +58,7 @@ def join(path: str, key: str | int) -> str:
 def _type_name(value: object) -> str:
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int | float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "object")
 
 
 def expect_object(value: object, path: str) -> dict[str, Any]:

@@ -4,9 +4,8 @@ The store, the plan lifecycle, the limits, the faults and the server are shared 
 every version; this package holds what v0.2b alone decides, as :data:`V0_2B`:
 
 - ``_routes.py``: the base path (``/public/v0.2b``) and the route table;
-- ``_requests.py``: references, dates, addresses, plan, re-optimization and driver
+- ``_requests.py``: the request rules: stop, plan, re-optimization and driver
   bodies, and the page sizes and filters of the lists;
-- ``_stop_bodies.py``: the bodies of stops and unassigned stops;
 - ``_views.py``: the JSON answers, in the official schema's shapes;
 - ``_handlers.py``: one handler per endpoint.
 """

@@ -2,7 +2,7 @@
 
 The pipeline in ``_app.py`` has already matched the route, checked the path ids,
 applied the rate limits and decoded the body; a handler validates the body
-(``_requests.py``, ``_stop_bodies.py``), asks :class:`EmulatorState` for the change
+(``_requests.py``), asks :class:`EmulatorState` for the change
 or the records and answers JSON (``_views.py``). Lists page through ``_pages.py``.
 The handlers of ``plans.optimize`` and ``plans.reoptimize`` also have the operation
 finished on time (:class:`OperationTimers`).
@@ -34,13 +34,14 @@ from route_planning_async.emulator.v0_2b._requests import (
     PLANS_LIST,
     STOPS_LIST,
     UNASSIGNED_LIST,
+    BodyKind,
     reference,
     validate_driver_body,
     validate_plan_body,
     validate_reoptimize_body,
+    validate_stop_body,
 )
 from route_planning_async.emulator.v0_2b._routes import ROUTES
-from route_planning_async.emulator.v0_2b._stop_bodies import BodyKind, validate_stop_body
 from route_planning_async.emulator.v0_2b._views import Views, failure_echo
 
 __all__ = ["Handlers"]
@@ -86,14 +87,17 @@ class Handlers:
 
     # ---------------------------------------------------------------- plans
 
-    def plans_create(self, call: Call) -> Reply:
-        fields = validate_plan_body(
+    def _plan_body(self, call: Call, *, partial: bool) -> dict[str, Any]:
+        return validate_plan_body(
             call.json,
-            partial=False,
+            partial=partial,
             earliest=self.config.earliest_plan_date,
             latest=self.config.latest_plan_date,
             strict=self.config.strict,
         )
+
+    def plans_create(self, call: Call) -> Reply:
+        fields = self._plan_body(call, partial=False)
         return Reply(200, self.views.plan_json(self.state.create_plan(fields)))
 
     def plans_list(self, call: Call) -> Reply:
@@ -118,13 +122,7 @@ class Handlers:
         return Reply(200, self.views.plan_json(self._plan(call)))
 
     def plans_update(self, call: Call) -> Reply:
-        fields = validate_plan_body(
-            call.json,
-            partial=True,
-            earliest=self.config.earliest_plan_date,
-            latest=self.config.latest_plan_date,
-            strict=self.config.strict,
-        )
+        fields = self._plan_body(call, partial=True)
         return Reply(200, self.views.plan_json(self.state.update_plan(self._plan(call), fields)))
 
     def plans_delete(self, call: Call) -> Reply:
