@@ -1,9 +1,10 @@
 """Plain writes: creating, changing and deleting plans, stops and unassigned stops.
 
-:class:`Edits` takes bodies the handlers already validated (``_validation.py``),
-checks what only the store knows (drivers, depots, custom properties, the geocoder's
-verdict) and stores the records. A plain write needs a writable plan; the live
-calls and optimizations that make a plan unwritable are in ``_lifecycle.py``.
+:class:`Edits` takes bodies a version's handlers already validated (e.g.
+``v0_2b/_requests.py``), checks what only the store knows (drivers, depots, custom
+properties, the geocoder's verdict) and stores the records. A plain write needs a
+writable plan; the optimizations that make a plan unwritable are in
+``_optimizations.py``, the live changes it takes then in ``_live.py``.
 """
 
 from __future__ import annotations

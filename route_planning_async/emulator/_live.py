@@ -29,6 +29,10 @@ class LiveEdits(Edits):
         plan.optimization = "editing"
         plan.preview_operation = None
 
+    def _hold(self, plan: PlanRecord, record: StopRecord) -> None:
+        """Keep a new stop pending until the plan's changes are saved."""
+        plan.pending[record.id] = PendingChange("create", record)
+
     def live_create(self, plan: PlanRecord, fields: dict[str, Any]) -> tuple[bool, StopRecord]:
         """POST /plans/<id>/stops:liveCreate: pending on an optimized plan, immediate otherwise."""
         self._require_live(plan)
@@ -75,9 +79,6 @@ class LiveEdits(Edits):
             plan.pending[stop_id] = PendingChange("delete", None)
         self._mark_edited(plan)
         return True
-
-    def _hold(self, plan: PlanRecord, record: StopRecord) -> None:
-        plan.pending[record.id] = PendingChange("create", record)
 
     def live_import(self, plan: PlanRecord, items: list[dict[str, Any]]) -> tuple[bool, Imported[StopRecord]]:
         """POST /plans/<id>/stops:liveImport: like ``live_create`` for each stop, a stop that

@@ -106,20 +106,16 @@ class Store:
         """A fresh opaque id from the seeded generator."""
         return "".join(self._rng.choices(_ALPHABET, k=length))
 
-    def driver(self, driver_id: str) -> DriverConfig | None:
-        """The team's driver with this bare id."""
-        return self._drivers.get(driver_id)
-
     def any_driver(self, driver_id: str) -> DriverConfig | None:
         """The driver with this bare id, also one removed from the team (the plans being
         optimized and the routes computed for it keep naming it)."""
         return self._drivers.get(driver_id)
 
-    def depot(self, depot_id: str) -> DepotConfig:
-        """The team's depot with this bare id, or 404."""
+    def depot(self, depot_id: str, param: str = "") -> DepotConfig:
+        """The team's depot with this bare id, or 404 (naming ``param``, where the id was sent)."""
         depot = self._depots.get(depot_id)
         if depot is None:
-            raise Problem.not_found("Depot not found", "depot_not_found")
+            raise Problem.not_found("Depot not found", "depot_not_found", param)
         return depot
 
     def _require_driver(self, driver_id: str, param: str) -> DriverConfig:
@@ -131,9 +127,7 @@ class Store:
     def _require_depot(self, depot_id: str | None, param: str) -> str:
         if depot_id is None:
             return self.team.main_depot.id
-        if depot_id not in self._depots:
-            raise Problem.not_found("Depot not found", "depot_not_found", param)
-        return depot_id
+        return self.depot(depot_id, param).id
 
     # ----------------------------------------------------------------- lookups
 
