@@ -61,7 +61,7 @@ class Handlers:
         }
         """The handler of each endpoint, by endpoint name."""
 
-    # ---------------------------------------------------------------- lookups
+    # ------------------------------------------------------ lookups and bodies
 
     def _plan(self, call: Call) -> PlanRecord:
         return self.state.plan(call.params["plan"])
