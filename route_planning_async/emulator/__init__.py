@@ -35,6 +35,12 @@ the ``route_planning_emulator`` and ``route_planning_client`` fixtures from
 Names are loaded on first use, so importing this package (and the pytest plugin)
 costs nothing until an emulator is made.
 
+It serves each API version below its base path (``emu.base_url_for("v0.2b")``;
+``emu.base_url`` is v0.2b's). What every version shares knows no version: the
+store, the plan lifecycle, the limits, the faults, the server and the pipeline;
+what a version decides (its route table, request rules and answers) is in its own
+package, ``v0_2b/``.
+
 The rooms, from the outside in:
 
 - ``_server.py``: :class:`Emulator`, the server on a loopback socket and its
@@ -43,10 +49,14 @@ The rooms, from the outside in:
 - ``_config.py``: :class:`EmulatorConfig` and the team (drivers, depots, custom
   stop properties);
 - ``_app.py``: the aiohttp application and the request pipeline (base path,
-  authentication, route, path ids, rate limits, faults, body) that ends in
-  ``_handlers.py``, one handler per endpoint; ``_routes.py``: the route table and
-  path matching; ``_pages.py``: page sizes, filters and page tokens of the lists;
-  ``_validation.py``: request body rules; ``_problems.py``: error answers;
+  authentication, route, path ids, rate limits, faults, body) that ends in a
+  version's handler; ``_api.py``: what the pipeline and a version share (the
+  call, the reply, :class:`ApiVersion`); ``_versions.py``: the versions served;
+  ``_routes.py``: route tables and path matching; ``_pages.py``: page sizes,
+  filters and page tokens of the lists; ``_validation.py``: the JSON value checks
+  request rules are written with; ``_problems.py``: error answers;
+- ``v0_2b/``: v0.2b's base path and route table, request rules, views (the JSON
+  answers) and handlers, one per endpoint;
 - ``_limits.py``: the server's rate limits per API key (sliding windows or token
   buckets, the penalty for sustained traffic) and the timeline of the limits in
   force; ``_link.py``: the link's latency and jitter; ``_faults.py``: scripted
@@ -54,12 +64,12 @@ The rooms, from the outside in:
 - ``_state.py``: :class:`EmulatorState`, the one object that holds the data, put
   together from ``_store.py`` (collections, ids, lookups and guards),
   ``_edits.py`` (plain writes to plans, stops and unassigned stops),
-  ``_lifecycle.py`` (live changes, optimization operations, save and
-  distribution: the plan state machine), ``_views.py`` (the JSON answers) and
+  ``_live.py`` (live changes), ``_optimizations.py`` (optimization operations),
+  ``_lifecycle.py`` (save and distribution: the plan state machine) and
   ``_drivers.py`` (the team's drivers, changeable as the public API documentation
   allows);
-- ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their JSON
-  form; ``_collections.py``: ordered stores with cursor pagination;
+- ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their stored
+  JSON form; ``_collections.py``: ordered stores with cursor pagination;
 - ``_driving.py``: a driver working through a distributed route
   (``Emulator.simulate_route``); ``_webhooks.py``: the webhook events, signed and
   POSTed to ``webhook_url`` with retries;
@@ -85,10 +95,11 @@ if TYPE_CHECKING:
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
     from route_planning_async.emulator._limits import LimitChange, LimitTimeline, RateLimiter
     from route_planning_async.emulator._log import RequestLog, RequestRecord
-    from route_planning_async.emulator._routes import BASE_PATH, ROUTES, RouteSpec
+    from route_planning_async.emulator._routes import RouteSpec
     from route_planning_async.emulator._server import Emulator
     from route_planning_async.emulator._state import EmulatorState
     from route_planning_async.emulator._webhooks import WebhookDelivery, WebhookSender
+    from route_planning_async.emulator.v0_2b import BASE_PATH, ROUTES
 
 __all__ = [
     "BASE_PATH",
@@ -117,8 +128,8 @@ __all__ = [
 ]
 
 _WHERE = {
-    "BASE_PATH": "_routes",
-    "ROUTES": "_routes",
+    "BASE_PATH": "v0_2b",
+    "ROUTES": "v0_2b",
     "RouteSpec": "_routes",
     "CustomStopPropertyConfig": "_config",
     "DepotConfig": "_config",

@@ -17,14 +17,31 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
+from typing import get_args
 
 from route_planning_async._limits import RateLimits
-from route_planning_async.emulator._config import EmulatorConfig, TeamConfig
+from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, TeamConfig, WeightUnit
 from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
 
 _DEFAULT = EmulatorConfig()
+_CHOICES: tuple[tuple[str, tuple[str, ...], str | None, str], ...] = (
+    ("--limiter", get_args(LimiterKind), _DEFAULT.limiter, "how the server reads each rate limit"),
+    (
+        "--route-title",
+        ("plan", "driver"),
+        _DEFAULT.route_title,
+        "title optimized routes with the plan's title (default) or the driver's name",
+    ),
+    (
+        "--capacity-unit",
+        get_args(WeightUnit),
+        None,
+        "turn on vehicle capacity in this unit (default: off, stops with a weight get 403)",
+    ),
+)
+"""The options that take one of a few values: flag, values, default, help."""
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
@@ -47,12 +64,6 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         "--no-keep-stops", action="store_true", help="keep only ids and counts of stops (memory benchmarks)"
     )
     parser.add_argument(
-        "--limiter",
-        choices=("sliding_window", "token_bucket"),
-        default=_DEFAULT.limiter,
-        help="how the server reads each rate limit",
-    )
-    parser.add_argument(
         "--burst", type=float, default=_DEFAULT.burst, help="token bucket capacity, in multiples of a limit"
     )
     parser.add_argument(
@@ -67,18 +78,8 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         default=_DEFAULT.optimization_delay,
         help="seconds a large optimization takes",
     )
-    parser.add_argument(
-        "--route-title",
-        choices=("plan", "driver"),
-        default=_DEFAULT.route_title,
-        help="title optimized routes with the plan's title (default) or the driver's name",
-    )
-    parser.add_argument(
-        "--capacity-unit",
-        choices=("kilogram", "pound", "metric-ton"),
-        default=None,
-        help="turn on vehicle capacity in this unit (default: off, stops with a weight get 403)",
-    )
+    for flag, choices, default, text in _CHOICES:
+        parser.add_argument(flag, choices=choices, default=default, help=text)
     return parser.parse_args(argv)
 
 

@@ -4,21 +4,22 @@ Every request goes through the same steps, in this order:
 
 0. the link's inbound delay (``latency`` + jitter, ``_link.py``): the request
    arrives, gets its sequence number and server time, after it;
-1. base path (``/public/v0.2b``), else 404;
+1. the base path of a version served (``/public/v0.2b``), else 404;
 2. authentication (Basic ``base64("<key>:")`` or Bearer), else 401;
-3. the route table, else 404 (no such path) or 405 (wrong method);
+3. the version's route table, else 404 (no such path) or 405 (wrong method);
 4. path ids (1 to 50 of ``[A-Za-z0-9_-]``), else 400;
 5. the rate limiter of the route's category (per API key; weight = stops in an import), else 429;
 6. injected faults (``emu.faults``);
 7. the body: ``Content-Type: application/json`` on any request with a body, else 400
    (code ``unsupported_content_type``; the contract documents 400, not 415, for
    rejected requests), valid JSON, else 400; no body on body-less calls (strict mode);
-8. the handler (``_handlers.py``): validation (400), lookups (404), states (409, 410),
-   then the change;
+8. the version's handler (``v0_2b/_handlers.py``): validation (400), lookups (404),
+   states (409, 410), then the change;
 9. the link's outbound delay, then the answer is sent.
 
-The route table is in ``_routes.py``; every request, answered or not, goes to the
-request log (``_log.py``).
+The pipeline knows no version: each :class:`ApiVersion` (``_api.py``) it mounts
+brings its base path, route table and handlers. Every request, answered or not,
+goes to the request log (``_log.py``).
 """
 
 from __future__ import annotations
@@ -29,20 +30,21 @@ import binascii
 import hmac
 import json
 import logging
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import attrs
 from aiohttp import web
 
 from route_planning_async._limits import Category
+from route_planning_async.emulator._api import NO_BODY, ApiVersion, Call, Handler, OperationTimers
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._faults import Fault, FaultInjector, FaultKind
-from route_planning_async.emulator._handlers import NO_BODY, Call, Handlers
 from route_planning_async.emulator._limits import RateLimiter, retry_after_header
 from route_planning_async.emulator._link import Link
 from route_planning_async.emulator._log import Outcome, RequestLog, RequestRecord
 from route_planning_async.emulator._problems import Problem
-from route_planning_async.emulator._routes import BASE_PATH, RouteSpec, checked_path_ids, match_route
+from route_planning_async.emulator._routes import RouteSpec
 from route_planning_async.emulator._state import EmulatorState
 
 __all__ = ["EmulatorApp"]
@@ -55,7 +57,16 @@ class _Dropped(Exception):
 
 
 class EmulatorApp:
-    """The aiohttp application and the request pipeline around :class:`EmulatorState`."""
+    """The aiohttp application and the request pipeline around :class:`EmulatorState`.
+
+    Args:
+        config: The configuration in force.
+        state: The records every version serves.
+        limiter: The server's rate limits.
+        faults: The scripted faults.
+        log: Where every request is recorded.
+        versions: The API versions served, each below its base path.
+    """
 
     def __init__(
         self,
@@ -64,6 +75,7 @@ class EmulatorApp:
         limiter: RateLimiter,
         faults: FaultInjector,
         log: RequestLog,
+        versions: Sequence[ApiVersion],
     ) -> None:
         self.config = config
         self.state = state
@@ -73,7 +85,8 @@ class EmulatorApp:
         self.internal_errors: list[BaseException] = []
         """Exceptions the handlers raised (answered as 500); a correct emulator keeps it empty."""
         self._seq = 0
-        self._handlers = Handlers(config, state)
+        self._timers = OperationTimers(config, state)
+        self._mounts = [(version, version.handlers(config, state, self._timers)) for version in versions]
         self.link = Link(config.latency, config.latency_jitter, config.seed, config.sleep)
         """The network delays around every request."""
 
@@ -85,9 +98,17 @@ class EmulatorApp:
 
     def cancel_timers(self) -> None:
         """Stop the timers that finish delayed optimizations."""
-        self._handlers.cancel_timers()
+        self._timers.cancel()
 
     # ----------------------------------------------------------------- pipeline
+
+    def _mounted(self, raw_path: str) -> tuple[ApiVersion, Mapping[str, Handler]] | None:
+        """The version whose base path ``raw_path`` lies below, and its handlers."""
+        for version, handlers in self._mounts:
+            base = version.base_path
+            if raw_path == base or raw_path.startswith(base + "/"):
+                return version, handlers
+        return None
 
     def _key_of(self, header: str | None) -> str | None:
         """The API key the ``Authorization`` header carries, when it is one of the team's."""
@@ -134,23 +155,25 @@ class EmulatorApp:
 
     async def _pipeline(self, request: web.Request, record: _RecordBuilder) -> web.StreamResponse:
         raw_path = request.rel_url.raw_path
-        if not (raw_path == BASE_PATH or raw_path.startswith(BASE_PATH + "/")):
+        mounted = self._mounted(raw_path)
+        if mounted is None:
             record.outcome = "not_found"
             return _error(Problem.not_found(f"No endpoint at {raw_path}"))
-        path = raw_path[len(BASE_PATH) :]
+        version, handlers = mounted
+        path = raw_path[len(version.base_path) :]
         record.path = path
         key = self._key_of(request.headers.get("Authorization"))
         if key is None:
             record.outcome = "unauthorized"
             return _error(Problem(401, "Unauthorized: send the API key as Basic or Bearer", "unauthorized"))
         try:
-            route, params = match_route(request.method, path)
+            route, params = version.routes.match(request.method, path)
         except Problem as problem:
             record.outcome = "not_found"
             return _error(problem)
         record.route, record.category = route.name, route.category
         body = await request.read()
-        weight = _import_weight(route, body)
+        weight = _weight(version, route, body)
         record.weight = weight
         now = self.config.clock()
         record.time = now
@@ -171,12 +194,13 @@ class EmulatorApp:
         if fault is not None:
             record.fault = fault.kind.value
             record.outcome = "fault"
-            early = await self._early_fault(request, fault, route, body)
+            early = await self._early_fault(request, fault, version, body)
             if early is not None:
                 return early
         try:
-            call = Call(route, checked_path_ids(params), request.query, self._body(request, route, body), now)
-            reply = self._handlers.table[route.name](call)
+            path_ids = version.routes.checked_path_ids(params)
+            call = Call(route, path_ids, request.query, self._body(request, route, body), now)
+            reply = handlers[route.name](call)
             response = _json(reply.status, reply.body)
             if record.outcome != "fault":
                 record.outcome = "ok" if reply.status < 300 else "error"
@@ -215,7 +239,7 @@ class EmulatorApp:
             raise Problem(400, f"The body is not valid JSON: {exc}", "invalid_json") from None
 
     async def _early_fault(
-        self, request: web.Request, fault: Fault, route: RouteSpec, body: bytes
+        self, request: web.Request, fault: Fault, version: ApiVersion, body: bytes
     ) -> web.StreamResponse | None:
         if fault.kind is FaultKind.DELAY:
             await asyncio.sleep(fault.delay)
@@ -229,7 +253,7 @@ class EmulatorApp:
             await _held(request, fault.delay, until_closed=False)
             return None
         if fault.kind is FaultKind.REJECT_STOP:
-            return _error(_refusal(fault, body))
+            return _error(_refusal(fault, *_import_items(version, body)))
         if fault.kind is FaultKind.RATE_LIMIT:
             return _error(
                 Problem(
@@ -306,35 +330,29 @@ async def _held(request: web.Request, seconds: float, *, until_closed: bool) -> 
         await asyncio.sleep(min(0.01, max(0.0, end - loop.time())))
 
 
-def _refusal(fault: Fault, body: bytes) -> Problem:
-    """The 400 of a ``reject_stop`` fault: it names the first stop holding the marker."""
+def _weight(version: ApiVersion, route: RouteSpec, body: bytes) -> int:
+    """Stops in a batch import body (the weight of the 1,000 stops per minute rule); 1 for other calls."""
+    if route.category is not Category.BATCH_IMPORT:
+        return 1
+    return len(_import_items(version, body)[1])
+
+
+def _import_items(version: ApiVersion, body: bytes) -> tuple[str, list[Any]]:
+    """The items of a batch import body, and the param path they sit under (none when it is no JSON)."""
     try:
         data = json.loads(body)
     except (UnicodeDecodeError, ValueError):
-        data = None
-    prefix = ""
-    if isinstance(data, dict):
-        data = data.get("unassignedStops")
-        prefix = "unassignedStops"
-    stops = data if isinstance(data, list) else []
+        return "", []
+    return version.import_items(data)
+
+
+def _refusal(fault: Fault, prefix: str, stops: list[Any]) -> Problem:
+    """The 400 of a ``reject_stop`` fault: it names the first stop holding the marker."""
     marker = fault.marker or ""
     index = next((i for i, stop in enumerate(stops) if marker in json.dumps(stop, ensure_ascii=False)), 0)
     if fault.param is None:
         return Problem.invalid("", f"the request was refused (injected: a stop holds {marker!r})")
     return Problem.invalid(f"{prefix}[{index}].{fault.param}", f"refused (injected: holds {marker!r})")
-
-
-def _import_weight(route: RouteSpec, body: bytes) -> int:
-    """Stops in a batch import body: the weight of the 1,000 stops per minute rule."""
-    if route.category is not Category.BATCH_IMPORT:
-        return 1
-    try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, ValueError):
-        return 0
-    if isinstance(data, dict):
-        data = data.get("unassignedStops")
-    return len(data) if isinstance(data, list) else 0
 
 
 def _json(status: int, body: Any) -> web.Response:

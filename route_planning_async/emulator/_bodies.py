@@ -1,11 +1,11 @@
-"""Stop bodies in their stored JSON form: built, patched, echoed.
+"""Stop bodies in their stored JSON form: built and patched.
 
-The emulator keeps a stop as the JSON it serves (without ``route``, which is
-rendered from the route record). This room builds that body from a validated
-create body, applies a validated PATCH body to it (PATCH semantics: null resets an
-object field, present keys replace, absent keys stay), and echoes the sent fields
-in an import failure. Nothing here checks references or raises: the callers in
-``_edits.py`` check drivers and custom properties first.
+The store keeps a stop as the JSON v0.2b serves (without ``route``, which is
+rendered from the route record); a version's views render their answers from it.
+This room builds that body from a validated create body and applies a validated
+PATCH body to it (PATCH semantics: null resets an object field, present keys
+replace, absent keys stay). Nothing here checks references or raises: the callers
+in ``_edits.py`` check drivers and custom properties first.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ __all__ = [
     "ETA_SPREAD",
     "NOT_OPTIMIZED",
     "UNASSIGNED_KEYS",
-    "failure_echo",
+    "empty_recipient",
     "patched_body",
     "stop_body",
     "terminal_body",
@@ -61,7 +61,7 @@ def _default_timing() -> dict[str, Any]:
     return {"earliestAttemptTime": None, "latestAttemptTime": None, "estimatedAttemptDuration": None}
 
 
-def _default_recipient() -> dict[str, Any]:
+def empty_recipient() -> dict[str, Any]:
     return {"email": None, "externalId": None, "name": None, "phone": None}
 
 
@@ -120,7 +120,7 @@ def stop_body(
         "paymentOnDelivery": _payment(fields.get("paymentOnDelivery")),
         "placeInVehicle": None,
         "type": "stop",
-        "recipient": _merge(None, fields.get("recipient") or {}, _default_recipient()),
+        "recipient": _merge(None, fields.get("recipient") or {}, empty_recipient()),
         "activity": fields.get("activity") or "delivery",
         "packageLabel": None,
         "deliveryInfo": None,
@@ -184,7 +184,7 @@ def patched_body(
             None if value is None else {**(body.get("customProperties") or {}), **value}
         )
     for key, default in (
-        ("recipient", _default_recipient()),
+        ("recipient", empty_recipient()),
         ("orderInfo", _default_order_info()),
         ("timing", _default_timing()),
     ):
@@ -203,15 +203,3 @@ def patched_body(
     if "barcodes" in patch:
         body["barcodes"] = list(patch["barcodes"])
     return body
-
-
-def failure_echo(fields: dict[str, Any]) -> dict[str, Any]:
-    """The ``stop`` part of an import failure: the sent address (every key) and recipient."""
-    address = fields.get("address") or {}
-    keys = ("addressName", "addressLineOne", "addressLineTwo", "city", "state", "zip", "country")
-    echo_address: dict[str, Any] = {key: address.get(key) for key in keys}
-    echo_address["latitude"] = address.get("latitude")
-    echo_address["longitude"] = address.get("longitude")
-    recipient = fields.get("recipient")
-    echo_recipient = None if recipient is None else {**_default_recipient(), **recipient}
-    return {"address": echo_address, "recipient": echo_recipient}

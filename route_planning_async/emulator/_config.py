@@ -26,8 +26,12 @@ __all__ = [
     "LimiterKind",
     "PunishSustained",
     "TeamConfig",
+    "WeightUnit",
 ]
 
+
+WeightUnit = Literal["kilogram", "pound", "metric-ton"]
+"""A unit of weight: of a team's vehicle capacity, and of a stop's ``weight`` (official schema)."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,50}")
 
@@ -160,7 +164,7 @@ class TeamConfig:
     """Seconds spent at a stop whose ``estimatedAttemptDuration`` is null (the team default)."""
     timezone: str = "UTC"
     """IANA zone of the team; plan dates and times of day are read in it for ETAs."""
-    capacity_unit: Literal["kilogram", "pound", "metric-ton"] | None = None
+    capacity_unit: WeightUnit | None = None
     """The team's vehicle capacity unit. None (the default) leaves capacity off, as a new team
     has it: a stop sent with a ``weight`` is then refused with 403 ``vehicle_capacity_disabled``
     (official schema). With a unit, a weight must be given in it (400 ``weight.unit`` otherwise)."""

@@ -1,4 +1,4 @@
-"""The team's drivers as the public API documentation serves them: list, create, change, remove, import.
+"""The team's drivers, changeable as the public API documentation allows: create, change, remove, import.
 
 The contract has no driver endpoints; the public OpenAPI document has ``GET/POST
 /drivers``, ``GET/PATCH/DELETE /drivers/<id>`` and ``POST /drivers:import`` (1 to
@@ -13,152 +13,30 @@ entry whose e-mail or phone a team driver already has is refused (422, or a
 from __future__ import annotations
 
 import datetime
-import re
 from typing import Any
 
 from route_planning_async.emulator._config import DriverConfig
 from route_planning_async.emulator._problems import Problem
-from route_planning_async.emulator._validation import (
-    array,
-    check_keys,
-    choice,
-    expect_object,
-    integer,
-    join,
-    number,
-    reference,
-    string,
-    time_of_day,
-)
-from route_planning_async.emulator._views import Views
+from route_planning_async.emulator._store import Imported, Store, import_each
 
-__all__ = ["TeamDrivers", "validate_driver_body"]
+__all__ = ["TeamDrivers"]
 
-# Body fields of the public OpenAPI document (additionalProperties: false).
-_CREATE_FIELDS = ("name", "displayName", "email", "phone", "depots", "routeOverrides")
-_UPDATE_FIELDS = ("name", "displayName", "depots", "routeOverrides")
-_OVERRIDE_FIELDS = (
-    "startAddress",
-    "endAddress",
-    "startTime",
-    "endTime",
-    "maxStops",
-    "drivingSpeed",
-    "deliverySpeed",
-    "vehicleType",
-)
-_ADDRESS_FIELDS = {
-    "addressName": 255,
-    "addressLineOne": 255,
-    "addressLineTwo": 255,
-    "city": 100,
-    "state": 100,
-    "zip": 100,
-    "country": 100,
-}
-_SPEEDS = ("slower", "average", "faster")
-_VEHICLES = ("bike", "scooter", "car", "small_truck", "truck", "electric_cargo_bike")
-_EMAIL = re.compile(
-    r"(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}"
-)
-
-
-def _address(value: object, path: str, strict: bool) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    obj = expect_object(value, path)
-    check_keys(obj, (*_ADDRESS_FIELDS, "latitude", "longitude"), path, strict)
-    result: dict[str, Any] = {}
-    for key, max_len in _ADDRESS_FIELDS.items():
-        if obj.get(key) is not None:
-            result[key] = string(obj[key], join(path, key), max_len=max_len)
-    for key, bound in (("latitude", 90), ("longitude", 180)):
-        if obj.get(key) is not None:
-            result[key] = number(obj[key], join(path, key), minimum=-bound, maximum=bound)
-    return result
-
-
-def _overrides(value: object, path: str, strict: bool) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    obj = expect_object(value, path)
-    check_keys(obj, _OVERRIDE_FIELDS, path, strict)
-    result: dict[str, Any] = {}
-    for key in ("startAddress", "endAddress"):
-        if key in obj:
-            result[key] = _address(obj[key], join(path, key), strict)
-    for key in ("startTime", "endTime"):
-        if key in obj:
-            result[key] = None if obj[key] is None else time_of_day(obj[key], join(path, key))
-    if obj.get("maxStops") is not None:
-        result["maxStops"] = integer(obj["maxStops"], join(path, "maxStops"), minimum=0, maximum=2**53 - 1)
-    for key in ("drivingSpeed", "deliverySpeed"):
-        if obj.get(key) is not None:
-            result[key] = choice(obj[key], join(path, key), _SPEEDS)
-    if obj.get("vehicleType") is not None:
-        result["vehicleType"] = choice(obj["vehicleType"], join(path, "vehicleType"), _VEHICLES)
-    return result
-
-
-def validate_driver_body(value: object, path: str = "", *, partial: bool, strict: bool) -> dict[str, Any]:
-    """The fields of a driver create (``partial=False``) or PATCH body, checked (400 otherwise)."""
-    obj = expect_object(value, path)
-    check_keys(obj, _UPDATE_FIELDS if partial else _CREATE_FIELDS, path, strict)
-    fields: dict[str, Any] = {}
-    for key in ("name", "displayName", "phone"):
-        if key in obj and (key != "phone" or not partial):
-            fields[key] = None if obj[key] is None else string(obj[key], join(path, key))
-    if not partial and obj.get("email") is not None:
-        email = string(obj["email"], join(path, "email"))
-        if _EMAIL.fullmatch(email) is None:
-            raise Problem.invalid(join(path, "email"), f"must be an e-mail address, got {email!r}")
-        fields["email"] = email
-    if "depots" in obj:
-        depots = obj["depots"]
-        if depots is not None:
-            items = array(depots, join(path, "depots"), min_items=1, max_items=50)
-            # "duplicates will be ignored" (public OpenAPI document).
-            depots = list(
-                dict.fromkeys(
-                    reference(item, join(join(path, "depots"), i), "depots") for i, item in enumerate(items)
-                )
-            )
-        fields["depots"] = depots
-    if "routeOverrides" in obj:
-        fields["routeOverrides"] = _overrides(obj["routeOverrides"], join(path, "routeOverrides"), strict)
-    return fields
+DriverAddress = dict[str, Any] | None
+"""A driver's start or end address, as its route overrides gave it (None when not given)."""
 
 
 def _time(value: dict[str, int] | None) -> datetime.time | None:
     return None if value is None else datetime.time(value["hour"], value["minute"])
 
 
-def _address_json(given: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The driverSchema form of a start or end address."""
-    if given is None:
-        return None
-    parts = [
-        given.get(key) for key in ("addressLineOne", "addressLineTwo", "city", "state", "zip", "country")
-    ]
-    return {
-        "address": ", ".join(part for part in parts if part),
-        "addressLineOne": given.get("addressLineOne") or "",
-        "addressLineTwo": given.get("addressLineTwo") or "",
-        "latitude": given.get("latitude"),
-        "longitude": given.get("longitude"),
-        "placeId": None,
-        "placeTypes": [],
-    }
-
-
-class TeamDrivers(Views):
+class TeamDrivers(Store):
     """The team's drivers, changeable; the configured team is where it starts."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._removed_drivers: set[str] = set()
         """Bare ids of removed drivers (kept in ``_drivers`` for the routes that name them)."""
-        self._driver_addresses: dict[str, tuple[dict[str, Any] | None, dict[str, Any] | None]] = {}
+        self._driver_addresses: dict[str, tuple[DriverAddress, DriverAddress]] = {}
         """Start and end addresses of the drivers whose routeOverrides set them."""
         self._driver_order: dict[str, int] = {driver_id: n for n, driver_id in enumerate(self._drivers)}
         """Sequence number of each driver, for stable pages."""
@@ -183,13 +61,9 @@ class TeamDrivers(Views):
         """The driver, or 404 ``Driver not found``."""
         return self._require_driver(driver_id, "")
 
-    def driver_json(self, driver: DriverConfig) -> dict[str, Any]:
-        """The Driver representation, with the start and end addresses it was given."""
-        body = super().driver_json(driver)
-        start, end = self._driver_addresses.get(driver.id, (None, None))
-        body["routeOverrides"]["startAddress"] = _address_json(start)
-        body["routeOverrides"]["endAddress"] = _address_json(end)
-        return body
+    def driver_addresses(self, driver_id: str) -> tuple[DriverAddress, DriverAddress]:
+        """The start and end addresses the driver's route overrides gave it."""
+        return self._driver_addresses.get(driver_id, (None, None))
 
     def drivers_page(
         self, after: int, limit: int, active: bool | None
@@ -305,15 +179,6 @@ class TeamDrivers(Views):
             if plan.running_operation is None and driver_id in plan.driver_ids:
                 plan.driver_ids.remove(driver_id)
 
-    def import_drivers(self, items: list[dict[str, Any]], echoes: list[Any]) -> dict[str, Any]:
-        """POST /drivers:import: per-driver failures go to ``failed``, with the driver echoed."""
-        success: list[str] = []
-        failed: list[dict[str, Any]] = []
-        for fields, echo in zip(items, echoes, strict=True):
-            try:
-                driver = self._new_driver(fields)
-            except Problem as problem:
-                failed.append({"error": {"message": problem.message}, "driver": echo})
-                continue
-            success.append(f"drivers/{driver.id}")
-        return {"success": success, "failed": failed}
+    def import_drivers(self, items: list[dict[str, Any]]) -> Imported[DriverConfig]:
+        """POST /drivers:import: a driver that fails is refused, the others go on."""
+        return import_each(items, lambda _, fields: self._new_driver(fields))

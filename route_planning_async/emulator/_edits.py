@@ -1,9 +1,10 @@
 """Plain writes: creating, changing and deleting plans, stops and unassigned stops.
 
-:class:`Edits` takes bodies the handlers already validated (``_validation.py``),
-checks what only the store knows (drivers, depots, custom properties, the geocoder's
-verdict) and stores the records. A plain write needs a writable plan; the live
-calls and optimizations that make a plan unwritable are in ``_lifecycle.py``.
+:class:`Edits` takes bodies a version's handlers already validated (e.g.
+``v0_2b/_requests.py``), checks what only the store knows (drivers, depots, custom
+properties, the geocoder's verdict) and stores the records. A plain write needs a
+writable plan; the optimizations that make a plan unwritable are in
+``_optimizations.py``, the live changes it takes then in ``_live.py``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from route_planning_async.emulator._bodies import UNASSIGNED_KEYS, failure_echo, patched_body, stop_body
+from route_planning_async.emulator._bodies import UNASSIGNED_KEYS, patched_body, stop_body
 from route_planning_async.emulator._collections import OrderedStore
 from route_planning_async.emulator._geo import geocode
 from route_planning_async.emulator._problems import Problem
@@ -23,7 +24,7 @@ from route_planning_async.emulator._records import (
     StopRecord,
     UnassignedStopRecord,
 )
-from route_planning_async.emulator._store import Store
+from route_planning_async.emulator._store import Imported, Store, import_each
 
 __all__ = ["Edits"]
 
@@ -151,21 +152,15 @@ class Edits(Store):
         self.require_writable(plan)
         return self.add_stop(plan, self.build_stop(plan, fields))
 
-    def import_stops(self, plan: PlanRecord, items: list[dict[str, Any]]) -> dict[str, Any]:
-        """POST /plans/<id>/stops:import: per-stop failures go to ``failed`` (Stops rule 4)."""
+    def import_stops(self, plan: PlanRecord, items: list[dict[str, Any]]) -> Imported[StopRecord]:
+        """POST /plans/<id>/stops:import: a stop that fails is refused, the others go on (Stops rule 4)."""
         self.require_stop_collections(plan)
         self.require_writable(plan)
-        success: list[str] = []
-        failed: list[dict[str, Any]] = []
-        for index, fields in enumerate(items):
-            try:
-                record = self.build_stop(plan, fields, f"[{index}].")
-            except Problem as problem:
-                failed.append({"error": {"message": problem.message}, "stop": failure_echo(fields)})
-                continue
-            self.add_stop(plan, record)
-            success.append(record.body["id"])
-        return {"success": success, "failed": failed}
+        return import_each(
+            items,
+            lambda index, fields: self.build_stop(plan, fields, f"[{index}]."),
+            lambda record: self.add_stop(plan, record),
+        )
 
     def patched_stop(self, record: StopRecord, patch: dict[str, Any]) -> StopRecord:
         """A copy of ``record`` with a validated PATCH body applied (PATCH semantics)."""
@@ -225,20 +220,16 @@ class Edits(Store):
         self.unassigned_stops.add(record.id, record)
         return record
 
-    def import_unassigned(self, items: list[dict[str, Any]], depot_id: str | None) -> dict[str, Any]:
-        """POST /unassignedStops:import; failures name the ``unassignedStop`` (public OpenAPI document)."""
+    def import_unassigned(
+        self, items: list[dict[str, Any]], depot_id: str | None
+    ) -> Imported[UnassignedStopRecord]:
+        """POST /unassignedStops:import: an unassigned stop that fails is refused, the others go on."""
         self._require_depot(depot_id, "depot")
-        success: list[str] = []
-        failed: list[dict[str, Any]] = []
-        for index, fields in enumerate(items):
-            try:
-                record = self.build_unassigned(fields, depot_id, f"unassignedStops[{index}].")
-            except Problem as problem:
-                failed.append({"error": {"message": problem.message}, "unassignedStop": failure_echo(fields)})
-                continue
-            self.unassigned_stops.add(record.id, record)
-            success.append(record.body["id"])
-        return {"success": success, "failed": failed}
+        return import_each(
+            items,
+            lambda index, fields: self.build_unassigned(fields, depot_id, f"unassignedStops[{index}]."),
+            lambda record: self.unassigned_stops.add(record.id, record),
+        )
 
     def update_unassigned(self, record: UnassignedStopRecord, patch: dict[str, Any]) -> UnassignedStopRecord:
         """PATCH /unassignedStops/<id>."""

@@ -1,16 +1,17 @@
 """List pages: page sizes, filters and page tokens of the list endpoints.
 
-A page token stands for a cursor: the list, its scope, the other query
-parameters (which must come back unchanged, contract Pagination) and the last
-sequence number served, so deleting records between pages never skips or repeats
-one. The same page asked for again (a retried GET) gets the same next token.
+Each API version describes its lists (:class:`ListSpec`: page sizes, and the
+filters with how each reads its value); :class:`Pages` reads the query. A page
+token stands for a cursor: the list, its scope, the other query parameters (which
+must come back unchanged, contract Pagination) and the last sequence number
+served, so deleting records between pages never skips or repeats one. The same
+page asked for again (a retried GET) gets the same next token.
 """
 
 from __future__ import annotations
 
-import datetime
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 import attrs
@@ -20,15 +21,10 @@ from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._validation import string
 
-__all__ = [
-    "DEPOTS_LIST",
-    "OPERATIONS_LIST",
-    "PLANS_LIST",
-    "STOPS_LIST",
-    "UNASSIGNED_LIST",
-    "ListSpec",
-    "Pages",
-]
+__all__ = ["FilterParser", "ListSpec", "Pages"]
+
+FilterParser = Callable[[str, str], Any]
+"""Reads the text of a filter, given its param name (``filter.done``); 400 when it is not valid."""
 
 
 @attrs.frozen
@@ -39,18 +35,9 @@ class ListSpec:
     """Page size without ``maxPageSize``."""
     maximum: int
     """The largest ``maxPageSize`` taken."""
-    filters: tuple[str, ...] = ()
-    """Names of the ``filter.<name>`` (or ``filter[<name>]``) parameters taken."""
-
-
-# maxPageSize ranges and defaults (contract, Limits; depots and operations from the
-# public OpenAPI document, which also gives the operation list's two filters).
-PLANS_LIST = ListSpec(10, 20, ("title", "startsGte", "startsLte"))
-STOPS_LIST = ListSpec(10, 10, ("externalId",))
-UNASSIGNED_LIST = ListSpec(20, 20, ("externalId",))
-DEPOTS_LIST = ListSpec(20, 20)
-OPERATIONS_LIST = ListSpec(20, 20, ("done", "type"))
-_OPERATION_TYPES = ("plan_optimization",)
+    filters: Mapping[str, FilterParser] = attrs.field(factory=dict)
+    """The ``filter.<name>`` (or ``filter[<name>]``) parameters taken, by name, each with how it
+    reads its value."""
 
 
 @attrs.frozen
@@ -107,7 +94,7 @@ class Pages:
                     raise Problem.invalid(f"filter.{name}", "is not a filter of this list")
                 if name in filters:
                     raise Problem.invalid(f"filter.{name}", "is given more than once")
-                filters[name] = _filter_value(name, value)
+                filters[name] = spec.filters[name](f"filter.{name}", value)
             elif self.config.strict:
                 raise Problem.invalid(key, "is not a query parameter of this list")
         signature = tuple(sorted((k, v) for k, v in query.items() if k != "pageToken"))
@@ -137,25 +124,3 @@ class Pages:
                 next_token = self._tokens[cursor] = self._new_token()
                 self._cursors[next_token] = cursor
         return items, next_token
-
-
-def _filter_value(name: str, value: str) -> Any:
-    if name in ("startsGte", "startsLte"):
-        if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) is None:
-            raise Problem.invalid(f"filter.{name}", f"must be a date YYYY-MM-DD, got {value!r}")
-        try:
-            return datetime.date.fromisoformat(value)
-        except ValueError:
-            raise Problem.invalid(f"filter.{name}", f"is not a calendar date: {value!r}") from None
-    if name == "done":
-        if value not in ("true", "false"):
-            raise Problem.invalid("filter.done", f"must be 'true' or 'false', got {value!r}")
-        return value == "true"
-    if name == "type" and value not in _OPERATION_TYPES:
-        raise Problem.invalid("filter.type", f"must be one of {', '.join(_OPERATION_TYPES)}, got {value!r}")
-    return string(value, f"filter.{name}")
-
-
-# The driver list (public OpenAPI document: maxPageSize 1..50, default 50; filter.active).
-DRIVERS_LIST = ListSpec(50, 50, ("active",))
-__all__ += ["DRIVERS_LIST"]

@@ -1,9 +1,9 @@
 """The stored records: plans, stops, unassigned stops, routes, operations, live changes.
 
-Plain data, no rules: ``_edits.py`` and ``_lifecycle.py`` change them, ``_views.py``
-renders them as JSON. A plan keeps its stops in an :class:`OrderedStore`, or in
-:class:`CompactStops` (ids, count and externalIds only) when the emulator runs with
-``keep_stops=False``.
+Plain data, no rules: the rooms of :class:`EmulatorState` (``_state.py``) change
+them, and each API version's views render them as JSON. A plan keeps its stops in
+an :class:`OrderedStore`, or in :class:`CompactStops` (ids, count and externalIds
+only) when the emulator runs with ``keep_stops=False``.
 """
 
 from __future__ import annotations

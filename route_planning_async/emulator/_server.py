@@ -5,7 +5,6 @@ from __future__ import annotations
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, Self
 
 import attrs
@@ -18,9 +17,9 @@ from route_planning_async.emulator._driving import drive_route
 from route_planning_async.emulator._faults import FaultInjector
 from route_planning_async.emulator._limits import LimitTimeline, RateLimiter
 from route_planning_async.emulator._log import RequestLog
-from route_planning_async.emulator._routes import BASE_PATH
 from route_planning_async.emulator._state import EmulatorState
 from route_planning_async.emulator._tls import TLSMaterial, make_tls
+from route_planning_async.emulator._versions import DEFAULT_VERSION, VERSIONS, api_version
 from route_planning_async.emulator._webhooks import WebhookSender
 
 if TYPE_CHECKING:
@@ -66,10 +65,10 @@ class Emulator:
             timeline=self.timeline,
         )
         """The server-side limits: sliding windows or token buckets (``EmulatorConfig.limiter``)."""
-        self.webhooks = WebhookSender(self.config, self.state)
+        self.webhooks = WebhookSender(self.config, self.state, DEFAULT_VERSION)
         """The service's webhook events, signed and POSTed to ``webhook_url``: ``deliveries``,
         ``await emu.webhooks.drain()`` until all are delivered, ``send(type, data)`` for any other."""
-        self._app = EmulatorApp(self.config, self.state, self.limiter, self.faults, self.log)
+        self._app = EmulatorApp(self.config, self.state, self.limiter, self.faults, self.log, VERSIONS)
         self._runner: web.AppRunner | None = None
         self._tls: TLSMaterial | None = None
         self._port: int | None = None
@@ -117,12 +116,7 @@ class Emulator:
     async def __aenter__(self) -> Self:
         return await self.start()
 
-    async def __aexit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        tb: TracebackType | None,
-    ) -> None:
+    async def __aexit__(self, *exc_info: object) -> None:
         await self.stop()
 
     # ------------------------------------------------------------- addresses
@@ -143,7 +137,21 @@ class Emulator:
     @property
     def base_url(self) -> str:
         """The service address to give a client: ``<origin>/public/v0.2b``."""
-        return self.origin + BASE_PATH
+        return self.origin + DEFAULT_VERSION.base_path
+
+    def base_url_for(self, version: str) -> str:
+        """The service address of one API version the emulator serves.
+
+        Args:
+            version: The version, as the service names it (``"v0.2b"``).
+
+        Returns:
+            ``<origin>`` and the version's base path (``<origin>/public/v0.2b``).
+
+        Raises:
+            ConfigurationError: The emulator serves no such version.
+        """
+        return self.origin + api_version(version).base_path
 
     @property
     def api_key(self) -> str:

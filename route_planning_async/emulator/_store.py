@@ -4,7 +4,8 @@
 questions every handler asks first: does it exist (404, or 403 for a plan older
 than the team may read), does the plan have stop collections (410), is an
 optimization running (409), may the plan be written (409). It changes nothing;
-``_edits.py`` and ``_lifecycle.py`` build on it.
+``_edits.py`` and the rooms of the plan lifecycle build on it. :func:`import_each`
+is how every batch import stores what it can and keeps what it refused.
 """
 
 from __future__ import annotations
@@ -12,11 +13,14 @@ from __future__ import annotations
 import random
 import string
 import zoneinfo
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import Generic, TypeVar
+
+import attrs
 
 from route_planning_async.emulator import _problems as problems
 from route_planning_async.emulator._collections import OrderedStore
-from route_planning_async.emulator._config import DriverConfig, EmulatorConfig
+from route_planning_async.emulator._config import DepotConfig, DriverConfig, EmulatorConfig
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._records import (
     CompactStops,
@@ -27,9 +31,41 @@ from route_planning_async.emulator._records import (
     UnassignedStopRecord,
 )
 
-__all__ = ["Store"]
+__all__ = ["Imported", "Store", "import_each"]
 
 _ALPHABET = string.ascii_letters + string.digits
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+@attrs.frozen
+class Imported(Generic[R]):
+    """What a batch import made of its items."""
+
+    stored: list[R]
+    """The records stored, in item order."""
+    refused: list[tuple[int, Problem]]
+    """The place of each item refused in the batch, with why."""
+
+
+def import_each(
+    items: Sequence[T], build: Callable[[int, T], R], store: Callable[[R], object] | None = None
+) -> Imported[R]:
+    """Build a record of each item (``build(place, item)``) and ``store`` it; an item whose
+    build raises a :class:`Problem` is refused, and the others go on."""
+    stored: list[R] = []
+    refused: list[tuple[int, Problem]] = []
+    for index, item in enumerate(items):
+        try:
+            record = build(index, item)
+        except Problem as problem:
+            refused.append((index, problem))
+            continue
+        if store is not None:
+            store(record)
+        stored.append(record)
+    return Imported(stored, refused)
 
 
 class Store:
@@ -70,9 +106,17 @@ class Store:
         """A fresh opaque id from the seeded generator."""
         return "".join(self._rng.choices(_ALPHABET, k=length))
 
-    def driver(self, driver_id: str) -> DriverConfig | None:
-        """The team's driver with this bare id."""
+    def any_driver(self, driver_id: str) -> DriverConfig | None:
+        """The driver with this bare id, also one removed from the team (the plans being
+        optimized and the routes computed for it keep naming it)."""
         return self._drivers.get(driver_id)
+
+    def depot(self, depot_id: str, param: str = "") -> DepotConfig:
+        """The team's depot with this bare id, or 404 (naming ``param``, where the id was sent)."""
+        depot = self._depots.get(depot_id)
+        if depot is None:
+            raise Problem.not_found("Depot not found", "depot_not_found", param)
+        return depot
 
     def _require_driver(self, driver_id: str, param: str) -> DriverConfig:
         driver = self._drivers.get(driver_id)
@@ -83,9 +127,7 @@ class Store:
     def _require_depot(self, depot_id: str | None, param: str) -> str:
         if depot_id is None:
             return self.team.main_depot.id
-        if depot_id not in self._depots:
-            raise Problem.not_found("Depot not found", "depot_not_found", param)
-        return depot_id
+        return self.depot(depot_id, param).id
 
     # ----------------------------------------------------------------- lookups
 

@@ -7,7 +7,8 @@ and the ``spoke-signature`` header is the HMAC-SHA256 of the body, keyed with
 the team's secret, in lowercase hex.
 
 The state tells the sender what happened (``EmulatorState.stop_events``); the
-stop is rendered at that moment, so an event shows the stop as it was then.
+stop is rendered at that moment, as the events' API version serves it, so an
+event shows the stop as it was then.
 Events are delivered one at a time, in the order they happened, by one task.
 A delivery answered with other than 2xx, or not answered, is tried again
 ``webhook_retries`` times, waiting ``webhook_backoff`` (doubled each time,
@@ -30,6 +31,7 @@ from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.webhooks import SIGNATURE_HEADER, sign
 
 if TYPE_CHECKING:
+    from route_planning_async.emulator._api import ApiVersion
     from route_planning_async.emulator._records import StopRecord
     from route_planning_async.emulator._state import EmulatorState
 
@@ -37,8 +39,6 @@ __all__ = ["WebhookDelivery", "WebhookSender"]
 
 logger = logging.getLogger("route_planning_async.emulator.webhooks")
 
-EVENT_VERSION: Final = "v0.2b"
-"""The ``version`` of the envelopes the emulator sends."""
 _ATTEMPT_TIMEOUT: Final = aiohttp.ClientTimeout(total=30.0)
 
 
@@ -70,11 +70,18 @@ class WebhookDelivery:
 
 
 class WebhookSender:
-    """Signs events and delivers them to ``config.webhook_url`` in order, with retries."""
+    """Signs events and delivers them to ``config.webhook_url`` in order, with retries.
 
-    def __init__(self, config: EmulatorConfig, state: EmulatorState) -> None:
+    Args:
+        config: The configuration in force (``webhook_url``, ``webhook_secret``, retries).
+        state: The state whose stop events it sends.
+        version: The API version of the events: their ``version``, and the shape of their stops.
+    """
+
+    def __init__(self, config: EmulatorConfig, state: EmulatorState, version: ApiVersion) -> None:
         self.config = config
         self.state = state
+        self.version = version
         self.deliveries: list[WebhookDelivery] = []
         """Every event sent, in order, with the status of each attempt."""
         self._queue: collections.deque[WebhookDelivery] = collections.deque()
@@ -84,19 +91,20 @@ class WebhookSender:
             state.stop_events.append(self._stop_event)
 
     def _stop_event(self, kind: str, record: StopRecord) -> None:
-        self.send(kind, self.state.stop_json(record))
+        self.send(kind, self.version.stop_json(self.state, record))
 
     def send(self, kind: str, data: Any) -> WebhookDelivery:
         """Queue the event ``kind`` with ``data`` (any JSON), created now; the delivery starts at once.
 
         Also for events the emulator does not produce itself (``test.send_event``, or a
-        type newer than v0.2b, to test a receiver's tolerance). Needs a running event loop.
+        type newer than the events' version, to test a receiver's tolerance). Needs a
+        running event loop.
         """
         if self.config.webhook_url is None:
             raise RuntimeError("the emulator has no webhook_url to send events to")
         envelope = {
             "type": kind,
-            "version": EVENT_VERSION,
+            "version": self.version.name,
             "created": round(self.config.wall_clock() * 1000),
             "data": data,
         }

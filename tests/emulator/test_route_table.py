@@ -1,4 +1,4 @@
-"""The emulator's route table agrees with the client's endpoint table and the contract."""
+"""The emulator's v0.2b route table agrees with the client's endpoint table and the contract."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import re
 from pathlib import Path
 
 from route_planning_async import Category
-from route_planning_async.emulator import ROUTES
+from route_planning_async.emulator.v0_2b import ROUTES
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
 

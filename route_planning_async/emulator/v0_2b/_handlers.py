@@ -1,113 +1,67 @@
-"""The handlers: one per endpoint, from a checked call to a reply.
+"""v0.2b's handlers: one per endpoint, from a checked call to a reply.
 
 The pipeline in ``_app.py`` has already matched the route, checked the path ids,
 applied the rate limits and decoded the body; a handler validates the body
-(``_validation.py``), asks :class:`EmulatorState` for the change or the records and
-answers JSON (``_views.py`` through the state). Lists page through ``_pages.py``.
-The handler of ``plans.optimize`` and ``plans.reoptimize`` also sets a timer that
-finishes the operation when its deadline passes.
+(``_requests.py``), asks :class:`EmulatorState` for the change
+or the records and answers JSON (``_views.py``). Lists page through ``_pages.py``.
+The handlers of ``plans.optimize`` and ``plans.reoptimize`` also have the operation
+finished on time (:class:`OperationTimers`).
 """
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import Callable
+from collections.abc import Mapping
 from typing import Any
 
-import attrs
-from multidict import MultiMapping
-
-from route_planning_async.emulator._config import EmulatorConfig
-from route_planning_async.emulator._drivers import validate_driver_body
-from route_planning_async.emulator._pages import (
+from route_planning_async.emulator._api import NO_BODY, Call, Handler, OperationTimers, Reply
+from route_planning_async.emulator._config import DriverConfig, EmulatorConfig
+from route_planning_async.emulator._pages import Pages
+from route_planning_async.emulator._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
+from route_planning_async.emulator._records import (
+    CompactStops,
+    OperationRecord,
+    PlanRecord,
+    StopRecord,
+    UnassignedStopRecord,
+)
+from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._store import Imported
+from route_planning_async.emulator._validation import array_of, check_keys, expect_object, required
+from route_planning_async.emulator.v0_2b._requests import (
     DEPOTS_LIST,
     DRIVERS_LIST,
     OPERATIONS_LIST,
     PLANS_LIST,
     STOPS_LIST,
     UNASSIGNED_LIST,
-    Pages,
-)
-from route_planning_async.emulator._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
-from route_planning_async.emulator._records import CompactStops, OperationRecord, PlanRecord
-from route_planning_async.emulator._routes import ROUTES, RouteSpec
-from route_planning_async.emulator._state import EmulatorState
-from route_planning_async.emulator._validation import (
-    array,
-    check_keys,
-    expect_object,
+    BodyKind,
     reference,
+    validate_driver_body,
     validate_plan_body,
     validate_reoptimize_body,
     validate_stop_body,
 )
+from route_planning_async.emulator.v0_2b._routes import ROUTES
+from route_planning_async.emulator.v0_2b._views import Views, failure_echo
 
-__all__ = ["NO_BODY", "Call", "Handlers", "Reply"]
-
-NO_BODY = object()
-"""The body of a call that came without one."""
-
-
-@attrs.frozen
-class Call:
-    """What a handler gets."""
-
-    route: RouteSpec
-    """The matched endpoint."""
-    params: dict[str, str]
-    """Path ids, already checked."""
-    query: MultiMapping[str]
-    """Decoded query parameters."""
-    json: Any
-    """The decoded body, or ``NO_BODY``."""
-    now: float
-    """Server clock reading."""
-
-
-@attrs.frozen
-class Reply:
-    """What a handler answers."""
-
-    status: int
-    """HTTP status."""
-    body: Any = None
-    """JSON-able body; None for an empty body (204)."""
+__all__ = ["Handlers"]
 
 
 class Handlers:
     """One method per endpoint of :data:`ROUTES`, named after it (``plans.create``: ``plans_create``)."""
 
-    def __init__(self, config: EmulatorConfig, state: EmulatorState) -> None:
+    def __init__(self, config: EmulatorConfig, state: EmulatorState, timers: OperationTimers) -> None:
         self.config = config
         self.state = state
+        self.views = Views(state)
+        self._timers = timers
         self._pages = Pages(config, lambda: self.state.new_id(24))
-        self._timers: set[asyncio.TimerHandle] = set()
-        self.table: dict[str, Callable[[Call], Reply]] = {
+        self.table: Mapping[str, Handler] = {
             route.name: getattr(self, route.name.replace(".", "_")) for route in ROUTES
         }
         """The handler of each endpoint, by endpoint name."""
 
-    def cancel_timers(self) -> None:
-        """Stop the timers that finish delayed optimizations."""
-        for timer in self._timers:
-            timer.cancel()
-        self._timers.clear()
-
-    # ------------------------------------------------------ timers and lookups
-
-    def _schedule(self, plan: PlanRecord) -> None:
-        operation = self.state.operations.get(plan.running_operation or "")
-        if operation is None or operation.done:
-            return
-        loop = asyncio.get_running_loop()
-        delay = max(0.0, operation.deadline - self.config.clock())
-
-        def fire() -> None:
-            self._timers.discard(timer)
-            self.state.settle(self.config.clock())
-
-        timer = loop.call_later(delay, fire)
-        self._timers.add(timer)
+    # ------------------------------------------------------ lookups and bodies
 
     def _plan(self, call: Call) -> PlanRecord:
         return self.state.plan(call.params["plan"])
@@ -117,17 +71,34 @@ class Handlers:
         self.state.require_stop_collections(plan)
         return plan
 
+    def _stop_bodies(self, value: object, kind: BodyKind, path: str) -> list[dict[str, Any]]:
+        """The 1 to 100 stop bodies of a batch import."""
+
+        def check(item: object, where: str) -> dict[str, Any]:
+            return validate_stop_body(item, kind, where, strict=self.config.strict)
+
+        return array_of(value, path, check, min_items=1, max_items=100)
+
+    def _import_json(
+        self, imported: Imported[Any], echo_as: str, fields: list[dict[str, Any]]
+    ) -> dict[str, Any]:
+        """The answer of a stop import: the ids stored, and each refused stop echoed."""
+        return self.views.import_json(imported, _body_id, echo_as, lambda index: failure_echo(fields[index]))
+
     # ---------------------------------------------------------------- plans
 
-    def plans_create(self, call: Call) -> Reply:
-        fields = validate_plan_body(
+    def _plan_body(self, call: Call, *, partial: bool) -> dict[str, Any]:
+        return validate_plan_body(
             call.json,
-            partial=False,
+            partial=partial,
             earliest=self.config.earliest_plan_date,
             latest=self.config.latest_plan_date,
             strict=self.config.strict,
         )
-        return Reply(200, self.state.plan_json(self.state.create_plan(fields)))
+
+    def plans_create(self, call: Call) -> Reply:
+        fields = self._plan_body(call, partial=False)
+        return Reply(200, self.views.plan_json(self.state.create_plan(fields)))
 
     def plans_list(self, call: Call) -> Reply:
         def keep(plan: PlanRecord, filters: dict[str, Any]) -> bool:
@@ -142,23 +113,17 @@ class Handlers:
 
         def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
             plans, last, more = self.state.plans.page(after, limit, lambda plan: keep(plan, filters))
-            return [self.state.plan_json(plan) for plan in plans], last, more
+            return [self.views.plan_json(plan) for plan in plans], last, more
 
         items, token = self._pages.paginate(call.route.name, call.query, "", PLANS_LIST, fetch)
         return Reply(200, {"plans": items, "nextPageToken": token})
 
     def plans_get(self, call: Call) -> Reply:
-        return Reply(200, self.state.plan_json(self._plan(call)))
+        return Reply(200, self.views.plan_json(self._plan(call)))
 
     def plans_update(self, call: Call) -> Reply:
-        fields = validate_plan_body(
-            call.json,
-            partial=True,
-            earliest=self.config.earliest_plan_date,
-            latest=self.config.latest_plan_date,
-            strict=self.config.strict,
-        )
-        return Reply(200, self.state.plan_json(self.state.update_plan(self._plan(call), fields)))
+        fields = self._plan_body(call, partial=True)
+        return Reply(200, self.views.plan_json(self.state.update_plan(self._plan(call), fields)))
 
     def plans_delete(self, call: Call) -> Reply:
         self.state.delete_plan(self._plan(call))
@@ -167,29 +132,29 @@ class Handlers:
     def plans_optimize(self, call: Call) -> Reply:
         plan = self._plan(call)
         operation = self.state.start_optimization(plan, call.now)
-        self._schedule(plan)
-        return Reply(200, self.state.operation_json(operation))
+        self._timers.finish_on_time(plan)
+        return Reply(200, self.views.operation_json(operation))
 
     def plans_distribute(self, call: Call) -> Reply:
-        return Reply(200, self.state.plan_json(self.state.distribute(self._plan(call))))
+        return Reply(200, self.views.plan_json(self.state.distribute(self._plan(call))))
 
     def plans_reoptimize(self, call: Call) -> Reply:
         body = None if call.json is NO_BODY else call.json
         optimization_type = validate_reoptimize_body(body, strict=self.config.strict)
         plan = self._plan(call)
         operation = self.state.start_reoptimization(plan, optimization_type, call.now)
-        self._schedule(plan)
-        return Reply(200, self.state.operation_json(operation))
+        self._timers.finish_on_time(plan)
+        return Reply(200, self.views.operation_json(operation))
 
     def plans_redistribute(self, call: Call) -> Reply:
-        return Reply(200, self.state.plan_json(self.state.redistribute(self._plan(call))))
+        return Reply(200, self.views.plan_json(self.state.redistribute(self._plan(call))))
 
     def plans_save(self, call: Call) -> Reply:
         self.state.save(self._plan(call))
         return Reply(204)
 
     def operations_get(self, call: Call) -> Reply:
-        return Reply(200, self.state.operation_json(self.state.operation(call.params["operation"])))
+        return Reply(200, self.views.operation_json(self.state.operation(call.params["operation"])))
 
     def operations_list(self, call: Call) -> Reply:
         # Newest first (the public OpenAPI document gives no order): the operations
@@ -201,7 +166,7 @@ class Handlers:
 
         def fetch(before: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
             found, last, more = self.state.operations_page(before, limit, lambda op: keep(op, filters))
-            return [self.state.operation_json(operation) for operation in found], last, more
+            return [self.views.operation_json(operation) for operation in found], last, more
 
         items, token = self._pages.paginate(call.route.name, call.query, "", OPERATIONS_LIST, fetch)
         return Reply(200, {"operations": items, "nextPageToken": token})
@@ -211,7 +176,7 @@ class Handlers:
     def stops_create(self, call: Call) -> Reply:
         fields = validate_stop_body(call.json, "stop.create", strict=self.config.strict)
         record = self.state.create_stop(self._plan(call), fields)
-        return Reply(200, self.state.stop_json(record))
+        return Reply(200, self.views.stop_json(record))
 
     def stops_list(self, call: Call) -> Reply:
         plan = self._stops_plan(call)
@@ -225,27 +190,24 @@ class Handlers:
                 found, last, more = stops.page(
                     after, limit, None if external is None else (lambda s: s.external_id == external)
                 )
-            return [self.state.stop_json(record) for record in found], last, more
+            return [self.views.stop_json(record) for record in found], last, more
 
         items, token = self._pages.paginate(call.route.name, call.query, plan.id, STOPS_LIST, fetch)
         return Reply(200, {"stops": items, "nextPageToken": token})
 
     def stops_import_batch(self, call: Call) -> Reply:
-        items = array(call.json, "", min_items=1, max_items=100)
-        fields = [
-            validate_stop_body(item, "stop.create", f"[{index}]", strict=self.config.strict)
-            for index, item in enumerate(items)
-        ]
-        return Reply(200, self.state.import_stops(self._plan(call), fields))
+        fields = self._stop_bodies(call.json, "stop.create", "")
+        imported = self.state.import_stops(self._plan(call), fields)
+        return Reply(200, self._import_json(imported, "stop", fields))
 
     def stops_get(self, call: Call) -> Reply:
         plan = self._stops_plan(call)
-        return Reply(200, self.state.stop_json(self.state.stop(plan, call.params["stop"])))
+        return Reply(200, self.views.stop_json(self.state.stop(plan, call.params["stop"])))
 
     def stops_update(self, call: Call) -> Reply:
         patch = validate_stop_body(call.json, "stop.update", strict=self.config.strict)
         record = self.state.update_stop(self._plan(call), call.params["stop"], patch)
-        return Reply(200, self.state.stop_json(record))
+        return Reply(200, self.views.stop_json(record))
 
     def stops_delete(self, call: Call) -> Reply:
         self.state.delete_stop(self._plan(call), call.params["stop"])
@@ -254,12 +216,12 @@ class Handlers:
     def stops_live_create(self, call: Call) -> Reply:
         fields = validate_stop_body(call.json, "stop.create", strict=self.config.strict)
         pending, record = self.state.live_create(self._plan(call), fields)
-        return Reply(200, {"pending": pending, "stop": self.state.stop_json(record)})
+        return Reply(200, {"pending": pending, "stop": self.views.stop_json(record)})
 
     def stops_live_update(self, call: Call) -> Reply:
         patch = validate_stop_body(call.json, "stop.update", strict=self.config.strict)
         pending, record = self.state.live_update(self._plan(call), call.params["stop"], patch)
-        return Reply(200, {"pending": pending, "stop": self.state.stop_json(record)})
+        return Reply(200, {"pending": pending, "stop": self.views.stop_json(record)})
 
     def stops_live_delete(self, call: Call) -> Reply:
         pending = self.state.live_delete(self._plan(call), call.params["stop"])
@@ -269,7 +231,7 @@ class Handlers:
 
     def unassigned_stops_create(self, call: Call) -> Reply:
         fields = validate_stop_body(call.json, "unassigned.create", strict=self.config.strict)
-        return Reply(200, self.state.unassigned_json(self.state.create_unassigned(fields)))
+        return Reply(200, self.views.unassigned_json(self.state.create_unassigned(fields)))
 
     def unassigned_stops_list(self, call: Call) -> Reply:
         def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
@@ -277,7 +239,7 @@ class Handlers:
             found, last, more = self.state.unassigned_stops.page(
                 after, limit, None if external is None else (lambda s: s.external_id == external)
             )
-            return [self.state.unassigned_json(record) for record in found], last, more
+            return [self.views.unassigned_json(record) for record in found], last, more
 
         items, token = self._pages.paginate(call.route.name, call.query, "", UNASSIGNED_LIST, fetch)
         return Reply(200, {"unassignedStops": items, "nextPageToken": token})
@@ -285,26 +247,20 @@ class Handlers:
     def unassigned_stops_import_batch(self, call: Call) -> Reply:
         body = expect_object(call.json, "")
         check_keys(body, ("unassignedStops", "depot"), "", self.config.strict)
-        if "unassignedStops" not in body:
-            raise Problem.invalid("unassignedStops", "is required")
-        items = array(body["unassignedStops"], "unassignedStops", min_items=1, max_items=100)
+        required(body, ("unassignedStops",), "")
+        fields = self._stop_bodies(body["unassignedStops"], "unassigned.import", "unassignedStops")
         depot = None if body.get("depot") is None else reference(body["depot"], "depot", "depots")
-        fields = [
-            validate_stop_body(
-                item, "unassigned.import", f"unassignedStops[{index}]", strict=self.config.strict
-            )
-            for index, item in enumerate(items)
-        ]
-        return Reply(200, self.state.import_unassigned(fields, depot))
+        imported = self.state.import_unassigned(fields, depot)
+        return Reply(200, self._import_json(imported, "unassignedStop", fields))
 
     def unassigned_stops_get(self, call: Call) -> Reply:
         record = self.state.unassigned_stop(call.params["unassigned_stop"])
-        return Reply(200, self.state.unassigned_json(record))
+        return Reply(200, self.views.unassigned_json(record))
 
     def unassigned_stops_update(self, call: Call) -> Reply:
         patch = validate_stop_body(call.json, "unassigned.update", strict=self.config.strict)
         record = self.state.unassigned_stop(call.params["unassigned_stop"])
-        return Reply(200, self.state.unassigned_json(self.state.update_unassigned(record, patch)))
+        return Reply(200, self.views.unassigned_json(self.state.update_unassigned(record, patch)))
 
     def unassigned_stops_delete(self, call: Call) -> Reply:
         record = self.state.unassigned_stop(call.params["unassigned_stop"])
@@ -319,7 +275,7 @@ class Handlers:
         def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
             chunk = depots[after : after + limit]
             return (
-                [self.state.depot_json(d.id) for d in chunk],
+                [self.views.depot_json(d.id) for d in chunk],
                 after + len(chunk),
                 after + limit < len(depots),
             )
@@ -328,12 +284,12 @@ class Handlers:
         return Reply(200, {"depots": items, "nextPageToken": token})
 
     def depots_get(self, call: Call) -> Reply:
-        return Reply(200, self.state.depot_json(call.params["depot"]))
+        return Reply(200, self.views.depot_json(call.params["depot"]))
 
     def custom_stop_properties_list(self, call: Call) -> Reply:
         if self.config.strict and call.query:
             raise Problem.invalid(next(iter(call.query)), "is not a query parameter of this list")
-        return Reply(200, {"customStopProperties": self.state.custom_stop_properties_json()})
+        return Reply(200, {"customStopProperties": self.views.custom_stop_properties_json()})
 
     def routes_get(self, call: Call) -> Reply:
         route = self.state.routes.get(call.params["route"])
@@ -343,64 +299,65 @@ class Handlers:
         plan = self.state.plans.get(route.plan_id)
         if limit is not None and plan is not None and plan.starts < limit:
             raise Problem(403, ROUTE_INACCESSIBLE[1], ROUTE_INACCESSIBLE[0], url=PAYWALL_URL)
-        return Reply(200, self.state.route_json(route))
+        return Reply(200, self.views.route_json(route))
 
     def drivers_get(self, call: Call) -> Reply:
         driver = self.state.driver(call.params["driver"])
         if driver is None:
             raise Problem.not_found("Driver not found", "driver_not_found")
-        return Reply(200, self.state.driver_json(driver))
+        return Reply(200, self.views.driver_json(driver))
 
     # ------------------- the rest of the public API documentation (not in the contract)
 
     def drivers_list(self, call: Call) -> Reply:
         def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
-            active = filters.get("active")
-            if active is not None and active not in ("true", "false"):
-                raise Problem.invalid("filter.active", f"must be 'true' or 'false', got {active!r}")
-            found, last, more = self.state.drivers_page(
-                after, limit, None if active is None else active == "true"
-            )
-            return [self.state.driver_json(driver) for driver in found], last, more
+            found, last, more = self.state.drivers_page(after, limit, filters.get("active"))
+            return [self.views.driver_json(driver) for driver in found], last, more
 
         items, token = self._pages.paginate(call.route.name, call.query, "", DRIVERS_LIST, fetch)
         return Reply(200, {"drivers": items, "nextPageToken": token})
 
     def drivers_create(self, call: Call) -> Reply:
         fields = validate_driver_body(call.json, partial=False, strict=self.config.strict)
-        return Reply(200, self.state.driver_json(self.state.create_driver(fields)))
+        return Reply(200, self.views.driver_json(self.state.create_driver(fields)))
 
     def drivers_update(self, call: Call) -> Reply:
         fields = validate_driver_body(call.json, partial=True, strict=self.config.strict)
-        return Reply(200, self.state.driver_json(self.state.update_driver(call.params["driver"], fields)))
+        return Reply(200, self.views.driver_json(self.state.update_driver(call.params["driver"], fields)))
 
     def drivers_delete(self, call: Call) -> Reply:
         self.state.remove_driver(call.params["driver"])
         return Reply(204)
 
     def drivers_import_batch(self, call: Call) -> Reply:
-        items = array(call.json, "", min_items=1, max_items=50)
-        fields = [
-            validate_driver_body(item, f"[{index}]", partial=False, strict=self.config.strict)
-            for index, item in enumerate(items)
-        ]
-        return Reply(200, self.state.import_drivers(fields, items))
+        def check(item: object, where: str) -> dict[str, Any]:
+            return validate_driver_body(item, where, partial=False, strict=self.config.strict)
+
+        fields = array_of(call.json, "", check, min_items=1, max_items=50)
+        sent: list[Any] = call.json
+        imported = self.state.import_drivers(fields)
+        return Reply(200, self.views.import_json(imported, _driver_name, "driver", sent.__getitem__))
 
     def operations_cancel(self, call: Call) -> Reply:
         operation = self.state.cancel_operation(call.params["operation"])
-        return Reply(200, self.state.operation_json(operation))
+        return Reply(200, self.views.operation_json(operation))
 
     def stops_live_import_batch(self, call: Call) -> Reply:
-        items = array(call.json, "", min_items=1, max_items=100)
-        fields = [
-            validate_stop_body(item, "stop.create", f"[{index}]", strict=self.config.strict)
-            for index, item in enumerate(items)
-        ]
-        return Reply(200, self.state.live_import(self._plan(call), fields))
+        fields = self._stop_bodies(call.json, "stop.create", "")
+        pending, imported = self.state.live_import(self._plan(call), fields)
+        return Reply(200, {**self._import_json(imported, "stop", fields), "pending": pending})
 
     def custom_stop_properties_get(self, call: Call) -> Reply:
         wanted = call.params["custom_stop_property"]
-        for prop in self.state.custom_stop_properties_json():
+        for prop in self.views.custom_stop_properties_json():
             if prop["id"] == wanted:
                 return Reply(200, prop)
         raise Problem.not_found("Custom stop property not found", "custom_stop_property_not_found")
+
+
+def _body_id(record: StopRecord | UnassignedStopRecord) -> str:
+    return str(record.body["id"])
+
+
+def _driver_name(driver: DriverConfig) -> str:
+    return f"drivers/{driver.id}"

@@ -1,18 +1,20 @@
-"""The JSON answers: each record as the contract's representation.
+"""v0.2b's JSON answers: each record as the contract's representation.
 
-:class:`Views` turns records (``_records.py``) into the bodies the handlers send:
+:class:`Views` turns the state's records into the bodies the handlers send:
 Plan, Driver, Route, Stop (with its current Route), UnassignedStop, Operation,
-Depot and the custom stop property list, in the official schema's shapes. It
-reads the store and changes nothing.
+Depot, the custom stop property list and the answers of batch imports, in the
+official schema's shapes. It reads the state and changes nothing.
 """
 
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable
 from typing import Any
 
+from route_planning_async.emulator._bodies import empty_recipient
 from route_planning_async.emulator._config import DriverConfig
-from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._drivers import DriverAddress
 from route_planning_async.emulator._records import (
     OperationRecord,
     PlanRecord,
@@ -20,16 +22,22 @@ from route_planning_async.emulator._records import (
     StopRecord,
     UnassignedStopRecord,
 )
-from route_planning_async.emulator._store import Store
+from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._store import Imported
+from route_planning_async.emulator.v0_2b._requests import ADDRESS_FIELDS
 
-__all__ = ["Views"]
+__all__ = ["Views", "failure_echo"]
 
 
-class Views(Store):
-    """The store's records as JSON."""
+class Views:
+    """The state's records as JSON."""
+
+    def __init__(self, state: EmulatorState) -> None:
+        self.state = state
 
     def plan_json(self, plan: PlanRecord) -> dict[str, Any]:
         """The Plan representation."""
+        drivers = [self.state.any_driver(driver_id) for driver_id in plan.driver_ids]
         return {
             "id": f"plans/{plan.id}",
             "title": plan.title,
@@ -38,16 +46,18 @@ class Views(Store):
             "distributed": plan.distributed,
             "writable": plan.writable,
             "optimization": plan.optimization,
-            "drivers": [self.driver_json(self._drivers[d]) for d in plan.driver_ids if d in self._drivers],
+            "drivers": [self.driver_json(driver) for driver in drivers if driver is not None],
             "routes": [f"routes/{route_id}" for route_id in plan.route_ids],
         }
 
     def driver_json(self, driver: DriverConfig) -> dict[str, Any]:
-        """The Driver representation (inside a plan)."""
+        """The Driver representation (alone, and inside a plan), with the start and end addresses
+        its route overrides gave it."""
 
         def tod(value: datetime.time | None) -> dict[str, int] | None:
             return None if value is None else {"hour": value.hour, "minute": value.minute}
 
+        start, end = self.state.driver_addresses(driver.id)
         return {
             "id": f"drivers/{driver.id}",
             "name": driver.name,
@@ -55,12 +65,12 @@ class Views(Store):
             "phone": driver.phone,
             "displayName": driver.display_name,
             "active": driver.active,
-            "depots": [f"depots/{d}" for d in (driver.depots or (self.team.main_depot.id,))],
+            "depots": [f"depots/{d}" for d in (driver.depots or (self.state.team.main_depot.id,))],
             "routeOverrides": {
                 "startTime": tod(driver.start_time),
                 "endTime": tod(driver.end_time),
-                "startAddress": None,
-                "endAddress": None,
+                "startAddress": _address_json(start),
+                "endAddress": _address_json(end),
                 "maxStops": driver.max_stops,
                 "drivingSpeed": driver.driving_speed,
                 "deliverySpeed": driver.delivery_speed,
@@ -91,7 +101,7 @@ class Views(Store):
     def stop_json(self, record: StopRecord) -> dict[str, Any]:
         """The Stop representation, with its current Route."""
         body = dict(record.body)
-        route = self.routes.get(record.route_id) if record.route_id else None
+        route = self.state.routes.get(record.route_id) if record.route_id else None
         body["route"] = None if route is None else self.route_json(route)
         return body
 
@@ -132,9 +142,7 @@ class Views(Store):
 
     def depot_json(self, depot_id: str) -> dict[str, Any]:
         """The Depot representation: only ``id`` and ``name`` (contract, Depot)."""
-        depot = self._depots.get(depot_id)
-        if depot is None:
-            raise Problem.not_found("Depot not found", "depot_not_found")
+        depot = self.state.depot(depot_id)
         return {"id": f"depots/{depot.id}", "name": depot.name}
 
     def custom_stop_properties_json(self) -> list[dict[str, Any]]:
@@ -146,5 +154,46 @@ class Views(Store):
                 "visibleToDrivers": prop.visible_to_drivers,
                 "visibleToRecipients": prop.visible_to_recipients,
             }
-            for prop in self.team.custom_stop_properties
+            for prop in self.state.team.custom_stop_properties
         ]
+
+    def import_json(
+        self, imported: Imported[Any], name: Callable[[Any], str], echo_as: str, echo: Callable[[int], Any]
+    ) -> dict[str, Any]:
+        """The answer of a batch import: the ``name`` of each record stored, and each item refused,
+        its error and ``echo(place)`` under ``echo_as`` (``stop``, ``unassignedStop``, ``driver``)."""
+        return {
+            "success": [name(record) for record in imported.stored],
+            "failed": [
+                {"error": {"message": problem.message}, echo_as: echo(index)}
+                for index, problem in imported.refused
+            ],
+        }
+
+
+def _address_json(given: DriverAddress) -> dict[str, Any] | None:
+    """The driverSchema form of a start or end address."""
+    if given is None:
+        return None
+    parts = [
+        given.get(key) for key in ("addressLineOne", "addressLineTwo", "city", "state", "zip", "country")
+    ]
+    return {
+        "address": ", ".join(part for part in parts if part),
+        "addressLineOne": given.get("addressLineOne") or "",
+        "addressLineTwo": given.get("addressLineTwo") or "",
+        "latitude": given.get("latitude"),
+        "longitude": given.get("longitude"),
+        "placeId": None,
+        "placeTypes": [],
+    }
+
+
+def failure_echo(fields: dict[str, Any]) -> dict[str, Any]:
+    """The ``stop`` (or ``unassignedStop``) of an import failure: the sent address (every key)
+    and recipient."""
+    address = fields.get("address") or {}
+    echo_address = {key: address.get(key) for key in (*ADDRESS_FIELDS, "latitude", "longitude")}
+    recipient = fields.get("recipient")
+    echo_recipient = None if recipient is None else {**empty_recipient(), **recipient}
+    return {"address": echo_address, "recipient": echo_recipient}

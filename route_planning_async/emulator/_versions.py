@@ -1,0 +1,33 @@
+"""The API versions the emulator serves, each below its own base path.
+
+To serve another version, give it a package beside ``v0_2b/`` (its route table,
+request rules, views and handlers, as an :class:`ApiVersion`) and list it here.
+"""
+
+from __future__ import annotations
+
+from typing import Final
+
+from route_planning_async import ConfigurationError
+from route_planning_async.emulator._api import ApiVersion
+from route_planning_async.emulator.v0_2b import V0_2B
+
+__all__ = ["DEFAULT_VERSION", "VERSIONS", "api_version"]
+
+VERSIONS: Final = (V0_2B,)
+"""Every version served."""
+DEFAULT_VERSION: Final = V0_2B
+"""The version of ``Emulator.base_url``, the client's and the webhook events'."""
+
+
+def api_version(name: str) -> ApiVersion:
+    """The served version called ``name`` (``v0.2b``).
+
+    Raises:
+        ConfigurationError: The emulator serves no version of that name.
+    """
+    for version in VERSIONS:
+        if version.name == name:
+            return version
+    served = ", ".join(version.name for version in VERSIONS)
+    raise ConfigurationError(f"the emulator serves no API version {name!r}; it serves {served}")

@@ -1,0 +1,47 @@
+"""The emulator's v0.2b: the route table, request rules, views and handlers of that version.
+
+The store, the plan lifecycle, the limits, the faults and the server are shared by
+every version; this package holds what v0.2b alone decides, as :data:`V0_2B`:
+
+- ``_routes.py``: the base path (``/public/v0.2b``) and the route table;
+- ``_requests.py``: the request rules: stop, plan, re-optimization and driver
+  bodies, and the page sizes and filters of the lists;
+- ``_views.py``: the JSON answers, in the official schema's shapes;
+- ``_handlers.py``: one handler per endpoint.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers
+from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._records import StopRecord
+from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator.v0_2b._handlers import Handlers
+from route_planning_async.emulator.v0_2b._routes import BASE_PATH, ROUTE_TABLE, ROUTES
+from route_planning_async.emulator.v0_2b._views import Views
+
+__all__ = ["BASE_PATH", "ROUTES", "V0_2B"]
+
+
+def _handlers(config: EmulatorConfig, state: EmulatorState, timers: OperationTimers) -> Mapping[str, Handler]:
+    return Handlers(config, state, timers).table
+
+
+def _import_items(data: object) -> tuple[str, list[Any]]:
+    """A stop import is a list of stops; an unassigned stop import is ``{"unassignedStops": [...]}``."""
+    prefix = ""
+    if isinstance(data, dict):
+        data = data.get("unassignedStops")
+        prefix = "unassignedStops"
+    return prefix, data if isinstance(data, list) else []
+
+
+def _stop_json(state: EmulatorState, record: StopRecord) -> dict[str, Any]:
+    return Views(state).stop_json(record)
+
+
+V0_2B: Final = ApiVersion("v0.2b", BASE_PATH, ROUTE_TABLE, _handlers, _import_items, _stop_json)
+"""The v0.2b API, as the emulator serves it."""
