@@ -15,13 +15,13 @@ TEST_DEPS = [
     "jsonschema>=4.20",
     # Answers generated from the official OpenAPI schema (tests/conformance/).
     "hypothesis-jsonschema>=0.23",
-    # The leaky bucket the scheduler is compared with (tests/test_scheduler.py).
+    # The leaky bucket the scheduler is compared with (tests/shared/test_scheduler.py).
     "aiolimiter>=1.1",
 ]
 
 # aioresponses 0.7.9 breaks on aiohttp 3.14 (ClientResponse gained a required
 # 'stream_writer' argument), so the tests of what aiohttp is handed
-# (tests/test_wire.py: headers, base URL joining, query encoding) run on 3.13
+# (tests/unit/test_wire.py: headers, base URL joining, query encoding) run on 3.13
 # only. Every other test, the request shapes of every endpoint included (they go
 # through a scripted transport), runs on both lines.
 AIOHTTP_VERSIONS = {

@@ -20,7 +20,7 @@ import pytest
 import route_planning_async as rp
 from route_planning_async import emulator, redis, webhooks
 
-ROOT = pathlib.Path(__file__).resolve().parent.parent
+ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 
 

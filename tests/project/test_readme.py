@@ -12,7 +12,7 @@ from support.subprocess_pytest import run_pytest
 
 from route_planning_async import emulator
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 
 def _quickstart() -> str:

@@ -33,7 +33,7 @@ from route_planning_async.webhooks import (
     webhook_handler,
 )
 
-README = pathlib.Path(__file__).resolve().parent.parent / "README.md"
+README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 SECRET = "0123456789abcdef0123456789abcdef"
 STOP = {"id": "plans/p1/stops/s1", "plan": "plans/p1", "address": {"address": "1 Main St"}}
 

@@ -338,11 +338,11 @@ async def test_a_malformed_status_line_keeps_a_redacted_copy_of_what_is_useful()
 
 
 def test_every_test_the_readme_security_section_names_exists() -> None:
-    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text(encoding="utf-8")
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     section = readme[readme.index("### Security") : readme.index("## Rate limits")]
     named = re.findall(r"`(tests/[\w/]+\.py)(?:::(\w+))?`", section)
     assert len(named) >= 12
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     for path, test in named:
         source = (root / path).read_text(encoding="utf-8")
         if test:

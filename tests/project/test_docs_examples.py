@@ -19,13 +19,13 @@ from support.examples import Example, examples, run_fragment
 import route_planning_async as rp
 from route_planning_async.emulator import Emulator
 
-_WEBHOOKS = "tests/test_webhooks.py::test_the_readme_app_and_its_emulator_test_run_as_written"
+_WEBHOOKS = "tests/v0_2b/test_webhooks.py::test_the_readme_app_and_its_emulator_test_run_as_written"
 ELSEWHERE = {
-    "asyncio.run(main())": "tests/test_readme.py::test_quickstart_runs_as_written",
+    "asyncio.run(main())": "tests/project/test_readme.py::test_quickstart_runs_as_written",
     "route_planning_emulator(speedup=60)": (
-        "tests/test_readme.py::test_the_pytest_example_runs_with_the_installed_plugin"
+        "tests/project/test_readme.py::test_the_pytest_example_runs_with_the_installed_plugin"
     ),
-    "class OnePlan": "tests/test_readme.py::test_the_transport_example_runs_as_written",
+    "class OnePlan": "tests/project/test_readme.py::test_the_transport_example_runs_as_written",
     "def make_app(secret": _WEBHOOKS,
     "test_my_app_receives_the_deliveries": _WEBHOOKS,
     "RedisBackend(": "tests/redis/test_redis_docs_example.py::test_the_readme_redis_example_runs",

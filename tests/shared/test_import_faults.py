@@ -4,7 +4,7 @@ One test per case of the import's failure modes (a refused stop sinking its
 batch, an interrupted import run again, batches never sent reported as
 unknown, duplicate keys in one input, a late commit, a hanging service, a lone
 surrogate, cancel/close/deadline/stop), each ending with the accounting of
-``tests/test_importer.py``: every row is on the server once when the report
+``tests/shared/test_importer.py``: every row is on the server once when the report
 says created, absent when it says rejected or not created.
 """
 
@@ -39,7 +39,7 @@ from route_planning_async._import import ImportProgress, Outcome
 from route_planning_async._limits import Rule as _Rule
 from route_planning_async.emulator import Fault
 from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput
-from tests.test_importer import (
+from tests.shared.test_importer import (
     IMPORT,
     assert_accounted,
     create_plan,

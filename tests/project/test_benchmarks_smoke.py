@@ -23,7 +23,7 @@ from benchmarks._report import render
 from benchmarks.bench_limit_mismatch import recovery_periods, slot_occupancy
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 EXPECTED = {
     "import_utilization",
     "mixed_utilization",
