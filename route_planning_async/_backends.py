@@ -3,7 +3,7 @@
 This room holds the contract every backend keeps (:class:`RateLimitBackend`,
 whose methods state it), the :class:`Grant` a backend hands out for one
 admitted attempt, and the default :class:`InMemoryBackend`. It knows rules
-(``_limits.py``) and nothing of the scheduler that calls it (``_scheduler.py``,
+(``_limits.py``) and nothing of the scheduler that calls it (``_scheduler/``,
 whose docstring argues why the slots below keep the service's windows), so a
 shared backend such as the ``redis`` package depends on this module alone.
 """

@@ -6,7 +6,7 @@ Which endpoint falls in
 which category is decided once, in ``_endpoints.py``; how many requests a
 category may send is decided here; where the slots that count against these
 rules are kept is the backends' business (``_backends.py``), and how requests
-wait for that capacity the scheduler's (``_scheduler.py``). This is the lowest
+wait for that capacity the scheduler's (``_scheduler/``). This is the lowest
 of those rooms: it imports neither.
 """
 

@@ -1,6 +1,6 @@
 """Field validators and converters for the input classes, and :data:`UNSET`.
 
-The building blocks of ``_inputs.py``: how a field is checked, not which rule
+The building blocks of a version's inputs (``v0_2b/_inputs/``): how a field is checked, not which rule
 of the contract applies to it (the limits and the fields are declared there).
 
 - Validators (``attrs`` ``validator=``) check a scalar and name the failing
