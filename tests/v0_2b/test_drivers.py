@@ -443,3 +443,14 @@ async def test_a_bad_row_is_named_by_its_position_and_field_whatever_the_input(k
         assert "cannot be encoded as UTF-8" in bad.value.rule
         assert 3 not in team_rows(emu)  # the bad row was never sent
 
+
+@pytest.mark.parametrize("kind", ["list", "iterator", "async iterator"])
+async def test_emails_that_differ_only_in_case_are_one_key(kind: str) -> None:
+    rows = [driver_row(0), rp.DriverInput(name="zoe", email="zoe@example.com"), driver_row(2)]
+    rows.append(rp.DriverInput(name="zoe-again", email="zoe@EXAMPLE.COM"))
+    async with running() as (emu, client):
+        with pytest.raises(rp.ValidationError) as repeated:
+            await client.drivers.import_many(_as(kind, rows), batch_size=10)
+        assert repeated.value.field == "drivers[3].email"
+        assert "drivers[1]" in repeated.value.rule
+        assert emu.log.select(route=IMPORT) == []
