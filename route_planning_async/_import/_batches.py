@@ -93,6 +93,10 @@ class BatchSender(Generic[T]):
 
         try:
             return await self._target.send([run.items[o] for o in offsets], on_sent)
+        except (UnicodeEncodeError, ValidationError) as exc:
+            if not math.isnan(sent_at):
+                raise
+            raise _NotBuilt(self._row_error(run, offsets, exc)) from exc
         finally:
             run.sending = False
             if not math.isnan(sent_at):
@@ -113,12 +117,10 @@ class BatchSender(Generic[T]):
                 return unnamed
             try:
                 answer = await self._send(run, offsets)
-            except UnicodeEncodeError as exc:
+            except _NotBuilt as exc:
                 # The body could not be built: nothing was sent.
-                rows = [(run.batch.start + o, run.items[o]) for o in offsets]
-                error: ValidationError = unencodable(self._target.kind.rows, rows, exc)
-                run.fail(report, offsets, Outcome.NOT_CREATED, error)
-                control.stop(error)
+                run.fail(report, offsets, Outcome.NOT_CREATED, exc.error)
+                control.stop(exc.error)
                 return unnamed
             except AuthenticationError as exc:
                 self._end_import(run, offsets, exc)
@@ -180,6 +182,27 @@ class BatchSender(Generic[T]):
             return unnamed
         return unnamed
 
+    def _row_error(
+        self, run: BatchRun, offsets: list[int], exc: UnicodeEncodeError | ValidationError
+    ) -> ValidationError:
+        """The error of a body that could not be built, naming the row by its input position.
+
+        The body names a row by its place in the request (``[1].email``); a
+        stream's row is named as a Sequence's check names it (``drivers[51].email``).
+        """
+        rows = self._target.kind.rows
+        positioned = [(run.batch.start + o, run.items[o]) for o in offsets]
+        found = unencodable(rows, positioned)
+        if found is not None:
+            return found
+        if isinstance(exc, UnicodeEncodeError):
+            return ValidationError(f"{rows}[{positioned[0][0]}]", f"cannot be encoded: {exc}")
+        match = self._refused_index.match(exc.field)
+        if match is None or int(match.group(1)) >= len(positioned):
+            return exc  # a field of the request, not of one row
+        position = positioned[int(match.group(1))][0]
+        return ValidationError(f"{rows}[{position}]{exc.field[match.end() :]}", exc.rule)
+
     def _end_import(self, run: BatchRun, offsets: list[int], exc: RoutePlanningError) -> None:
         """Every other batch would fail the same way: stop reading input."""
         run.fail(self._report, offsets, Outcome.NOT_CREATED, exc)
@@ -223,6 +246,14 @@ class BatchSender(Generic[T]):
         for offset, item_id in zip(remaining, answer.created, strict=True):
             self._report._record_created(run.batch, offset, item_id)
         run.in_air.difference_update(sent)
+
+
+class _NotBuilt(Exception):
+    """A batch's body could not be built, so nothing was sent; ``error`` names the row."""
+
+    def __init__(self, error: ValidationError) -> None:
+        super().__init__(str(error))
+        self.error = error
 
 
 def _match_refusal(

@@ -42,14 +42,15 @@ def check_row(
     return item
 
 
-def unencodable(rows: str, items: list[tuple[int, object]], exc: UnicodeEncodeError) -> ValidationError:
-    """The error naming the first of ``(position, row)`` whose body could not be encoded."""
+def unencodable(rows: str, items: list[tuple[int, object]]) -> ValidationError | None:
+    """The error naming the first of ``(position, row)`` with a string UTF-8 cannot carry
+    (as a Sequence's check names it); None when every row can be encoded."""
     for position, item in items:
         try:
             _check_encodable(item, f"{rows}[{position}]")
         except ValidationError as error:
             return error
-    return ValidationError(f"{rows}[{items[0][0]}]", f"cannot be encoded: {exc}")
+    return None
 
 
 def _names(cls: type) -> tuple[str, ...]:

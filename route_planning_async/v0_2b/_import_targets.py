@@ -41,6 +41,7 @@ from route_planning_async.v0_2b._models import (
     DriverImportResult,
     ImportResult,
     LiveImportResult,
+    PlanOptimization,
     UnassignedStop,
 )
 
@@ -241,8 +242,12 @@ class LiveImport:
     report: ImportReport[StopInput]
     """One outcome per input stop."""
     pending: bool
-    """Whether the stops joined an editing session (the plan was not writable),
-    which was then applied."""
+    """Whether the stops joined the plan's editing session (it was not writable),
+    or may have: answers were lost and the plan was then left with changes to
+    apply, or could not be read. The session was applied, unless the plan could
+    not be read: then ``edit.operation`` is None, and the stops reported
+    ``unknown`` may be waiting in the session until the plan is re-optimized and
+    redistributed (or saved)."""
     edit: LiveEdit
     """The live edit that applied the session: ``edit.operation`` (the
     re-optimization) and ``edit.plan`` (after ``:redistribute``) once applied."""
@@ -284,6 +289,21 @@ class _LivePlanStopsTarget(_StopRows):
         result = await self.stops._fetch(request, LiveImportResult, on_sent)
         self.answers.append(result.pending)
         return _stop_answer(result)
+
+    async def left_in_session(self) -> bool | None:
+        """After answers were lost: whether the plan's editing session may hold changes.
+
+        The lost batches may wait in the session, which no answer reported. The
+        plan says: writable, or ``optimized`` (not ``editing``), it holds none
+        (False); any other state, it may (True: applying it re-optimizes the
+        plan, and the service answers that nothing is left to apply when so).
+        None when the plan cannot be read.
+        """
+        try:
+            plan = await self.plans.get(self.plan_id)
+        except RoutePlanningError:
+            return None
+        return not plan.writable and plan.optimization != PlanOptimization.OPTIMIZED
 
     async def _in_session(self) -> bool:
         """Whether the plan is in an editing session, whose pending stops are not listed."""

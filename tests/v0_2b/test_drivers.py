@@ -413,3 +413,44 @@ async def test_an_email_repeated_in_another_case_is_the_same_key() -> None:
         assert report.skipped == 1
         assert team_rows(emu).keys() == {0}
         assert len(team_rows(emu)[0]) == 1
+
+
+def _unsendable_row(position: int) -> rp.DriverInput:
+    """Row ``position`` with a depot UTF-8 cannot carry, put in its list after the row was built."""
+    driver = rp.DriverInput(name=f"row-{position}", email=f"row{position}@example.com", depots=["depots/d"])
+    assert isinstance(driver.depots, list)
+    driver.depots.append("depots/\udcff")
+    return driver
+
+
+def _as(kind: str, rows: list[rp.DriverInput]) -> Any:
+    """``rows`` as a list, an iterator or an async iterator."""
+
+    async def source() -> AsyncIterator[rp.DriverInput]:
+        for row in rows:
+            yield row
+
+    return {"list": rows, "iterator": iter(rows), "async iterator": source()}[kind]
+
+
+@pytest.mark.parametrize("kind", ["list", "iterator", "async iterator"])
+async def test_a_bad_row_is_named_by_its_position_and_field_whatever_the_input(kind: str) -> None:
+    rows = [driver_row(0), driver_row(1), driver_row(2), _unsendable_row(3)]
+    async with running() as (emu, client):
+        with pytest.raises(rp.ValidationError) as bad:
+            await client.drivers.import_many(_as(kind, rows), batch_size=2)
+        assert bad.value.field == "drivers[3].depots[1]"
+        assert "cannot be encoded as UTF-8" in bad.value.rule
+        assert 3 not in team_rows(emu)  # the bad row was never sent
+
+
+@pytest.mark.parametrize("kind", ["list", "iterator", "async iterator"])
+async def test_emails_that_differ_only_in_case_are_one_key(kind: str) -> None:
+    rows = [driver_row(0), rp.DriverInput(name="zoe", email="zoe@example.com"), driver_row(2)]
+    rows.append(rp.DriverInput(name="zoe-again", email="zoe@EXAMPLE.COM"))
+    async with running() as (emu, client):
+        with pytest.raises(rp.ValidationError) as repeated:
+            await client.drivers.import_many(_as(kind, rows), batch_size=10)
+        assert repeated.value.field == "drivers[3].email"
+        assert "drivers[1]" in repeated.value.rule
+        assert emu.log.select(route=IMPORT) == []

@@ -141,3 +141,62 @@ async def test_a_bad_row_applies_nothing() -> None:
         assert bad.value.field == "stops[1]"
         assert emu.log.select(route="stops.live_import_batch") == []
         assert emu.log.select(route="plans.reoptimize") == []
+
+
+@pytest.mark.parametrize("kind", ["error_after_commit", "drop_after_commit"])
+async def test_a_session_whose_every_answer_was_lost_is_still_applied(kind: str) -> None:
+    # No answer says the stops are pending, but the plan is left editing: the
+    # session holds them, so it is applied and the drivers see the stops.
+    async with running() as (emu, client):
+        plan_id = await optimized_plan(client)
+        emu.faults.add(Fault(kind, route="stops.live_import_batch"))
+        done = await client.stops.live_import_many(
+            plan_id, [stop(p) for p in range(30)], batch_size=10, settle_delay=0, poll_interval=0.01
+        )
+        assert done.report.unknown == 30
+        assert len(emu.log.select(route="stops.live_import_batch")) == 3  # nothing resent
+        assert done.pending
+        assert done.edit.operation is not None
+        assert done.edit.operation.done
+        assert done.edit.plan is not None
+        assert done.edit.plan.distributed
+        plan = await client.plans.get(plan_id)
+        assert plan.optimization == rp.PlanOptimization.OPTIMIZED
+        stops = await _deliveries(client, plan_id)
+        assert sorted(s.recipient.external_id or "" for s in stops if s.recipient.external_id) == sorted(
+            f"live-{p}" for p in range(30)
+        )
+        assert all(s.route is not None for s in stops)
+
+
+async def test_lost_answers_and_an_unreadable_plan_leave_the_session_to_the_caller() -> None:
+    # The plan's state cannot be read after the answers were lost: the stops may
+    # wait in its editing session, so the call says pending without applying it.
+    async with running() as (emu, client):
+        plan_id = await optimized_plan(client)
+        emu.faults.add(Fault("error_after_commit", route="stops.live_import_batch"))
+        emu.faults.add(Fault("error", route="plans.get", status=503))
+        done = await client.stops.live_import_many(
+            plan_id, [stop(p) for p in range(10)], settle_delay=0, poll_interval=0.01
+        )
+        assert done.report.unknown == 10
+        assert done.pending
+        assert done.edit.operation is None
+        assert emu.log.select(route="plans.reoptimize") == []
+        emu.faults.clear()
+        assert (await client.plans.get(plan_id)).optimization == rp.PlanOptimization.EDITING
+
+
+async def test_lost_answers_of_a_plan_left_optimized_apply_nothing() -> None:
+    # A lost answer of a batch the service refused whole: the session holds
+    # nothing (the plan is optimized, not editing), so nothing is applied.
+    async with running() as (emu, client):
+        plan_id = await optimized_plan(client)
+        emu.faults.add(Fault("drop", route="stops.live_import_batch"))
+        done = await client.stops.live_import_many(
+            plan_id, [stop(p) for p in range(10)], settle_delay=0, poll_interval=0.01, max_resends=0
+        )
+        assert done.report.unknown == 10
+        assert not done.pending
+        assert done.edit.operation is None
+        assert emu.log.select(route="plans.reoptimize") == []

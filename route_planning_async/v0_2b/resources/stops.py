@@ -267,7 +267,11 @@ class Stops(_Resource):
 
         Stops pending in an editing session are not listed by the service, so a
         batch of a plan that is not writable whose answer was lost cannot be
-        reconciled: it is reported ``unknown``.
+        reconciled: it is reported ``unknown``. Its stops may wait in the
+        session all the same, so when rows are ``unknown`` and no answer said
+        ``pending`` the plan is read: unless it is writable or ``optimized``
+        (its session holds nothing), the session is applied. When the plan
+        cannot be read, ``pending`` is True and nothing is applied.
 
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
@@ -293,8 +297,12 @@ class Stops(_Resource):
             report = await run_import(
                 target, stops, limits=client.rate_limits, clock=client._clock, **import_options
             )
-            if target.pending:
+            pending: bool | None = target.pending
+            if not pending and report.unknown:
+                # No answer said pending, but lost ones may have: the plan's state tells.
+                pending = await target.left_in_session()
+            if pending:
                 # The importer's batches are not live calls; one marker makes
                 # the live edit apply the editing session on exit.
                 edit.changes.append(LiveChange(pending=True))
-        return LiveImport(report=report, pending=bool(target.pending), edit=edit)
+        return LiveImport(report=report, pending=pending is not False, edit=edit)
