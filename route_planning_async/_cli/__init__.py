@@ -7,6 +7,7 @@ The rooms, each importing only rooms listed above it:
 
 - ``_errors``: exit codes and the errors that end a command with one line on stderr.
 - ``_summary``: a distributed plan route by route, as plain data.
+- ``_cells``: every CSV the tool writes, its cells escaped so that no spreadsheet runs them.
 - ``_csv``: stops as CSV, the column mapping, the failure report and the export.
 - ``_failures``: the rows an import did not bring in, for its report and the ``--failures`` file.
 - ``_limits``: ``--limits``: the client's rate limits by name or from a JSON or TOML file.

@@ -4,7 +4,8 @@ and the failure report that can be fed straight back in.
 The column names of a spreadsheet vary, so every field has a list of header
 aliases; headers are compared without case, spaces, hyphens or underscores
 (``External ID`` = ``external_id`` = ``externalId``). ``--map-column
-field=header`` overrides any of them. Nothing here needs click or rich.
+field=header`` overrides any of them. Cells are written and read with the
+formula escape of :mod:`._cells`. Nothing here needs click or rich.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ from route_planning_async import (
     ValidationError,
     WeightInput,
 )
+from route_planning_async._cli._cells import unescape_cell, write_csv
 
 __all__ = [
     "ERROR_COLUMN",
@@ -432,7 +434,7 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
     start = 1
     try:
         for record in reader:
-            yield start, record
+            yield start, [unescape_cell(cell) for cell in record]
             start = reader.line_num + 1
     except csv.Error as exc:
         raise CsvError(f"line {reader.line_num}: {exc}") from None
@@ -442,7 +444,7 @@ def read_stop_csv(source: Path | str, overrides: Mapping[str, str] | None = None
     """Read and validate a whole file of stops (a path, or the text itself as ``str``)."""
     if isinstance(source, Path):
         try:
-            text = source.read_text(encoding="utf-8-sig")
+            text = source.read_bytes().decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
         except UnicodeDecodeError as exc:
             raise CsvError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         except OSError as exc:
@@ -491,14 +493,9 @@ def write_failures(
     fixed and imported again.
     """
     columns = failure_header(header)
-    count = 0
+    rows = ({**values, ERROR_COLUMN: error} for values, error in failures)
     with path.open("w", encoding="utf-8", newline="") as stream:
-        writer = csv.DictWriter(stream, fieldnames=columns, extrasaction="ignore")
-        writer.writeheader()
-        for values, error in failures:
-            writer.writerow({**{name: values.get(name, "") for name in columns}, ERROR_COLUMN: error})
-            count += 1
-    return count
+        return write_csv(stream, columns, rows)
 
 
 EXPORT_COLUMNS: tuple[str, ...] = (
@@ -580,11 +577,5 @@ def stop_as_row(stop: Stop) -> dict[str, str]:
 
 def write_stops(path: Path, stops: Iterable[Stop]) -> int:
     """Write stops as CSV with :data:`EXPORT_COLUMNS`; return how many were written."""
-    count = 0
     with path.open("w", encoding="utf-8", newline="") as stream:
-        writer = csv.DictWriter(stream, fieldnames=EXPORT_COLUMNS)
-        writer.writeheader()
-        for stop in stops:
-            writer.writerow(stop_as_row(stop))
-            count += 1
-    return count
+        return write_csv(stream, EXPORT_COLUMNS, (stop_as_row(stop) for stop in stops))

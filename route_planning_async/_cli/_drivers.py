@@ -29,6 +29,7 @@ from route_planning_async import (
     RouteOverridesInput,
     ValidationError,
 )
+from route_planning_async._cli._cells import unescape_cell
 from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._failures import Failures
@@ -146,14 +147,14 @@ def read_driver_csv(source: Path | str) -> DriverCsv:
     """Read a whole file of drivers (a path, or the text itself as ``str``), each row checked."""
     if isinstance(source, Path):
         try:
-            text = source.read_text(encoding="utf-8-sig")
+            text = source.read_bytes().decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
         except (UnicodeDecodeError, OSError) as exc:
             raise CsvError(f"{source}: {exc}") from None
     else:
         text = source
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        records = [(reader.line_num, record) for record in reader]
+        records = [(reader.line_num, [unescape_cell(cell) for cell in record]) for record in reader]
     except csv.Error as exc:
         raise CsvError(f"line {reader.line_num}: {exc}") from None
     records = [(line, record) for line, record in records if any(cell.strip() for cell in record)]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import json
 import os
 import shlex
@@ -39,6 +40,22 @@ def limits_as_data(limits: RateLimits) -> dict[str, list[dict[str, Any]]]:
         ]
         for category in Category
     }
+
+
+def _loopback_host(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """``--host`` as given, when it is a loopback address; a usage error naming it otherwise."""
+    try:
+        loopback = value == "localhost" or ipaddress.ip_address(value).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise click.BadParameter(
+            f"{value!r}: the emulator binds loopback only (127.0.0.1, ::1 or localhost): "
+            "it takes any caller with its well-known API key, so no other machine may reach it",
+            ctx,
+            param,
+        )
+    return value
 
 
 def _export(name: str, value: str) -> str:
@@ -104,7 +121,14 @@ async def serve_emulator(
 
 @click.command("emulator", cls=Command)
 @click.option(
-    "--port", type=click.IntRange(0, 65535), default=0, help="TCP port on 127.0.0.1 (default: a free one)."
+    "--host",
+    default="127.0.0.1",
+    show_default=True,
+    callback=_loopback_host,
+    help="Loopback address to bind (127.0.0.1, ::1 or localhost).",
+)
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=0, help="TCP port on --host (default: a free one)."
 )
 @click.option("--http", is_flag=True, help="Serve plain HTTP (no certificate to trust) instead of HTTPS.")
 @speedup_option("Run the emulator's limits and delays this many times faster (the exported limits match).")
@@ -123,6 +147,7 @@ async def serve_emulator(
     help='Close stdout after the export lines, for eval "$(route-planning emulator --print-env &)".',
 )
 def emulator_command(
+    host: str,
     port: int,
     http: bool,
     speedup: float,
@@ -154,5 +179,7 @@ def emulator_command(
         raise click.BadParameter(exc.format_message(), param_hint="--limits") from None
     from route_planning_async.emulator import EmulatorConfig
 
-    config = EmulatorConfig(port=port, tls=not http, speedup=speedup, seed=seed, rate_limits=limits)
+    config = EmulatorConfig(
+        host=host, port=port, tls=not http, speedup=speedup, seed=seed, rate_limits=limits
+    )
     run_command(lambda: serve_emulator(Output(), config, ca_file=ca_output, print_env=print_env))

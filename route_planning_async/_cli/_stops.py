@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import re
 import sys
 from collections.abc import Sequence
@@ -12,6 +11,7 @@ from typing import Any
 import click
 
 from route_planning_async import StopType, ValidationError
+from route_planning_async._cli._cells import write_csv
 from route_planning_async._cli._csv import (
     CsvRow,
     StopCsv,
@@ -74,7 +74,8 @@ async def stops_export(settings: Settings, *, plan: str, csv_file: Path) -> int:
     client_id. The service gives an address back as its two lines and its
     geocoded point (city, state, zip and country are not returned apart), so
     the coordinates place a re-imported stop where it was. Allowed drivers and
-    route assignments are not exported.
+    route assignments are not exported. A text cell a spreadsheet would run as a
+    formula (=, +, -, @) is written with a ' in front, which 'stops import' takes off.
     """
     async with open_client(settings) as client:
         # An optimized plan's list also holds each route's start and end: not stops to import.
@@ -342,9 +343,7 @@ def stops_sample(count: int, seed: int, output: Path | None) -> None:
         header.extend(name for name in row if name not in header)
     stream = output.open("w", encoding="utf-8", newline="") if output is not None else sys.stdout
     try:
-        writer = csv.DictWriter(stream, fieldnames=header, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
+        write_csv(stream, header, rows, lineterminator="\n")
     finally:
         if output is not None:
             stream.close()

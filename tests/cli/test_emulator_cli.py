@@ -193,6 +193,25 @@ def test_emulator_options_are_checked() -> None:
     assert "no-such-ca.pem does not exist or is not a file" in missing.stderr
 
 
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5", "example.com"])
+def test_emulator_refuses_a_host_beyond_loopback_with_a_usage_line(host: str) -> None:
+    refused = _run({}, "emulator", "--http", "--host", host)
+    assert refused.exit_code == 2
+    assert refused.stdout == ""
+    error = refused.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"Error: Invalid value for '--host': {host!r}: the emulator binds loopback only")
+    assert "no other machine" in error  # and why
+    assert "Traceback" not in refused.stderr
+
+
+def test_emulator_serves_on_the_loopback_host_it_is_given(started: list[subprocess.Popen[str]]) -> None:
+    process = _start(["--http", "--print-env", "--host", "127.0.0.1"])
+    started.append(process)
+    env = _exports(_read_to_end(process))
+    assert re.fullmatch(r"http://127\.0\.0\.1:\d+/public/v0\.2b", env["ROUTE_PLANNING_BASE_URL"] or "")
+    _stop(process)
+
+
 def test_help_says_emulator_is_one_shot_and_how_to_get_a_lasting_one() -> None:
     shown = " ".join(_run({}, "plans", "list", "--help").stdout.split())
     assert "One-shot: run this one command against a fresh, empty embedded emulator" in shown
