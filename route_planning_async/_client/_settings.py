@@ -105,9 +105,12 @@ def checked_api_key(api_key: object) -> str:
         raise ConfigurationError(f"api_key must be a str, got {type(api_key).__name__}")
     if not api_key.strip():
         raise ConfigurationError("api_key must be a non-blank string")
-    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in api_key):
-        # CR, LF or NUL would break (or inject into) the Authorization header.
-        raise ConfigurationError("api_key must not contain control characters (CR, LF, NUL, tab...)")
+    if any(_is_control(char) for char in api_key):
+        # CR, LF or NUL would break (or inject into) the Authorization header; a C1
+        # control (NEL, CSI) is no part of a key either.
+        raise ConfigurationError(
+            "api_key must not contain control characters (CR, LF, NUL, tab, DEL, U+0080 to U+009F...)"
+        )
     if api_key != api_key.strip():
         raise ConfigurationError("api_key must not start or end with whitespace")
     return api_key
@@ -134,6 +137,12 @@ def check_instance(setting: str, value: object, expected: type | tuple[type, ...
     if value is not None and not isinstance(value, expected):
         names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
         raise ConfigurationError(f"{setting} must be a {names} (or None), got {type(value).__name__}")
+
+
+def _is_control(char: str) -> bool:
+    """Whether ``char`` is a C0 control, DEL or a C1 control (Unicode category Cc)."""
+    code = ord(char)
+    return code < 0x20 or 0x7F <= code <= 0x9F
 
 
 def _is_loopback(host: str) -> bool:
