@@ -139,7 +139,8 @@ class DecodeError(RoutePlanningError):
     ``path`` is the JSON path of the offending value (``routes[2].timing.latestAttemptTime``,
     empty for the whole answer), ``value`` the value found there (None for a missing
     key) and ``reason`` what was wrong with it. ``method`` and ``request_url`` name
-    the request, when the error was made for one.
+    the request, when the error was made for one: every answer to a namespace
+    call (``client.plans.create`` and the rest, list pages included) is.
     """
 
     def __init__(
@@ -174,6 +175,12 @@ class DecodeError(RoutePlanningError):
         else:
             path = f"{part}.{self.path}"
         error = DecodeError(path, self.value, self.reason, method=self.method, request_url=self.request_url)
+        error.__cause__ = self.__cause__
+        return error
+
+    def for_request(self, method: str, request_url: str) -> DecodeError:
+        """The same error, naming the request whose answer it is about."""
+        error = DecodeError(self.path, self.value, self.reason, method=method, request_url=request_url)
         error.__cause__ = self.__cause__
         return error
 
