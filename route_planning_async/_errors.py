@@ -417,9 +417,15 @@ class OptimizationInProgressError(ConflictError):
 
 
 class PlanAlreadyOptimizedError(ConflictError):
-    """409 ``plan_already_optimized``: optimize runs once; use reoptimize."""
+    """409 ``plan_already_optimized``: optimize runs once, then reoptimize applies live changes;
+    to a reoptimize, it means that there are no pending live changes to apply."""
 
     def hint(self) -> str:
+        if self.request_url is not None and self.request_url.endswith(":reoptimize"):
+            return (
+                "The plan has no pending live changes to apply: make them first "
+                "(stops.live_create / live_update / live_delete, or plans.live_edit)"
+            )
         return "The plan is already optimized: use plans.reoptimize (after live changes) instead"
 
 
