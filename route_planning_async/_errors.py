@@ -191,6 +191,8 @@ class TransportError(RoutePlanningError):
 
     ``maybe_sent`` is False only when the connection was never made, so the
     service cannot have seen the request; otherwise the outcome is unknown.
+    ``retryable`` is False when trying again cannot help: the service's TLS
+    certificate could not be verified (raised at once, after one attempt).
 
     The HTTP library's own exception is never kept (aiohttp's errors hold the
     request's headers, ``Authorization`` among them): ``__cause__`` is None, the
@@ -208,6 +210,7 @@ class TransportError(RoutePlanningError):
         method: str,
         request_url: str,
         maybe_sent: bool,
+        retryable: bool = True,
         history: Sequence[AttemptRecord] = (),
         error_type: str | None = None,
         status: int | None = None,
@@ -220,6 +223,8 @@ class TransportError(RoutePlanningError):
         """The URL the request was sent to."""
         self.maybe_sent = maybe_sent
         """False only when the connection was never made (the service cannot have seen it)."""
+        self.retryable = retryable
+        """False when trying again cannot help (a TLS certificate that could not be verified)."""
         self.history: tuple[AttemptRecord, ...] = tuple(history)
         """The failed attempts that came before this one, oldest first, when the request was retried."""
         self.attempts = len(self.history) + 1
