@@ -35,6 +35,7 @@ __all__ = [
     "auth_header",
     "decode",
     "encode_body",
+    "json_problem",
     "parse_retry_after",
     "user_agent",
 ]
@@ -123,43 +124,76 @@ def user_agent() -> str:
 def encode_body(data: Any) -> bytes:
     """Compact JSON, UTF-8.
 
-    The inputs refuse strings that UTF-8 cannot carry (lone surrogates) when they
-    are built; this is the backstop for a body built some other way: the same
-    :class:`~route_planning_async.ValidationError`, naming the field, and nothing sent.
+    The inputs refuse what JSON cannot carry (lone surrogates, NaN) when they
+    are built; this is the backstop for a body built some other way: a
+    :class:`~route_planning_async.ValidationError` naming the field (see
+    :func:`json_problem`), and nothing sent.
     """
-    text = json.dumps(data, separators=(",", ":"), ensure_ascii=False)
     try:
+        text = json.dumps(data, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
         return text.encode()
+    except (TypeError, ValueError, RecursionError):
+        # UnicodeEncodeError is a ValueError.
+        field, rule = json_problem(data) or ("", "cannot be encoded as JSON")
+        raise ValidationError(field or "body", rule) from None
+
+
+_JSON_TYPES = "str, int, float, bool, None, list or dict"
+
+
+def json_problem(value: Any, path: str = "") -> tuple[str, str] | None:
+    """The first part of ``value`` that is not JSON, as ``(field path, rule)``; None when it all is.
+
+    JSON is: a ``dict`` with ``str`` keys, a ``list`` or ``tuple``, a ``str``
+    that UTF-8 can carry, a finite ``int`` or ``float``, ``bool`` and ``None``.
+    ``path`` names ``value`` itself (``""`` for a body's root).
+    """
+    try:
+        return _json_problem(value, path, set())
+    except RecursionError:
+        return (path, "is nested too deeply to encode as JSON")
+
+
+def _json_problem(value: Any, path: str, enclosing: set[int]) -> tuple[str, str] | None:
+    if value is None or isinstance(value, bool | int):
+        return None
+    if isinstance(value, float):
+        return None if math.isfinite(value) else (path, f"must be a finite number, got {value!r}")
+    if isinstance(value, str):
+        return None if _utf8(value) else (path, "cannot be encoded as UTF-8")
+    if not isinstance(value, dict | list | tuple):
+        return (path, f"is not a JSON value ({_JSON_TYPES}), got {type(value).__name__}")
+    if id(value) in enclosing:
+        return (path, "contains itself, which JSON cannot encode")
+    enclosing.add(id(value))
+    try:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    return (path, f"has a key that is not a str: {type(key).__name__} {key!r}")
+                where = f"{path}.{key}" if path else key
+                if not _utf8(key):
+                    return (where, "cannot be encoded as UTF-8")
+                found = _json_problem(item, where, enclosing)
+                if found:
+                    return found
+        else:
+            for index, item in enumerate(value):
+                found = _json_problem(item, f"{path}[{index}]", enclosing)
+                if found:
+                    return found
+    finally:
+        enclosing.discard(id(value))
+    return None
+
+
+def _utf8(text: str) -> bool:
+    """Whether UTF-8 can carry ``text`` (a lone surrogate it cannot)."""
+    try:
+        text.encode()
     except UnicodeEncodeError:
-        raise ValidationError(_unencodable_path(data, "") or "body", "cannot be encoded as UTF-8") from None
-
-
-def _unencodable_path(value: Any, path: str) -> str:
-    """The path of the first string in ``value`` (a key or a value) that UTF-8 cannot carry."""
-
-    def bad(text: str) -> bool:
-        try:
-            text.encode()
-        except UnicodeEncodeError:
-            return True
         return False
-
-    if isinstance(value, Mapping):
-        for key, item in value.items():
-            where = f"{path}.{key}" if path else str(key)
-            if isinstance(key, str) and bad(key):
-                return where
-            found = _unencodable_path(item, where)
-            if found:
-                return found
-    elif isinstance(value, list | tuple):
-        for index, item in enumerate(value):
-            found = _unencodable_path(item, f"{path}[{index}]")
-            if found:
-                return found
-    elif isinstance(value, str) and bad(value):
-        return path or "body"
-    return ""
+    return True
 
 
 def decode(request: Request, response: Response, *, base_url: str = "") -> Any:

@@ -39,7 +39,7 @@ class ErrorCode(enum.StrEnum):
     PLAN_ALREADY_DISTRIBUTED = "plan_already_distributed"
     """409: the plan was already distributed."""
     PLAN_ALREADY_OPTIMIZED = "plan_already_optimized"
-    """409: the plan is already optimized; reoptimize it instead."""
+    """409: to optimize, the plan is already optimized; to reoptimize, it has no pending live changes."""
     PLAN_CONCURRENT_MODIFICATION = "plan_concurrent_modification"
     """409: the plan was changed by another request at the same time."""
     PLAN_INACCESSIBLE = "plan_inaccessible"

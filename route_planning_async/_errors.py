@@ -139,7 +139,8 @@ class DecodeError(RoutePlanningError):
     ``path`` is the JSON path of the offending value (``routes[2].timing.latestAttemptTime``,
     empty for the whole answer), ``value`` the value found there (None for a missing
     key) and ``reason`` what was wrong with it. ``method`` and ``request_url`` name
-    the request, when the error was made for one.
+    the request, when the error was made for one: every answer to a namespace
+    call (``client.plans.create`` and the rest, list pages included) is.
     """
 
     def __init__(
@@ -177,6 +178,12 @@ class DecodeError(RoutePlanningError):
         error.__cause__ = self.__cause__
         return error
 
+    def for_request(self, method: str, request_url: str) -> DecodeError:
+        """The same error, naming the request whose answer it is about."""
+        error = DecodeError(self.path, self.value, self.reason, method=method, request_url=request_url)
+        error.__cause__ = self.__cause__
+        return error
+
 
 class TransportError(RoutePlanningError):
     """The request got no HTTP answer: connection refused, reset, timed out, or a
@@ -184,6 +191,8 @@ class TransportError(RoutePlanningError):
 
     ``maybe_sent`` is False only when the connection was never made, so the
     service cannot have seen the request; otherwise the outcome is unknown.
+    ``retryable`` is False when trying again cannot help: the service's TLS
+    certificate could not be verified (raised at once, after one attempt).
 
     The HTTP library's own exception is never kept (aiohttp's errors hold the
     request's headers, ``Authorization`` among them): ``__cause__`` is None, the
@@ -201,6 +210,7 @@ class TransportError(RoutePlanningError):
         method: str,
         request_url: str,
         maybe_sent: bool,
+        retryable: bool = True,
         history: Sequence[AttemptRecord] = (),
         error_type: str | None = None,
         status: int | None = None,
@@ -213,6 +223,8 @@ class TransportError(RoutePlanningError):
         """The URL the request was sent to."""
         self.maybe_sent = maybe_sent
         """False only when the connection was never made (the service cannot have seen it)."""
+        self.retryable = retryable
+        """False when trying again cannot help (a TLS certificate that could not be verified)."""
         self.history: tuple[AttemptRecord, ...] = tuple(history)
         """The failed attempts that came before this one, oldest first, when the request was retried."""
         self.attempts = len(self.history) + 1
@@ -410,9 +422,15 @@ class OptimizationInProgressError(ConflictError):
 
 
 class PlanAlreadyOptimizedError(ConflictError):
-    """409 ``plan_already_optimized``: optimize runs once; use reoptimize."""
+    """409 ``plan_already_optimized``: optimize runs once, then reoptimize applies live changes;
+    to a reoptimize, it means that there are no pending live changes to apply."""
 
     def hint(self) -> str:
+        if self.request_url is not None and self.request_url.endswith(":reoptimize"):
+            return (
+                "The plan has no pending live changes to apply: make them first "
+                "(stops.live_create / live_update / live_delete, or plans.live_edit)"
+            )
         return "The plan is already optimized: use plans.reoptimize (after live changes) instead"
 
 

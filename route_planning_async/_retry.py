@@ -17,6 +17,9 @@ outcome                                     retried?
 5xx                                         only when the request is idempotent (GET,
                                             DELETE: contract, Plans rule 3 says to
                                             retry a DELETE after a 500)
+TransportError, ``retryable=False``         never: trying again cannot help (the
+                                            service's TLS certificate could not be
+                                            verified)
 TransportError, ``maybe_sent=False``        always: the connection was never made, so
                                             the service cannot have seen the request
 TransportError, ``maybe_sent=True``         only when the request is idempotent
@@ -253,7 +256,7 @@ class RetryPolicy:
         retries_left = attempt < self.attempts
         if isinstance(outcome, TransportError):
             # maybe_sent=False: no connection was made, so even a POST is safe to repeat.
-            if retries_left and (request.idempotent or not outcome.maybe_sent):
+            if retries_left and outcome.retryable and (request.idempotent or not outcome.maybe_sent):
                 return RetryDecision(True, self.backoff(attempt), "transport_error")
             return RetryDecision(False, 0.0, "transport_error")
         if outcome.status == http.HTTPStatus.TOO_MANY_REQUESTS:

@@ -119,7 +119,18 @@ class AiohttpTransport:
         if isinstance(exc, aiohttp.ClientResponseError):
             status = exc.status
             request_headers = _redacted_headers(exc.request_info.headers)
-        if isinstance(exc, aiohttp.ClientConnectorError):
+        retryable = True
+        certificate = _certificate_error(exc)
+        if certificate is not None:
+            # No retry can succeed: the service's certificate stays what it is.
+            reason = certificate.verify_message or certificate.reason or str(certificate)
+            text, maybe_sent, retryable = (
+                "the service's TLS certificate could not be verified, so the request was not "
+                f"retried; give the client an ssl.SSLContext that trusts the service's CA ({reason})",
+                False,
+                False,
+            )
+        elif isinstance(exc, aiohttp.ClientConnectorError):
             # The connection was never made: the service cannot have seen the request.
             text, maybe_sent = f"cannot connect: {exc.os_error}", False
         else:
@@ -129,6 +140,7 @@ class AiohttpTransport:
             method=method,
             request_url=url,
             maybe_sent=maybe_sent,
+            retryable=retryable,
             error_type=error_type,
             status=status,
             request_headers=request_headers,
@@ -147,6 +159,17 @@ class AiohttpTransport:
         for secret in self._secrets:
             text = text.replace(secret, "<redacted>")
         return text
+
+
+def _certificate_error(exc: BaseException) -> ssl.SSLCertVerificationError | None:
+    """The certificate verification failure behind ``exc``, if that is what it is."""
+    if isinstance(exc, aiohttp.ClientConnectorCertificateError):
+        found: object = exc.certificate_error
+    elif isinstance(exc, aiohttp.ClientConnectorError):
+        found = exc.os_error
+    else:
+        found = exc.__cause__
+    return found if isinstance(found, ssl.SSLCertVerificationError) else None
 
 
 _CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})

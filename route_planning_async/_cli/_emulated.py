@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from route_planning_async._cli._errors import CommandError
 from route_planning_async._cli._sample_stops import DemoArea
+from route_planning_async._client import CA_FILE_ENV
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import Emulator, EmulatorConfig
@@ -23,8 +24,6 @@ __all__ = [
     "running_emulator",
 ]
 
-CA_FILE_ENV = "ROUTE_PLANNING_CA_FILE"
-"""The environment variable ``--ca-file`` reads."""
 LIMITS_ENV = "ROUTE_PLANNING_LIMITS"
 """The environment variable ``--limits`` reads."""
 

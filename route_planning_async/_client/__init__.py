@@ -11,6 +11,14 @@ A version's client subclasses :class:`BaseClient`, in the version's package.
 
 from route_planning_async._client._base import BaseClient
 from route_planning_async._client._resource import ClientCalls, Resource
-from route_planning_async._client._settings import API_KEY_ENV, BASE_URL_ENV, ClientSettings
+from route_planning_async._client._settings import API_KEY_ENV, BASE_URL_ENV, CA_FILE_ENV, ClientSettings
 
-__all__ = ["API_KEY_ENV", "BASE_URL_ENV", "BaseClient", "ClientCalls", "ClientSettings", "Resource"]
+__all__ = [
+    "API_KEY_ENV",
+    "BASE_URL_ENV",
+    "CA_FILE_ENV",
+    "BaseClient",
+    "ClientCalls",
+    "ClientSettings",
+    "Resource",
+]

@@ -30,6 +30,7 @@ from route_planning_async._client._settings import (
     checked_api_key,
     checked_base_url,
     checked_timeout,
+    ssl_from_environment,
 )
 from route_planning_async._core import Request, Response, auth_header, decode, user_agent
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
@@ -77,7 +78,8 @@ class BaseClient(abc.ABC):
                 connection when a pooled one was closed; the client turns that off on the
                 session it creates.
             ssl (ssl.SSLContext | None): An :class:`ssl.SSLContext` for a private CA. Verification
-                stays on.
+                stays on. ``None`` (the default), without ``session`` or ``transport``, trusts
+                the CA file ``ROUTE_PLANNING_CA_FILE`` names when it is set, else the system's CAs.
             timeout (float | None): Total seconds for one attempt of one request: finite and
                 positive, or ``None`` to turn the timeout off. Default 60.
             transport (Transport | None): Send every attempt through this :class:`Transport`
@@ -119,6 +121,8 @@ class BaseClient(abc.ABC):
             "User-Agent": user_agent(),
             "Accept": "application/json",
         }
+        if ssl_context is None and session is None and transport is None:
+            ssl_context = ssl_from_environment()
         self._ssl = ssl_context
         self._timeout = aiohttp.ClientTimeout(total=seconds)
         self._borrowed_session = session

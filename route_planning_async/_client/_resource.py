@@ -91,7 +91,17 @@ class Resource(abc.ABC, Generic[ClientT]):
 
     async def _fetch(self, request: Request, model: type[M], on_sent: Callable[[], None] | None = None) -> M:
         """Send ``request`` and decode its answer as ``model`` (``on_sent``: see ``_execute``)."""
-        return self._structure(await self._execute_object(request, on_sent), model)
+        data = await self._execute_object(request, on_sent)
+        try:
+            return self._structure(data, model)
+        except DecodeError as error:
+            raise self._named(error, request) from error.__cause__
+
+    def _named(self, error: DecodeError, request: Request) -> DecodeError:
+        """``error``, naming the request whose answer it is about (unless it already names one)."""
+        if error.method is not None:
+            return error
+        return error.for_request(request.method, self._client.base_url + request.path)
 
     def _paginate(
         self,
@@ -107,12 +117,20 @@ class Resource(abc.ABC, Generic[ClientT]):
         """The lazy pages of the list ``endpoint``, each item decoded as ``model``, found under ``key``."""
         listed = self._list_endpoint(endpoint)
         query = list_query(listed, filter_name=self._filter_name, filter=filter, max_page_size=max_page_size)
+
+        def decode(data: Any, item_type: type[M]) -> list[M]:
+            try:
+                return self._structure_list(data, item_type)
+            except DecodeError as error:
+                # Every page is a request to the same URL (only its query differs).
+                raise self._named(error, listed.request(path)) from error.__cause__
+
         return Paginator(
             self._execute_object,
             listed,
             model,
             key,
-            decode=self._structure_list,
+            decode=decode,
             path=path,
             query=query,
             page_token=page_token,

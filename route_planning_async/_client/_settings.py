@@ -27,11 +27,13 @@ from route_planning_async._transport import Transport
 __all__ = [
     "API_KEY_ENV",
     "BASE_URL_ENV",
+    "CA_FILE_ENV",
     "ClientSettings",
     "check_instance",
     "checked_api_key",
     "checked_base_url",
     "checked_timeout",
+    "ssl_from_environment",
 ]
 
 API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
@@ -39,6 +41,10 @@ API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
 
 BASE_URL_ENV = "ROUTE_PLANNING_BASE_URL"
 """The environment variable the service address is read from when the client is given none."""
+
+CA_FILE_ENV = "ROUTE_PLANNING_CA_FILE"
+"""The environment variable naming a PEM file of the CAs to trust (a private CA, the
+emulator's own), read when the client is given none of ``ssl``, ``session`` and ``transport``."""
 
 _LOOPBACK_NAMES = {"localhost"}
 
@@ -105,12 +111,35 @@ def checked_api_key(api_key: object) -> str:
         raise ConfigurationError(f"api_key must be a str, got {type(api_key).__name__}")
     if not api_key.strip():
         raise ConfigurationError("api_key must be a non-blank string")
-    if any(ord(char) < 0x20 or ord(char) == 0x7F for char in api_key):
-        # CR, LF or NUL would break (or inject into) the Authorization header.
-        raise ConfigurationError("api_key must not contain control characters (CR, LF, NUL, tab...)")
+    if any(_is_control(char) for char in api_key):
+        # CR, LF or NUL would break (or inject into) the Authorization header; a C1
+        # control (NEL, CSI) is no part of a key either.
+        raise ConfigurationError(
+            "api_key must not contain control characters (CR, LF, NUL, tab, DEL, U+0080 to U+009F...)"
+        )
     if api_key != api_key.strip():
         raise ConfigurationError("api_key must not start or end with whitespace")
     return api_key
+
+
+def ssl_from_environment() -> ssl.SSLContext | None:
+    """A context trusting the CAs of the file ``ROUTE_PLANNING_CA_FILE`` names; None when it is not set.
+
+    Verification stays on; the system's CAs are not trusted besides the file's.
+    """
+    if CA_FILE_ENV not in os.environ:
+        return None
+    path = os.environ[CA_FILE_ENV]
+    if not path.strip():
+        raise ConfigurationError(f"{CA_FILE_ENV} is empty; unset it to trust the system's CAs")
+    try:
+        return ssl.create_default_context(cafile=path)
+    except ssl.SSLError as exc:
+        # A file without a certificate, or a broken one.
+        raise ConfigurationError(f"{CA_FILE_ENV}: no usable CA certificate in {path!r}: {exc}") from None
+    except OSError as exc:
+        reason = exc.strerror or type(exc).__name__
+        raise ConfigurationError(f"{CA_FILE_ENV}: cannot read the CA file {path!r}: {reason}") from None
 
 
 def checked_timeout(timeout: object) -> float | None:
@@ -134,6 +163,12 @@ def check_instance(setting: str, value: object, expected: type | tuple[type, ...
     if value is not None and not isinstance(value, expected):
         names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
         raise ConfigurationError(f"{setting} must be a {names} (or None), got {type(value).__name__}")
+
+
+def _is_control(char: str) -> bool:
+    """Whether ``char`` is a C0 control, DEL or a C1 control (Unicode category Cc)."""
+    code = ord(char)
+    return code < 0x20 or 0x7F <= code <= 0x9F
 
 
 def _is_loopback(host: str) -> bool:

@@ -73,6 +73,17 @@ def test_a_key_with_control_characters_is_refused_without_echoing_it(key: str) -
     assert "sk" not in str(info.value)
 
 
+@pytest.mark.parametrize("control", ["\x85", "\x9b", "\x80", "\x9f"])
+def test_a_key_with_c1_control_characters_is_refused_without_echoing_it(control: str) -> None:
+    # U+0085 (next line) and U+009B (control sequence introducer) are control
+    # characters too: a terminal or log reader may act on them.
+    key = f"sk-live-{control}0123456789"
+    with pytest.raises(rp.ConfigurationError, match="api_key must not contain control characters") as info:
+        rp.RoutePlanningClient(key, base_url=URL)
+    assert "sk-live" not in str(info.value)
+    assert "0123456789" not in str(info.value)
+
+
 def test_a_key_with_surrounding_spaces_is_refused() -> None:
     with pytest.raises(rp.ConfigurationError, match="api_key must not start or end with whitespace"):
         rp.RoutePlanningClient(f" {KEY} ", base_url=URL)

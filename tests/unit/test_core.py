@@ -110,3 +110,19 @@ def test_a_body_utf8_cannot_carry_is_a_validation_error_naming_the_field() -> No
     with pytest.raises(ValidationError) as info:
         encode_body(["\ud800"])
     assert info.value.field == "[0]"
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"x": float("nan")}, "x"),
+        ({"a": [1, float("-inf")]}, "a[1]"),
+        ({"x": {1}}, "x"),
+        (float("inf"), "body"),
+    ],
+)
+def test_a_body_that_is_not_json_is_a_validation_error_naming_the_field(body: object, field: str) -> None:
+    # json.dumps writes NaN and Infinity, which no JSON parser reads.
+    with pytest.raises(ValidationError) as info:
+        encode_body(body)
+    assert info.value.field == field

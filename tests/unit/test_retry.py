@@ -229,3 +229,13 @@ def test_a_404_to_a_retried_delete_after_an_applied_attempt_means_done() -> None
     for status in (200, 204, 400, 409, 410, 429, 500):
         assert not policy.already_done(DELETE, answer(status), after_applied=True)
     assert not policy.already_done(DELETE, transport_error(maybe_sent=True), after_applied=True)
+
+
+@pytest.mark.parametrize("request_", [GET, DELETE, POST, PATCH])
+def test_a_transport_error_that_retrying_cannot_help_is_never_retried(request_: Request) -> None:
+    # A TLS certificate that could not be verified stays so: not even a GET, never sent, is tried again.
+    error = TransportError(
+        "certificate", method=request_.method, request_url="/plans", maybe_sent=False, retryable=False
+    )
+    decision = RetryPolicy(attempts=6).decide(request_, error, 1)
+    assert (decision.retry, decision.reason) == (False, "transport_error")

@@ -83,3 +83,103 @@ async def test_a_raw_batch_import_weighs_its_stops() -> None:
         assert len(answer.json()["success"]) == 100
         [record] = emu.log.select(route="stops.import_batch")
         assert record.weight == 100
+
+
+@pytest.mark.parametrize(
+    ("path", "category"),
+    [
+        # yarl removes dot segments before sending: each of these would reach
+        # another endpoint than the one the category was chosen for.
+        ("plans/./P:optimize", "read"),
+        ("plans/./P/stops:import", "write"),
+        ("/plans/P/./stops", "read"),
+        ("./plans", "read"),
+        ("plans/.", "read"),
+        ("plans/P/..", "read"),
+    ],
+)
+async def test_a_raw_path_with_dot_segments_is_refused_before_admission(path: str, category: str) -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        with pytest.raises(rp.ValidationError, match=r"'\.' or '\.\.' segment") as caught:
+            await client.raw.request("POST", path, category=category, json=[{"x": 1}])
+        assert caught.value.field == "path"
+        assert repr(path) in str(caught.value)
+        assert all(stats.requests == 0 for stats in client.stats.values())
+        assert len(emu.log) == 0
+
+
+async def test_a_raw_path_with_dots_inside_a_segment_is_still_accepted() -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        answer = await client.raw.request("GET", "/files/v1.2", category="read")
+        assert answer.status == 404
+        assert len(emu.log) == 1
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ({"x": None}, "query.x"),
+        ({"x": True}, "query.x"),
+        ({"x": float("nan")}, "query.x"),
+        ({"x": float("inf")}, "query.x"),
+        ({"x": b"bytes"}, "query.x"),
+        ({"x": ["a", "b"]}, "query.x"),
+        ({"x": "\ud800"}, "query.x"),
+        ({1: "a"}, "query"),
+        ([("x", None)], "query[0]"),
+        ([("x",)], "query[0]"),
+        (["xy"], "query[0]"),
+        (b"x=1", "query"),
+        ("x=1", "query"),
+        (42, "query"),
+    ],
+)
+async def test_a_bad_raw_query_is_refused_before_admission(query: object, field: str) -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        with pytest.raises(rp.ValidationError) as caught:
+            await client.raw.request("GET", "/plans", query=query)  # type: ignore[arg-type]
+        assert caught.value.field == field
+        assert all(stats.requests == 0 for stats in client.stats.values())
+        assert len(emu.log) == 0
+
+
+async def test_a_raw_query_takes_str_int_and_float_values() -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        answer = await client.raw.get("/plans", query={"maxPageSize": 2})
+        assert answer.status == 200
+        answer = await client.raw.request("GET", "/plans", query=[("maxPageSize", "2")])
+        assert answer.status == 200
+        assert len(emu.log) == 2
+
+
+@pytest.mark.parametrize(
+    ("body", "field"),
+    [
+        ({"x": float("nan")}, "json.x"),
+        ({"x": [1, float("inf")]}, "json.x[1]"),
+        ({"x": -float("inf")}, "json.x"),
+        (float("nan"), "json"),
+        ({"x": {1, 2}}, "json.x"),
+        ({"x": b"bytes"}, "json.x"),
+        ({"x": object()}, "json.x"),
+        ({1: "one"}, "json"),
+        ({"a": {"b": "\ud800"}}, "json.a.b"),
+    ],
+)
+async def test_a_raw_body_that_is_not_json_is_refused_before_admission(body: object, field: str) -> None:
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        with pytest.raises(rp.ValidationError) as caught:
+            await client.raw.request("POST", "/plans", json=body)
+        assert caught.value.field == field
+        assert all(stats.requests == 0 for stats in client.stats.values())
+        assert len(emu.log) == 0
+
+
+async def test_a_raw_body_that_contains_itself_is_refused() -> None:
+    body: dict[str, object] = {"title": "loop"}
+    body["self"] = body
+    async with Emulator(speedup=60) as emu, emu.client() as client:
+        with pytest.raises(rp.ValidationError, match="contains itself") as caught:
+            await client.raw.request("POST", "/plans", json=body)
+        assert caught.value.field == "json.self"
+        assert len(emu.log) == 0

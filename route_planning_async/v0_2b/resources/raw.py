@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import (
     Mapping,
     Sequence,
 )
 
-from route_planning_async._core import Request, Response, encode_body
+from route_planning_async._core import Request, Response, encode_body, json_problem
 from route_planning_async._errors import ValidationError
 from route_planning_async._limits import Category
 from route_planning_async._validators import UNSET, UnsetType
@@ -26,6 +27,11 @@ class Raw(_Resource):
     the method and path; a path the table does not know needs ``category=``.
     The answer is returned whatever its status: nothing is raised for an
     error status or decoded.
+
+    Everything is checked before the scheduler admits the request, so a
+    refused one is neither counted nor sent: the path (no ``.`` or ``..``
+    segment, which would be resolved to another endpoint than the one its
+    category was chosen for), the query and the JSON body.
     """
 
     __slots__ = ()
@@ -35,7 +41,7 @@ class Raw(_Resource):
         method: str,
         path: str,
         *,
-        query: Mapping[str, str] | Sequence[tuple[str, str]] = (),
+        query: Query = (),
         json: object = UNSET,
         category: Category | str | None = None,
         weight: int | None = None,
@@ -46,8 +52,13 @@ class Raw(_Resource):
             method: ``GET``, ``POST``, ``PATCH`` or ``DELETE``.
             path: Below the base URL, e.g. ``/plans/p1`` or a serialized id
                 (``plans/p1/stops/s1``); the scheduler's category is looked up from it.
-            query: Query parameters, as a mapping or pairs.
-            json: A JSON body (any JSON-encodable value); none when not given.
+                Letters, digits, ``-``, ``_``, ``:``, ``.`` and ``/``, without ``.`` or
+                ``..`` segments.
+            query: Query parameters, as a mapping or a sequence of ``(name, value)``
+                pairs; names are ``str``, values ``str``, ``int`` or finite ``float``
+                (a ``bool`` is refused: spell it as the endpoint wants, ``"true"``).
+            json: A JSON body: ``dict`` (``str`` keys), ``list``, ``str``, finite
+                numbers, ``bool`` and ``None``; none when not given.
             category: The rate-limit category, for a path the endpoint table
                 does not know (it must agree with the table's otherwise).
             weight: The request's weight for weighted rules: by default the number of
@@ -57,7 +68,8 @@ class Raw(_Resource):
             The :class:`Response`, whatever its status.
 
         Raises:
-            ValidationError: For a bad method, path, category or weight.
+            ValidationError: For a bad method, path, query, body, category or weight
+                (nothing was admitted or sent).
         """
         given: object = method
         verb = given.upper() if isinstance(given, str) else given
@@ -80,16 +92,16 @@ class Raw(_Resource):
         amount: object = weight if weight is not None else _weight_of(json, chosen)
         if isinstance(amount, bool) or not isinstance(amount, int) or amount < 1:
             raise ValidationError("weight", f"must be a positive int, got {weight!r}")
-        pairs = tuple(query.items()) if isinstance(query, Mapping) else tuple(query)
-        body = None if isinstance(json, UnsetType) else encode_body(json)
+        pairs = _query_pairs(query)
+        body = None if isinstance(json, UnsetType) else _json_body(json)
         return await self._client._send(Request(verb, relative, chosen, pairs, body, amount))
 
-    async def get(self, path: str, *, query: Mapping[str, str] | Sequence[tuple[str, str]] = ()) -> Response:
+    async def get(self, path: str, *, query: Query = ()) -> Response:
         """``request("GET", path, query=query)``: e.g. the headers of ``plans/p1``.
 
         Args:
             path: Below the base URL, e.g. ``/plans/p1`` or a serialized id.
-            query: Query parameters, as a mapping or pairs.
+            query: Query parameters, as :meth:`request` takes them.
 
         Returns:
             The :class:`Response`, whatever its status.
@@ -112,14 +124,64 @@ def _weight_of(body: object, category: Category) -> int:
 
 _RAW_PATH = re.compile(r"/?[A-Za-z0-9_:./-]+")
 
+_PATH_RULE = "must be a path below the base URL (letters, digits, '-', '_', ':', '.', '/')"
+
 
 def _raw_path(path: object) -> str:
     """``path`` as a path below the base URL, starting with ``/``; nothing that leaves it."""
-    if not isinstance(path, str) or not _RAW_PATH.fullmatch(path) or ".." in path or "//" in path:
-        raise ValidationError(
-            "path", f"must be a path below the base URL (letters, digits, '-', '_', ':', '/'), got {path!r}"
-        )
+    if not isinstance(path, str) or not _RAW_PATH.fullmatch(path) or "//" in path:
+        raise ValidationError("path", f"{_PATH_RULE}, got {path!r}")
+    if any(segment in (".", "..") for segment in path.split("/")) or ".." in path:
+        # The URL library resolves dot segments before sending: plans/./p1:optimize
+        # would reach another endpoint than the one its category was chosen for.
+        raise ValidationError("path", f"{_PATH_RULE}, without a '.' or '..' segment, got {path!r}")
     return path if path.startswith("/") else f"/{path}"
+
+
+Query = Mapping[str, str | int | float] | Sequence[tuple[str, str | int | float]]
+"""Query parameters of a raw request: a mapping, or ``(name, value)`` pairs."""
+
+_QUERY_RULE = "must be a mapping or a sequence of (name, value) pairs"
+
+
+def _query_pairs(query: object) -> tuple[tuple[str, str], ...]:
+    """``query`` as ``(name, value)`` pairs of ``str``; each one checked before anything is admitted."""
+    if isinstance(query, Mapping):
+        items = list(query.items())
+        fields = [f"query.{name}" if isinstance(name, str) else "query" for name, _ in items]
+    elif isinstance(query, Sequence) and not isinstance(query, str | bytes | bytearray):
+        items = []
+        fields = [f"query[{index}]" for index in range(len(query))]
+        for field, pair in zip(fields, query, strict=True):
+            if isinstance(pair, str | bytes) or not isinstance(pair, Sequence) or len(pair) != 2:
+                raise ValidationError(field, f"must be a (name, value) pair, got {pair!r}")
+            items.append((pair[0], pair[1]))
+    else:
+        raise ValidationError("query", f"{_QUERY_RULE}, got {type(query).__name__}")
+    return tuple(_query_pair(field, name, value) for field, (name, value) in zip(fields, items, strict=True))
+
+
+def _query_pair(field: str, name: object, value: object) -> tuple[str, str]:
+    """One checked query parameter, its value spelt as it is sent."""
+    if not isinstance(name, str) or not name:
+        raise ValidationError(field, f"a parameter's name must be a non-empty str, got {name!r}")
+    if isinstance(value, bool) or not isinstance(value, str | int | float):
+        rule = "must be a str, int or float (spell a bool as the endpoint wants it)"
+        raise ValidationError(field, f"{rule}, got {type(value).__name__} {value!r}")
+    if isinstance(value, float) and not math.isfinite(value):
+        raise ValidationError(field, f"must be a finite number, got {value!r}")
+    text = value if isinstance(value, str) else str(value)
+    if json_problem(name) or json_problem(text):
+        raise ValidationError(field, "cannot be encoded as UTF-8")
+    return (name, text)
+
+
+def _json_body(body: object) -> bytes:
+    """``body`` encoded, when it is JSON all through (else the field that is not)."""
+    problem = json_problem(body, "json")
+    if problem is not None:
+        raise ValidationError(*problem)
+    return encode_body(body)
 
 
 def _category_of(method: str, path: str) -> Category | None:
