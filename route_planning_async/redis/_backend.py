@@ -34,6 +34,9 @@ _MICROS = 1_000_000
 # also how long "no rules" stays stored after a process without rules for a category last asked.
 _DEFAULT_HORIZON = 60.0
 
+# The characters that would end a hash tag early ("}") or could not be told from an escape ("%").
+_TAG_ESCAPES = str.maketrans({"%": "%25", "}": "%7D"})
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -206,9 +209,11 @@ class RedisBackend(RateLimitBackend):
             key: The scheduler's key of the category (its name).
 
         Returns:
-            The four key names, sharing one hash tag (one Redis Cluster slot).
+            The four key names, sharing one hash tag (one Redis Cluster slot):
+            ``{<key_prefix>:<key>}``, in which every ``%`` is written ``%25`` and
+            every ``}`` (which would end the tag early) ``%7D``.
         """
-        tag = f"{{{self.key_prefix}:{key}}}"
+        tag = "{" + f"{self.key_prefix}:{key}".translate(_TAG_ESCAPES) + "}"
         return (f"{tag}:slots", f"{tag}:inflight", f"{tag}:penalty", f"{tag}:rules")
 
     def _horizon_us(self, key: str) -> float:

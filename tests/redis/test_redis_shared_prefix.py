@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 import redis.asyncio as redis_asyncio
+from redis.crc import key_slot
 from redis_server import RedisServer
 from test_redis_script import existing_keys, pexpiretime, sleep_until
 
@@ -115,3 +116,50 @@ async def test_the_stored_rules_last_as_long_as_the_slots(
         assert isinstance(await new.acquire("write", [Rule(10, period)], 1, 0.0), Grant)
         with pytest.raises(ConfigurationError, match="'write'"):
             await old.acquire("write", [Rule(5, period)], 1, 0.0)
+
+
+PREFIXES = ["}x", "a{", "{}", "x}y{z", "}", "{", "a}b", "100%", "team-42"]
+
+
+@pytest.mark.parametrize("prefix", PREFIXES)
+def test_every_key_of_a_category_has_one_cluster_slot_whatever_the_prefix(
+    redis_server: RedisServer, prefix: str
+) -> None:
+    backend = RedisBackend(redis_server.url, key_prefix=prefix)
+    for category in ("read", "batch_import", "}", "{"):
+        keys = backend.keys(category)
+        assert len({key_slot(key.encode()) for key in keys}) == 1, keys
+        # The hash tag is the whole braced part: not empty, ended by no brace of the prefix.
+        tag = keys[0][: keys[0].index("}") + 1]
+        assert len(tag) > 2
+        assert all(key.startswith(tag) for key in keys), keys
+
+
+def test_every_prefix_and_category_has_keys_of_its_own(redis_server: RedisServer) -> None:
+    names = [*PREFIXES, "}x%", "%7Dx", "a%7B", "a%25"]
+    seen = {
+        (prefix, category): RedisBackend(redis_server.url, key_prefix=prefix).keys(category)
+        for prefix in names
+        for category in ("read", "write")
+    }
+    every_key = [key for keys in seen.values() for key in keys]
+    assert len(set(every_key)) == len(every_key)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("prefix", ["}x", "x}y{z"])
+async def test_a_braced_prefix_keeps_its_keys_in_one_slot_on_the_server(
+    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str, prefix: str
+) -> None:
+    prefix = prefix + key_prefix
+    rules = [Rule(5, 30.0)]
+    async with RedisBackend(redis_server.url, key_prefix=prefix) as backend:
+        first = await backend.acquire("read", rules, 1, 0.0)
+        second = await backend.acquire("read", rules, 1, 0.0)
+        assert isinstance(first, Grant)
+        assert isinstance(second, Grant)
+        await backend.release(first, 0.0)
+        await backend.penalize("read", 0.0, 0.5, 0.0)
+        written = [key for key in await redis_client.keys("*") if key_prefix.encode() in key]
+        assert sorted(written) == sorted(key.encode() for key in backend.keys("read"))
+        assert len({key_slot(key) for key in written}) == 1, written
