@@ -30,8 +30,12 @@ logger = logging.getLogger("route_planning_async.redis")
 
 _MICROS = 1_000_000
 
-# A key's longest period, in seconds, until this process has acquired in it and knows its rules.
+# A key's longest period, in seconds, until this process has acquired in it and knows its rules;
+# also how long "no rules" stays stored after a process without rules for a category last asked.
 _DEFAULT_HORIZON = 60.0
+
+# The characters that would end a hash tag early ("}") or could not be told from an escape ("%").
+_TAG_ESCAPES = str.maketrans({"%": "%25", "}": "%7D"})
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -52,6 +56,22 @@ def _where(client: redis_asyncio.Redis) -> str:
     return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
 
 
+def _rules_text(rules: Sequence[Rule]) -> str:
+    """The rules as stored for their category and shown in errors: the same text for the same
+    rules, whatever their order."""
+    if not rules:
+        return "no rules"
+    ordered = sorted(set(rules), key=lambda rule: (rule.period, rule.per, rule.amount))
+    return ", ".join(
+        f"{rule.amount} {'requests' if rule.per == 'request' else 'stops'} per {rule.period!r} s"
+        for rule in ordered
+    )
+
+
+def _text(value: str | bytes) -> str:
+    return value if isinstance(value, str) else value.decode()
+
+
 def _retrieve(task: asyncio.Task[Any]) -> None:
     # A background round trip whose caller was cancelled: nobody awaits it, and
     # its failure must not be reported as "exception never retrieved".
@@ -59,14 +79,17 @@ def _retrieve(task: asyncio.Task[Any]) -> None:
         task.exception()
 
 
-_FAILS_CLOSED = """Raises:
-    RedisBackendError: Redis did not answer in time, or failed; nothing was sent."""
+_FAILS_CLOSED = "    RedisBackendError: Redis did not answer in time, or failed; nothing was sent."
 
 
 def _fails_closed(method: F) -> F:
-    """``method``, its docstring naming the error it raises rather than admit a request blindly."""
+    """``method``, its docstring naming the error it raises rather than admit a request blindly
+    (added to the method's own ``Raises:``, its last section, if it has one)."""
     own = inspect.cleandoc(method.__doc__ or "")
-    method.__doc__ = f"{own}\n\n{_FAILS_CLOSED}"
+    if "Raises:" in own.splitlines():
+        method.__doc__ = f"{own}\n{_FAILS_CLOSED}"
+    else:
+        method.__doc__ = f"{own}\n\nRaises:\n{_FAILS_CLOSED}"
     return method
 
 
@@ -77,6 +100,14 @@ class RedisBackend(RateLimitBackend):
     called after a request was sent (:meth:`release`, :meth:`cancel`,
     :meth:`recover`) only log their failures, on the ``route_planning_async.redis``
     logger.
+
+    Every process sharing a ``key_prefix`` must configure the same rules. The
+    first acquisition in a category stores its rules under the prefix, kept as
+    long as the category's slots count; a process whose rules for it differ (in
+    an amount, a period or what a rule counts: not in their order, nor in a
+    learned rate factor) fails closed with a :class:`ConfigurationError` naming
+    the category, both sets of rules and the prefix, before anything is sent.
+    How to change the limits of running processes: ``docs/redis.md``.
 
     The backend bounds every call with ``asyncio.timeout`` itself. Its own
     connections set no redis-py ``socket_timeout``: on Python 3.11 redis-py
@@ -171,17 +202,19 @@ class RedisBackend(RateLimitBackend):
         if self._owned:
             await self._redis.aclose()
 
-    def keys(self, key: str) -> tuple[str, str, str]:
-        """The Redis keys of one category: anchored slots, in-flight slots, penalty.
+    def keys(self, key: str) -> tuple[str, str, str, str]:
+        """The Redis keys of one category: anchored slots, in-flight slots, penalty, stored rules.
 
         Args:
             key: The scheduler's key of the category (its name).
 
         Returns:
-            The three key names, sharing one hash tag (one Redis Cluster slot).
+            The four key names, sharing one hash tag (one Redis Cluster slot):
+            ``{<key_prefix>:<key>}``, in which every ``%`` is written ``%25`` and
+            every ``}`` (which would end the tag early) ``%7D``.
         """
-        tag = f"{{{self.key_prefix}:{key}}}"
-        return (f"{tag}:slots", f"{tag}:inflight", f"{tag}:penalty")
+        tag = "{" + f"{self.key_prefix}:{key}".translate(_TAG_ESCAPES) + "}"
+        return (f"{tag}:slots", f"{tag}:inflight", f"{tag}:penalty", f"{tag}:rules")
 
     def _horizon_us(self, key: str) -> float:
         horizon = self._horizons.get(key)
@@ -216,23 +249,32 @@ class RedisBackend(RateLimitBackend):
     def _forget(self, key: str, member: str, round_trip: asyncio.Task[Any] | None = None) -> None:
         """Remove a slot this process may have been granted without learning it."""
         if round_trip is not None and (
-            round_trip.cancelled() or round_trip.exception() is not None or not round_trip.result()[0]
+            round_trip.cancelled() or round_trip.exception() is not None or round_trip.result()[0] != 1
         ):
             return
-        slots, inflight, _ = self.keys(key)
-        self._start(self._scripts.cancel, (slots, inflight), [member])
+        slots, inflight, _, rules = self.keys(key)
+        self._start(self._scripts.cancel, (slots, inflight, rules), [member])
 
     @_fails_closed
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """The rules are first checked against those stored for the category (see the class).
+
+        Raises:
+            ConfigurationError: Other rules are stored for the category under
+                this ``key_prefix``; nothing was sent.
+        """
         self._horizons[key] = max((rule.period for rule in rules), default=0.0)
         token = self._new_token()
         member = f"{token}|{weight}"
+        rules_text = _rules_text(rules)
         args: list[EncodableT] = [
             member,
             weight,
             self.lease * _MICROS,
             self._run_ids.get(key, ""),
             self._horizons[key] * _MICROS,
+            rules_text,
+            0 if rules else _DEFAULT_HORIZON * _MICROS,
         ]
         for rule in rules:
             args += [rule.amount, rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
@@ -247,7 +289,14 @@ class RedisBackend(RateLimitBackend):
             # No answer is not "not granted": the script may have run before the failure.
             self._forget(key, member)
             raise
-        self._run_ids[key] = run_id if isinstance(run_id, str) else run_id.decode()
+        self._run_ids[key] = _text(run_id)
+        if granted < 0:
+            raise ConfigurationError(
+                f"RedisBackend key_prefix {self.key_prefix!r}: this process's rules for the {key!r} "
+                f"category ({rules_text}) differ from those other processes stored under the prefix "
+                f"({_text(factor)}), so nothing was sent; every process sharing a key_prefix needs the "
+                "same limits (docs/redis.md, 'Changing the limits')"
+            )
         self._factors[key] = float(factor)
         if granted:
             return Grant(key, token, weight, self._factors[key])
@@ -268,19 +317,19 @@ class RedisBackend(RateLimitBackend):
         await self._settle(self._scripts.release, self.keys(grant.key), args)
 
     async def cancel(self, grant: Grant) -> None:
-        slots, inflight, _ = self.keys(grant.key)
-        await self._settle(self._scripts.cancel, (slots, inflight), [f"{grant.token}|{grant.weight}"])
+        slots, inflight, _, rules = self.keys(grant.key)
+        await self._settle(self._scripts.cancel, (slots, inflight, rules), [f"{grant.token}|{grant.weight}"])
 
     @_fails_closed
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        _, _, penalty = self.keys(key)
+        penalty = self.keys(key)[2]
         args = [pause * _MICROS, float(factor), self._horizon_us(key)]
         learned = float(await self._call(self._scripts.penalize, (penalty,), args))
         self._factors[key] = learned
         return learned
 
     async def recover(self, key: str, factor: float) -> float:
-        _, _, penalty = self.keys(key)
+        penalty = self.keys(key)[2]
         args = [min(1.0, float(factor)), self._horizon_us(key)]
         try:
             learned = float(await self._call(self._scripts.recover, (penalty,), args))
@@ -294,7 +343,7 @@ class RedisBackend(RateLimitBackend):
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         if not rules:
             return ()
-        slots, inflight, _ = self.keys(key)
+        slots, inflight, _, _ = self.keys(key)
         args: list[EncodableT] = []
         for rule in rules:
             args += [rule.period * _MICROS, "w" if rule.per == "weight" else "r"]

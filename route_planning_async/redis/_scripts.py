@@ -1,7 +1,7 @@
 """The backend's Lua scripts (``scripts/*.lua``), read from the package and registered with a client.
 
-Each script runs atomically on the Redis server, on its clock. Every one but
-``cancel.lua`` starts with ``prelude.lua``, the helpers they share. A script's
+Each script runs atomically on the Redis server, on its clock. Every one
+starts with ``prelude.lua``, the helpers they share. A script's
 file says what it takes (``KEYS``, ``ARGV``) and what it answers.
 """
 
@@ -51,7 +51,7 @@ class Scripts:
         return cls(
             acquire=client.register_script(prelude + _source("acquire")),
             release=client.register_script(prelude + _source("release")),
-            cancel=client.register_script(_source("cancel")),
+            cancel=client.register_script(prelude + _source("cancel")),
             penalize=client.register_script(prelude + _source("penalize")),
             recover=client.register_script(prelude + _source("recover")),
             usage=client.register_script(prelude + _source("usage")),

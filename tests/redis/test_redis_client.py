@@ -10,7 +10,7 @@ import pytest
 import redis.asyncio as redis_asyncio
 from redis_server import RedisServer, free_port
 
-from route_planning_async import Category, RateLimits, RetryPolicy, Rule
+from route_planning_async import Category, ConfigurationError, RateLimits, RetryPolicy, Rule
 from route_planning_async.emulator import Emulator
 from route_planning_async.redis import RedisBackend, RedisBackendError
 
@@ -49,8 +49,32 @@ async def test_clients_sharing_a_backend_prefix_share_the_limits(
         read = emu.rule("read")
         # Two clients, each allowed the whole limit alone, together still keep to it.
         assert emu.max_in_window("read") == read.amount
-        slots, _, _ = first_backend.keys("read")
+        slots, _, _, _ = first_backend.keys("read")
         assert await redis_client.zcard(slots) > 0
+
+
+@pytest.mark.asyncio
+async def test_a_client_with_other_limits_on_the_prefix_sends_nothing(
+    redis_server: RedisServer, key_prefix: str
+) -> None:
+    async with Emulator(speedup=20, tls=False) as emu:
+        async with (
+            RedisBackend(redis_server.url, key_prefix=key_prefix) as first_backend,
+            RedisBackend(redis_server.url, key_prefix=key_prefix) as second_backend,
+            emu.client(rate_limit_backend=first_backend) as first,
+            emu.client(
+                rate_limit_backend=second_backend,
+                rate_limits=RateLimits.default().replace(Category.READ, Rule(90, 1.0)),
+            ) as second,
+        ):
+            plan = await first.plans.get((await first.plans.create(title="first", starts=STARTS)).id)
+            sent = len(emu.log)
+            # The emulator's client runs its default limits 20 times faster: 10 per 0.05 s.
+            with pytest.raises(
+                ConfigurationError, match=r"\(90 requests per 1\.0 s\) differ .*\(10 requests per 0\.05 s\)"
+            ):
+                await second.plans.get(plan.id)
+            assert len(emu.log) == sent
 
 
 @pytest.mark.asyncio
@@ -71,7 +95,7 @@ async def test_a_429_to_one_client_slows_the_others(
             for index in range(4):
                 await first.plans.create(title=f"plan {index}", starts=STARTS)
             assert first.stats[Category.WRITE].rate_limited >= 1
-            _, _, penalty = first_backend.keys("write")
+            _, _, penalty, _ = first_backend.keys("write")
             shared = float(await redis_client.hget(penalty, "factor") or 1.0)
             assert shared < 1.0
             # With the service's window emptied, the other client writes without a 429, yet at

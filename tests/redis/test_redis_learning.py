@@ -35,7 +35,7 @@ pytestmark = pytest.mark.redis
 
 async def anchor_of(client: redis_asyncio.Redis, backend: RedisBackend, key: str, grant: Grant) -> float:
     """The anchor of a released grant's slot, in microseconds of the server's clock."""
-    slots, _, _ = backend.keys(key)
+    slots, _, _, _ = backend.keys(key)
     anchor = await client.zscore(slots, member(grant))
     assert anchor is not None
     return anchor
@@ -178,7 +178,7 @@ async def test_penalize_lowers_and_recover_raises_the_shared_factor(
         RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
         RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
     ):
-        _, _, penalty = first.keys("write")
+        _, _, penalty, _ = first.keys("write")
         assert await first.recover("write", 0.5) == 1.0
         assert await redis_client.exists(penalty) == 0
         assert await first.penalize("write", 0.0, 0.5, 0.0) == 0.5
@@ -215,7 +215,7 @@ async def test_a_pause_is_never_shortened(
         RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
         RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
     ):
-        _, _, penalty = first.keys("write")
+        _, _, penalty, _ = first.keys("write")
         # Each process has sent a request of the category, so both know its longest period.
         for backend in (first, second):
             grant = await backend.acquire("write", rules, 1, 0.0)
@@ -272,7 +272,7 @@ async def test_usage_counts_in_flight_and_trailing_slots_per_rule(
         lost = await dying.acquire("batch", rules, 7, 0.0)
         assert isinstance(lost, Grant)
         assert await second.usage("batch", rules, 0.0) == (3, 4, 4 + 5 + 6 + 7)
-        _, inflight, _ = dying.keys("batch")
+        _, inflight, _, _ = dying.keys("batch")
         lease_end = await redis_client.zscore(inflight, member(lost))
         assert lease_end is not None
         await sleep_until(redis_client, lease_end)
@@ -296,7 +296,7 @@ async def test_the_factor_survives_an_idle_gap_and_is_shared(
         before = await server_us(redis_client)
         await learner.release(grant, 0.0)
         after = await server_us(redis_client)
-    _, _, penalty = learner.keys("read")
+    _, _, penalty, _ = learner.keys("read")
     expires = await pexpiretime(redis_client, penalty)
     assert_expires_at(expires, before + 10 * period * MICROS, before, after)
     # Idle for three periods, longer than the slots (and a stretched period of old) last.
@@ -325,7 +325,7 @@ async def test_a_negative_extra_anchors_the_slot_in_the_past(
 ) -> None:
     rules = [Rule(2, 30.0)]
     async with RedisBackend(redis_server.url, key_prefix=key_prefix) as backend:
-        slots, _, _ = backend.keys("read")
+        slots, _, _, _ = backend.keys("read")
         first = await backend.acquire("read", rules, 1, 0.0)
         second = await backend.acquire("read", rules, 1, 0.0)
         assert isinstance(first, Grant)
@@ -413,7 +413,7 @@ async def test_the_script_answers_what_the_in_memory_backend_answers(
                     extra = rng.choice(extras)
                     before = await server_us(redis_client)
                     await backend.release(pair[0], 0.0, extra=extra)
-                    slots, _, _ = backend.keys(key)
+                    slots, _, _, _ = backend.keys(key)
                     anchor = await redis_client.zscore(slots, member(pair[0]))
                     if anchor is None:
                         # Anchored where it counts for no rule, and the newest slot of the

@@ -49,7 +49,15 @@ def test_a_backend_shows_the_contract_of_each_method(backend: type[RateLimitBack
 
 @pytest.mark.parametrize("name", ["acquire", "penalize", "usage"])
 def test_what_fails_closed_says_so(name: str) -> None:
-    assert "Raises:\n    RedisBackendError: " in getattr(RedisBackend, name).__doc__
+    # One Raises section, the last, holding the error of failing closed.
+    raises = getattr(RedisBackend, name).__doc__.split("\n\nRaises:\n")
+    assert len(raises) == 2
+    assert "\n    RedisBackendError: " in f"\n{raises[1]}"
+    assert "\n\n" not in raises[1].rstrip()
+
+
+def test_acquire_names_the_error_of_other_rules() -> None:
+    assert "\n    ConfigurationError: Other rules are stored" in RedisBackend.acquire.__doc__
 
 
 def test_a_backend_adds_its_own_text_after_the_contracts() -> None:

@@ -91,7 +91,7 @@ def max_in_window(events: list[tuple[float, int]], period: float, *, weighted: b
 
 async def held(client: redis_asyncio.Redis, backend: RedisBackend, key: str) -> tuple[int, int]:
     """How many slots of ``key`` are in flight and anchored now."""
-    slots, inflight, _ = backend.keys(key)
+    slots, inflight, _, _ = backend.keys(key)
     return await client.zcard(inflight), await client.zcard(slots)
 
 
@@ -192,7 +192,7 @@ async def test_the_script_answers_how_long_to_wait(
         before = await server_us(redis_client)
         await backend.release(first, 0.0)
         after = await server_us(redis_client)
-        slots, _, _ = backend.keys("read")
+        slots, _, _, _ = backend.keys("read")
         anchor = await redis_client.zscore(slots, member(first))
         assert anchor is not None
         assert before <= anchor <= after
@@ -230,7 +230,7 @@ async def test_release_extra_anchors_the_slot_later(
         before = await server_us(redis_client)
         await backend.release(grant, 0.0, extra=5.0)
         after = await server_us(redis_client)
-        slots, _, _ = backend.keys("write")
+        slots, _, _, _ = backend.keys("write")
         anchor = await redis_client.zscore(slots, member(grant))
         assert anchor is not None
         assert before + 5 * MICROS <= anchor <= after + 5 * MICROS
@@ -267,11 +267,12 @@ async def test_keys_expire_one_period_after_the_last_slot(
             assert isinstance(grant, Grant)
             await backend.release(grant, 0.0)
         after = await server_us(redis_client)
-        slots, _, _ = backend.keys("batch")
-        # Only the anchored slots are left: no in-flight key, no penalty.
-        assert await existing_keys(redis_client, key_prefix) == [slots.encode()]
+        slots, _, _, rules = backend.keys("batch")
+        # Only the anchored slots are left, and the rules stored with them: no in-flight key, no penalty.
+        assert await existing_keys(redis_client, key_prefix) == [rules.encode(), slots.encode()]
         last = max(score for _, score in await redis_client.zrange(slots, 0, -1, withscores=True))
         assert_expires_at(await pexpiretime(redis_client, slots), last + 30 * MICROS, before, after)
+        assert await pexpiretime(redis_client, rules) == await pexpiretime(redis_client, slots)
 
 
 @pytest.mark.asyncio
@@ -283,7 +284,7 @@ async def test_keys_vanish_once_the_last_slot_stopped_counting(
         grant = await backend.acquire("read", rules, 1, 0.0)
         assert isinstance(grant, Grant)
         await backend.release(grant, 0.0)
-        slots, _, _ = backend.keys("read")
+        slots, _, _, _ = backend.keys("read")
         anchor = await redis_client.zscore(slots, member(grant))
         assert anchor is not None
         # Redis drops a key the first millisecond after its expiry time.
@@ -313,7 +314,7 @@ async def test_a_dead_holder_loses_its_slots_after_the_lease(
     grants = [await dead.acquire("read", rules, 1, 0.0) for _ in range(2)]
     after = await server_us(redis_client)
     await dead.aclose()  # it never releases: as if its process was killed
-    slots, inflight, _ = dead.keys("read")
+    slots, inflight, _, _ = dead.keys("read")
     leases = dict(await redis_client.zrange(inflight, 0, -1, withscores=True))
     assert all(before + 0.2 * MICROS <= end <= after + 0.2 * MICROS for end in leases.values())
     assert len(leases) == 2
@@ -343,7 +344,7 @@ async def test_a_late_release_after_the_lease_anchors_at_the_answer(
     async with RedisBackend(redis_server.url, key_prefix=key_prefix, lease=0.1) as backend:
         grant = await backend.acquire("read", rules, 1, 0.0)
         assert isinstance(grant, Grant)
-        slots, inflight, _ = backend.keys("read")
+        slots, inflight, _, _ = backend.keys("read")
         lease_end = await redis_client.zscore(inflight, member(grant))
         assert lease_end is not None
         await sleep_until(redis_client, lease_end)
@@ -380,7 +381,7 @@ async def test_a_429_pauses_the_key_for_every_process(
         before = await server_us(redis_client)
         assert await first.penalize("write", 30.0, 0.5, 0.0) == 0.5
         after = await server_us(redis_client)
-        _, _, penalty = first.keys("write")
+        _, _, penalty, _ = first.keys("write")
         until = float(await redis_client.hget(penalty, "until"))
         assert before + 30 * MICROS <= until <= after + 30 * MICROS
         # The other process is paused until then.
@@ -407,7 +408,7 @@ async def test_a_429_lowers_the_amount_for_every_process(
         for grant in grants:
             assert isinstance(grant, Grant)
             await second.release(grant, 0.0)
-        slots, _, _ = second.keys("write")
+        slots, _, _, _ = second.keys("write")
         anchor = await redis_client.zscore(slots, member(grants[0]))
         assert anchor is not None
         # ...in windows of the plain period: the oldest slot frees one 10 s after its anchor.
@@ -428,7 +429,7 @@ async def test_the_penalty_expires_ten_periods_after_traffic_stops(
         before = await server_us(redis_client)
         assert await backend.penalize("write", 0.05, 0.5, 0.0) == 0.5
         after = await server_us(redis_client)
-        _, _, penalty = backend.keys("write")
+        _, _, penalty, _ = backend.keys("write")
         until = float(await redis_client.hget(penalty, "until"))
         assert before + 0.05 * MICROS <= until <= after + 0.05 * MICROS
         # Paused 0.05 s, then the learned factor is kept ten periods (0.2 s) without traffic.
@@ -454,11 +455,17 @@ async def test_a_category_without_rules_only_obeys_the_pause(
 ) -> None:
     async with RedisBackend(redis_server.url, key_prefix=key_prefix) as backend:
         for _ in range(50):
+            before = await server_us(redis_client)
             grant = await backend.acquire("read", [], 1, 0.0)
+            after = await server_us(redis_client)
             assert isinstance(grant, Grant)
-        assert await existing_keys(redis_client, key_prefix) == []
+        # No slot is kept; only "no rules", for a minute after the last acquisition.
+        _, _, _, rules = backend.keys("read")
+        assert await existing_keys(redis_client, key_prefix) == [rules.encode()]
+        assert await redis_client.get(rules) == b"no rules"
+        assert_expires_at(await pexpiretime(redis_client, rules), before + 60 * MICROS, before, after)
         await backend.penalize("read", 30.0, 1.0, 0.0)
-        _, _, penalty = backend.keys("read")
+        _, _, penalty, _ = backend.keys("read")
         until = float(await redis_client.hget(penalty, "until"))
         before = await server_us(redis_client)
         pause = await backend.acquire("read", [], 1, 0.0)
@@ -502,7 +509,7 @@ async def test_unreachable_redis_fails_closed(
         # The hold is a pause in Redis: every later acquisition waits for the same end.
         client = redis_asyncio.Redis.from_url(private_redis_server.url)
         try:
-            _, _, penalty = backend.keys("read")
+            _, _, penalty, _ = backend.keys("read")
             until = float(await client.hget(penalty, "until"))
             before = await server_us(client)
             again = await backend.acquire("read", rules, 1, 0.0)
@@ -562,6 +569,6 @@ async def test_cancelled_callers_neither_leak_slots_nor_lose_their_cancellation(
     # Every task ended with its cancellation: none kept running, none ended otherwise.
     assert {type(outcome) for outcome in outcomes} == {asyncio.CancelledError}
     # Every slot granted was anchored or given back: nothing is left in flight.
-    slots, inflight, _ = backend.keys("read")
+    slots, inflight, _, _ = backend.keys("read")
     assert await redis_client.zcard(inflight) == 0
     assert await redis_client.zcard(slots) > 0

@@ -1,15 +1,28 @@
 -- Takes a slot under every rule at once, or answers how long to wait.
--- KEYS: slots, inflight, penalty.
+-- KEYS: slots, inflight, penalty, rules.
 -- ARGV: member ("<token>|<weight>"), weight, lease_us, seen_run_id, horizon_us,
---       then per rule: amount, period_us, per ("w" for weight rules).
--- Answers {granted, wait_us (-1: only in-flight slots block), factor, run_id}.
+--       rules_text, rules_floor_us, then per rule: amount, period_us, per ("w" for weight rules).
+-- Answers {granted, wait_us (-1: only in-flight slots block), factor, run_id}, or
+-- {-1, 0, stored_rules_text, run_id} when the rules stored for the category are
+-- not the caller's: nothing is taken then, and nothing trimmed.
 
-local slots, inflight, penalty = KEYS[1], KEYS[2], KEYS[3]
+local slots, inflight, penalty, rules = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local member, weight, lease = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local seen_run_id, horizon = ARGV[4], tonumber(ARGV[5])
+local rules_text, rules_floor = ARGV[6], math.ceil(tonumber(ARGV[7]) / 1000)
+local FIRST_RULE = 8
 
 local info = redis.call('INFO', 'server')
 local run_id = string.match(info, 'run_id:(%x+)')
+local stored = redis.call('GET', rules)
+if stored and stored ~= rules_text then
+  return {-1, 0, stored, run_id}
+end
+-- Every answer below keeps the caller's rules stored as long as the slots.
+local function answer(granted, wait, factor)
+  keep_rules(rules, slots, inflight, rules_floor, rules_text)
+  return {granted, wait, factor, run_id}
+end
 local state = redis.call('HMGET', penalty, 'until', 'factor')
 local paused_until = tonumber(state[1]) or 0
 local factor_text = state[2] or '1'
@@ -27,7 +40,7 @@ if seen_run_id ~= '' and seen_run_id ~= run_id and horizon > 0 then
   end
 end
 if paused_until > now then
-  return {0, math.ceil(paused_until - now), factor_text, run_id}
+  return answer(0, math.ceil(paused_until - now), factor_text)
 end
 
 -- In-flight slots whose lease ran out (their process died) become anchored at
@@ -52,7 +65,7 @@ for j = 1, #flying do flying_weight = flying_weight + weight_of(flying[j]) end
 -- learned amount, or alone in an empty window; else it waits until enough of
 -- the oldest counted slots have stopped counting.
 local wait = 0
-for i = 6, #ARGV, 3 do
+for i = FIRST_RULE, #ARGV, 3 do
   local amount, period = learned(tonumber(ARGV[i]), factor), tonumber(ARGV[i + 1])
   local since = string.format('(%.17g', now - period)
   local rule_wait = 0
@@ -92,10 +105,10 @@ for i = 6, #ARGV, 3 do
   end
 end
 if wait ~= 0 then
-  return {0, wait < 0 and -1 or math.ceil(wait), factor_text, run_id}
+  return answer(0, wait < 0 and -1 or math.ceil(wait), factor_text)
 end
-if #ARGV >= 6 then
+if #ARGV >= FIRST_RULE then
   redis.call('ZADD', inflight, now + lease, member)
   expire_after_last(inflight, horizon)
 end
-return {1, 0, factor_text, run_id}
+return answer(1, 0, factor_text)

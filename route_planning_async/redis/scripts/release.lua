@@ -1,8 +1,8 @@
 -- Anchors an in-flight slot at the server's now plus extra.
--- KEYS: slots, inflight, penalty. ARGV: member, extra_us, horizon_us.
+-- KEYS: slots, inflight, penalty, rules. ARGV: member, extra_us, horizon_us.
 -- Answers 1 if anchored, 0 if the slot was unknown.
 
-local slots, inflight, penalty = KEYS[1], KEYS[2], KEYS[3]
+local slots, inflight, penalty, rules = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 -- extra may be negative: the anchor may be earlier than the slot's admission and
 -- than other slots' anchors; the sorted set orders it among them all the same.
 local member, anchor, horizon = ARGV[1], now + tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -16,6 +16,7 @@ if redis.call('ZREM', inflight, member) == 0 then
 end
 redis.call('ZADD', slots, anchor, member)
 expire_after_last(slots, horizon)
+keep_rules(rules, slots, inflight, 0)
 if redis.call('EXISTS', penalty) == 1 then
   -- Traffic goes on: the learned factor is kept.
   keep_penalty(penalty, tonumber(redis.call('HGET', penalty, 'until')) or 0, horizon)
