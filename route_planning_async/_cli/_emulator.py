@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import json
 import os
 import shlex
@@ -43,19 +42,13 @@ def limits_as_data(limits: RateLimits) -> dict[str, list[dict[str, Any]]]:
 
 
 def _loopback_host(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """``--host`` as given, when it is a loopback address; a usage error naming it otherwise."""
+    """``--host`` as given, when it is a loopback address; a usage error saying why otherwise."""
+    from route_planning_async.emulator._config import loopback_host
+
     try:
-        loopback = value == "localhost" or ipaddress.ip_address(value).is_loopback
-    except ValueError:
-        loopback = False
-    if not loopback:
-        raise click.BadParameter(
-            f"{value!r}: the emulator binds loopback only (127.0.0.1, ::1 or localhost): "
-            "it takes any caller with its well-known API key, so no other machine may reach it",
-            ctx,
-            param,
-        )
-    return value
+        return loopback_host(value)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), ctx, param) from None
 
 
 def _export(name: str, value: str) -> str:

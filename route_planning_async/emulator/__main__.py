@@ -20,7 +20,13 @@ from collections.abc import Sequence
 from typing import get_args
 
 from route_planning_async._limits import RateLimits
-from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, TeamConfig, WeightUnit
+from route_planning_async.emulator._config import (
+    EmulatorConfig,
+    LimiterKind,
+    TeamConfig,
+    WeightUnit,
+    loopback_host,
+)
 from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
@@ -50,7 +56,9 @@ def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
         prog="python -m route_planning_async.emulator",
         description="A local Route Planning API server (in memory, loopback only).",
     )
-    parser.add_argument("--host", default="127.0.0.1", help="loopback address to bind (127.0.0.1 or ::1)")
+    parser.add_argument(
+        "--host", default="127.0.0.1", type=_loopback_host, help="loopback address to bind (127.0.0.1 or ::1)"
+    )
     parser.add_argument("--port", type=int, default=0, help="TCP port (default: a free one)")
     parser.add_argument("--http", action="store_true", help="serve plain HTTP instead of HTTPS")
     parser.add_argument("--api-key", default=_DEFAULT.api_key, help="the API key to accept")
@@ -103,6 +111,14 @@ def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
     )
     depots = ", ".join(f"depots/{depot.id}" for depot in config.team.depots)
     return [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
+
+
+def _loopback_host(value: str) -> str:
+    """``--host`` as given, when it is a loopback address; a usage error saying why otherwise."""
+    try:
+        return loopback_host(value)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
 
 
 async def serve(args: argparse.Namespace) -> None:

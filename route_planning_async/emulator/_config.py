@@ -200,15 +200,22 @@ class PunishSustained:
     """How many of the category's longest period the traffic may stay near the limit."""
 
 
-def _loopback(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
-    if value == "localhost":
-        return
+def loopback_host(host: str) -> str:
+    """``host`` when it is a loopback address; a ValueError saying why the emulator binds nothing else."""
     try:
-        loopback = ipaddress.ip_address(value).is_loopback
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = False
     if not loopback:
-        raise ValueError(f"the emulator binds to loopback addresses only (127.0.0.1 or ::1), got {value!r}")
+        raise ValueError(
+            f"{host!r}: the emulator binds loopback only (127.0.0.1, ::1 or localhost): "
+            "it takes any caller with its well-known API key, so no other machine may reach it"
+        )
+    return host
+
+
+def _loopback(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    loopback_host(value)
 
 
 def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:

@@ -251,3 +251,18 @@ def test_the_plugin_and_the_package_import_cheaply() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True
     )
     assert result.stdout.strip() == "[]"
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "::", "192.168.1.5"])
+def test_the_module_refuses_a_host_beyond_loopback_with_a_usage_line(
+    host: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exited:
+        parse_args(["--host", host])
+    assert exited.value.code == 2
+    error = capsys.readouterr().err
+    assert error.splitlines()[-1].endswith(
+        f"error: argument --host: {host!r}: the emulator binds loopback only (127.0.0.1, ::1 or localhost): "
+        "it takes any caller with its well-known API key, so no other machine may reach it"
+    )
+    assert "Traceback" not in error
