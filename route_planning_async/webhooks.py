@@ -31,6 +31,7 @@ other framework. ``aiohttp.web`` is imported only when a handler is made.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import collections
@@ -39,6 +40,7 @@ import enum
 import hashlib
 import hmac
 import json
+import logging
 from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, Final
 
@@ -72,6 +74,8 @@ DEFAULT_MAX_BODY_SIZE: Final = 1024 * 1024
 """Largest body :func:`webhook_handler` reads (bytes); one stop's JSON is a few kilobytes."""
 
 _DIGEST_SIZE: Final = hashlib.sha256().digest_size
+
+logger = logging.getLogger("route_planning_async.webhooks")
 
 
 class WebhookEventType(enum.StrEnum):
@@ -122,23 +126,24 @@ class WebhookEvent:
 # Signatures ------------------------------------------------------------------
 
 
-def sign(body: bytes, secret: str) -> str:
+def sign(body: bytes, secret: str | bytes) -> str:
     """The signature of a body under a secret: HMAC-SHA256, lowercase hex.
 
     Args:
         body: The raw request body, as sent.
-        secret: The webhook's secret; not empty.
+        secret: The webhook's secret, as text (keyed by its UTF-8 bytes) or bytes; not empty.
 
     Returns:
         The hex digest, as the service sends it in the signature header.
 
     Raises:
+        TypeError: The secret is neither ``str`` nor ``bytes``.
         ValueError: The secret is empty.
     """
     return hmac.new(_key(secret), body, hashlib.sha256).hexdigest()
 
 
-def verify_signature(body: bytes, signature: str, secret: str) -> bool:
+def verify_signature(body: bytes, signature: str, secret: str | bytes) -> bool:
     """Whether a signature is the HMAC-SHA256 of the raw body under the secret.
 
     The comparison takes the same time wherever the digests differ. A signature
@@ -147,12 +152,13 @@ def verify_signature(body: bytes, signature: str, secret: str) -> bool:
     Args:
         body: The raw request body, as received (before any JSON decoding).
         signature: The signature header's value, hex or base64.
-        secret: The webhook's secret; not empty.
+        secret: The webhook's secret, as for :func:`sign`.
 
     Returns:
         True when the signature is valid.
 
     Raises:
+        TypeError: The secret is neither ``str`` nor ``bytes``.
         ValueError: The secret is empty.
     """
     expected = hmac.new(_key(secret), body, hashlib.sha256).digest()
@@ -160,11 +166,18 @@ def verify_signature(body: bytes, signature: str, secret: str) -> bool:
     return sent is not None and hmac.compare_digest(sent, expected)
 
 
-def _key(secret: str) -> bytes:
-    if not secret:
+def _key(secret: str | bytes) -> bytes:
+    if isinstance(secret, str):
+        key = secret.encode()
+    elif isinstance(secret, bytes | bytearray):
+        key = bytes(secret)
+    else:
+        # Named by its type only: the value may be the secret itself.
+        raise TypeError(f"the webhook secret must be str or bytes, not {type(secret).__name__}")
+    if not key:
         # An empty key signs for anyone: refuse it rather than accept every forgery.
         raise ValueError("the webhook secret is empty")
-    return secret.encode()
+    return key
 
 
 def _decode_digest(text: str) -> bytes | None:
@@ -203,12 +216,15 @@ def parse_event(body: bytes) -> WebhookEvent:
         The :class:`WebhookEvent`.
 
     Raises:
-        InvalidEventError: The body is not an event envelope.
+        InvalidEventError: The body is not an event envelope, or its JSON nests
+            deeper than Python's recursion limit lets it decode.
     """
     try:
         envelope = json.loads(body)
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidEventError(f"the webhook body is not JSON: {exc}") from None
+    except RecursionError:
+        raise InvalidEventError("the webhook body nests too deep to decode (arrays or objects)") from None
     if not isinstance(envelope, dict):
         raise InvalidEventError("the webhook body is not a JSON object")
     kind, version, created = envelope.get("type"), envelope.get("version"), envelope.get("created")
@@ -257,7 +273,7 @@ def _data(kind: str, data: Any) -> Stop | UnassignedStop | dict[str, Any] | None
 
 
 def webhook_handler(
-    secret: str,
+    secret: str | bytes,
     on_event: Callable[[WebhookEvent], Awaitable[object]],
     *,
     max_body_size: int = DEFAULT_MAX_BODY_SIZE,
@@ -265,25 +281,34 @@ def webhook_handler(
 ) -> Callable[[web.Request], Awaitable[web.StreamResponse]]:
     """An aiohttp.web handler that verifies, parses and hands each event to ``on_event``.
 
+    The whole body is read before its signature is checked, whether it comes with a
+    ``Content-Length`` or chunked, in one piece or many.
+
     - a missing or wrong signature: 401, and ``on_event`` is not called;
-    - a body larger than ``max_body_size`` bytes: 413, read no further;
+    - a body larger than ``max_body_size`` bytes: 413, at once for a ``Content-Length``
+      over it, else as soon as that many bytes were read, reading no further;
     - a body that is not an event: 400;
     - otherwise ``await on_event(event)``, then 200. When it raises, aiohttp answers
       500 and the service delivers the event again.
 
     Args:
-        secret: The webhook's secret; not empty.
+        secret: The webhook's secret, as for :func:`sign`.
         on_event: Awaited with each valid :class:`WebhookEvent`.
         max_body_size: The largest body read, in bytes; positive.
-        dedupe_window: Remember the :attr:`~WebhookEvent.dedupe_key` of that many
-            latest distinct events and answer a repeated delivery 200 without calling
-            ``on_event`` (0, the default, calls it for every delivery). An event whose
-            ``on_event`` raised is forgotten, so its redelivery is handled.
+        dedupe_window: Process each event once among the last that many distinct events
+            (by :attr:`~WebhookEvent.dedupe_key`): a delivery of an event whose ``on_event``
+            returned is answered 200 "duplicate" without calling it again. An event counts
+            as processed only once ``on_event`` returned: a redelivery that arrives while
+            the same event's ``on_event`` still runs waits for it, then is a duplicate if it
+            returned, or calls ``on_event`` itself if it raised, so a failure is never
+            acknowledged and its event not lost. 0, the default, calls ``on_event`` for
+            every delivery, even at the same time.
 
     Returns:
         The handler, for ``app.router.add_post(path, handler)``.
 
     Raises:
+        TypeError: The secret is neither ``str`` nor ``bytes``.
         ValueError: The secret is empty, ``max_body_size`` is not positive or
             ``dedupe_window`` is negative.
     """
@@ -294,35 +319,75 @@ def webhook_handler(
         raise ValueError(f"max_body_size must be positive, got {max_body_size!r}")
     if dedupe_window < 0:
         raise ValueError(f"dedupe_window must not be negative, got {dedupe_window!r}")
-    seen: collections.OrderedDict[Hashable, None] = collections.OrderedDict()
+    once = _Once(dedupe_window) if dedupe_window else None
 
     async def handle(request: web.Request) -> web.StreamResponse:
         signature = request.headers.get(SIGNATURE_HEADER) or request.headers.get(LEGACY_SIGNATURE_HEADER)
         if not signature:
             return web.Response(status=401, text=f"missing {SIGNATURE_HEADER} header")
-        if request.content_length is not None and request.content_length > max_body_size:
-            return web.Response(status=413, text="body too large")
-        body = await request.content.read(max_body_size + 1)
-        if len(body) > max_body_size:
-            return web.Response(status=413, text="body too large")
+        body = await _read_body(request, max_body_size)
+        if body is None:
+            too_large = web.Response(status=413, text="body too large")
+            too_large.force_close()  # the rest of the body is not read: end the connection
+            return too_large
         if not verify_signature(body, signature, secret):
             return web.Response(status=401, text="signature does not match")
         try:
             event = parse_event(body)
         except InvalidEventError as exc:
             return web.Response(status=400, text=str(exc))
-        key = event.dedupe_key
-        if dedupe_window:
-            if key in seen:
-                return web.Response(status=200, text="duplicate")
-            seen[key] = None
-            while len(seen) > dedupe_window:
-                seen.popitem(last=False)
-        try:
+        if once is None:
             await on_event(event)
-        except BaseException:
-            seen.pop(key, None)
-            raise
+        elif not await once.process(event, on_event):
+            return web.Response(status=200, text="duplicate")
         return web.Response(status=200, text="ok")
 
     return handle
+
+
+async def _read_body(request: web.Request, limit: int) -> bytes | None:
+    """The whole body, or None as soon as it is known to be longer than ``limit`` bytes."""
+    if request.content_length is not None and request.content_length > limit:
+        return None
+    body = bytearray()
+    # Each piece is what arrived so far; a body sent chunked, or larger than the
+    # socket's buffer, comes in several.
+    async for piece in request.content.iter_any():
+        body += piece
+        if len(body) > limit:
+            return None
+    return bytes(body)
+
+
+class _Once:
+    """Calls ``on_event`` once per event among the last ``window`` distinct events processed."""
+
+    def __init__(self, window: int) -> None:
+        self._window = window
+        self._processed: collections.OrderedDict[Hashable, None] = collections.OrderedDict()
+        self._running: dict[Hashable, asyncio.Event] = {}
+
+    async def process(
+        self, event: WebhookEvent, on_event: Callable[[WebhookEvent], Awaitable[object]]
+    ) -> bool:
+        """Await ``on_event(event)`` unless the event was processed; False when it was.
+
+        A delivery of an event that another delivery is processing waits for that one
+        to end, and processes the event itself if that one raised.
+        """
+        key = event.dedupe_key
+        while (running := self._running.get(key)) is not None:
+            logger.debug("a delivery of %r waits for the one in progress", key)
+            await running.wait()
+        if key in self._processed:
+            return False
+        done = self._running[key] = asyncio.Event()
+        try:
+            await on_event(event)
+            self._processed[key] = None
+            while len(self._processed) > self._window:
+                self._processed.popitem(last=False)
+        finally:
+            del self._running[key]
+            done.set()
+        return True
