@@ -18,6 +18,7 @@ REPOSITORY_FILES = {
     "ARCHITECTURE.md": "architecture.md",
     "CHANGELOG.md": "changelog.md",
     "docs/differences.md": "differences.md",
+    "docs/redis.md": "redis.md",
     "benchmarks/": "benchmark-results.md",
     "benchmarks/RESULTS.md": "benchmark-results.md",
     "route_planning_async/_errors.py": "reference/errors.md",
