@@ -15,6 +15,8 @@ TEST_DEPS = [
     "jsonschema>=4.20",
     # Answers generated from the official OpenAPI schema (tests/conformance/).
     "hypothesis-jsonschema>=0.23",
+    # The docs site's griffe extension, run over throwaway packages (tests/project/test_docs.py).
+    "griffe>=1.0",
     # The leaky bucket the scheduler is compared with (tests/shared/test_scheduler.py).
     "aiolimiter>=1.1",
 ]
