@@ -5,6 +5,7 @@ itself never needs them.
 
 The rooms, each importing only rooms listed above it:
 
+- ``_stdio``: ``-`` for a file: standard input where a file is read, standard output where one is written.
 - ``_errors``: exit codes and the errors that end a command with one line on stderr.
 - ``_summary``: a distributed plan route by route, as plain data.
 - ``_cells``: every CSV the tool writes, its cells escaped so that no spreadsheet runs them.

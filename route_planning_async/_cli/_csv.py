@@ -33,6 +33,7 @@ from route_planning_async import (
     WeightInput,
 )
 from route_planning_async._cli._cells import unescape_cell, write_csv
+from route_planning_async._cli._stdio import describe, open_output, read_input
 
 __all__ = [
     "ERROR_COLUMN",
@@ -441,14 +442,15 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
 
 
 def read_stop_csv(source: Path | str, overrides: Mapping[str, str] | None = None) -> StopCsv:
-    """Read and validate a whole file of stops (a path, or the text itself as ``str``)."""
+    """Read and validate a whole file of stops (a path, ``-`` for stdin, or the text itself as ``str``)."""
     if isinstance(source, Path):
+        name = describe(source, reading=True)
         try:
-            text = source.read_bytes().decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
+            text = read_input(source).decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
         except UnicodeDecodeError as exc:
-            raise CsvError(f"{source}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+            raise CsvError(f"{name}: not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         except OSError as exc:
-            raise CsvError(f"{source}: {exc.strerror}") from None
+            raise CsvError(f"{name}: {exc.strerror}") from None
     else:
         text = source
     records = _records(text)
@@ -494,7 +496,7 @@ def write_failures(
     """
     columns = failure_header(header)
     rows = ({**values, ERROR_COLUMN: error} for values, error in failures)
-    with path.open("w", encoding="utf-8", newline="") as stream:
+    with open_output(path) as stream:
         return write_csv(stream, columns, rows)
 
 
@@ -577,5 +579,5 @@ def stop_as_row(stop: Stop) -> dict[str, str]:
 
 def write_stops(path: Path, stops: Iterable[Stop]) -> int:
     """Write stops as CSV with :data:`EXPORT_COLUMNS`; return how many were written."""
-    with path.open("w", encoding="utf-8", newline="") as stream:
+    with open_output(path) as stream:
         return write_csv(stream, EXPORT_COLUMNS, (stop_as_row(stop) for stop in stops))

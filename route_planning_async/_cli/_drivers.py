@@ -37,11 +37,13 @@ from route_planning_async._cli._options import (
     INPUT_CSV,
     failures_option,
     limit_option,
+    not_stdout,
     service,
     service_group,
 )
 from route_planning_async._cli._render import Output, failures_table
 from route_planning_async._cli._run import Settings, dump_json, first, open_client, print_result
+from route_planning_async._cli._stdio import describe, read_input
 
 __all__ = ["DriverCsv", "DriverRow", "drivers", "read_driver_csv"]
 
@@ -144,12 +146,15 @@ def _driver(values: Mapping[str, str], columns: Mapping[str, str]) -> DriverInpu
 
 
 def read_driver_csv(source: Path | str) -> DriverCsv:
-    """Read a whole file of drivers (a path, or the text itself as ``str``), each row checked."""
+    """Read a whole file of drivers, each row checked.
+
+    ``source`` is a path (``-`` for stdin), or the text itself as ``str``.
+    """
     if isinstance(source, Path):
         try:
-            text = source.read_bytes().decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
+            text = read_input(source).decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
         except (UnicodeDecodeError, OSError) as exc:
-            raise CsvError(f"{source}: {exc}") from None
+            raise CsvError(f"{describe(source, reading=True)}: {exc}") from None
     else:
         text = source
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -242,9 +247,10 @@ async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: P
       identifies the driver, so importing the same file again adds nobody twice),
       depots (split on ';' or ','), start_time and end_time (HH:MM), max_stops,
       driving_speed and delivery_speed (slower, average, faster), vehicle_type,
-      start_address and end_address (one address line).
+      start_address and end_address (one address line). CSV '-' reads stdin.
     """
     output = Output(json=settings.json)
+    not_stdout(settings, failures_path, "--failures")
     table = read_driver_csv(csv_file)
     failures = Failures(table.header, [(row, row.error or "") for row in table.rows if row.driver is None])
     valid = [row for row in table.rows if row.driver is not None]
@@ -270,7 +276,7 @@ async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: P
         )
     else:
         if failures:
-            output.out.print(failures_table(failures.by_line(), title="Rows not imported"))
+            output.err.print(failures_table(failures.by_line(), title="Rows not imported"))
         output.note(f"imported {len(imported)} of {len(table.rows)} drivers")
         if written:
             output.note(f"{written} failed row(s) written to {failures_path}")

@@ -22,6 +22,7 @@ from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
 from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._limits import LIMITS_FILE_HELP, LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
+from route_planning_async._cli._stdio import STDIO, is_stdio
 
 __all__ = [
     "EPILOG",
@@ -31,12 +32,14 @@ __all__ = [
     "JSON_OPTION",
     "NEW_FILE",
     "OPERATIONS",
+    "OUTPUT_FILE",
     "PLAN",
     "POSITIVE",
     "Command",
     "Group",
     "failures_option",
     "limit_option",
+    "not_stdout",
     "parse_date",
     "runs",
     "seed_option",
@@ -90,10 +93,27 @@ POSITIVE = click.FloatRange(min=0, min_open=True)
 """A number above zero: seconds to wait, a speed-up."""
 FILE = click.Path(dir_okay=False, path_type=Path)
 """A file the command reads, checked when it is read."""
-EXISTING_FILE = click.Path(exists=True, dir_okay=False, path_type=Path)
-"""A file the command reads, which must exist."""
-NEW_FILE = click.Path(dir_okay=False, writable=True, path_type=Path)
-"""A file the command writes."""
+EXISTING_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
+"""A file the command reads, which must exist; ``-`` reads stdin."""
+OUTPUT_FILE = click.Path(dir_okay=False, writable=True, allow_dash=True, path_type=Path)
+"""A file the command writes; ``-`` writes to stdout (see :func:`not_stdout` for ``--json``)."""
+
+
+class _NewFile(click.Path):
+    """A file the command writes, where stdout already carries the command's own output."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and is_stdio(value):
+            self.fail(
+                f"{STDIO!r} (stdout) cannot be used here: stdout carries the command's output; name a file",
+                param,
+                ctx,
+            )
+        return super().convert(value, param, ctx)
+
+
+NEW_FILE = _NewFile(dir_okay=False, writable=True, path_type=Path)
+"""A file the command writes, never stdout (it carries the command's own output)."""
 
 PLAN = click.argument("plan")
 OPERATIONS = click.argument("operation_ids", metavar="OPERATION...", nargs=-1, required=True)
@@ -229,6 +249,16 @@ def parse_date(value: str, option: str) -> date:
         raise click.BadParameter(f"expected a date as YYYY-MM-DD, got {value!r}", param_hint=option) from None
 
 
+def not_stdout(settings: Settings, path: Path | None, option: str) -> None:
+    """Refuse ``-`` (stdout) for ``option`` when ``--json`` prints its JSON there.
+
+    Raises:
+        InputError: ``path`` is ``-`` and the command prints JSON.
+    """
+    if path is not None and settings.json and is_stdio(path):
+        raise InputError(f"{option} {STDIO}: stdout carries the --json output; name a file instead")
+
+
 def limit_option(things: str) -> Callable[[F], F]:
     """``--limit``: stop a listing after this many ``things``."""
     return click.option("--limit", type=click.IntRange(min=1), help=f"Stop after this many {things}.")
@@ -239,8 +269,8 @@ def failures_option(then: str = "") -> Callable[[F], F]:
     return click.option(
         "--failures",
         "failures_path",
-        type=NEW_FILE,
-        help=f"Write the rows that failed here: the input's columns plus 'error'{then}.",
+        type=OUTPUT_FILE,
+        help=f"Write the rows that failed here: the input's columns plus 'error'{then} ('-': stdout).",
     )
 
 

@@ -24,6 +24,7 @@ from route_planning_async import (
     ImportProgress,
     ImportReport,
     Operation,
+    Outcome,
     RoutePlanningClient,
     StopInput,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "import_rows",
     "import_summary",
     "import_with_progress",
+    "never_sent",
     "progress_mode",
     "read_counter",
     "stats_rows",
@@ -94,6 +96,8 @@ class ProgressLines:
     def __call__(self, progress: ImportProgress[Any]) -> None:
         on_progress_event(progress)
         stats = self._client.stats[Category.BATCH_IMPORT]
+        not_sent = len(never_sent(progress.report))
+        failed = progress.failed - not_sent
         if self._mode == "json":
             event = {
                 "event": "done" if progress.final else "progress",
@@ -101,7 +105,8 @@ class ProgressLines:
                 "total": self._total,
                 "created": progress.created,
                 "skipped": progress.skipped,
-                "failed": progress.failed,
+                "failed": failed,
+                "not_sent": not_sent,
                 "unknown": progress.unknown,
                 "elapsed_s": round(progress.elapsed, 3),
                 "429s": stats.rate_limited,
@@ -113,9 +118,10 @@ class ProgressLines:
         if not progress.final and now - self._last < self._interval:
             return
         self._last = now
+        unsent = f"{not_sent} not sent, " if not_sent else ""
         click.echo(
             f"import: {progress.done}/{self._total} rows done ({progress.created} created, "
-            f"{progress.skipped} skipped, {progress.failed} failed, {progress.unknown} unknown) "
+            f"{progress.skipped} skipped, {failed} failed, {unsent}{progress.unknown} unknown) "
             f"in {progress.elapsed:.1f} s; {stats.rate_limited} 429s, {stats.retries} retries",
             err=True,
         )
@@ -228,18 +234,33 @@ def _install_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]
     return True
 
 
+def never_sent(report: ImportReport[Any]) -> set[int]:
+    """Positions an import that stopped early (Ctrl-C, ``--deadline``) never sent: nothing to fix in them.
+
+    Once the import is stopping, a batch not created because of the stop (or
+    cancelled while it waited for its turn) was never sent; a batch the
+    service refused before that is a failure.
+    """
+    if report.stopped is None:
+        return set()
+    return {
+        position
+        for failed in report.failed_batches
+        if failed.outcome == Outcome.NOT_CREATED
+        and (str(failed.error) == report.stopped or isinstance(failed.error, asyncio.CancelledError))
+        for position in failed.positions
+    }
+
+
 def _outcome(report: ImportReport[StopInput], interrupted: bool) -> ImportOutcome:
     reasons: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
-    never_sent: set[int] = set()
     for failed in report.failed_batches:
-        if failed.outcome == "unknown":
+        if failed.outcome == Outcome.UNKNOWN:
             # The service may have created these (an ambiguous failure without an
             # external id to look them up by): say so, so nobody re-imports blindly.
             reason = f"outcome unknown, the stop may exist; check before importing again: {failed.error}"
         else:
             reason = f"not created: {failed.error}"
-            if interrupted or report.stopped is not None:
-                never_sent.update(failed.positions)
         reasons.update(dict.fromkeys(failed.positions, reason))
     outcomes: list[tuple[str | None, str | None]] = []
     for position in range(report.total):
@@ -247,7 +268,7 @@ def _outcome(report: ImportReport[StopInput], interrupted: bool) -> ImportOutcom
         outcomes.append(
             (stop_id, None) if stop_id is not None else (None, reasons.get(position, "not created"))
         )
-    return ImportOutcome(outcomes, report, interrupted, never_sent)
+    return ImportOutcome(outcomes, report, interrupted, never_sent(report))
 
 
 def import_summary(client: RoutePlanningClient, report: ImportReport[Any]) -> dict[str, Any]:
@@ -259,11 +280,13 @@ def import_summary(client: RoutePlanningClient, report: ImportReport[Any]) -> di
         for rule, configured in zip(stats.learned_limits, stats.limits, strict=False)
         if rule.amount != configured.amount
     ]
+    not_sent = len(never_sent(report))
     return {
         "created": report.created,
         "skipped": report.skipped,
         "rejected": report.rejected,
-        "not_created": report.not_created,
+        "not_created": report.not_created - not_sent,
+        "not_sent": not_sent,
         "unknown": report.unknown,
         "duplicates_found": len(report.duplicates),
         "duplicates_deleted": sum(1 for d in report.duplicates if d.deleted),
@@ -272,7 +295,7 @@ def import_summary(client: RoutePlanningClient, report: ImportReport[Any]) -> di
         "import_requests": stats.sent,
         "429s": stats.rate_limited + reads.rate_limited,
         "retries": stats.retries + reads.retries,
-        "waited_s": round(stats.wait_seconds, 2),
+        "waited_s_summed": round(stats.wait_seconds, 2),
         "learned_limits": learned,
     }
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -23,11 +22,12 @@ from route_planning_async._cli._errors import CommandError, ExitCode, InputError
 from route_planning_async._cli._failures import Failures
 from route_planning_async._cli._options import (
     INPUT_CSV,
-    NEW_FILE,
+    OUTPUT_FILE,
     PLAN,
     POSITIVE,
     failures_option,
     limit_option,
+    not_stdout,
     seed_option,
     service,
     service_group,
@@ -36,6 +36,7 @@ from route_planning_async._cli._progress import import_rows, import_summary
 from route_planning_async._cli._render import Output, failures_table, stops_table
 from route_planning_async._cli._run import Settings, dump_json, first, jsonable, open_client, print_result
 from route_planning_async._cli._sample_stops import fields_as_csv_row, generate_stop_fields
+from route_planning_async._cli._stdio import STDIO, describe, is_stdio, open_output
 
 __all__ = ["stops"]
 
@@ -60,7 +61,7 @@ async def stops_list(settings: Settings, *, plan: str, limit: int | None) -> int
 
 @stops.command("export")
 @PLAN
-@click.argument("csv_file", metavar="CSV", type=NEW_FILE)
+@click.argument("csv_file", metavar="CSV", type=OUTPUT_FILE)
 @service
 async def stops_export(settings: Settings, *, plan: str, csv_file: Path) -> int:
     """Write the stops of PLAN to CSV, in columns 'stops import' reads back as they are.
@@ -77,12 +78,14 @@ async def stops_export(settings: Settings, *, plan: str, csv_file: Path) -> int:
     route assignments are not exported. A text cell a spreadsheet would run as a
     formula (=, +, -, @) is written with a ' in front, which 'stops import' takes off.
     """
+    not_stdout(settings, csv_file, "CSV")
     async with open_client(settings) as client:
         # An optimized plan's list also holds each route's start and end: not stops to import.
         found = [stop async for stop in client.stops.list(plan) if stop.type == StopType.STOP]
     written = write_stops(csv_file, found)
     data = {"plan": plan, "stops": written, "file": str(csv_file)}
-    print_result(Output(json=settings.json), data, note=f"{written} stop(s) of {plan} written to {csv_file}")
+    where = describe(csv_file, reading=False)
+    print_result(Output(json=settings.json), data, note=f"{written} stop(s) of {plan} written to {where}")
     return ExitCode.OK
 
 
@@ -138,7 +141,7 @@ def _dry_run(output: Output, table: StopCsv, duplicates: Sequence[tuple[CsvRow, 
         )
     else:
         if bad:
-            output.out.print(failures_table(bad, title="Invalid rows"))
+            output.err.print(failures_table(bad, title="Invalid rows"))
         output.note(f"{valid} of {len(table.rows)} rows are valid; nothing was sent (dry run)")
     return ExitCode.USAGE if bad else ExitCode.OK
 
@@ -148,7 +151,7 @@ def _summary_line(summary: dict[str, Any]) -> str:
         f"{summary['import_requests']} import requests in {summary['elapsed_s']} s",
         f"{summary['429s']} 429s",
         f"{summary['retries']} retries",
-        f"waited {summary['waited_s']} s for capacity",
+        f"batches waited {summary['waited_s_summed']} s for capacity in all (summed over batches)",
     ]
     if summary["learned_limits"]:
         parts.append("learned limits: " + ", ".join(summary["learned_limits"]))
@@ -234,7 +237,7 @@ async def stops_import(
       external_id, earliest and latest (HH:MM), duration (seconds, or 5m, 1h),
       notes, package_count, barcodes and products (split on ';' or ','),
       seller_order_id / order_id, activity, optimization_order, allowed_drivers.
-    An 'error' column (from a failure report) is ignored.
+    An 'error' column (from a failure report) is ignored. CSV '-' reads stdin.
 
     \b
     A row the service refuses costs only itself (the rest of its batch is sent
@@ -245,6 +248,7 @@ async def stops_import(
     file, or the same file with --skip-existing, to resume.
     """
     output = Output(json=settings.json)
+    not_stdout(settings, failures_path, "--failures")
     table = read_stop_csv(csv_file, parse_column_overrides(map_columns))
     if table.columns.ignored:
         output.note(f"ignored columns: {', '.join(table.columns.ignored)}")
@@ -261,6 +265,7 @@ async def stops_import(
     imported: list[tuple[int, str]] = []
     summary: dict[str, Any] = {}
     interrupted = False
+    not_sent = 0
     if valid:
         async with open_client(settings) as client:
             # One read first: a missing or optimized plan is one clear error, not
@@ -290,24 +295,31 @@ async def stops_import(
         for position, (row, (stop_id, error)) in enumerate(zip(valid, result.outcomes, strict=False)):
             if stop_id is not None:
                 imported.append((row.line, stop_id))
-            elif interrupted and position in result.never_sent:
+            elif position in result.never_sent:
                 failures.add(row, _NOT_SENT)
+                not_sent += 1
             else:
                 failures.add(row, _with_lines(error or "not imported", valid))
         # Rows the import never reached (interrupted before they were read).
         for row in valid[len(result.outcomes) :]:
             failures.add(row, _NOT_SENT)
+            not_sent += 1
     if interrupted and failures_path is None and failures:
-        failures_path = csv_file.with_name(f"{csv_file.stem}.remaining.csv")
+        failures_path = _remaining_path(csv_file)
     written = failures.write(failures_path)
+    skipped = summary.get("skipped", 0)
+    counts = {
+        "imported": len(imported) - skipped,
+        "skipped": skipped,
+        "failed": len(failures) - not_sent,
+        "not_sent": not_sent,
+    }
     if output.json:
         dump_json(
             {
                 "plan": plan,
                 "rows": len(table.rows),
-                "imported": len(imported),
-                "skipped": summary.get("skipped", 0),
-                "failed": len(failures),
+                **counts,
                 "interrupted": interrupted,
                 "summary": summary,
                 "stops": [{"line": line, "id": stop_id} for line, stop_id in imported],
@@ -316,14 +328,13 @@ async def stops_import(
         )
     else:
         if failures:
-            output.out.print(failures_table(failures.by_line(), title="Rows not imported"))
-        skipped = summary.get("skipped", 0)
+            output.err.print(failures_table(failures.by_line(), title="Rows not imported"))
         extra = f" ({skipped} already there, skipped)" if skipped else ""
-        output.note(f"imported {len(imported)} of {len(table.rows)} stops into {plan}{extra}")
+        output.note(f"imported {counts['imported']} of {len(table.rows)} stops into {plan}{extra}")
         if summary:
             output.note(_summary_line(summary))
         if written:
-            output.note(f"{written} failed row(s) written to {failures_path}; fix them and import that file")
+            output.note(_advice(counts["failed"], not_sent, failures_path))
         elif failures and failures_path is None:
             output.note("pass --failures FILE to get the failed rows back as CSV")
     if interrupted:
@@ -331,19 +342,37 @@ async def stops_import(
     return ExitCode.PARTIAL if failures else ExitCode.OK
 
 
+def _remaining_path(csv_file: Path) -> Path:
+    """Where an interrupted import writes the rows not imported when no --failures is given."""
+    if is_stdio(csv_file):
+        return Path("stdin.remaining.csv")
+    return csv_file.with_name(f"{csv_file.stem}.remaining.csv")
+
+
+def _advice(failed: int, not_sent: int, path: Path | None) -> str:
+    """What to do with the rows written to ``path``: what is in it decides."""
+    if not not_sent:
+        return f"{failed} failed row(s) written to {path}; fix them and import that file"
+    if not failed:
+        return (
+            f"{not_sent} row(s) not sent, written to {path}; import that file "
+            "(or the original with --skip-existing) to finish"
+        )
+    return (
+        f"{failed} failed row(s) and {not_sent} row(s) not sent written to {path}; "
+        "fix the failed ones, then import that file to finish"
+    )
+
+
 @stops.command("sample")
 @click.option("--count", type=click.IntRange(1, 100_000), default=50, show_default=True)
 @seed_option()
-@click.option("--output", "-o", type=NEW_FILE, help="Write here instead of stdout.")
+@click.option("--output", "-o", type=OUTPUT_FILE, help="Write here instead of stdout ('-': stdout too).")
 def stops_sample(count: int, seed: int, output: Path | None) -> None:
     """Write a CSV file of realistic stops around the demo depot, to try 'stops import' with."""
     rows = [fields_as_csv_row(fields) for fields in generate_stop_fields(count, seed=seed)]
     header: list[str] = []
     for row in rows:
         header.extend(name for name in row if name not in header)
-    stream = output.open("w", encoding="utf-8", newline="") if output is not None else sys.stdout
-    try:
+    with open_output(output if output is not None else Path(STDIO)) as stream:
         write_csv(stream, header, rows, lineterminator="\n")
-    finally:
-        if output is not None:
-            stream.close()

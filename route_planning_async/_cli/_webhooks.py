@@ -18,6 +18,7 @@ import click
 from route_planning_async._cli._errors import ExitCode, InputError
 from route_planning_async._cli._options import EXISTING_FILE, FILE, settings_of
 from route_planning_async._cli._run import jsonable, run_command
+from route_planning_async._cli._stdio import read_input
 from route_planning_async.webhooks import (
     LEGACY_SIGNATURE_HEADER,
     SIGNATURE_HEADER,
@@ -177,8 +178,8 @@ def listen_command(
 def verify_command(
     ctx: click.Context, body_file: Path, signature: str, secret_file: Path, as_json: bool
 ) -> None:
-    """Check that BODY (the raw request body, saved as received) carries a valid signature."""
+    """Check that BODY (the raw request body, saved as received; '-': stdin) carries a valid signature."""
     line = verify(
-        body_file.read_bytes(), signature, read_secret(secret_file), as_json=_json_wanted(ctx, as_json)
+        read_input(body_file), signature, read_secret(secret_file), as_json=_json_wanted(ctx, as_json)
     )
     click.echo(line)

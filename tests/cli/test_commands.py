@@ -89,9 +89,10 @@ def test_dry_run_reports_bad_rows_and_sends_nothing(
     result = run("stops", "import", "plans/anything", source, "--dry-run")
 
     assert result.exit_code == 2
-    assert "Invalid rows" in result.stdout
+    assert result.stdout == ""  # the table is for humans: stderr
+    assert "Invalid rows" in result.stderr
     for line in ("4", "5", "7"):
-        assert f"│ {line:>5} │" in result.stdout
+        assert f"│ {line:>5} │" in result.stderr
     assert "4 of 7 rows are valid; nothing was sent (dry run)" in result.stderr
     assert len(served_emulator.emulator.log) == before
 
