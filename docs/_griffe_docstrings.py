@@ -175,7 +175,9 @@ def _set_docstring(obj: griffe.Object, text: str, loader: griffe.GriffeLoader) -
         obj.docstring = docstring
 
 
-_ROLE = re.compile(r"(?::py)?:(?:class|meth|func|attr|data|exc|obj|mod):`(?P<tilde>~?)(?P<name>[\w.]+)(?:\(\))?`")
+_ROLE = re.compile(
+    r"(?::py)?:(?:class|meth|func|attr|data|exc|obj|mod):`(?P<tilde>~?)(?P<name>[\w.]+)(?:\(\))?`"
+)
 _LITERAL_HEAD = re.compile(r"^(?P<indent>\s*)(?P<text>.*?)(?P<space>\s?)::\s*$")
 
 
@@ -230,7 +232,8 @@ def _roles(text: str, resolve: Any) -> str:
         path = resolve(name)
         if path is None:
             return f"`{shown}`"
-        return f'<autoref identifier="{html.escape(path)}" optional><code>{html.escape(shown)}</code></autoref>'
+        code = f"<code>{html.escape(shown)}</code>"
+        return f'<autoref identifier="{html.escape(path)}" optional>{code}</autoref>'
 
     parts = re.split(r"(^```.*?^```)", text, flags=re.M | re.S)
     return "".join(part if index % 2 else _ROLE.sub(link, part) for index, part in enumerate(parts))
@@ -257,8 +260,8 @@ def _literal_blocks(text: str) -> str:
         while code and not code[-1].strip():
             code.pop()
         fence = "python" if _parses("\n".join(code)) else "text"
-        out += ["", f"{head['indent']}```{fence}", *(f"{head['indent']}{line}" if line else "" for line in code)]
-        out += [f"{head['indent']}```", ""]
+        indented = [f"{head['indent']}{line}" if line else "" for line in code]
+        out += ["", f"{head['indent']}```{fence}", *indented, f"{head['indent']}```", ""]
         index = block_end
     return "\n".join(out)
 
