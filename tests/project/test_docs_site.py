@@ -107,3 +107,9 @@ def test_namespaces_show_no_private_constructor(site: pathlib.Path) -> None:
     text = " ".join(html.unescape(re.sub(r"<[^>]+>", "", page)).split())
     assert "Plans(client" not in text
     assert "Plans: create, list" in text
+
+
+def test_the_fault_guide_is_built(site: pathlib.Path) -> None:
+    text = " ".join(_text(site / "faults" / "index.html").split())
+    for kind in ("rate_limit", "error_after_commit", "reject_stop"):
+        assert kind in text
