@@ -60,10 +60,19 @@ DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"
 
 @nox.session
 def docs(session: nox.Session) -> None:
-    """The documentation site (mkdocs.yml, docs/), built with every warning an error."""
+    """The documentation site (mkdocs.yml, docs/), built with every warning an error.
+
+    The HTML goes to ``site/`` (ignored by git), or to the directory given after
+    ``--``; ``nox -s docs -- serve`` serves it instead, rebuilt on every change.
+    """
     session.install("-e", ".[cli,redis,emulator]", *DOCS_DEPS)
-    site = session.posargs[0] if session.posargs else str(session.create_tmp() + "/site")
-    session.run("mkdocs", "build", "--strict", "--site-dir", site, env={"NO_MKDOCS_2_WARNING": "1"})
+    env = {"NO_MKDOCS_2_WARNING": "1"}
+    if session.posargs == ["serve"]:
+        session.run("mkdocs", "serve", "--strict", env=env)
+        return
+    site = session.posargs[0] if session.posargs else "site"
+    session.run("mkdocs", "build", "--strict", "--site-dir", site, env=env)
+    session.log(f"The site is in {site}/: python3 -m http.server -d {site} 8000, then http://localhost:8000")
 
 
 @nox.session

@@ -19,6 +19,19 @@ An object that cannot be imported (a module whose optional dependency is
 missing, a name defined only for type checkers) keeps the docstring griffe read.
 The ``__main__`` modules are never imported: importing one runs it.
 
+Then, for every object of those packages, it turns the reST that the docstrings
+share with ``help()`` into the Markdown the site renders:
+
+- a role (``:class:`X```, ``:meth:``, ``:func:``, ``:attr:``, ``:data:``,
+  ``:exc:``, ``:obj:``, ``:mod:``; ``~`` shows the last name only) becomes a
+  cross-reference to the object the name resolves to from the docstring's
+  scope, rendered as a link where the site documents that object and as inline
+  code elsewhere; a name that resolves to nothing becomes inline code;
+- a ``::`` literal block (the paragraph ending ``::`` and the indented lines
+  after it) becomes a fenced code block;
+- a base class with a private name (``_Resource``) is left out of the class's
+  bases: the site neither lists it nor shows the constructor inherited from it.
+
 Registered in ``mkdocs.yml``::
 
     extensions:
@@ -28,7 +41,10 @@ Registered in ``mkdocs.yml``::
 
 from __future__ import annotations
 
+import ast
+import html
 import importlib
+import re
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -60,6 +76,7 @@ class RuntimeDocstrings(griffe.Extension):
         runtime = _import_package(pkg)
         if runtime is not None:
             _update_members(pkg, runtime, loader)
+        _to_markdown(pkg)
 
 
 def _import_package(pkg: griffe.Module) -> ModuleType | None:
@@ -156,3 +173,124 @@ def _set_docstring(obj: griffe.Object, text: str, loader: griffe.GriffeLoader) -
     )
     if written is None or docstring.value != written.value:
         obj.docstring = docstring
+
+
+_ROLE = re.compile(
+    r"(?::py)?:(?:class|meth|func|attr|data|exc|obj|mod):`(?P<tilde>~?)(?P<name>[\w.]+)(?:\(\))?`"
+)
+_LITERAL_HEAD = re.compile(r"^(?P<indent>\s*)(?P<text>.*?)(?P<space>\s?)::\s*$")
+
+
+def _to_markdown(obj: griffe.Object) -> None:
+    """Turn the reST of ``obj``'s docstring and of its members' into Markdown; hide private bases."""
+    if obj.docstring is not None:
+        obj.docstring.value = markdown_of(obj.docstring.value, lambda name: _resolve(obj, name))
+    if isinstance(obj, griffe.Class):
+        obj.bases = [base for base in obj.bases if not str(base).split(".")[-1].startswith("_")]
+    for member in list(obj.members.values()):
+        if not isinstance(member, griffe.Alias):
+            _to_markdown(member)
+
+
+def _resolve(obj: griffe.Object, name: str) -> str | None:
+    """The path of the object ``name`` stands for in ``obj``'s scope, or None."""
+    first, _, rest = name.partition(".")
+    scope: griffe.Object | None = obj if isinstance(obj, griffe.Module | griffe.Class) else obj.parent
+    while scope is not None:
+        try:
+            path = scope.resolve(first)
+        except griffe.NameResolutionError:
+            scope = scope.parent
+            continue
+        return _existing(obj, f"{path}.{rest}" if rest else path)
+    return _existing(obj, name)
+
+
+def _existing(obj: griffe.Object, path: str) -> str | None:
+    """``path`` made canonical if griffe knows an object there, else None."""
+    try:
+        target = obj.modules_collection[path]
+        return str(target.canonical_path)
+    except (KeyError, griffe.AliasResolutionError, griffe.CyclicAliasError):
+        return None
+
+
+def markdown_of(text: str, resolve: Any) -> str:
+    """``text`` with its reST roles and ``::`` literal blocks written as Markdown.
+
+    Args:
+        text: A docstring.
+        resolve: Called with a role's name; answers the path to link to, or None.
+    """
+    return _roles(_literal_blocks(text), resolve)
+
+
+def _roles(text: str, resolve: Any) -> str:
+    def link(match: re.Match[str]) -> str:
+        name = match["name"]
+        shown = name.rsplit(".", 1)[-1] if match["tilde"] else name
+        path = resolve(name)
+        if path is None:
+            return f"`{shown}`"
+        code = f"<code>{html.escape(shown)}</code>"
+        return f'<autoref identifier="{html.escape(path)}" optional>{code}</autoref>'
+
+    parts = re.split(r"(^```.*?^```)", text, flags=re.M | re.S)
+    return "".join(part if index % 2 else _ROLE.sub(link, part) for index, part in enumerate(parts))
+
+
+def _literal_blocks(text: str) -> str:
+    """Every ``::`` paragraph's indented block fenced (as Python where it parses)."""
+    lines = text.splitlines()
+    out: list[str] = []
+    index = 0
+    while index < len(lines):
+        head = _LITERAL_HEAD.match(lines[index])
+        block_end = _indented_block(lines, index + 1, len(head["indent"])) if head else None
+        if head is None or block_end is None:
+            out.append(lines[index])
+            index += 1
+            continue
+        if head["text"]:
+            out.append(f"{head['indent']}{head['text']}{'' if head['space'] else ':'}")
+        block = lines[index + 1 : block_end]
+        code = _dedent(block)
+        while code and not code[0].strip():
+            code.pop(0)
+        while code and not code[-1].strip():
+            code.pop()
+        fence = "python" if _parses("\n".join(code)) else "text"
+        indented = [f"{head['indent']}{line}" if line else "" for line in code]
+        out += ["", f"{head['indent']}```{fence}", *indented, f"{head['indent']}```", ""]
+        index = block_end
+    return "\n".join(out)
+
+
+def _indented_block(lines: list[str], start: int, indent: int) -> int | None:
+    """The end of the block of lines more indented than ``indent`` from ``start``, or None if none."""
+    end = start
+    seen = False
+    while end < len(lines):
+        line = lines[end]
+        if line.strip():
+            if len(line) - len(line.lstrip()) <= indent:
+                break
+            seen = True
+        end += 1
+    return end if seen else None
+
+
+def _dedent(block: list[str]) -> list[str]:
+    margin = min((len(line) - len(line.lstrip()) for line in block if line.strip()), default=0)
+    return [line[margin:].rstrip() for line in block]
+
+
+def _parses(code: str) -> bool:
+    try:
+        ast.parse(code)
+    except SyntaxError:
+        try:  # a fragment with a top-level await
+            compile(code, "<docstring>", "exec", flags=ast.PyCF_ALLOW_TOP_LEVEL_AWAIT)
+        except SyntaxError:
+            return False
+    return True

@@ -56,28 +56,39 @@ __all__ = ["Fault", "FaultEvent", "FaultInjector", "FaultKind"]
 
 
 class FaultKind(enum.StrEnum):
-    """What an injected fault does."""
+    """What an injected fault does; ``Fault("rate_limit")`` and ``Fault(FaultKind.RATE_LIMIT)`` are one.
+
+    "Nothing done" means the request is not carried out; "handled" means it is,
+    as without the fault, before the fault shows.
+
+    Attributes:
+        RATE_LIMIT: 429 with ``Retry-After`` (``retry_after``); nothing done.
+        ERROR: An error answer (``status``, 500 by default); nothing done.
+        DROP: The connection is closed without an answer; nothing done.
+        DELAY: The answer comes ``delay`` real seconds late; the request is handled normally.
+        MALFORMED_JSON: Handled, then a 2xx answer whose body is cut short (not JSON).
+        ERROR_AFTER_COMMIT: Handled (an import is stored), then a ``status`` (500) answer.
+        DROP_AFTER_COMMIT: Handled, then the connection is closed without an answer.
+        HANG: No answer and nothing done: the connection is held open until the client
+            gives up (its timeout) or ``delay`` real seconds pass, then closed.
+        LATE_COMMIT: No answer: the connection is held open, the request is handled
+            ``delay`` real seconds after it arrived (whether the client still waits or
+            not), then the connection is closed.
+        REJECT_STOP: A batch import holding a stop whose JSON contains ``marker`` is
+            refused with a 400 whose ``param`` names that stop; nothing done. A batch
+            without the marker is not matched.
+    """
 
     RATE_LIMIT = "rate_limit"
-    """429 with Retry-After, nothing done."""
     ERROR = "error"
-    """An error status (500), nothing done."""
     DROP = "drop"
-    """Connection closed without an answer, nothing done."""
     DELAY = "delay"
-    """A slow answer; the request is handled normally."""
     MALFORMED_JSON = "malformed_json"
-    """Handled, then a 2xx answer whose body is not valid JSON."""
     ERROR_AFTER_COMMIT = "error_after_commit"
-    """Handled (committed), then an error status."""
     DROP_AFTER_COMMIT = "drop_after_commit"
-    """Handled (committed), then the connection is closed without an answer."""
     HANG = "hang"
-    """No answer until the client gives up; nothing done."""
     LATE_COMMIT = "late_commit"
-    """No answer; handled ``delay`` seconds after arrival, then the connection is closed."""
     REJECT_STOP = "reject_stop"
-    """A batch holding ``marker`` refused with a 400 naming that stop; nothing done."""
 
     @property
     def commits(self) -> bool:
@@ -113,36 +124,52 @@ def _check_nth(instance: Fault, attribute: attrs.Attribute[int | None], value: i
 
 @attrs.define(eq=False)
 class Fault:
-    """One scripted fault. Without ``nth`` or ``probability`` it fires on every matching request."""
+    """One scripted fault: what goes wrong, for which requests, and when.
+
+    A request matches when every matcher given (``route``, ``category``,
+    ``method``, ``marker``) matches it. Without ``nth`` or ``probability`` the
+    fault fires on every matching request, at most ``times`` times; ``nth`` and
+    ``probability`` are exclusive. Arm it with ``emu.faults.add(fault)``.
+
+    Attributes:
+        kind (FaultKind): What happens: a :class:`FaultKind` or its value (``"rate_limit"``).
+        route (str | None): Endpoint name to match, as in the client's endpoint table
+            (``stops.import_batch``); None matches every endpoint.
+        category (Category | None): Rate-limit category to match (``"read"``); None matches
+            every one.
+        method (str | None): HTTP method to match, in any case; None matches every one.
+        nth (int | None): Fire on the nth matching request only, counted from 1 from when
+            the fault was added.
+        probability (float | None): Fire on each matching request with this probability,
+            drawn from the emulator's seeded random numbers (``emu.faults.seed``).
+        times (int | None): Fire at most this many times; None is unlimited.
+        status (int): Status of ``error`` and ``error_after_commit`` answers. Default 500.
+        retry_after (float): ``Retry-After`` of a ``rate_limit`` answer, in contract
+            seconds (divided by the emulator's speed-up). Default 1.0.
+        delay (float): Real seconds a ``delay`` answer waits, a ``hang`` lasts at most,
+            a ``late_commit`` is late. Default 1.0.
+        marker (str | None): A text the request body must contain to match; for
+            ``reject_stop``, the text in a stop's JSON that marks the stop to refuse.
+        param (str | None): ``reject_stop``: the field named after ``[k].`` in the 400's
+            ``param``; None names no stop. Default ``"notes"``.
+        matched (int): Requests that matched so far (set by the emulator).
+        fired (int): Times it fired so far (set by the emulator).
+    """
 
     kind: FaultKind = attrs.field(converter=FaultKind)
-    """What happens (see the module docstring)."""
     route: str | None = None
-    """Endpoint name to match, as in the client's endpoint table (``stops.import_batch``)."""
     category: Category | None = attrs.field(default=None, converter=_optional_category)
-    """Rate-limit category to match."""
     method: str | None = attrs.field(default=None, converter=_optional_upper)
-    """HTTP method to match."""
     nth: int | None = attrs.field(default=None, validator=_check_nth)
-    """Fire on the nth matching request only (counted from when the fault was added)."""
     probability: float | None = attrs.field(default=None, validator=_check_probability)
-    """Fire on each matching request with this probability (seeded)."""
     times: int | None = None
-    """Fire at most this many times; None is unlimited."""
     status: int = 500
-    """Status of ``error`` and ``error_after_commit`` answers."""
     retry_after: float = 1.0
-    """``Retry-After`` of a ``rate_limit`` answer, in contract seconds (divided by the speed-up)."""
     delay: float = 1.0
-    """Real seconds a ``delay`` answer waits, a ``hang`` lasts at most, a ``late_commit`` is late."""
     marker: str | None = None
-    """``reject_stop``: the text (in a stop's JSON) that marks the stop to refuse."""
     param: str | None = "notes"
-    """``reject_stop``: the field named after ``[k].`` in the 400's ``param``; None names no stop."""
     matched: int = attrs.field(default=0, init=False)
-    """Requests that matched so far."""
     fired: int = attrs.field(default=0, init=False)
-    """Times it fired so far."""
 
     def __attrs_post_init__(self) -> None:
         if self.nth is not None and self.probability is not None:

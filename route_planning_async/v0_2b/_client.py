@@ -41,6 +41,18 @@ class RoutePlanningClient(BaseClient):
     Every setting is checked here: a bad one raises :class:`ConfigurationError`
     naming it, before anything is sent. ``help(RoutePlanningClient.__init__)``
     explains each one.
+
+    Attributes:
+        plans (Plans): Plans, their optimization, distribution and live editing.
+        stops (Stops): Stops inside a plan, the batch import and the bulk importer.
+        unassigned_stops (UnassignedStops): Stops of a depot that belong to no plan yet.
+        operations (Operations): Long-running optimizations: get, wait, wait_many.
+        depots (Depots): The team's depots (read only).
+        custom_stop_properties (CustomStopProperties): The team's custom stop property
+            definitions (read only).
+        drivers (Drivers): The team's drivers: list, create, change, remove, import.
+        routes (Routes): Routes of optimized plans (read only).
+        raw (Raw): Any endpoint, answered as the HTTP response itself: status, headers, body.
     """
 
     default_base_url = DEFAULT_BASE_URL
@@ -51,24 +63,16 @@ class RoutePlanningClient(BaseClient):
     __init__.__doc__ = BaseClient.__init__.__doc__
 
     def _bind_namespaces(self) -> None:
+        # What each namespace is: the class docstring's Attributes section.
         self.plans = Plans(self)
-        """Plans, their optimization, distribution and live editing."""
         self.stops = Stops(self)
-        """Stops inside a plan, the batch import and the bulk importer."""
         self.unassigned_stops = UnassignedStops(self)
-        """Stops of a depot that belong to no plan yet."""
         self.operations = Operations(self)
-        """Long-running optimizations: get, wait, wait_many."""
         self.depots = Depots(self)
-        """The team's depots (read only)."""
         self.custom_stop_properties = CustomStopProperties(self)
-        """The team's custom stop property definitions (read only)."""
         self.drivers = Drivers(self)
-        """The team's drivers: list, create, change, remove, import."""
         self.routes = Routes(self)
-        """Routes of optimized plans (read only)."""
         self.raw = Raw(self)
-        """Any endpoint, answered as the HTTP response itself: status, headers, body."""
 
     @overload
     async def get(self, serialized_id: _ids.PlanId) -> Plan: ...

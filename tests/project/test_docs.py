@@ -25,8 +25,10 @@ DOCS = ROOT / "docs"
 
 
 def _referenced() -> set[str]:
+    """Every name rendered by a ``:::`` line: the API reference, and the guides that hold
+    their objects' reference (``faults.md``)."""
     names: set[str] = set()
-    for page in (DOCS / "reference").glob("*.md"):
+    for page in [*(DOCS / "reference").glob("*.md"), DOCS / "faults.md"]:
         names.update(re.findall(r"^::: (route_planning_async[\w.]*)", page.read_text(encoding="utf-8"), re.M))
     return names
 

@@ -29,6 +29,9 @@ ELSEWHERE = {
     "def make_app(secret": _WEBHOOKS,
     "test_my_app_receives_the_deliveries": _WEBHOOKS,
     "RedisBackend(": "tests/redis/test_redis_docs_example.py::test_the_readme_redis_example_runs",
+    "route_planning_emulator.faults.add(": (
+        "tests/project/test_faults_guide.py::test_the_fault_guide_examples_run_as_one_test_module"
+    ),
 }
 """A string only one example holds -> the test that runs that example."""
 
