@@ -107,8 +107,21 @@ def _convert(hint: Any, value: object) -> object:
     return value
 
 
-def _fields(cls: type[Any], where: str, data: object, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+def _at(file: str, place: str) -> str:
+    """Where something is: ``team.toml: drivers[0].email``, or ``team.toml`` for the top."""
+    return f"{file}: {place}" if place else file
+
+
+def _key(place: str, key: object) -> str:
+    """The place of ``key`` in the table at ``place``."""
+    return f"{place}.{key}" if place else str(key)
+
+
+def _fields(
+    cls: type[Any], file: str, place: str, data: object, skip: tuple[str, ...] = ()
+) -> dict[str, Any]:
     """The keyword arguments of ``cls`` from a table, each checked against the field's type."""
+    where = _at(file, place)
     if not isinstance(data, Mapping):
         raise ConfigurationError(f"{where}: expected a table, got {type(data).__name__}")
     hints = typing.get_type_hints(cls)
@@ -128,7 +141,7 @@ def _fields(cls: type[Any], where: str, data: object, skip: tuple[str, ...] = ()
         try:
             converted[key] = _convert(hints[key], value)
         except _Wrong as exc:
-            raise ConfigurationError(f"{where}.{key}: {exc}") from None
+            raise ConfigurationError(f"{_at(file, _key(place, key))}: {exc}") from None
     return converted
 
 
@@ -139,7 +152,8 @@ def _made(cls: type[Any], where: str, kwargs: dict[str, Any]) -> Any:
         raise ConfigurationError(f"{where}: {exc}") from None
 
 
-def _limits(where: str, data: object) -> RateLimits:
+def _limits(file: str, place: str, data: object) -> RateLimits:
+    where = _at(file, place)
     if not isinstance(data, Mapping):
         raise ConfigurationError(f"{where}: expected a table of categories, got {type(data).__name__}")
     limits = RateLimits.default()
@@ -150,20 +164,22 @@ def _limits(where: str, data: object) -> RateLimits:
             known = ", ".join(category.value for category in Category)
             raise ConfigurationError(f"{where}: unknown category {name!r} (categories: {known})") from None
         if not isinstance(items, list):
-            raise ConfigurationError(f"{where}.{name}: expected a list of rules, got {type(items).__name__}")
+            raise ConfigurationError(
+                f"{_at(file, _key(place, name))}: expected a list of rules, got {type(items).__name__}"
+            )
         rules = []
         for index, item in enumerate(items):
-            place = f"{where}.{name}[{index}]"
+            rule_at = f"{_at(file, _key(place, name))}[{index}]"
             if not isinstance(item, Mapping) or sorted(set(item) - set(_RULE_KEYS)):
                 raise ConfigurationError(
-                    f"{place}: a rule is a table of amount, period and per, got {item!r}"
+                    f"{rule_at}: a rule is a table of amount, period and per, got {item!r}"
                 )
             if "amount" not in item or "period" not in item:
-                raise ConfigurationError(f"{place}: a rule needs amount and period")
+                raise ConfigurationError(f"{rule_at}: a rule needs amount and period")
             try:
                 rules.append(Rule(item["amount"], item["period"], item.get("per", "request")))
             except ConfigurationError as exc:
-                raise ConfigurationError(f"{place}: {exc}") from None
+                raise ConfigurationError(f"{rule_at}: {exc}") from None
         limits = limits.replace(category, *rules)
     return limits
 
@@ -188,7 +204,7 @@ def _load(path: Path) -> object:
 def read_limits(path: Path) -> RateLimits:
     """The limits of a limits file: a team file's ``limits`` table on its own, e.g.
     ``read = [{ amount = 20, period = 1 }]``; a :class:`ConfigurationError` naming what is wrong."""
-    return _limits(str(path), _load(path))
+    return _limits(str(path), "", _load(path))
 
 
 def read_team_file(path: str | Path) -> TeamFile:
@@ -229,7 +245,7 @@ def read_team_file(path: str | Path) -> TeamFile:
         name for name in (field.name for field in attrs.fields(TeamConfig)) if name not in _TEAM_SCALARS
     )
     team_fields: dict[str, Any] = _fields(
-        TeamConfig, str(path), {k: data[k] for k in _TEAM_SCALARS if k in data}, skip
+        TeamConfig, str(path), "", {k: data[k] for k in _TEAM_SCALARS if k in data}, skip
     )
     for section, cls in _SECTIONS.items():
         if section not in data:
@@ -241,12 +257,12 @@ def read_team_file(path: str | Path) -> TeamFile:
             )
         made = []
         for index, item in enumerate(items):
-            where = f"{path}: {section}[{index}]"
-            made.append(_made(cls, where, _fields(cls, where, item)))
+            place = f"{section}[{index}]"
+            made.append(_made(cls, _at(str(path), place), _fields(cls, str(path), place, item)))
         team_fields[section] = tuple(made)
     team = _made(TeamConfig, str(path), team_fields)
     _check_references(path, team)
-    limits = _limits(f"{path}: limits", data["limits"]) if "limits" in data else None
+    limits = _limits(str(path), "limits", data["limits"]) if "limits" in data else None
     return TeamFile(team, limits)
 
 
