@@ -6,6 +6,7 @@ FILE`` read it with :func:`read_team_file`, whose docstring is the format.
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import json
 import tomllib
@@ -184,7 +185,8 @@ def _limits(file: str, place: str, data: object) -> RateLimits:
     return limits
 
 
-def _load(path: Path) -> object:
+def _load(path: Path, *, json_first: bool = False) -> object:
+    """The data of a JSON (``.json``) or TOML file; ``json_first``: JSON tried first unless ``.toml``."""
     try:
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -195,6 +197,9 @@ def _load(path: Path) -> object:
             return json.loads(text)
         except json.JSONDecodeError as exc:
             raise ConfigurationError(f"{path}: not valid JSON: {exc}") from None
+    if json_first and path.suffix.lower() != ".toml":
+        with contextlib.suppress(json.JSONDecodeError):
+            return json.loads(text)
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -203,8 +208,9 @@ def _load(path: Path) -> object:
 
 def read_limits(path: Path) -> RateLimits:
     """The limits of a limits file: a team file's ``limits`` table on its own, e.g.
-    ``read = [{ amount = 20, period = 1 }]``; a :class:`ConfigurationError` naming what is wrong."""
-    return _limits(str(path), "", _load(path))
+    ``read = [{ amount = 20, period = 1 }]`` (JSON or TOML; a file named neither ``.json`` nor
+    ``.toml`` is tried as JSON first); a :class:`ConfigurationError` naming what is wrong."""
+    return _limits(str(path), "", _load(path, json_first=True))
 
 
 def read_team_file(path: str | Path) -> TeamFile:

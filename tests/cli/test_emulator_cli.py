@@ -481,3 +481,28 @@ def test_a_broken_team_file_is_a_usage_error_naming_the_file_and_the_key(tmp_pat
     error = " ".join(refused.stderr.split())
     assert f"{team}: drivers[0].max_stops: expected an integer, got 'many'" in error
     assert "Traceback" not in refused.stderr
+
+
+def test_the_module_takes_print_env_and_closes_stdout_after_its_banner(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text(_TEAM_TOML, encoding="utf-8")
+    command = [
+        sys.executable,
+        "-m",
+        "route_planning_async.emulator",
+        "--http",
+        "--print-env",
+        "--team",
+        str(team),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started.append(process)
+    lines = _read_to_end(process).splitlines()
+    assert lines[0].startswith("base_url: http://127.0.0.1:")
+    assert lines[-2:] == [
+        "drivers: drivers/driver-sam, drivers/driver-kim, drivers/driver-nocontact",
+        "depots: depots/sea",
+    ]
+    assert process.poll() is None  # still serving, its stdout closed

@@ -124,3 +124,17 @@ def test_a_missing_file_and_bad_json_are_clear(tmp_path: Path) -> None:
     broken.write_text("{", encoding="utf-8")
     with pytest.raises(ConfigurationError, match="not valid JSON"):
         read_team_file(broken)
+
+
+def test_a_limits_file_is_a_limits_table_in_json_or_toml(tmp_path: Path) -> None:
+    from route_planning_async.emulator._options import limits_from_option
+
+    as_text = tmp_path / "limits.txt"
+    as_text.write_text('{"read": [{"amount": 7, "period": 1}]}', encoding="utf-8")
+    assert limits_from_option(str(as_text)).rules[Category.READ] == (Rule(7, 1),)
+    as_toml = tmp_path / "limits.toml"
+    as_toml.write_text("read = [{ amount = 8, period = 1 }]\n", encoding="utf-8")
+    assert limits_from_option(str(as_toml)).rules[Category.READ] == (Rule(8, 1),)
+    assert limits_from_option("public-docs") == RateLimits.public_docs()
+    with pytest.raises(ConfigurationError, match="neither contract, public-docs nor an existing file"):
+        limits_from_option(str(tmp_path / "none.toml"))
