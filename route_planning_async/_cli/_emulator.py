@@ -10,24 +10,27 @@ import shlex
 import signal
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from route_planning_async import Category, RateLimits
+from route_planning_async import Category, ConfigurationError, RateLimits
 from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, require_trustme
-from route_planning_async._cli._errors import ExitCode, InputError
-from route_planning_async._cli._limits import LIMITS_METAVAR, SERVER_LIMITS_HELP, parse_limits
-from route_planning_async._cli._options import NEW_FILE, Command, seed_option, speedup_option
+from route_planning_async._cli._errors import ExitCode
+from route_planning_async._cli._options import FILE, NEW_FILE, Command
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import run_command
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
+from route_planning_async.emulator._options import OPTIONS, Option
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import EmulatorConfig
 
 __all__ = ["emulator_command", "limits_as_data", "serve_emulator"]
+
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 def limits_as_data(limits: RateLimits) -> dict[str, list[dict[str, Any]]]:
@@ -39,16 +42,6 @@ def limits_as_data(limits: RateLimits) -> dict[str, list[dict[str, Any]]]:
         ]
         for category in Category
     }
-
-
-def _loopback_host(ctx: click.Context, param: click.Parameter, value: str) -> str:
-    """``--host`` as given, when it is a loopback address; a usage error saying why otherwise."""
-    from route_planning_async.emulator._config import loopback_host
-
-    try:
-        return loopback_host(value)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), ctx, param) from None
 
 
 def _export(name: str, value: str) -> str:
@@ -112,44 +105,55 @@ async def serve_emulator(
     return ExitCode.OK
 
 
+def _click_type(option: Option) -> Any:
+    """The click type of an option of the emulator's command line."""
+    if option.kind == "choice":
+        return click.Choice(option.choices)
+    if option.kind == "path":
+        return NEW_FILE if option.dest == "ca_file" else FILE
+    return {"str": str, "int": int, "float": float}[option.kind]
+
+
+def _checked(option: Option) -> Callable[[click.Context, click.Parameter, Any], Any]:
+    """A click callback applying the option's check: a usage error saying why it refuses a value."""
+
+    def callback(ctx: click.Context, param: click.Parameter, value: Any) -> Any:
+        if value is None or option.check is None:
+            return value
+        try:
+            return option.check(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), ctx, param) from None
+
+    return callback
+
+
+def _sentence(text: str) -> str:
+    return text[:1].upper() + text[1:] + ("" if text.endswith(".") else ".")
+
+
+def _emulator_options(command: F) -> F:
+    """Every option of the emulator's command line (``emulator/_options.py``), as click options."""
+    for option in reversed(OPTIONS):
+        if option.kind == "flag":
+            decorator = click.option(option.flag, is_flag=True, help=_sentence(option.help))
+        else:
+            decorator = click.option(
+                option.flag,
+                type=_click_type(option),
+                default=option.default,
+                show_default=option.default is not None and option.kind != "str",
+                metavar=option.metavar,
+                callback=_checked(option),
+                help=_sentence(option.help),
+            )
+        command = decorator(command)
+    return command
+
+
 @click.command("emulator", cls=Command)
-@click.option(
-    "--host",
-    default="127.0.0.1",
-    show_default=True,
-    callback=_loopback_host,
-    help="Loopback address to bind (127.0.0.1, ::1 or localhost).",
-)
-@click.option(
-    "--port", type=click.IntRange(0, 65535), default=0, help="TCP port on --host (default: a free one)."
-)
-@click.option("--http", is_flag=True, help="Serve plain HTTP (no certificate to trust) instead of HTTPS.")
-@speedup_option("Run the emulator's limits and delays this many times faster (the exported limits match).")
-@click.option("--limits", "server_limits", metavar=LIMITS_METAVAR, help=SERVER_LIMITS_HELP)
-@click.option("--no-limits", is_flag=True, help="Enforce no rate limits at all.")
-@seed_option("Seed of ids and fault draws.")
-@click.option(
-    "--ca-file",
-    "ca_output",
-    type=NEW_FILE,
-    help="Write the CA certificate here (default: a file in a temporary directory removed on exit).",
-)
-@click.option(
-    "--print-env",
-    is_flag=True,
-    help='Close stdout after the export lines, for eval "$(route-planning emulator --print-env &)".',
-)
-def emulator_command(
-    host: str,
-    port: int,
-    http: bool,
-    speedup: float,
-    server_limits: str | None,
-    no_limits: bool,
-    seed: int,
-    ca_output: Path | None,
-    print_env: bool,
-) -> None:
+@_emulator_options
+def emulator_command(**values: Any) -> None:
     """Run a lasting, in-memory emulator until Ctrl-C or SIGTERM, for the other commands to use.
 
     \b
@@ -159,20 +163,19 @@ def emulator_command(
       export ROUTE_PLANNING_CA_FILE=...   (unset with --http)
       export ROUTE_PLANNING_LIMITS=...    (its limits, sped up as much)
     and on stderr its driver ids (drivers/driver-ana, ...) and depot ids.
+    --ca-file defaults to a file in a temporary directory removed on exit.
 
     \b
     In the same shell:   eval "$(route-planning emulator --print-env &)"
     or in a second terminal: route-planning emulator, then paste the lines.
+    Your own team (depots, drivers, custom stop properties, limits): --team team.toml.
     """
-    if no_limits and server_limits is not None:
-        raise click.UsageError("give --limits or --no-limits, not both")
-    try:
-        limits = RateLimits.unlimited() if no_limits else parse_limits(server_limits or "contract")
-    except InputError as exc:
-        raise click.BadParameter(exc.format_message(), param_hint="--limits") from None
-    from route_planning_async.emulator import EmulatorConfig
+    from route_planning_async.emulator._options import config_from_options
 
-    config = EmulatorConfig(
-        host=host, port=port, tls=not http, speedup=speedup, seed=seed, rate_limits=limits
+    try:
+        config = config_from_options(values)
+    except ConfigurationError as exc:
+        raise click.UsageError(str(exc)) from None
+    run_command(
+        lambda: serve_emulator(Output(), config, ca_file=values["ca_file"], print_env=values["print_env"])
     )
-    run_command(lambda: serve_emulator(Output(), config, ca_file=ca_output, print_env=print_env))

@@ -47,7 +47,8 @@ The rooms, from the outside in:
   measures (``max_in_window`` ...); ``_tls.py``: the throwaway CA;
   ``__main__.py``: the process; ``pytest_plugin.py``: the fixtures;
 - ``_config.py``: :class:`EmulatorConfig` and the team (drivers, depots, custom
-  stop properties);
+  stop properties); ``_team_file.py``: the team read from a TOML or JSON file;
+  ``_options.py``: the command line both emulator commands take;
 - ``_app.py``: the aiohttp application and the request pipeline (base path,
   authentication, route, path ids, rate limits, faults, body) that ends in a
   version's handler; ``_api.py``: what the pipeline and a version share (the
@@ -98,6 +99,7 @@ if TYPE_CHECKING:
     from route_planning_async.emulator._routes import RouteSpec
     from route_planning_async.emulator._server import Emulator
     from route_planning_async.emulator._state import EmulatorState
+    from route_planning_async.emulator._team_file import TeamFile, read_team_file
     from route_planning_async.emulator._webhooks import WebhookDelivery, WebhookSender
     from route_planning_async.emulator.v0_2b import BASE_PATH, ROUTES
 
@@ -123,8 +125,10 @@ __all__ = [
     "RequestRecord",
     "RouteSpec",
     "TeamConfig",
+    "TeamFile",
     "WebhookDelivery",
     "WebhookSender",
+    "read_team_file",
 ]
 
 _WHERE = {
@@ -138,6 +142,8 @@ _WHERE = {
     "LimiterKind": "_config",
     "PunishSustained": "_config",
     "TeamConfig": "_config",
+    "TeamFile": "_team_file",
+    "read_team_file": "_team_file",
     "Fault": "_faults",
     "FaultEvent": "_faults",
     "FaultInjector": "_faults",

@@ -4,8 +4,9 @@
 
 It prints the base URL and the API key, writes the CA certificate (HTTPS) to
 ``--ca-file``, says how to trust it, lists the team's driver and depot ids,
-and serves until interrupted. (``route-planning emulator`` does the same and
-prints ``export`` lines for the command-line tool.)
+and serves until interrupted. It takes the options of ``route-planning emulator``
+(declared once, in ``_options.py``), which prints ``export`` lines for the
+command-line tool instead of these ``key: value`` lines.
 """
 
 from __future__ import annotations
@@ -17,78 +18,62 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import get_args
+from typing import Any
 
-from route_planning_async._limits import RateLimits
-from route_planning_async.emulator._config import (
-    EmulatorConfig,
-    LimiterKind,
-    TeamConfig,
-    WeightUnit,
-    loopback_host,
-)
+from route_planning_async._errors import ConfigurationError
+from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._options import OPTIONS, Option, config_from_options
 from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
 
-_DEFAULT = EmulatorConfig()
-_CHOICES: tuple[tuple[str, tuple[str, ...], str | None, str], ...] = (
-    ("--limiter", get_args(LimiterKind), _DEFAULT.limiter, "how the server reads each rate limit"),
-    (
-        "--route-title",
-        ("plan", "driver"),
-        _DEFAULT.route_title,
-        "title optimized routes with the plan's title (default) or the driver's name",
-    ),
-    (
-        "--capacity-unit",
-        get_args(WeightUnit),
-        None,
-        "turn on vehicle capacity in this unit (default: off, stops with a weight get 403)",
-    ),
-)
-"""The options that take one of a few values: flag, values, default, help."""
+_TYPES: dict[str, type] = {"str": str, "int": int, "float": float, "path": str, "choice": str}
+
+
+def _argument_type(option: Option) -> Any:
+    """The argparse ``type`` of an option: its kind, then its check (a usage error saying why)."""
+    kind = _TYPES[option.kind]
+
+    def convert(text: str) -> Any:
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected {option.kind}, got {text!r}") from None
+        if option.check is None:
+            return value
+        try:
+            return option.check(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+
+    return convert
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line."""
+    """The command line (the options of :data:`~route_planning_async.emulator._options.OPTIONS`)."""
     parser = argparse.ArgumentParser(
         prog="python -m route_planning_async.emulator",
         description="A local Route Planning API server (in memory, loopback only).",
     )
-    parser.add_argument(
-        "--host", default="127.0.0.1", type=_loopback_host, help="loopback address to bind (127.0.0.1 or ::1)"
-    )
-    parser.add_argument("--port", type=int, default=0, help="TCP port (default: a free one)")
-    parser.add_argument("--http", action="store_true", help="serve plain HTTP instead of HTTPS")
-    parser.add_argument("--api-key", default=_DEFAULT.api_key, help="the API key to accept")
-    parser.add_argument(
-        "--speedup", type=float, default=1.0, help="divide rate-limit periods and delays by N"
-    )
-    parser.add_argument("--ca-file", help="write the throwaway CA certificate (PEM) here")
-    parser.add_argument("--seed", type=int, default=0, help="seed of ids and fault draws")
-    parser.add_argument("--no-limits", action="store_true", help="do not enforce rate limits")
-    parser.add_argument(
-        "--no-keep-stops", action="store_true", help="keep only ids and counts of stops (memory benchmarks)"
-    )
-    parser.add_argument(
-        "--burst", type=float, default=_DEFAULT.burst, help="token bucket capacity, in multiples of a limit"
-    )
-    parser.add_argument(
-        "--latency", type=float, default=0.0, help="one-way link delay in real seconds (not sped up)"
-    )
-    parser.add_argument(
-        "--latency-jitter", type=float, default=0.0, help="up to this many seconds more, each way"
-    )
-    parser.add_argument(
-        "--optimization-delay",
-        type=float,
-        default=_DEFAULT.optimization_delay,
-        help="seconds a large optimization takes",
-    )
-    for flag, choices, default, text in _CHOICES:
-        parser.add_argument(flag, choices=choices, default=default, help=text)
-    return parser.parse_args(argv)
+    for option in OPTIONS:
+        if option.kind == "flag":
+            parser.add_argument(option.flag, action="store_true", help=option.help)
+        elif option.kind == "choice":
+            parser.add_argument(option.flag, choices=option.choices, default=option.default, help=option.help)
+        else:
+            parser.add_argument(
+                option.flag,
+                type=_argument_type(option),
+                default=option.default,
+                metavar=option.metavar,
+                help=option.help.replace("%", "%%"),
+            )
+    args = parser.parse_args(argv)
+    try:
+        args.config = config_from_options(vars(args))
+    except ConfigurationError as exc:
+        parser.error(str(exc))
+    return args
 
 
 def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
@@ -113,33 +98,9 @@ def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
     return [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
 
 
-def _loopback_host(value: str) -> str:
-    """``--host`` as given, when it is a loopback address; a usage error saying why otherwise."""
-    try:
-        return loopback_host(value)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
 async def serve(args: argparse.Namespace) -> None:
     """Serve until SIGINT or SIGTERM."""
-    config = EmulatorConfig(
-        api_key=args.api_key,
-        host=args.host,
-        port=args.port,
-        tls=not args.http,
-        speedup=args.speedup,
-        seed=args.seed,
-        rate_limits=RateLimits.unlimited() if args.no_limits else RateLimits.default(),
-        keep_stops=not args.no_keep_stops,
-        optimization_delay=args.optimization_delay,
-        limiter=args.limiter,
-        burst=args.burst,
-        latency=args.latency,
-        latency_jitter=args.latency_jitter,
-        route_title=args.route_title,
-        team=TeamConfig(capacity_unit=args.capacity_unit),
-    )
+    config: EmulatorConfig = args.config
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     if sys.platform != "win32":  # Windows event loops take no signal handlers; Ctrl-C still ends it
@@ -155,6 +116,11 @@ async def serve(args: argparse.Namespace) -> None:
             print(f"ca_file: {args.ca_file}", flush=True)
         for line in _banner(config, args.ca_file if emulator.ca_pem is not None else None):
             print(line, flush=True)
+        if args.print_env:
+            # Nothing more is written to stdout: close it, so $(... --print-env &) returns.
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
         await stop.wait()
 
 

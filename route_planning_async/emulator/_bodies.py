@@ -11,7 +11,10 @@ in ``_edits.py`` check drivers and custom properties first.
 from __future__ import annotations
 
 import copy
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from route_planning_async.emulator._config import DepotConfig
 
 __all__ = [
     "ETA_SPREAD",
@@ -137,20 +140,18 @@ def stop_body(
     return body
 
 
-def terminal_body(
-    plan_id: str,
-    stop_id: str,
-    kind: str,
-    position: int,
-    depot: tuple[float, float, str],
-) -> dict[str, Any]:
+def terminal_body(plan_id: str, stop_id: str, kind: str, position: int, depot: DepotConfig) -> dict[str, Any]:
     """The body of a route's ``start`` (position 0) or ``end`` (last) stop, at the depot.
 
     Contract, Stop: "the ``start`` stop is 0, ``stop`` stops start at 1, the ``end``
     stop is last"; official schema: ``type`` is ``start|stop|end``. An optimization
-    makes them; they carry no recipient, order or tracking link.
+    makes them; they carry no recipient, order or tracking link, and the depot's full
+    address (its one-line form, both lines, coordinates and ``placeId``).
     """
-    body = stop_body(plan_id, stop_id, {}, (depot[0], depot[1], depot[2], None), {})
+    placed = (depot.latitude, depot.longitude, depot.one_line, depot.served_place_id)
+    body = stop_body(plan_id, stop_id, {}, placed, {})
+    body["address"].update(addressLineOne=depot.address_line_one, addressLineTwo=depot.second_line)
+    body["address"]["placeTypes"] = ["premise"]
     body.update(type=kind, stopPosition=position, etaNullReason=None)
     return body
 

@@ -43,16 +43,53 @@ def _bare_id(instance: object, attribute: attrs.Attribute[str], value: str) -> N
 
 @attrs.frozen
 class DepotConfig:
-    """A depot of the emulated team. Only ``id`` and ``name`` are served (contract, Depot)."""
+    """A depot of the emulated team: where its routes start and end, with a full address.
+
+    Only ``id`` and ``name`` are served as the Depot (contract, Depot); the address is what a
+    route's ``start`` and ``end`` stops carry (official schema, stopSchema ``address``):
+    ``address`` (the one-line form, :attr:`one_line`), ``addressLineOne``, ``addressLineTwo``,
+    ``latitude``, ``longitude`` and ``placeId``.
+    """
 
     id: str = attrs.field(validator=_bare_id)
     """Bare id; served as ``depots/<id>``."""
     name: str
-    """Display name."""
+    """Display name; the first part of the one-line address."""
     latitude: float
     """Where routes start and end, and the centre of the deterministic geocoder."""
     longitude: float
     """Where routes start and end, and the centre of the deterministic geocoder."""
+    address_line_one: str = "1 Example Street"
+    """Street and number: the start and end stops' ``addressLineOne``."""
+    address_line_two: str = ""
+    """Flat, floor, building (may be empty)."""
+    city: str = "London"
+    """City, in the one-line address and the stops' ``addressLineTwo``."""
+    state: str = ""
+    """State or region (may be empty)."""
+    zip: str = "N1 1AA"
+    """ZIP or postal code."""
+    country: str = "GB"
+    """Country (ISO 3166-1 alpha-2 code or name)."""
+    place_id: str | None = None
+    """The stops' ``placeId``; None: ``depot-<id>``, so a client can tell depot stops by it."""
+
+    @property
+    def one_line(self) -> str:
+        """The full one-line address: name, lines, city, state, zip and country joined by ``", "``."""
+        parts = (self.name, self.address_line_one, self.address_line_two, self.city, self.state, self.zip)
+        return ", ".join(part for part in (*parts, self.country) if part)
+
+    @property
+    def second_line(self) -> str:
+        """The stops' ``addressLineTwo``: the second line, city, state, zip and country."""
+        parts = (self.address_line_two, self.city, self.state, self.zip, self.country)
+        return ", ".join(part for part in parts if part)
+
+    @property
+    def served_place_id(self) -> str:
+        """The ``placeId`` of the depot's start and end stops."""
+        return self.place_id if self.place_id is not None else f"depot-{self.id}"
 
 
 @attrs.frozen
@@ -108,8 +145,8 @@ class CustomStopPropertyConfig:
 
 def _default_depots() -> tuple[DepotConfig, ...]:
     return (
-        DepotConfig("main", "Main depot", 51.5074, -0.1278),
-        DepotConfig("north", "North depot", 51.5560, -0.1180),
+        DepotConfig("main", "Main depot", 51.5074, -0.1278, "1 Example Street", zip="WC2N 5DU"),
+        DepotConfig("north", "North depot", 51.5560, -0.1180, "2 Holloway Road", zip="N7 8JG"),
     )
 
 
@@ -117,9 +154,11 @@ def _default_drivers() -> tuple[DriverConfig, ...]:
     return (
         DriverConfig("driver-ana", "Ana", "ana@example.com", "+440000000001"),
         DriverConfig("driver-ben", "Ben", "ben@example.com", "+440000000002"),
-        DriverConfig("driver-cleo", "Cleo", None, "+440000000003", start_time=datetime.time(7, 30)),
-        DriverConfig("driver-dan", "Dan", "dan@example.com", None, max_stops=40),
-        DriverConfig("driver-paused", "Pat", "pat@example.com", None, active=False),
+        DriverConfig(
+            "driver-cleo", "Cleo", "cleo@example.com", "+440000000003", start_time=datetime.time(7, 30)
+        ),
+        DriverConfig("driver-dan", "Dan", "dan@example.com", "+440000000004", max_stops=40),
+        DriverConfig("driver-paused", "Pat", "pat@example.com", "+440000000005", active=False),
     )
 
 

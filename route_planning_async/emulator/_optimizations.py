@@ -256,11 +256,10 @@ class Optimizations(Edits):
         """The route's ``start`` (position 0) and ``end`` (position ``count + 1``) stops, at
         the plan's depot, appended to the plan's stop list."""
         depot = self._depots[plan.depot_id]
-        where = (depot.latitude, depot.longitude, depot.name)
         ids = []
         for kind, position in (("start", 0), ("end", count + 1)):
             stop_id = self.new_id()
-            body = terminal_body(plan.id, stop_id, kind, position, where)
+            body = terminal_body(plan.id, stop_id, kind, position, depot)
             record = StopRecord(stop_id, plan.id, body, depot.latitude, depot.longitude, (), route.id)
             plan.stops.add(stop_id, record)
             ids.append(stop_id)

@@ -3,6 +3,7 @@ and the banner of ``python -m route_planning_async.emulator``."""
 
 from __future__ import annotations
 
+import base64
 import concurrent.futures
 import json
 import re
@@ -10,8 +11,14 @@ import shlex
 import signal
 import subprocess
 import sys
+import time
+import tomllib
+import urllib.error
+import urllib.parse
+import urllib.request
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner, Result
@@ -258,3 +265,244 @@ def test_the_emulator_process_banner_says_how_to_trust_it_and_its_driver_ids(
         "drivers/driver-paused (paused)"
     ) in lines
     assert "depots: depots/main, depots/north" in lines
+
+
+# ------------------------------------------------------------------ team file
+
+_TEAM_TOML = """\
+timezone = "America/Los_Angeles"
+
+[[depots]]
+id = "sea"
+name = "Seattle depot"
+latitude = 47.6062
+longitude = -122.3321
+address_line_one = "400 Broad St"
+city = "Seattle"
+state = "WA"
+zip = "98109"
+country = "US"
+place_id = "place-sea"
+
+[[drivers]]
+id = "driver-sam"
+name = "Sam"
+email = "sam@example.com"
+phone = "+12065550100"
+depots = ["sea"]
+
+[[drivers]]
+id = "driver-kim"
+name = "Kim"
+email = "kim@example.com"
+phone = "+12065550101"
+
+[[drivers]]
+id = "driver-nocontact"
+name = "No Contact"
+
+[[custom_stop_properties]]
+id = "0b7c6a52-1f3e-4c55-9a1e-000000000001"
+name = "Dock door"
+
+[limits]
+optimize = []
+"""
+
+_SEATTLE_LINE = "Seattle depot, 400 Broad St, Seattle, WA, 98109, US"
+
+
+class _Http:
+    """Plain HTTP calls with urllib, as a third-party client written in any language makes them."""
+
+    def __init__(self, env: dict[str, str | None]) -> None:
+        self.base = env["ROUTE_PLANNING_BASE_URL"] or ""
+        key = env["ROUTE_PLANNING_API_KEY"] or ""
+        self.auth = "Basic " + base64.b64encode(f"{key}:".encode()).decode()
+
+    def __call__(self, method: str, path: str, body: object = None, **query: str) -> Any:
+        url = self.base + path + ("?" + urllib.parse.urlencode(query) if query else "")
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data, method=method, headers={"Authorization": self.auth})
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        with urllib.request.urlopen(request, timeout=STARTUP) as response:
+            raw = response.read()
+        return json.loads(raw) if raw else None
+
+    def pages(self, path: str, key: str) -> list[Any]:
+        found: list[Any] = []
+        token = ""
+        while True:
+            page = self("GET", path, **({"pageToken": token} if token else {}))
+            found.extend(page[key])
+            token = page.get("nextPageToken") or ""
+            if not token:
+                return found
+
+
+def _with_team(started: list[subprocess.Popen[str]], team: Path, *more: str) -> _Http:
+    process = _start(["--team", str(team), "--http", "--speedup", "1000", "--print-env", *more])
+    started.append(process)
+    return _Http(_exports(_read_to_end(process)))
+
+
+def test_a_team_file_round_trips_through_plain_http(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text(_TEAM_TOML, encoding="utf-8")
+    http = _with_team(started, team)
+    assert http("GET", "/depots")["depots"] == [{"id": "depots/sea", "name": "Seattle depot"}]
+    drivers = {d["id"]: d for d in http("GET", "/drivers")["drivers"]}
+    assert list(drivers) == ["drivers/driver-sam", "drivers/driver-kim", "drivers/driver-nocontact"]
+    assert (drivers["drivers/driver-sam"]["email"], drivers["drivers/driver-sam"]["phone"]) == (
+        "sam@example.com",
+        "+12065550100",
+    )
+    assert drivers["drivers/driver-sam"]["depots"] == ["depots/sea"]
+    assert (drivers["drivers/driver-nocontact"]["email"], drivers["drivers/driver-nocontact"]["phone"]) == (
+        None,
+        None,
+    )
+    properties = http("GET", "/team/customStopProperties")["customStopProperties"]
+    assert [(p["id"], p["name"]) for p in properties] == [
+        ("0b7c6a52-1f3e-4c55-9a1e-000000000001", "Dock door")
+    ]
+    # The same file as JSON, read by its extension.
+    as_json = tmp_path / "team.json"
+    as_json.write_text(json.dumps(tomllib.loads(_TEAM_TOML)), encoding="utf-8")
+    again = _with_team(started, as_json)
+    assert again("GET", "/depots")["depots"] == [{"id": "depots/sea", "name": "Seattle depot"}]
+
+
+def test_a_third_party_workflow_over_plain_http_against_the_one_command(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text(_TEAM_TOML, encoding="utf-8")
+    http = _with_team(started, team)
+    dock = "0b7c6a52-1f3e-4c55-9a1e-000000000001"
+    plan = http(
+        "POST",
+        "/plans",
+        {
+            "title": "Tuesday",
+            "starts": {"day": 3, "month": 6, "year": 2025},
+            "depot": "depots/sea",
+            "drivers": ["drivers/driver-sam", "drivers/driver-kim"],
+        },
+    )
+    stops = [
+        {
+            "address": {"addressLineOne": f"{100 + i} Pine St", "city": "Seattle", "state": "WA"},
+            "recipient": {"name": f"Customer {i}"},
+            "customProperties": {dock: f"D{i}"},
+        }
+        for i in range(30)
+    ]
+    imported = http("POST", f"/{plan['id']}/stops:import", stops)
+    assert (len(imported["success"]), imported["failed"]) == (30, [])
+    operation = http("POST", f"/{plan['id']}:optimize")
+    deadline = time.monotonic() + STARTUP
+    while not operation["done"]:  # 30 stops: optimized in the background; poll the operation
+        assert time.monotonic() < deadline, operation
+        time.sleep(0.01)
+        operation = http("GET", "/" + operation["id"])
+    assert operation["result"]["numOptimizedStops"] == 30
+    distributed = http("POST", f"/{plan['id']}:distribute")
+    assert distributed["distributed"] is True
+    listed = http.pages(f"/{plan['id']}/stops", "stops")
+    routes = http("GET", f"/{plan['id']}")["routes"]
+    assert routes
+    for route_id in routes:
+        own = sorted((s for s in listed if s["route"]["id"] == route_id), key=lambda s: s["stopPosition"])
+        assert (own[0]["type"], own[-1]["type"]) == ("start", "end")
+        for depot_stop in (own[0], own[-1]):
+            address = depot_stop["address"]
+            assert address["address"] == _SEATTLE_LINE
+            assert address["address"].split(",")[1] == " 400 Broad St"
+            assert (address["addressLineOne"], address["addressLineTwo"]) == (
+                "400 Broad St",
+                "Seattle, WA, 98109, US",
+            )
+            assert (address["placeId"], address["latitude"], address["longitude"]) == (
+                "place-sea",
+                47.6062,
+                -122.3321,
+            )
+        for stop in own[1:-1]:
+            # Seattle addresses land near Seattle, not near London.
+            assert abs(stop["address"]["latitude"] - 47.6062) < 0.2
+            assert abs(stop["address"]["longitude"] + 122.3321) < 0.3
+            assert stop["customProperties"][dock].startswith("D")
+    assert sum(1 for s in listed if s["type"] == "stop") == 30
+    http("DELETE", "/" + plan["id"])
+    with pytest.raises(urllib.error.HTTPError) as gone:
+        http("GET", "/" + plan["id"])
+    assert gone.value.code == 404
+    gone.value.close()
+
+
+def test_both_emulator_commands_take_the_same_options() -> None:
+    from route_planning_async.emulator.__main__ import parse_args
+
+    command = _run({}, "emulator", "--help").stdout
+    module = subprocess.run(
+        [sys.executable, "-m", "route_planning_async.emulator", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=STARTUP,
+    ).stdout
+    flags = set(re.findall(r"(--[a-z][a-z-]+)", command)) & set(re.findall(r"(--[a-z][a-z-]+)", module))
+    for flag in (
+        "--team",
+        "--limits",
+        "--print-env",
+        "--route-title",
+        "--capacity-unit",
+        "--api-key",
+        "--latency",
+    ):
+        assert flag in flags
+        assert flag in command
+        assert flag in module
+    args = parse_args(["--limits", "public-docs", "--route-title", "driver", "--capacity-unit", "pound"])
+    assert args.config.route_title == "driver"
+    assert args.config.team.capacity_unit == "pound"
+
+
+def test_a_broken_team_file_is_a_usage_error_naming_the_file_and_the_key(tmp_path: Path) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text('[[drivers]]\nid = "driver-x"\nmax_stops = "many"\n', encoding="utf-8")
+    refused = _run({}, "emulator", "--http", "--team", team)
+    assert refused.exit_code == 2
+    error = " ".join(refused.stderr.split())
+    assert f"{team}: drivers[0].max_stops: expected an integer, got 'many'" in error
+    assert "Traceback" not in refused.stderr
+
+
+def test_the_module_takes_print_env_and_closes_stdout_after_its_banner(
+    started: list[subprocess.Popen[str]], tmp_path: Path
+) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text(_TEAM_TOML, encoding="utf-8")
+    command = [
+        sys.executable,
+        "-m",
+        "route_planning_async.emulator",
+        "--http",
+        "--print-env",
+        "--team",
+        str(team),
+    ]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    started.append(process)
+    lines = _read_to_end(process).splitlines()
+    assert lines[0].startswith("base_url: http://127.0.0.1:")
+    assert lines[-2:] == [
+        "drivers: drivers/driver-sam, drivers/driver-kim, drivers/driver-nocontact",
+        "depots: depots/sea",
+    ]
+    assert process.poll() is None  # still serving, its stdout closed

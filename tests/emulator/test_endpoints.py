@@ -225,7 +225,7 @@ async def test_stops_create_with_every_field(api: Api) -> None:
     assert stop["recipient"] == FULL_STOP["recipient"]
     assert stop["orderInfo"] == FULL_STOP["orderInfo"]
     assert stop["timing"] == FULL_STOP["timing"]
-    assert stop["allowedDriversIdentifiers"] == ["+440000000003"]
+    assert stop["allowedDriversIdentifiers"] == ["cleo@example.com"]
     assert (stop["activity"], stop["optimizationOrder"], stop["type"]) == ("pickup", "first", "stop")
     assert (stop["packageCount"], stop["notes"], stop["circuitClientId"]) == (3, "Ring twice", "client-9")
     assert stop["barcodes"] == ["123", "456"]

@@ -1,0 +1,201 @@
+"""The command line of the emulator, declared once for both of its commands.
+
+``python -m route_planning_async.emulator`` (argparse, no click needed) and
+``route-planning emulator`` (click) build their options from :data:`OPTIONS` and
+turn what was given into an :class:`EmulatorConfig` with :func:`config_from_options`,
+so both take the same options with the same meaning. What they print differs: the
+module prints ``key: value`` lines, the command ``export`` lines for the other commands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any, Literal, get_args
+
+import attrs
+
+from route_planning_async._errors import ConfigurationError
+from route_planning_async._limits import RateLimits
+from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, WeightUnit, loopback_host
+from route_planning_async.emulator._team_file import TEAM_FILE_HELP, read_limits, read_team_file
+
+__all__ = ["NAMED_LIMITS", "OPTIONS", "Option", "config_from_options", "limits_from_option"]
+
+NAMED_LIMITS: Mapping[str, Callable[[], RateLimits]] = {
+    "contract": RateLimits.default,
+    "public-docs": RateLimits.public_docs,
+}
+"""The limits ``--limits`` knows by name."""
+
+_DEFAULT = EmulatorConfig()
+
+
+def _positive(value: float) -> float:
+    if not value > 0:
+        raise ValueError(f"must be positive, got {value!r}")
+    return value
+
+
+def _port(value: int) -> int:
+    if not 0 <= value <= 65535:
+        raise ValueError(f"a TCP port is 0 to 65535, got {value!r}")
+    return value
+
+
+def _not_negative(value: float) -> float:
+    if value < 0:
+        raise ValueError(f"must not be negative, got {value!r}")
+    return value
+
+
+@attrs.frozen
+class Option:
+    """One option of the emulator's command line."""
+
+    flag: str
+    """The flag, e.g. ``--port``."""
+    kind: Literal["flag", "str", "int", "float", "path", "choice"]
+    """What it takes: nothing (``flag``), text, a number, a file path or one of ``choices``."""
+    help: str
+    """The help text."""
+    default: Any = None
+    """The value when it is not given."""
+    choices: tuple[str, ...] = ()
+    """The values a ``choice`` takes."""
+    check: Callable[[Any], Any] | None = None
+    """Raises ValueError (saying why) for a value it refuses; returns the value."""
+    metavar: str | None = None
+    """How the help names the value."""
+
+    @property
+    def dest(self) -> str:
+        """The name of the parsed value: the flag without dashes, ``-`` as ``_``."""
+        return self.flag.lstrip("-").replace("-", "_")
+
+
+OPTIONS: tuple[Option, ...] = (
+    Option(
+        "--host",
+        "str",
+        "loopback address to bind (127.0.0.1, ::1 or localhost)",
+        _DEFAULT.host,
+        check=loopback_host,
+    ),
+    Option("--port", "int", "TCP port (default: a free one)", 0, check=_port),
+    Option("--http", "flag", "serve plain HTTP (no certificate to trust) instead of HTTPS"),
+    Option("--api-key", "str", "the API key to accept", _DEFAULT.api_key),
+    Option(
+        "--speedup",
+        "float",
+        "run rate-limit periods and delays this many times faster",
+        1.0,
+        check=_positive,
+    ),
+    Option("--ca-file", "path", "write the throwaway CA certificate (PEM) here", metavar="FILE"),
+    Option("--seed", "int", "seed of ids and fault draws", 0),
+    Option("--team", "path", TEAM_FILE_HELP, metavar="FILE"),
+    Option(
+        "--limits",
+        "str",
+        "the limits the emulator enforces: contract (the default), public-docs, or a JSON or TOML "
+        "FILE of rules per category (the format of a team file's limits table)",
+        metavar="contract|public-docs|FILE",
+    ),
+    Option("--no-limits", "flag", "enforce no rate limits at all"),
+    Option(
+        "--limiter", "choice", "how the server reads each rate limit", _DEFAULT.limiter, get_args(LimiterKind)
+    ),
+    Option(
+        "--burst",
+        "float",
+        "token bucket capacity, in multiples of a limit",
+        _DEFAULT.burst,
+        check=_positive,
+    ),
+    Option(
+        "--latency", "float", "one-way link delay in real seconds (not sped up)", 0.0, check=_not_negative
+    ),
+    Option("--latency-jitter", "float", "up to this many seconds more, each way", 0.0, check=_not_negative),
+    Option(
+        "--optimization-delay",
+        "float",
+        "seconds a large optimization takes",
+        _DEFAULT.optimization_delay,
+        check=_not_negative,
+    ),
+    Option("--no-keep-stops", "flag", "keep only ids and counts of stops (memory benchmarks)"),
+    Option(
+        "--route-title",
+        "choice",
+        "title optimized routes with the plan's title (default) or the driver's name",
+        _DEFAULT.route_title,
+        ("plan", "driver"),
+    ),
+    Option(
+        "--capacity-unit",
+        "choice",
+        "turn on vehicle capacity in this unit (default: the team file's, else off: stops with a "
+        "weight get 403)",
+        None,
+        get_args(WeightUnit),
+    ),
+    Option(
+        "--print-env",
+        "flag",
+        'close stdout after the first lines, for eval "$(route-planning emulator --print-env &)"',
+    ),
+)
+"""Every option both emulator commands take."""
+
+
+def limits_from_option(value: str) -> RateLimits:
+    """``--limits``: a name of :data:`NAMED_LIMITS` or the path of a limits file."""
+    named = NAMED_LIMITS.get(value)
+    if named is not None:
+        return named()
+    if not Path(value).is_file():
+        raise ConfigurationError(f"--limits {value}: neither {', '.join(NAMED_LIMITS)} nor an existing file")
+    return read_limits(Path(value))
+
+
+def config_from_options(values: Mapping[str, Any], limits: RateLimits | None = None) -> EmulatorConfig:
+    """The configuration the options give, keyed by :attr:`Option.dest`.
+
+    ``limits`` are the ``--limits`` already read (a command reads them its own way); without
+    them, ``--limits`` is read here. ``--no-limits`` beats the team file's limits, and
+    ``--limits`` both of them; ``--capacity-unit`` beats the team file's unit.
+
+    Raises:
+        ConfigurationError: ``--limits`` and ``--no-limits`` both given, or a file that does
+            not fit (naming it, the key and what is wrong).
+    """
+    if values.get("no_limits") and values.get("limits") is not None:
+        raise ConfigurationError("give --limits or --no-limits, not both")
+    team_file = read_team_file(values["team"]) if values.get("team") else None
+    team = team_file.team if team_file is not None else _DEFAULT.team
+    if values.get("capacity_unit") is not None:
+        team = attrs.evolve(team, capacity_unit=values["capacity_unit"])
+    if values.get("no_limits"):
+        limits = RateLimits.unlimited()
+    elif limits is None and values.get("limits") is not None:
+        limits = limits_from_option(values["limits"])
+    elif limits is None:
+        limits = team_file.limits if team_file is not None and team_file.limits is not None else None
+    return EmulatorConfig(
+        api_key=values.get("api_key", _DEFAULT.api_key),
+        host=values.get("host", _DEFAULT.host),
+        port=values.get("port", 0),
+        tls=not values.get("http", False),
+        speedup=values.get("speedup", 1.0),
+        seed=values.get("seed", 0),
+        rate_limits=limits if limits is not None else RateLimits.default(),
+        keep_stops=not values.get("no_keep_stops", False),
+        optimization_delay=values.get("optimization_delay", _DEFAULT.optimization_delay),
+        limiter=values.get("limiter", _DEFAULT.limiter),
+        burst=values.get("burst", _DEFAULT.burst),
+        latency=values.get("latency", 0.0),
+        latency_jitter=values.get("latency_jitter", 0.0),
+        route_title=values.get("route_title", _DEFAULT.route_title),
+        team=team,
+    )
