@@ -20,9 +20,10 @@ from click.core import ParameterSource
 
 from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
 from route_planning_async._cli._errors import InputError
-from route_planning_async._cli._limits import LIMITS_FILE_HELP, LIMITS_HELP, LIMITS_METAVAR, parse_limits
+from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stdio import STDIO, is_stdio
+from route_planning_async._limits_file import LIMITS_FILE_FORMAT
 
 __all__ = [
     "EPILOG",
@@ -62,7 +63,7 @@ emulator that is gone when the command ends; for a session (import, then
 optimize), run 'route-planning emulator' and use the lines it prints:
   eval "$(route-planning emulator --print-env &)"
 
-{LIMITS_FILE_HELP}
+{LIMITS_FILE_FORMAT}
 \b
 Exit codes:
   0  success

@@ -6,10 +6,7 @@ FILE`` read it with :func:`read_team_file`, whose docstring is the format.
 
 from __future__ import annotations
 
-import contextlib
 import datetime
-import json
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
@@ -18,8 +15,10 @@ from typing import Any
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import ConfigurationError
-from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._limits import RateLimits
+from route_planning_async._limits_file import limits_from_data, load_data, read_limits_file
 from route_planning_async.emulator._config import (
     CustomStopPropertyConfig,
     DepotConfig,
@@ -37,14 +36,19 @@ TEAM_FILE_HELP = (
 """The ``--team`` option's help."""
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class TeamFile:
     """What a team file sets: the team, and the limits when it has a ``limits`` table."""
 
-    team: TeamConfig
-    """The team, the sections left out taken from the seed data."""
-    limits: RateLimits | None
-    """The contract's limits with the categories the file names replaced; None without ``limits``."""
+    team: TeamConfig = attrs.field(
+        metadata=described("The team, the sections left out taken from the seed data.")
+    )
+    limits: RateLimits | None = attrs.field(
+        metadata=described(
+            "The contract's limits with the categories the file names replaced; None without ``limits``."
+        )
+    )
 
 
 _SECTIONS: dict[str, type[Any]] = {
@@ -53,7 +57,6 @@ _SECTIONS: dict[str, type[Any]] = {
     "custom_stop_properties": CustomStopPropertyConfig,
 }
 _TEAM_SCALARS = ("timezone", "default_start_time", "default_attempt_duration", "capacity_unit")
-_RULE_KEYS = ("amount", "period", "per")
 
 
 class _Wrong(Exception):
@@ -153,64 +156,10 @@ def _made(cls: type[Any], where: str, kwargs: dict[str, Any]) -> Any:
         raise ConfigurationError(f"{where}: {exc}") from None
 
 
-def _limits(file: str, place: str, data: object) -> RateLimits:
-    where = _at(file, place)
-    if not isinstance(data, Mapping):
-        raise ConfigurationError(f"{where}: expected a table of categories, got {type(data).__name__}")
-    limits = RateLimits.default()
-    for name, items in data.items():
-        try:
-            category = Category(name)
-        except ValueError:
-            known = ", ".join(category.value for category in Category)
-            raise ConfigurationError(f"{where}: unknown category {name!r} (categories: {known})") from None
-        if not isinstance(items, list):
-            raise ConfigurationError(
-                f"{_at(file, _key(place, name))}: expected a list of rules, got {type(items).__name__}"
-            )
-        rules = []
-        for index, item in enumerate(items):
-            rule_at = f"{_at(file, _key(place, name))}[{index}]"
-            if not isinstance(item, Mapping) or sorted(set(item) - set(_RULE_KEYS)):
-                raise ConfigurationError(
-                    f"{rule_at}: a rule is a table of amount, period and per, got {item!r}"
-                )
-            if "amount" not in item or "period" not in item:
-                raise ConfigurationError(f"{rule_at}: a rule needs amount and period")
-            try:
-                rules.append(Rule(item["amount"], item["period"], item.get("per", "request")))
-            except ConfigurationError as exc:
-                raise ConfigurationError(f"{rule_at}: {exc}") from None
-        limits = limits.replace(category, *rules)
-    return limits
-
-
-def _load(path: Path, *, json_first: bool = False) -> object:
-    """The data of a JSON (``.json``) or TOML file; ``json_first``: JSON tried first unless ``.toml``."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ConfigurationError(f"{path}: cannot read it: {reason}") from None
-    if path.suffix.lower() == ".json":
-        try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ConfigurationError(f"{path}: not valid JSON: {exc}") from None
-    if json_first and path.suffix.lower() != ".toml":
-        with contextlib.suppress(json.JSONDecodeError):
-            return json.loads(text)
-    try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigurationError(f"{path}: not valid TOML: {exc}") from None
-
-
 def read_limits(path: Path) -> RateLimits:
-    """The limits of a limits file: a team file's ``limits`` table on its own, e.g.
-    ``read = [{ amount = 20, period = 1 }]`` (JSON or TOML; a file named neither ``.json`` nor
-    ``.toml`` is tried as JSON first); a :class:`ConfigurationError` naming what is wrong."""
-    return _limits(str(path), "", _load(path, json_first=True))
+    """The limits of a limits file (the format of the command line's ``--limits FILE``, which a
+    team file's ``limits`` table shares); a :class:`ConfigurationError` naming what is wrong."""
+    return read_limits_file(path)
 
 
 def read_team_file(path: str | Path) -> TeamFile:
@@ -224,9 +173,8 @@ def read_team_file(path: str | Path) -> TeamFile:
     ``drivers`` and ``custom_stop_properties`` (at most 3), whose keys are the fields of
     :class:`DepotConfig`, :class:`DriverConfig` and :class:`CustomStopPropertyConfig`; times of
     day are ``"HH:MM"``. A driver without ``email`` and ``phone`` has no contact details. The
-    table ``limits`` holds the limits the emulator enforces: categories ``read``, ``write``,
-    ``batch_import``, ``optimize``, ``driver_create`` and ``driver_import``, each a list of rules
-    ``{amount, period in seconds, per: request (default) or weight}``, an empty list unlimited.
+    table ``limits`` holds the limits the emulator enforces, in the format of a limits file (the
+    command line's ``--limits FILE``: ``route-planning emulator --help`` shows it).
     An example is ``docs/team.toml`` (shown in the emulator docs, "Team file").
 
     Args:
@@ -240,7 +188,7 @@ def read_team_file(path: str | Path) -> TeamFile:
             of the wrong type or value; the message names the file, the key and what is wrong.
     """
     path = Path(path)
-    data = _load(path)
+    data = load_data(path, str(path))
     if not isinstance(data, Mapping):
         raise ConfigurationError(f"{path}: expected a table at the top, got {type(data).__name__}")
     unknown = sorted(set(data) - {*_SECTIONS, *_TEAM_SCALARS, "limits"})
@@ -268,7 +216,7 @@ def read_team_file(path: str | Path) -> TeamFile:
         team_fields[section] = tuple(made)
     team = _made(TeamConfig, str(path), team_fields)
     _check_references(path, team)
-    limits = _limits(str(path), "limits", data["limits"]) if "limits" in data else None
+    limits = limits_from_data(data["limits"], str(path), "limits") if "limits" in data else None
     return TeamFile(team, limits)
 
 

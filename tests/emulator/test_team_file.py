@@ -104,7 +104,7 @@ def test_options_take_the_team_and_its_limits_and_override_them(tmp_path: Path) 
         ("depots = []\n", "a team needs at least one depot"),
         ("[limits]\nread = [{ amount = 0, period = 1 }]\n", "limits.read[0]:"),
         ("[limits]\nslow = []\n", "limits: unknown category 'slow'"),
-        ("[limits]\nread = [{ amount = 1 }]\n", "limits.read[0]: a rule needs amount and period"),
+        ("[limits]\nread = [{ amount = 1 }]\n", "limits.read[0]: period missing"),
         ("depots = [", "not valid TOML"),
     ],
 )

@@ -1,0 +1,117 @@
+"""Rate limits written in a file: the format the command line's ``--limits FILE``
+and the emulator's team file (its ``limits`` table) share, read in one place.
+
+A file names categories and their rules; categories it does not name keep the
+contract's rules, and an empty list makes a category unlimited (the format's
+text, shown by the commands' help, is :data:`LIMITS_FILE_FORMAT`). Every error
+is a :class:`~route_planning_async.ConfigurationError` naming the file and the
+place in it.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+
+from route_planning_async._errors import ConfigurationError
+from route_planning_async._limits import Category, RateLimits, Rule
+
+__all__ = ["LIMITS_FILE_FORMAT", "limits_from_data", "load_data", "read_limits_file"]
+
+LIMITS_FILE_FORMAT = """\b
+Limits file (--limits FILE): categories read, write, batch_import, optimize,
+driver_create, driver_import, each a list of rules {amount, period in
+seconds, per: request (default) or weight (stops in a batch)}; categories
+not named keep the contract's rules, an empty list makes one unlimited.
+  JSON: {"read": [{"amount": 20, "period": 1}], "optimize": []}
+  TOML: optimize = []
+        [[read]]
+        amount = 20
+        period = 1
+"""
+"""The format of a limits file, as the commands' help shows it (``\\b`` keeps click from rewrapping it)."""
+
+_RULE_KEYS = frozenset({"amount", "period", "per"})
+
+
+def load_data(path: Path, file: str) -> object:
+    """The data of a JSON or TOML file: ``.json`` is JSON, ``.toml`` TOML, any other name JSON
+    first, then TOML; errors start with ``file``, the file as messages name it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        raise ConfigurationError(f"{file}: cannot read it: {reason}") from None
+    suffix = path.suffix.lower()
+    if suffix != ".toml":
+        try:
+            return json.loads(text)
+        except json.JSONDecodeError as exc:
+            if suffix == ".json":
+                raise ConfigurationError(f"{file}: not valid JSON: {exc}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        if suffix == ".toml":
+            raise ConfigurationError(f"{file}: not valid TOML: {exc}") from None
+        raise ConfigurationError(f"{file}: neither valid JSON nor valid TOML") from None
+
+
+def limits_from_data(data: object, file: str, place: str = "") -> RateLimits:
+    """The contract's limits with the categories ``data`` names replaced.
+
+    Args:
+        data: A table of category names to lists of rules.
+        file: The file, as messages name it.
+        place: Where the table sits in the file (``limits``); empty for the whole file.
+    """
+
+    def at(key: str) -> str:
+        return f"{file}: {key}" if key else file
+
+    prefix = f"{place}." if place else ""
+    if not isinstance(data, Mapping):
+        raise ConfigurationError(f"{at(place)}: expected a table of categories, got {type(data).__name__}")
+    limits = RateLimits.default()
+    for name, items in data.items():
+        try:
+            category = Category(name)
+        except ValueError:
+            known = ", ".join(category.value for category in Category)
+            raise ConfigurationError(
+                f"{at(place)}: unknown category {name!r} (categories: {known})"
+            ) from None
+        if not isinstance(items, list):
+            raise ConfigurationError(
+                f"{at(prefix + name)} must be a list of rules, got {type(items).__name__}"
+            )
+        rules = [_rule(at(f"{prefix}{name}[{index}]"), item) for index, item in enumerate(items)]
+        limits = limits.replace(category, *rules)
+    return limits
+
+
+def _rule(where: str, item: object) -> Rule:
+    if not isinstance(item, Mapping):
+        raise ConfigurationError(
+            f"{where}: a rule is a table with amount and period, got {type(item).__name__}"
+        )
+    unknown = sorted(set(item) - _RULE_KEYS)
+    if unknown:
+        raise ConfigurationError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (a rule has amount, period, per)"
+        )
+    missing = [key for key in ("amount", "period") if key not in item]
+    if missing:
+        raise ConfigurationError(f"{where}: {' and '.join(missing)} missing")
+    try:
+        return Rule(item["amount"], item["period"], item.get("per", "request"))
+    except ConfigurationError as exc:
+        raise ConfigurationError(f"{where}: {exc}") from None
+
+
+def read_limits_file(path: Path, file: str | None = None) -> RateLimits:
+    """The limits of a limits file (see the module docstring); ``file``: how messages name it."""
+    name = str(path) if file is None else file
+    return limits_from_data(load_data(path, name), name)
