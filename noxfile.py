@@ -21,6 +21,10 @@ TEST_DEPS = [
     "aiolimiter>=1.1",
 ]
 
+# The docs site's tools: the docs session builds with them, and the tests scan a
+# site they build (tests/project/test_docs_site.py).
+DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"]
+
 # aioresponses 0.7.9 breaks on aiohttp 3.14 (ClientResponse gained a required
 # 'stream_writer' argument), so the tests of what aiohttp is handed
 # (tests/unit/test_wire.py: headers, base URL joining, query encoding) run on 3.13
@@ -36,7 +40,7 @@ AIOHTTP_VERSIONS = {
 @nox.parametrize("aiohttp", list(AIOHTTP_VERSIONS))
 def tests(session: nox.Session, aiohttp: str) -> None:
     """The whole test suite, once per aiohttp line."""
-    session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS)
+    session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS, *DOCS_DEPS)
     session.install("--upgrade", *AIOHTTP_VERSIONS[aiohttp])
     session.run("python", "-c", "import aiohttp; print('aiohttp', aiohttp.__version__)")
     args = ["-p", "no:cacheprovider", *session.posargs]
@@ -53,9 +57,6 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "format", "--check", "route_planning_async")
     # tests/typing: what the public API's types accept and refuse (see its docstring).
     session.run("mypy", "--strict", "route_planning_async", "tests/typing")
-
-
-DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"]
 
 
 @nox.session
