@@ -24,6 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
+from support.import_checks import assert_accounted
 
 from route_planning_async import (
     Category,
@@ -41,7 +42,6 @@ from route_planning_async.emulator import Fault
 from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput
 from tests.shared.test_importer import (
     IMPORT,
-    assert_accounted,
     create_plan,
     row,
     running,

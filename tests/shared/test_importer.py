@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.import_checks import assert_accounted
 
 from route_planning_async import (
     AuthenticationError,
@@ -87,29 +87,6 @@ def server_rows(emu: Emulator, plan_id: str) -> dict[int, list[str]]:
         assert notes.startswith("row-"), notes
         found.setdefault(int(notes[4:]), []).append(record.body["id"])
     return found
-
-
-def assert_accounted(report: ImportReport[Any], on_server: dict[int, list[str]], rows: int) -> None:
-    """Server stops plus the rows the report names as missing are the input, with no duplicates."""
-    assert report.total == rows
-    assert set(on_server) <= set(range(rows)), "the server holds stops that were never read"
-    counts = Counter(dict.fromkeys(Outcome, 0))
-    for position in range(rows):
-        outcome = report.outcome(position)
-        counts[outcome] += 1
-        ids = on_server.get(position, [])
-        if outcome is Outcome.CREATED:
-            assert len(ids) == 1, (position, ids)
-            assert report.stop_id(position) == ids[0]
-        elif outcome in (Outcome.REJECTED, Outcome.NOT_CREATED):
-            assert ids == [], (position, outcome, ids)
-        else:
-            assert len(ids) <= 1, (position, ids)
-    assert counts[Outcome.CREATED] == report.created
-    assert counts[Outcome.REJECTED] == report.rejected == len(report.rejected_stops)
-    assert counts[Outcome.NOT_CREATED] == report.not_created == len(report.to_resend())
-    assert counts[Outcome.UNKNOWN] == report.unknown == len(report.uncertain())
-    assert report.done == rows
 
 
 async def create_plan(client: RoutePlanningClient) -> str:

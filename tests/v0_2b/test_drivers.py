@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import datetime
 import random
-from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -23,10 +22,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.fixtures import load
+from support.import_checks import assert_accounted
 
 import route_planning_async as rp
 from route_planning_async import RetryPolicy, RoutePlanningClient
-from route_planning_async._import import ImportReport, Outcome
 from route_planning_async.emulator import Emulator, Fault
 from route_planning_async.v0_2b._converter import structure, unstructure
 
@@ -68,28 +67,6 @@ def team_rows(emu: Emulator) -> dict[int, list[str]]:
             continue
         found.setdefault(int(driver.name[4:]), []).append(f"drivers/{driver_id}")  # type: ignore[index]
     return found
-
-
-def assert_accounted(report: ImportReport[Any], in_team: dict[int, list[str]], rows: int) -> None:
-    assert report.total == rows
-    assert set(in_team) <= set(range(rows)), "the team holds drivers that were never read"
-    counts = Counter(dict.fromkeys(Outcome, 0))
-    for position in range(rows):
-        outcome = report.outcome(position)
-        counts[outcome] += 1
-        ids = in_team.get(position, [])
-        if outcome is Outcome.CREATED:
-            assert len(ids) == 1, (position, ids)
-            assert report.stop_id(position) == ids[0]
-        elif outcome in (Outcome.REJECTED, Outcome.NOT_CREATED):
-            assert ids == [], (position, outcome, ids)
-        else:
-            assert len(ids) <= 1, (position, ids)
-    assert counts[Outcome.CREATED] == report.created
-    assert counts[Outcome.REJECTED] == report.rejected == len(report.rejected_stops)
-    assert counts[Outcome.NOT_CREATED] == report.not_created == len(report.to_resend())
-    assert counts[Outcome.UNKNOWN] == report.unknown == len(report.uncertain())
-    assert report.done == rows
 
 
 # The calls ------------------------------------------------------------------------------
