@@ -1,7 +1,8 @@
 """The pure core: requests and responses as data, and how an answer is decoded.
 
-Nothing here does I/O. A namespace method builds a :class:`Request` (through its
-version's endpoint table, ``v0_2b/_endpoints.py``), the scheduler admits it, the transport
+Nothing here does I/O. A namespace method builds a :class:`Request` (through an
+:class:`Endpoint` of its version's endpoint table, ``v0_2b/_endpoints.py`` or
+``v1/_endpoints.py``), the scheduler admits it, the transport
 turns it into bytes on the wire and back into a :class:`Response`, and
 :func:`decode` turns that into JSON data or the right exception.
 """
@@ -13,7 +14,7 @@ import email.utils
 import json
 import math
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
 from typing import Any, Literal
 
@@ -30,6 +31,7 @@ from route_planning_async._limits import Category
 
 __all__ = [
     "AuthScheme",
+    "Endpoint",
     "Request",
     "Response",
     "auth_header",
@@ -100,6 +102,48 @@ class Response:
     def json(self) -> Any:
         """The body parsed as JSON (``json.JSONDecodeError`` when it is not JSON)."""
         return json.loads(self.body)
+
+
+_NO_BODY = object()
+
+
+@attrs.frozen
+class Endpoint:
+    """One endpoint of an API version: a row of the version's endpoint table."""
+
+    name: str
+    """The method that calls it, as ``resource.method``."""
+    method: str
+    """HTTP method."""
+    template: str
+    """Path below the base URL, with ``{placeholders}`` for already checked ids."""
+    category: Category
+    """Its rate-limit category."""
+    sends_body: bool
+    """Whether the request carries a JSON body (action calls do not)."""
+    max_page_size: int | None = attrs.field(default=None, kw_only=True)
+    """Largest ``maxPageSize`` of a list endpoint (the smallest is 1); None for
+    every other endpoint, and for a list that takes no page size."""
+
+    def request(
+        self,
+        path: Mapping[str, str] | None = None,
+        *,
+        query: Iterable[tuple[str, str]] = (),
+        json: object = _NO_BODY,
+        weight: int = 1,
+    ) -> Request:
+        """Build the request. Path values must already have been checked by ``_ids``."""
+        if self.sends_body == (json is _NO_BODY):
+            raise AssertionError(f"{self.name}: body given to {self.method} {self.template}")
+        return Request(
+            self.method,
+            self.template.format_map(path or {}),
+            self.category,
+            tuple(query),
+            None if json is _NO_BODY else encode_body(json),
+            weight,
+        )
 
 
 def auth_header(api_key: str, scheme: AuthScheme) -> str:

@@ -23,6 +23,7 @@ from route_planning_async._errors import ValidationError
 __all__ = [
     "DepotId",
     "DriverId",
+    "MemberId",
     "OperationId",
     "PlanId",
     "RouteId",
@@ -34,6 +35,7 @@ __all__ = [
     "depot_ref",
     "driver_id",
     "driver_ref",
+    "member_id",
     "operation_id",
     "plan_id",
     "route_id",
@@ -57,6 +59,8 @@ RouteId = NewType("RouteId", str)
 """A route's serialized id, ``routes/<id>``."""
 DriverId = NewType("DriverId", str)
 """A driver's serialized id, ``drivers/<id>``."""
+MemberId = NewType("MemberId", str)
+"""A team member's serialized id, ``members/<id>`` (v1)."""
 
 _ID = re.compile(r"[A-Za-z0-9_-]{1,50}")
 _RULE = "must be 1 to 50 letters, digits, '-' or '_'"
@@ -126,6 +130,11 @@ def depot_ref(value: object, field: str = "depot") -> str:
 def driver_id(value: object, field: str = "driver_id") -> str:
     """The bare driver id from ``"drivers/<id>"`` or ``"<id>"``."""
     return _collection_id(value, "drivers/", field)
+
+
+def member_id(value: object, field: str = "member_id") -> str:
+    """The bare member id from ``"members/<id>"`` or ``"<id>"`` (v1)."""
+    return _collection_id(value, "members/", field)
 
 
 def route_id(value: object, field: str = "route_id") -> str:

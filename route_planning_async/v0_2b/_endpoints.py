@@ -4,63 +4,18 @@ The contract's calls, and those only the public API documentation (the official
 OpenAPI schema) shows: drivers, routes, operation cancel, live import and one
 custom stop property.
 
-This table is the one place that decides which rate-limit category an endpoint
+Each row is a shared :class:`~route_planning_async._core.Endpoint`. This
+table is the one place that decides which rate-limit category an endpoint
 belongs to (contract, Limits section), and how many items a page of a list
 endpoint may hold (``maxPageSize``). The README copies it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
-import attrs
-
-from route_planning_async._core import Request, encode_body
+from route_planning_async._core import Endpoint
 from route_planning_async._limits import Category
 
 __all__ = ["ENDPOINTS", "Endpoint"]
-
-_NO_BODY = object()
-
-
-@attrs.frozen
-class Endpoint:
-    """One endpoint of the API."""
-
-    name: str
-    """The method that calls it, as ``resource.method``."""
-    method: str
-    """HTTP method."""
-    template: str
-    """Path below the base URL, with ``{placeholders}`` for already checked ids."""
-    category: Category
-    """Its rate-limit category."""
-    sends_body: bool
-    """Whether the request carries a JSON body (action calls do not)."""
-    max_page_size: int | None = attrs.field(default=None, kw_only=True)
-    """Largest ``maxPageSize`` of a list endpoint (the smallest is 1); None for
-    every other endpoint, and for a list that takes no page size."""
-
-    def request(
-        self,
-        path: Mapping[str, str] | None = None,
-        *,
-        query: Iterable[tuple[str, str]] = (),
-        json: object = _NO_BODY,
-        weight: int = 1,
-    ) -> Request:
-        """Build the request. Path values must already have been checked by ``_ids``."""
-        if self.sends_body == (json is _NO_BODY):
-            raise AssertionError(f"{self.name}: body given to {self.method} {self.template}")
-        return Request(
-            self.method,
-            self.template.format_map(path or {}),
-            self.category,
-            tuple(query),
-            None if json is _NO_BODY else encode_body(json),
-            weight,
-        )
-
 
 _R, _W, _I, _O = Category.READ, Category.WRITE, Category.BATCH_IMPORT, Category.OPTIMIZE
 _DC, _DI = Category.DRIVER_CREATE, Category.DRIVER_IMPORT

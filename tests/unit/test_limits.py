@@ -11,7 +11,7 @@ from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import Category, RateLimits, Rule
 
 
-def test_categories_are_the_contracts_four_and_the_two_driver_ones() -> None:
+def test_categories_are_the_contracts_four_the_two_driver_ones_and_v1s_imports() -> None:
     assert [category.value for category in Category] == [
         "read",
         "write",
@@ -19,6 +19,8 @@ def test_categories_are_the_contracts_four_and_the_two_driver_ones() -> None:
         "optimize",
         "driver_create",
         "driver_import",
+        "depot_import",
+        "member_import",
     ]
     assert Category("batch_import") is Category.BATCH_IMPORT
     assert str(Category.OPTIMIZE) == "optimize"
