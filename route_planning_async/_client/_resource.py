@@ -1,27 +1,41 @@
 """The base class of every version's namespaces (``client.plans`` and the rest),
-and what a namespace needs of its client.
+what a namespace needs of its client, and the checks every version's methods share.
 
 A namespace sends through its client (:class:`ClientCalls`) and decodes the
 answer with its version's converter: a version's base namespace
-(its ``resources/_common.py``) says which, by implementing the hooks of
-:class:`Resource`.
+(its ``resources/_common.py``) says which, by naming its :class:`VersionTable`
+(endpoint table and converter) on a :class:`TableResource`.
 """
 
 from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Generic, Protocol, TypeVar
 
-from route_planning_async._core import Request, Response
-from route_planning_async._errors import DecodeError
+import attrs
+
+from route_planning_async import _ids
+from route_planning_async._converter import camel_case
+from route_planning_async._core import Endpoint, Request, Response
+from route_planning_async._errors import DecodeError, ValidationError
 from route_planning_async._limits import RateLimits
 from route_planning_async._pagination import FilterValue, ListEndpoint, Paginator, list_query
 from route_planning_async._scheduler import Clock
+from route_planning_async._validators import a_or_an
 
-__all__ = ["ClientCalls", "Resource"]
+__all__ = [
+    "ClientCalls",
+    "Resource",
+    "TableResource",
+    "VersionTable",
+    "checked",
+    "stop_path",
+    "update_body",
+]
 
 M = TypeVar("M")
+U = TypeVar("U")
 
 
 class ClientCalls(Protocol):
@@ -135,3 +149,83 @@ class Resource(abc.ABC, Generic[ClientT]):
             query=query,
             page_token=page_token,
         )
+
+
+@attrs.frozen
+class VersionTable:
+    """What a version's namespaces send through and decode with."""
+
+    endpoints: Mapping[str, Endpoint]
+    """The version's endpoint table, by ``namespace.method`` name."""
+    structure: Callable[[Mapping[str, Any], type[Any]], Any]
+    """The version's converter: a JSON object as a model (raises :class:`DecodeError`)."""
+    structure_list: Callable[[Any, type[Any]], list[Any]]
+    """The version's converter: a JSON array as a list of a model (raises :class:`DecodeError`)."""
+
+
+class TableResource(Resource[ClientT]):
+    """A namespace of a version whose hooks come from its :class:`VersionTable`.
+
+    A version's base namespace sets ``_table``; filter names are taken in
+    ``snake_case`` or ``camelCase`` and sent in ``camelCase``.
+    """
+
+    __slots__ = ()
+
+    _table: ClassVar[VersionTable]
+
+    def _list_endpoint(self, name: str) -> Endpoint:
+        return self._table.endpoints[name]
+
+    def _filter_name(self, name: str) -> str:
+        return camel_case(name)
+
+    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
+        decoded: M = self._table.structure(data, model)
+        return decoded
+
+    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
+        return self._table.structure_list(data, model)
+
+
+def checked(value: object, cls: type[M], field: str) -> M:
+    """``value``, when it is a ``cls`` (an input object); else a :class:`ValidationError` naming ``field``."""
+    if not isinstance(value, cls):
+        raise ValidationError(field, f"must be {a_or_an(cls.__name__)}, got {type(value).__name__}")
+    return value
+
+
+def update_body(
+    cls: type[U], update: U | None, fields: Mapping[str, Any], not_updatable: Mapping[str, str]
+) -> U:
+    """The update object from either an instance of ``cls`` or its fields as keywords.
+
+    Args:
+        cls: The update's input class (its fields carry the rules).
+        update: An instance given positionally, or None.
+        fields: The fields given as keywords.
+        not_updatable: Names an update can never carry, and why (the message).
+
+    Returns:
+        The checked update.
+
+    Raises:
+        ValidationError: Both or a wrong type given, or a field the update does not have.
+    """
+    if update is not None:
+        if fields:
+            raise ValidationError("update", f"give a {cls.__name__} or keyword fields, not both")
+        if not isinstance(update, cls):
+            raise ValidationError("update", f"must be {a_or_an(cls.__name__)}, got {type(update).__name__}")
+        return update
+    known = attrs.fields_dict(cls)  # type: ignore[arg-type]
+    for name in fields:
+        if name not in known:
+            raise ValidationError(name, not_updatable.get(name, f"is not a field of {cls.__name__}"))
+    return cls(**fields)
+
+
+def stop_path(stop_id: str) -> dict[str, str]:
+    """The path values ``{plan, stop}`` of a serialized stop id ``plans/<planId>/stops/<stopId>``."""
+    plan, stop = _ids.stop_ref(stop_id)
+    return {"plan": plan, "stop": stop}

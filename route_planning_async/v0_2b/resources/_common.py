@@ -1,7 +1,8 @@
-"""What every v0.2b namespace shares: the client protocol, the base class, id paths and update bodies.
+"""What every v0.2b namespace shares: the client protocol, the base class and update bodies.
 
-The base class is the shared :class:`~route_planning_async._client.Resource`
-with v0.2b's endpoint table, filter names and converter.
+The base class is the shared :class:`~route_planning_async._client.TableResource`
+with v0.2b's endpoint table and converter (:data:`TABLE`); the checks are the
+shared ones of ``_client/_resource.py``, with v0.2b's fields that no update can carry.
 """
 
 from __future__ import annotations
@@ -9,15 +10,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
-import attrs
-
-from route_planning_async import _ids
-from route_planning_async._client import ClientCalls, Resource
-from route_planning_async._converter import camel_case
+from route_planning_async._client import ClientCalls, TableResource, VersionTable, update_body
+from route_planning_async._client import checked as _checked
+from route_planning_async._client import stop_path as _stop_path
 from route_planning_async._errors import ValidationError
-from route_planning_async._validators import a_or_an
 from route_planning_async.v0_2b._converter import structure, structure_list
-from route_planning_async.v0_2b._endpoints import ENDPOINTS, Endpoint
+from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._models import (
     Depot,
     Driver,
@@ -37,8 +35,12 @@ if TYPE_CHECKING:
     from route_planning_async.v0_2b.resources.stops import Stops
     from route_planning_async.v0_2b.resources.unassigned_stops import UnassignedStops
 
-M = TypeVar("M")
+__all__ = ["TABLE", "_Resource", "_checked", "_stop_path", "_update_body", "get_by_serialized_id"]
+
 U = TypeVar("U")
+
+TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list)
+"""v0.2b's endpoint table and converter."""
 
 # Fields an update can never carry, and why (contract, Stops rule 2 and the
 # unassigned stop update table).
@@ -51,17 +53,7 @@ _NOT_UPDATABLE: Final = {
 
 def _update_body(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
     """The update object from either an instance of ``cls`` or its fields as keywords."""
-    if update is not None:
-        if fields:
-            raise ValidationError("update", f"give a {cls.__name__} or keyword fields, not both")
-        if not isinstance(update, cls):
-            raise ValidationError("update", f"must be {a_or_an(cls.__name__)}, got {type(update).__name__}")
-        return update
-    known = attrs.fields_dict(cls)  # type: ignore[arg-type]
-    for name in fields:
-        if name not in known:
-            raise ValidationError(name, _NOT_UPDATABLE.get(name, f"is not a field of {cls.__name__}"))
-    return cls(**fields)
+    return update_body(cls, update, fields, _NOT_UPDATABLE)
 
 
 class _Client(ClientCalls, Protocol):
@@ -83,33 +75,12 @@ class _Client(ClientCalls, Protocol):
     def routes(self) -> Routes: ...
 
 
-class _Resource(Resource[_Client]):
-    """A v0.2b namespace: its endpoint table, filter names and converter."""
+class _Resource(TableResource[_Client]):
+    """A v0.2b namespace: its endpoint table and converter."""
 
     __slots__ = ()
 
-    def _list_endpoint(self, name: str) -> Endpoint:
-        return ENDPOINTS[name]
-
-    def _filter_name(self, name: str) -> str:
-        return camel_case(name)
-
-    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
-        return structure(data, model)
-
-    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
-        return structure_list(data, model)
-
-
-def _stop_path(stop_id: str) -> dict[str, str]:
-    plan, stop = _ids.stop_ref(stop_id)
-    return {"plan": plan, "stop": stop}
-
-
-def _checked(value: object, cls: type[M], field: str) -> M:
-    if not isinstance(value, cls):
-        raise ValidationError(field, f"must be {a_or_an(cls.__name__)}, got {type(value).__name__}")
-    return value
+    _table = TABLE
 
 
 _SERIALIZED_ID_RULE: Final = (
