@@ -20,12 +20,12 @@ from typing import Any, Literal
 
 import attrs
 
+from route_planning_async._error_answers import error_for_status
 from route_planning_async._errors import (
     AttemptRecord,
     ConfigurationError,
     ServerError,
     ValidationError,
-    error_for_status,
 )
 from route_planning_async._limits import Category
 
@@ -68,6 +68,9 @@ class Request:
     """The JSON body, already encoded; None for requests without a body."""
     weight: int = 1
     """Weight for weighted rules: the number of stops in a batch import, else 1."""
+    api_version: str | None = attrs.field(default=None, kw_only=True)
+    """The API version of the endpoint (``"v0.2b"``, ``"v1"``): an error answer's code is
+    read as that version's (:meth:`ErrorCode.parse`); None reads it as any version's."""
 
     @property
     def idempotent(self) -> bool:
@@ -281,6 +284,7 @@ def error_for(
         request_url=base_url + request.path,
         retry_after=parse_retry_after(response.headers.get("Retry-After")),
         history=history,
+        api_version=request.api_version,
     )
 
 

@@ -1,21 +1,31 @@
-"""The error codes of the official schema, as the error tree reads them.
+"""The error codes of the official schemas, as the error tree reads them.
 
 ``APIError.error_code`` is one of these; the code of an answer picks the
 class of the tree (``_errors.py``) where a caller would act differently.
+
+One enum holds the codes of every API version. Most codes are the same in
+every version; the few that only some versions send are listed once, in
+``_ONLY_IN``, and :meth:`ErrorCode.for_version` gives one version's codes.
 """
 
 from __future__ import annotations
 
 import enum
+from collections.abc import Mapping
 
-__all__ = ["ErrorCode"]
+__all__ = ["API_VERSIONS", "ErrorCode"]
+
+API_VERSIONS = ("v0.2b", "v1")
+"""The API versions the library speaks, as the service names them."""
 
 
 class ErrorCode(enum.StrEnum):
-    """Every error ``code`` the official schema names (``APIError.error_code``).
+    """Every error ``code`` the official schemas name (``APIError.error_code``).
 
-    A code the service sends that is not listed here is kept as a string in
-    ``APIError.code``; ``error_code`` is then None (see :meth:`parse`).
+    A code the service sends that is not listed here, or that the answering
+    version does not name, is kept as a string in ``APIError.code``;
+    ``error_code`` is then None (see :meth:`parse`). :attr:`versions` says
+    which versions name a code.
     """
 
     DEPOT_MISSING_START_ADDRESS = "depot_missing_start_address"
@@ -27,11 +37,15 @@ class ErrorCode(enum.StrEnum):
     FEATURE_NOT_IN_SUBSCRIPTION = "feature_not_in_subscription"
     """403: the team's subscription does not include the feature."""
     MAIN_DEPOT_NOT_FOUND = "main_depot_not_found"
-    """404: the team has no main depot."""
+    """404: the team has no main depot (v0.2b only)."""
     NO_DRIVERS_AVAILABLE = "no_drivers_available"
     """409: the plan has no drivers to optimize for."""
     NO_END_TIME_AND_MAX_STOPS_PER_DRIVER = "no_end_time_and_max_stops_per_driver"
     """409: drivers need an end time or a maximum number of stops."""
+    OPERATING_AREA_MISSING_COORDINATES = "operating_area_missing_coordinates"
+    """400: the stop's service has an operating area, but the stop or its depot has no coordinates (v1)."""
+    OPERATING_AREA_VIOLATION = "operating_area_violation"
+    """400: the stop's service does not operate in the stop's area (v1)."""
     OPERATION_ALREADY_DONE = "operation_already_done"
     """409: the operation finished; it cannot be canceled."""
     OPERATION_NOT_FOUND = "operation_not_found"
@@ -54,17 +68,63 @@ class ErrorCode(enum.StrEnum):
     """409: this optimization type is not supported for the plan in its state."""
     ROUTE_INACCESSIBLE = "route_inaccessible"
     """403: the route is outside the team's data access period."""
+    SERVICE_ACTIVITY_NOT_SUPPORTED = "service_activity_not_supported"
+    """400: the stop's service offering does not support the stop's activity (v1)."""
+    SERVICE_NOT_AVAILABLE_AT_DEPOT = "service_not_available_at_depot"
+    """400: the stop's service is not offered at the stop's depot (v1)."""
+    SERVICE_OFFERING_NOT_FOUND = "service_offering_not_found"
+    """404: no current service offering has the given identifier (v1)."""
+    SLA_START_NOT_CLEARABLE = "sla_start_not_clearable"
+    """400: a stop's SLA start cannot be cleared while a service is assigned to it (v1)."""
     STOP_NOT_EDITABLE = "stop_not_editable"
     """422: the stop can no longer be edited (it was attempted, or its route finished)."""
     VEHICLE_CAPACITY_DISABLED = "vehicle_capacity_disabled"
     """403: the team does not track vehicle capacity, so a stop cannot carry a weight."""
 
+    @property
+    def versions(self) -> frozenset[str]:
+        """The API versions whose schema names this code (``{"v0.2b", "v1"}`` for most)."""
+        return _ONLY_IN.get(self.value, _EVERY_VERSION)
+
     @classmethod
-    def parse(cls, code: str | None) -> ErrorCode | None:
-        """The member for ``code``; None for None or a code this version does not know."""
+    def for_version(cls, version: str) -> frozenset[ErrorCode]:
+        """The codes one API version's schema names (``"v0.2b"`` or ``"v1"``).
+
+        Raises:
+            ValueError: ``version`` is not one of :data:`API_VERSIONS`.
+        """
+        if version not in API_VERSIONS:
+            raise ValueError(f"unknown API version {version!r}; expected one of {', '.join(API_VERSIONS)}")
+        return frozenset(code for code in cls if version in code.versions)
+
+    @classmethod
+    def parse(cls, code: str | None, version: str | None = None) -> ErrorCode | None:
+        """The member for ``code``; None for None or a code the version does not know.
+
+        Args:
+            code: The error body's ``code``.
+            version: The API version that answered; None accepts a code of any version.
+        """
         if code is None:
             return None
         try:
-            return cls(code)
+            member = cls(code)
         except ValueError:
             return None
+        return member if version is None or version in member.versions else None
+
+
+_EVERY_VERSION = frozenset(API_VERSIONS)
+
+_ONLY_IN: Mapping[str, frozenset[str]] = {
+    # v1 dropped the main depot lookup; its stop endpoints check the stop's service.
+    ErrorCode.MAIN_DEPOT_NOT_FOUND: frozenset({"v0.2b"}),
+    ErrorCode.OPERATING_AREA_MISSING_COORDINATES: frozenset({"v1"}),
+    ErrorCode.OPERATING_AREA_VIOLATION: frozenset({"v1"}),
+    ErrorCode.SERVICE_ACTIVITY_NOT_SUPPORTED: frozenset({"v1"}),
+    ErrorCode.SERVICE_NOT_AVAILABLE_AT_DEPOT: frozenset({"v1"}),
+    ErrorCode.SERVICE_OFFERING_NOT_FOUND: frozenset({"v1"}),
+    ErrorCode.SLA_START_NOT_CLEARABLE: frozenset({"v1"}),
+}
+"""The codes that not every version names, with the versions that do; every other
+code is in every version."""

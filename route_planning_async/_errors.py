@@ -28,6 +28,8 @@
     │   │   └── OperationAlreadyDoneError         code ``operation_already_done``
     │   ├── GoneError                 410 (related resources deleted meanwhile, or a plan
     │   │                             created before 2023-04-01, which has no stops)
+    │   ├── PreconditionFailedError   412 (v1): a driver of the request is not linked to the
+    │   │                             plan, or does not share the plan's depot
     │   ├── UnprocessableEntityError  422
     │   │   └── StopNotEditableError              code ``stop_not_editable``
     │   ├── RateLimitError            429, with ``retry_after`` when the service sent one
@@ -42,11 +44,13 @@ full URL, without its query), and ``history``, the failed attempts before it.
 ``APIError`` adds the answer: ``status``, ``headers``, ``body`` and the error
 body's fields ``message``, ``code``, ``param`` and ``doc_url`` (the body's
 ``url``, a link to the documentation, never the request's URL). ``error_code``
-is the body's code as an :class:`ErrorCode` (None for a code this version does
-not know; ``code`` keeps the string either way).
+is the body's code as an :class:`ErrorCode` (None for a code the answering
+version, ``api_version``, does not know; ``code`` keeps the string either way).
 
 The code of an answer picks the class where a caller would act differently
-(the official schema's codes); a code no class names keeps the status's class.
+(the official schemas' codes); a code no class names keeps the status's class.
+Which class an answer gets is decided in ``_error_answers.py``
+(``error_for_status``).
 
 No message, ``repr`` or attribute of these exceptions contains the API key: the
 key lives only in the transport's ``Authorization`` header, and an HTTP
@@ -56,7 +60,6 @@ cause or context, only a redacted copy of it (``TransportError``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
@@ -83,6 +86,7 @@ __all__ = [
     "PermissionDeniedError",
     "PlanAlreadyOptimizedError",
     "PlanNotWritableError",
+    "PreconditionFailedError",
     "RateLimitError",
     "RequestTimeoutError",
     "RoutePlanningError",
@@ -92,7 +96,6 @@ __all__ = [
     "UnprocessableEntityError",
     "ValidationError",
     "VehicleCapacityDisabledError",
-    "error_for_status",
 ]
 
 _BODY_PREVIEW = 200
@@ -315,15 +318,18 @@ class APIError(RoutePlanningError):
         headers: Mapping[str, str] | None = None,
         body: bytes = b"",
         history: Sequence[AttemptRecord] = (),
+        api_version: str | None = None,
     ) -> None:
         self.status = status
         """HTTP status of the answer."""
+        self.api_version = api_version
+        """The API version that answered (``"v0.2b"``, ``"v1"``), when known."""
         self.message = message
         """The error body's ``message`` (or the first bytes of a body that is not JSON)."""
         self.code = code
         """The error body's machine-readable ``code``, when it has one."""
-        self.error_code = ErrorCode.parse(code)
-        """``code`` as an :class:`ErrorCode`; None when absent or unknown to this version."""
+        self.error_code = ErrorCode.parse(code, api_version)
+        """``code`` as an :class:`ErrorCode`; None when absent or unknown to the answering version."""
         self.param = param
         """The error body's ``param``: the request field the error is about, when it names one."""
         self.doc_url = doc_url
@@ -466,6 +472,25 @@ class GoneError(APIError):
         )
 
 
+class PreconditionFailedError(APIError):
+    """412 (v1): a driver of the request is not linked to the plan or its depot.
+
+    The service sends it without a code: ``Driver is not linked to plan`` when a
+    stop names a driver the plan does not have, ``Driver does not share depot
+    with plan`` when a plan update names a driver of another depot. Since v1, a
+    plan's drivers must belong to the plan's depot.
+    """
+
+    status_code = 412
+
+    def hint(self) -> str:
+        return (
+            "Every driver of a plan must belong to the plan's depot (v1): link the driver "
+            "to the plan's depot (drivers.update with the depot among its depots) and add it "
+            "to the plan's drivers, or change the plan's depot (plans.update with depot=...)"
+        )
+
+
 class UnprocessableEntityError(APIError):
     """422: the request was well formed but could not be carried out."""
 
@@ -521,79 +546,3 @@ class OperationTimeoutError(RoutePlanningError, TimeoutError):
         super().__init__(f"operation {operation_id} was not done after {timeout:g} s")
         self.operation_id = operation_id
         self.timeout = timeout
-
-
-_BY_STATUS: dict[int | None, type[APIError]] = {
-    cls.status_code: cls
-    for cls in (
-        BadRequestError,
-        AuthenticationError,
-        PermissionDeniedError,
-        NotFoundError,
-        ConflictError,
-        GoneError,
-        UnprocessableEntityError,
-        RateLimitError,
-    )
-}
-
-_BY_CODE: dict[str, type[APIError]] = {
-    ErrorCode.PLAN_NOT_WRITABLE: PlanNotWritableError,
-    ErrorCode.PLAN_OPTIMIZATION_IN_PROGRESS: OptimizationInProgressError,
-    ErrorCode.PLAN_ALREADY_OPTIMIZED: PlanAlreadyOptimizedError,
-    ErrorCode.PLAN_OPTIMIZATION_NOT_SUPPORTED: OptimizationNotSupportedError,
-    ErrorCode.OPERATION_ALREADY_DONE: OperationAlreadyDoneError,
-    ErrorCode.STOP_NOT_EDITABLE: StopNotEditableError,
-    ErrorCode.FEATURE_NOT_IN_SUBSCRIPTION: FeatureNotInSubscriptionError,
-    ErrorCode.VEHICLE_CAPACITY_DISABLED: VehicleCapacityDisabledError,
-}
-"""The classes a code selects within its status's class (the official schema gives
-each code one status)."""
-
-
-def error_for_status(
-    status: int,
-    body: bytes,
-    *,
-    headers: Mapping[str, str] | None = None,
-    method: str | None = None,
-    request_url: str | None = None,
-    retry_after: float | None = None,
-    history: Sequence[AttemptRecord] = (),
-) -> APIError:
-    """Turn an error answer into the most specific exception of the tree."""
-    message, code, param, doc_url = _parse_error_body(body, status)
-    by_status = _BY_STATUS.get(status) or (ServerError if status >= 500 else APIError)
-    by_code = _BY_CODE.get(code or "")
-    # A code refines its status's class, never overrules it: a 5xx or a 429 that
-    # carries a known code is still a server error or a rate limit.
-    cls = by_code if by_code is not None and issubclass(by_code, by_status) else by_status
-    kwargs: dict[str, Any] = {
-        "code": code,
-        "param": param,
-        "doc_url": doc_url,
-        "method": method,
-        "request_url": request_url,
-        "headers": headers,
-        "body": body,
-        "history": history,
-    }
-    if cls is RateLimitError:
-        kwargs["retry_after"] = retry_after
-    return cls(status, message, **kwargs)
-
-
-def _parse_error_body(body: bytes, status: int) -> tuple[str, str | None, str | None, str | None]:
-    try:
-        data = json.loads(body) if body else None
-    except ValueError:
-        data = None
-    if not isinstance(data, dict):
-        preview = body[:_BODY_PREVIEW].decode("utf-8", "replace").strip()
-        return (preview or f"HTTP {status}", None, None, None)
-
-    def text(key: str) -> str | None:
-        value = data.get(key)
-        return value if isinstance(value, str) else None
-
-    return (text("message") or f"HTTP {status}", text("code"), text("param"), text("url"))
