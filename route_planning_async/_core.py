@@ -127,6 +127,9 @@ class Endpoint:
     max_page_size: int | None = attrs.field(default=None, kw_only=True)
     """Largest ``maxPageSize`` of a list endpoint (the smallest is 1); None for
     every other endpoint, and for a list that takes no page size."""
+    api_version: str | None = attrs.field(default=None, kw_only=True)
+    """The API version the endpoint belongs to (``"v0.2b"``, ``"v1"``), given to its
+    requests (:attr:`Request.api_version`) so that their error codes are read as its own."""
 
     def request(
         self,
@@ -146,6 +149,7 @@ class Endpoint:
             tuple(query),
             None if json is _NO_BODY else encode_body(json),
             weight,
+            api_version=self.api_version,
         )
 
 

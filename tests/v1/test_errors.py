@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import route_planning_async as rp
-from route_planning_async._core import Request, Response, error_for
+from route_planning_async._core import Endpoint, Request, Response, error_for
 from route_planning_async._error_answers import error_for_status
 from route_planning_async._error_codes import API_VERSIONS
 from route_planning_async._limits import Category
@@ -141,3 +141,14 @@ def test_the_request_names_the_version_its_errors_read_codes_as() -> None:
     older = Request("GET", "/plans/p1", Category.READ, api_version="v0.2b")
     assert error_for(older, answer).error_code is None  # type: ignore[attr-defined]
     assert Request("GET", "/plans/p1", Category.READ).api_version is None
+
+
+def test_an_endpoint_gives_its_requests_its_version() -> None:
+    endpoint = Endpoint("plans.get", "GET", "/plans/{plan}", Category.READ, False, api_version="v1")
+    assert endpoint.request({"plan": "p1"}).api_version == "v1"
+    assert (
+        Endpoint("plans.get", "GET", "/plans/{plan}", Category.READ, False)
+        .request({"plan": "p1"})
+        .api_version
+        is None
+    )
