@@ -22,21 +22,15 @@ the enumerated values accept the ``StrEnum`` members or their strings.
 
 Each field is declared once, its text in its ``described`` metadata
 (``_docs.py``), from which the class docstrings list the constructor's keywords.
-The rooms: the contract's limits (``_limits.py``), the objects nested in a stop
-(``_nested.py``), the stop bodies (``_stops.py``), plans (``_plans.py``),
-drivers (``_drivers.py``), and the request rules that belong to no single field
-(``_requests.py``). How a field is checked (validators, converters,
+What every version shares (the limits, the objects nested in a stop but its
+order, drivers, the bases of stop and plan bodies, and the request rules that
+belong to no single field) is in ``route_planning_async/_inputs/``; here are
+v0.2b's own: its order (``_nested.py``), stop bodies (``_stops.py``) and plans
+(``_plans.py``). How a field is checked (validators, converters,
 :data:`UNSET`) is in ``route_planning_async/_validators.py``.
 """
 
-from route_planning_async._validators import UNSET, UnsetType
-from route_planning_async.v0_2b._inputs._drivers import (
-    DriverInput,
-    DriverUpdate,
-    DriverUpdateFields,
-    RouteOverridesInput,
-)
-from route_planning_async.v0_2b._inputs._limits import (
+from route_planning_async._inputs import (
     MAX_ALLOWED_DRIVERS,
     MAX_BARCODES,
     MAX_DRIVER_DEPOTS,
@@ -45,23 +39,24 @@ from route_planning_async.v0_2b._inputs._limits import (
     MAX_PLAN_DRIVERS,
     PAYMENT_CURRENCIES,
     PLAN_YEAR_RANGE,
-)
-from route_planning_async.v0_2b._inputs._nested import (
     AddressInput,
-    OrderInfoInput,
+    DriverInput,
+    DriverUpdate,
+    DriverUpdateFields,
     PaymentOnDeliveryInput,
     RecipientInput,
+    ReoptimizationType,
+    RouteOverridesInput,
     TimingInput,
     WeightInput,
-)
-from route_planning_async.v0_2b._inputs._plans import PlanInput, PlanUpdate
-from route_planning_async.v0_2b._inputs._requests import (
-    ReoptimizationType,
     check_batch,
     check_driver_batch,
     check_no_depot,
     reoptimization_body,
 )
+from route_planning_async._validators import UNSET, UnsetType
+from route_planning_async.v0_2b._inputs._nested import OrderInfoInput
+from route_planning_async.v0_2b._inputs._plans import PlanInput, PlanUpdate
 from route_planning_async.v0_2b._inputs._stops import (
     StopInput,
     StopUpdate,

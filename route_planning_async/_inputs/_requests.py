@@ -1,18 +1,25 @@
 """The request rules that belong to no single field: batch sizes, the depot of an
-unassigned stop import, and the body of ``:reoptimize``."""
+unassigned stop import, and the body of ``:reoptimize``; the same in every version
+(a version's own batches, like v1's depots and members, use :func:`check_items`)."""
 
 from __future__ import annotations
 
 import enum
 from collections.abc import Iterable, Mapping
-from typing import Any, Final
+from typing import Any, Final, Protocol
 
+from route_planning_async._inputs._drivers import DriverInput
+from route_planning_async._inputs._limits import MAX_DRIVER_IMPORT_BATCH, MAX_IMPORT_BATCH
 from route_planning_async._validators import UnsetType, a_or_an, fail
-from route_planning_async.v0_2b._inputs._drivers import DriverInput
-from route_planning_async.v0_2b._inputs._limits import MAX_DRIVER_IMPORT_BATCH, MAX_IMPORT_BATCH
-from route_planning_async.v0_2b._inputs._stops import UnassignedStopInput
 
-__all__ = ["ReoptimizationType", "check_batch", "check_driver_batch", "check_no_depot", "reoptimization_body"]
+__all__ = [
+    "ReoptimizationType",
+    "check_batch",
+    "check_driver_batch",
+    "check_items",
+    "check_no_depot",
+    "reoptimization_body",
+]
 
 
 class ReoptimizationType(enum.StrEnum):
@@ -29,7 +36,7 @@ class ReoptimizationType(enum.StrEnum):
 _REOPTIMIZATION_TYPES: Final = frozenset(ReoptimizationType)
 
 
-def _batch_items(items: object, cls: type, field: str, most: int, noun: str) -> list[Any]:
+def check_items(items: object, cls: type, field: str, most: int, noun: str) -> list[Any]:
     """``items`` as a list of 1 to ``most`` instances of ``cls`` (``noun`` names them in errors)."""
     if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
         fail(field, f"must be a sequence of {cls.__name__}, got {type(items).__name__}")
@@ -45,16 +52,21 @@ def _batch_items(items: object, cls: type, field: str, most: int, noun: str) -> 
 def check_batch(stops: object, cls: type, field: str = "stops") -> list[Any]:
     """The items of a batch import as a list, after the contract's batch rules:
     1 to 100 entries (Limits: batch import size), each an instance of ``cls``."""
-    return _batch_items(stops, cls, field, MAX_IMPORT_BATCH, "stops")
+    return check_items(stops, cls, field, MAX_IMPORT_BATCH, "stops")
 
 
 def check_driver_batch(drivers: object, field: str = "drivers") -> list[DriverInput]:
     """The drivers of a batch import as a list: 1 to 50, each a :class:`DriverInput`
     (public API documentation, POST /drivers:import)."""
-    return _batch_items(drivers, DriverInput, field, MAX_DRIVER_IMPORT_BATCH, "drivers")
+    return check_items(drivers, DriverInput, field, MAX_DRIVER_IMPORT_BATCH, "drivers")
 
 
-def check_no_depot(item: UnassignedStopInput, field: str) -> None:
+class _WithDepot(Protocol):
+    @property
+    def depot(self) -> str | UnsetType | None: ...
+
+
+def check_no_depot(item: _WithDepot, field: str) -> None:
     """Refuse an unassigned stop of a batch or bulk import that names its own depot.
 
     The depot of an unassigned stop import is given once for the whole request

@@ -1,8 +1,11 @@
 """The bodies of a driver create, import and update (public API documentation:
-POST /drivers, PATCH /drivers/<id>, POST /drivers:import; the contract has none).
+POST /drivers, PATCH /drivers/<id>, POST /drivers:import; the contract has none),
+the same in v0.2b and v1.
 
 The same rules for the three, with e-mail and phone set on create and import
-only. The driver's ``active`` flag is not part of any of these bodies.
+only. The driver's ``active`` flag is not part of any of these bodies. The
+e-mail rule and the team's depots list serve v1's members too
+(:func:`email_address`, :func:`team_depots`).
 """
 
 from __future__ import annotations
@@ -16,6 +19,8 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._inputs._limits import MAX_DRIVER_DEPOTS
+from route_planning_async._inputs._nested import AddressInput
 from route_planning_async._validators import (
     UNSET,
     UnsetType,
@@ -26,26 +31,35 @@ from route_planning_async._validators import (
     text,
     time_of_day,
 )
-from route_planning_async.v0_2b._inputs._limits import MAX_DRIVER_DEPOTS
-from route_planning_async.v0_2b._inputs._nested import AddressInput
 
-__all__ = ["DriverInput", "DriverUpdate", "DriverUpdateFields", "RouteOverridesInput"]
+__all__ = [
+    "DRIVING_SPEEDS",
+    "VEHICLE_TYPES",
+    "DriverInput",
+    "DriverUpdate",
+    "DriverUpdateFields",
+    "RouteOverridesInput",
+    "email_address",
+    "team_depots",
+]
 
-_SPEEDS: Final = frozenset({"slower", "average", "faster"})
-_VEHICLE_TYPES: Final = frozenset({"bike", "scooter", "car", "small_truck", "truck", "electric_cargo_bike"})
+DRIVING_SPEEDS: Final = frozenset({"slower", "average", "faster"})
+VEHICLE_TYPES: Final = frozenset({"bike", "scooter", "car", "small_truck", "truck", "electric_cargo_bike"})
 # The public API documentation's email pattern.
 _EMAIL: Final = re.compile(
     r"(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-\.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9\-]*\.)+[A-Za-z]{2,}"
 )
 
 
-def _email(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+def email_address(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    """An e-mail address of 1 to 255 characters, by the public API documentation's pattern."""
     text(1, 255)(instance, attribute, value)
     if isinstance(value, str) and _EMAIL.fullmatch(value) is None:
         fail(attribute.name, f"must be an e-mail address, got {value!r}")
 
 
-def _driver_depots(value: Iterable[str] | UnsetType | None) -> list[str] | UnsetType | None:
+def team_depots(value: Iterable[str] | UnsetType | None) -> list[str] | UnsetType | None:
+    """The ``depots`` of a driver or member: 1 to 50 ``depots/<id>`` (bare ids accepted)."""
     if value is None or isinstance(value, UnsetType):
         return value
     if isinstance(value, str | bytes) or not isinstance(value, Iterable):
@@ -95,14 +109,14 @@ class RouteOverridesInput:
         metadata=described("Most stops allocated to the driver, at least 0."),
     )
     driving_speed: str | UnsetType | None = attrs.field(
-        default=UNSET, validator=one_of(_SPEEDS), metadata=_SPEED
+        default=UNSET, validator=one_of(DRIVING_SPEEDS), metadata=_SPEED
     )
     delivery_speed: str | UnsetType | None = attrs.field(
-        default=UNSET, validator=one_of(_SPEEDS), metadata=_SPEED
+        default=UNSET, validator=one_of(DRIVING_SPEEDS), metadata=_SPEED
     )
     vehicle_type: str | UnsetType | None = attrs.field(
         default=UNSET,
-        validator=one_of(_VEHICLE_TYPES),
+        validator=one_of(VEHICLE_TYPES),
         metadata=described(
             "``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or ``electric_cargo_bike``."
         ),
@@ -123,7 +137,7 @@ class _DriverFields:
     )
     depots: list[str] | UnsetType | None = attrs.field(
         default=UNSET,
-        converter=_driver_depots,
+        converter=team_depots,
         metadata=described(
             """1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None or
             not given: the team's main depot."""
@@ -144,7 +158,7 @@ class DriverInput(_DriverFields):
 
     email: str | UnsetType | None = attrs.field(
         default=UNSET,
-        validator=_email,
+        validator=email_address,
         metadata=described("E-mail address, 1 to 255 characters; set on create and import only."),
     )
     phone: str | UnsetType | None = attrs.field(
