@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import abc
 from collections.abc import Callable, Mapping
-from typing import Any, ClassVar, Generic, Protocol, TypeVar
+from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import attrs
 
@@ -27,8 +27,10 @@ from route_planning_async._validators import a_or_an
 __all__ = [
     "ClientCalls",
     "Resource",
+    "SerializedIdCalls",
     "TableResource",
     "VersionTable",
+    "by_serialized_id",
     "checked",
     "stop_path",
     "update_body",
@@ -229,3 +231,60 @@ def stop_path(stop_id: str) -> dict[str, str]:
     """The path values ``{plan, stop}`` of a serialized stop id ``plans/<planId>/stops/<stopId>``."""
     plan, stop = _ids.stop_ref(stop_id)
     return {"plan": plan, "stop": stop}
+
+
+class _Gets(Protocol):
+    async def get(self, serialized_id: str, /) -> Any: ...
+
+
+class SerializedIdCalls(Protocol):
+    """The namespaces :func:`by_serialized_id` reads through (every version's client has them)."""
+
+    @property
+    def plans(self) -> _Gets: ...
+    @property
+    def stops(self) -> _Gets: ...
+    @property
+    def unassigned_stops(self) -> _Gets: ...
+    @property
+    def operations(self) -> _Gets: ...
+    @property
+    def depots(self) -> _Gets: ...
+    @property
+    def routes(self) -> _Gets: ...
+    @property
+    def drivers(self) -> _Gets: ...
+
+
+_SERIALIZED_ID_RULE: Final = (
+    "must be plans/<id>, plans/<id>/stops/<id>, unassignedStops/<id>, operations/<id>, depots/<id>, "
+    "routes/<id> or drivers/<id>"
+)
+
+
+async def by_serialized_id(client: SerializedIdCalls, serialized_id: str) -> Any:
+    """Fetch any resource by its serialized id, through the namespace of its kind
+    (General conventions: GET ``{base_url}/<serialized id>``); the version's client
+    types the answer.
+
+    Raises:
+        ValidationError: For a string that is no serialized id.
+    """
+    given: object = serialized_id
+    parts = given.split("/") if isinstance(given, str) else []
+    match parts:
+        case ["plans", _]:
+            return await client.plans.get(serialized_id)
+        case ["plans", _, "stops", _]:
+            return await client.stops.get(serialized_id)
+        case ["unassignedStops", _]:
+            return await client.unassigned_stops.get(serialized_id)
+        case ["operations", _]:
+            return await client.operations.get(serialized_id)
+        case ["depots", _]:
+            return await client.depots.get(serialized_id)
+        case ["routes", _]:
+            return await client.routes.get(serialized_id)
+        case ["drivers", _]:
+            return await client.drivers.get(serialized_id)
+    raise ValidationError("serialized_id", f"{_SERIALIZED_ID_RULE}, got {serialized_id!r}")

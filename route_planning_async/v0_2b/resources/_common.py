@@ -10,10 +10,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
-from route_planning_async._client import ClientCalls, TableResource, VersionTable, update_body
+from route_planning_async._client import (
+    ClientCalls,
+    TableResource,
+    VersionTable,
+    by_serialized_id,
+    update_body,
+)
 from route_planning_async._client import checked as _checked
 from route_planning_async._client import stop_path as _stop_path
-from route_planning_async._errors import ValidationError
 from route_planning_async.v0_2b._converter import structure, structure_list
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._models import (
@@ -83,32 +88,12 @@ class _Resource(TableResource[_Client]):
     _table = TABLE
 
 
-_SERIALIZED_ID_RULE: Final = (
-    "must be plans/<id>, plans/<id>/stops/<id>, unassignedStops/<id>, operations/<id>, depots/<id>, "
-    "routes/<id> or drivers/<id>"
-)
-
-
 async def get_by_serialized_id(
     client: _Client, serialized_id: str
 ) -> Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver:
     """Fetch any resource by its serialized id, as the matching model
     (contract, General conventions: GET ``{base_url}/<serialized id>``)."""
-    given: object = serialized_id
-    parts = given.split("/") if isinstance(given, str) else []
-    match parts:
-        case ["plans", _]:
-            return await client.plans.get(serialized_id)
-        case ["plans", _, "stops", _]:
-            return await client.stops.get(serialized_id)
-        case ["unassignedStops", _]:
-            return await client.unassigned_stops.get(serialized_id)
-        case ["operations", _]:
-            return await client.operations.get(serialized_id)
-        case ["depots", _]:
-            return await client.depots.get(serialized_id)
-        case ["routes", _]:
-            return await client.routes.get(serialized_id)
-        case ["drivers", _]:
-            return await client.drivers.get(serialized_id)
-    raise ValidationError("serialized_id", f"{_SERIALIZED_ID_RULE}, got {serialized_id!r}")
+    found: Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver = await by_serialized_id(
+        client, serialized_id
+    )
+    return found

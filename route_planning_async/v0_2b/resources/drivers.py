@@ -8,9 +8,10 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import Final, Unpack
+from typing import Unpack
 
 from route_planning_async import _ids
+from route_planning_async._client._filters import DRIVER_NOT_UPDATABLE, driver_filter
 from route_planning_async._core import Request
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
@@ -30,28 +31,6 @@ from route_planning_async.v0_2b._models import (
     DriverImportResult,
 )
 from route_planning_async.v0_2b.resources._common import _checked, _Resource, _update_body
-
-# Fields a driver update can never carry, and why (public API documentation,
-# PATCH /drivers/<id>: name, displayName, depots and routeOverrides only).
-_DRIVER_NOT_UPDATABLE: Final = {
-    "email": "a driver's e-mail cannot be changed (it is set on create and import only)",
-    "phone": "a driver's phone cannot be changed (it is set on create and import only)",
-    "active": "the API has no call that pauses or resumes a driver",
-}
-
-
-def _driver_filter(filter: Mapping[str, FilterValue] | None) -> dict[str, FilterValue] | None:
-    """The driver list's filter, checked: ``active`` True or False, nothing else."""
-    if filter is None:
-        return None
-    if not isinstance(filter, Mapping):
-        raise ValidationError("filter", f"must be a mapping of name to value, got {type(filter).__name__}")
-    for name, value in filter.items():
-        if name != "active":
-            raise ValidationError("filter", f"the driver list filters on active only, got {name!r}")
-        if not isinstance(value, bool):
-            raise ValidationError("filter[active]", f"must be True or False, got {value!r}")
-    return dict(filter)
 
 
 class Drivers(_Resource):
@@ -86,7 +65,7 @@ class Drivers(_Resource):
             "drivers.list",
             Driver,
             "drivers",
-            filter=_driver_filter(filter),
+            filter=driver_filter(filter),
             max_page_size=max_page_size,
             page_token=page_token,
         )
@@ -132,8 +111,8 @@ class Drivers(_Resource):
         """
         path = {"driver": _ids.driver_id(driver_id)}
         for name in fields:
-            if name in _DRIVER_NOT_UPDATABLE:
-                raise ValidationError(name, _DRIVER_NOT_UPDATABLE[name])
+            if name in DRIVER_NOT_UPDATABLE:
+                raise ValidationError(name, DRIVER_NOT_UPDATABLE[name])
         body = unstructure(_update_body(DriverUpdate, update, fields))
         return await self._fetch(ENDPOINTS["drivers.update"].request(path, json=body), Driver)
 

@@ -7,11 +7,11 @@ from collections.abc import (
     Iterable,
     Mapping,
 )
-from typing import Final, Unpack
+from typing import Unpack
 
 from route_planning_async import _ids
+from route_planning_async._client._filters import operation_filter
 from route_planning_async._docs import keywords_documented, keywords_of
-from route_planning_async._errors import ValidationError
 from route_planning_async._operations import (
     ManyPolling,
     Polling,
@@ -26,33 +26,6 @@ from route_planning_async.v0_2b._models import (
     Operation,
 )
 from route_planning_async.v0_2b.resources._common import _Resource
-
-# The operation list's filters and their values (public API documentation,
-# GET /operations: ``filter.done`` "true"/"false", ``filter.type`` "plan_optimization").
-_OPERATION_FILTERS: Final = ("done", "type")
-_OPERATION_TYPES: Final = frozenset({"plan_optimization"})
-
-
-def _operation_filter(filter: Mapping[str, FilterValue] | None) -> dict[str, FilterValue] | None:
-    """The operation list's filter, checked: ``done`` a bool, ``type`` a known operation type."""
-    if filter is None:
-        return None
-    if not isinstance(filter, Mapping):
-        raise ValidationError("filter", f"must be a mapping of name to value, got {type(filter).__name__}")
-    checked: dict[str, FilterValue] = {}
-    for name, value in filter.items():
-        if name == "done":
-            if not isinstance(value, bool):
-                raise ValidationError("filter[done]", f"must be True or False, got {value!r}")
-        elif name == "type":
-            if value not in _OPERATION_TYPES:
-                names = ", ".join(sorted(_OPERATION_TYPES))
-                raise ValidationError("filter[type]", f"must be one of {names}, got {value!r}")
-        else:
-            names = " and ".join(_OPERATION_FILTERS)
-            raise ValidationError("filter", f"the operation list filters on {names} only, got {name!r}")
-        checked[name] = value
-    return checked
 
 
 class Operations(_Resource):
@@ -122,7 +95,7 @@ class Operations(_Resource):
             "operations.list",
             Operation,
             "operations",
-            filter=_operation_filter(filter),
+            filter=operation_filter(filter),
             max_page_size=max_page_size,
             page_token=page_token,
         )
