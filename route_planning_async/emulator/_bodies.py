@@ -22,6 +22,8 @@ __all__ = [
     "UNASSIGNED_KEYS",
     "empty_recipient",
     "patched_body",
+    "patched_extra",
+    "split_extra",
     "stop_body",
     "terminal_body",
 ]
@@ -58,6 +60,37 @@ UNASSIGNED_KEYS = (
     "circuitClientId",
 )
 """The keys of a stop body an unassigned stop keeps (official schema, unassignedStopSchema)."""
+
+
+def split_extra(fields: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A validated body without what the v0.2b body has no field for, and those parts.
+
+    The parts are ``invoiceNumber`` (of ``orderInfo``) and ``serviceInfo`` (v1); the
+    stop keeps them in :attr:`StopRecord.extra`.
+    """
+    extra: dict[str, Any] = {}
+    if "serviceInfo" in fields:
+        fields = dict(fields)
+        extra["serviceInfo"] = fields.pop("serviceInfo")
+    order = fields.get("orderInfo")
+    if isinstance(order, dict) and "invoiceNumber" in order:
+        order = dict(order)
+        extra["invoiceNumber"] = order.pop("invoiceNumber")
+        fields = {**fields, "orderInfo": order}
+    elif "orderInfo" in fields and order is None:
+        extra["invoiceNumber"] = None
+    return fields, extra
+
+
+def patched_extra(extra: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
+    """The kept parts after a PATCH of them: ``serviceInfo`` merges key by key (null clears it)."""
+    result = dict(extra)
+    if "invoiceNumber" in patch:
+        result["invoiceNumber"] = patch["invoiceNumber"]
+    if "serviceInfo" in patch:
+        value = patch["serviceInfo"]
+        result["serviceInfo"] = None if value is None else {**(extra.get("serviceInfo") or {}), **value}
+    return result
 
 
 def _default_timing() -> dict[str, Any]:

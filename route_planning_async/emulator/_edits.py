@@ -14,7 +14,13 @@ from typing import Any
 
 import attrs
 
-from route_planning_async.emulator._bodies import UNASSIGNED_KEYS, patched_body, stop_body
+from route_planning_async.emulator._bodies import (
+    UNASSIGNED_KEYS,
+    patched_body,
+    patched_extra,
+    split_extra,
+    stop_body,
+)
 from route_planning_async.emulator._collections import OrderedStore
 from route_planning_async.emulator._geo import geocode
 from route_planning_async.emulator._problems import Problem
@@ -130,13 +136,26 @@ class Edits(Store):
 
         Raises 422 when the address cannot be geocoded and 404 for an unknown driver.
         """
+        fields, extra = split_extra(fields)
         refs = self._driver_refs(fields, prefix)
         self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
         self._check_weight(fields.get("weight"), f"{prefix}weight")
+        self.check_service(extra.get("serviceInfo"), f"{prefix}serviceInfo")
         placed = self._place(fields["address"], plan.depot_id)
         stop_id = plan.stops.new_id() if isinstance(plan.stops, CompactStops) else self.new_id()
         body = stop_body(plan.id, stop_id, fields, placed, self._identifiers)
-        return StopRecord(stop_id, plan.id, body, placed[0], placed[1], tuple(refs))
+        return StopRecord(stop_id, plan.id, body, placed[0], placed[1], tuple(refs), extra=extra)
+
+    def check_service(self, service: dict[str, Any] | None, param: str) -> None:
+        """A ``serviceInfo.identifier`` must name a service offering of the team; the emulated
+        team offers none (404 ``service_offering_not_found``, v1)."""
+        if service and service.get("identifier") is not None:
+            raise Problem(
+                404,
+                "No current service offering matches the provided identifier",
+                "service_offering_not_found",
+                f"{param}.identifier",
+            )
 
     def add_stop(self, plan: PlanRecord, record: StopRecord) -> StopRecord:
         """Store a built stop; its drivers join the plan ("on first creation ... also added")."""
@@ -164,6 +183,8 @@ class Edits(Store):
 
     def patched_stop(self, record: StopRecord, patch: dict[str, Any]) -> StopRecord:
         """A copy of ``record`` with a validated PATCH body applied (PATCH semantics)."""
+        patch, extra = split_extra(patch)
+        self.check_service(extra.get("serviceInfo"), "serviceInfo")
         allowed = list(record.allowed_driver_ids)
         if "driver" in patch and patch["driver"] is not None:
             self._require_driver(patch["driver"], "driver")
@@ -177,7 +198,12 @@ class Edits(Store):
             self._check_custom_properties(patch["customProperties"], "customProperties")
         self._check_weight(patch.get("weight"), "weight")
         body = patched_body(record.body, patch, allowed, self._identifiers)
-        return attrs.evolve(record, body=body, allowed_driver_ids=tuple(allowed))
+        return attrs.evolve(
+            record,
+            body=body,
+            allowed_driver_ids=tuple(allowed),
+            extra=patched_extra(record.extra, extra),
+        )
 
     def update_stop(self, plan: PlanRecord, stop_id: str, patch: dict[str, Any]) -> StopRecord:
         """PATCH /plans/<id>/stops/<id>: location and circuitClientId never change (Stops rule 2)."""
@@ -201,10 +227,12 @@ class Edits(Store):
         self, fields: dict[str, Any], depot_id: str | None, prefix: str = ""
     ) -> UnassignedStopRecord:
         """A new unassigned stop from a validated body (not stored yet)."""
+        fields, extra = split_extra(fields)
         depot = self._require_depot(depot_id, "depot")
         refs = self._driver_refs(fields, prefix)
         self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
         self._check_weight(fields.get("weight"), f"{prefix}weight")
+        self.check_service(extra.get("serviceInfo"), f"{prefix}serviceInfo")
         placed = self._place(fields["address"], depot)
         stop_id = self.new_id()
         plan_body = stop_body("-", stop_id, fields, placed, self._identifiers)
@@ -212,7 +240,7 @@ class Edits(Store):
         body["id"] = f"unassignedStops/{stop_id}"
         body["depot"] = f"depots/{depot}"
         body["allowedDriversIdentifiers"] = [self._identifiers.get(ref, f"drivers/{ref}") for ref in refs]
-        return UnassignedStopRecord(stop_id, body, placed[0], placed[1])
+        return UnassignedStopRecord(stop_id, body, placed[0], placed[1], extra=extra)
 
     def create_unassigned(self, fields: dict[str, Any]) -> UnassignedStopRecord:
         """POST /unassignedStops."""
@@ -234,7 +262,9 @@ class Edits(Store):
     def update_unassigned(self, record: UnassignedStopRecord, patch: dict[str, Any]) -> UnassignedStopRecord:
         """PATCH /unassignedStops/<id>."""
         depot = self._require_depot(patch["depot"], "depot") if "depot" in patch else None
-        as_stop = StopRecord(record.id, "-", record.body, record.latitude, record.longitude, ())
+        as_stop = StopRecord(
+            record.id, "-", record.body, record.latitude, record.longitude, (), extra=record.extra
+        )
         allowed = [
             driver.id
             for driver in self.team.drivers
@@ -246,4 +276,5 @@ class Edits(Store):
         if depot is not None:
             body["depot"] = f"depots/{depot}"
         record.body = body
+        record.extra = patched.extra
         return record

@@ -25,14 +25,14 @@ class Problem(Exception):
         self,
         status: int,
         message: str,
-        code: str,
+        code: str | None,
         param: str = "",
         *,
         headers: Mapping[str, str] | None = None,
         url: str | None = None,
     ) -> None:
         super().__init__(f"{status} {code}: {message}")
-        self.url = url if url is not None else f"{DOCS_URL}#{code}"
+        self.url = url if url is not None or code is None else f"{DOCS_URL}#{code}"
         self.status = status
         self.message = message
         self.code = code
@@ -40,12 +40,16 @@ class Problem(Exception):
         self.headers = dict(headers or {})
 
     def body(self) -> dict[str, str]:
-        """The error body of the contract: every field is a string."""
+        """The error body of the contract: every field is a string; an answer without a code
+        (v1's 412, and the bare answers v1 documents with a message only) has ``message``
+        and ``param`` alone."""
+        if self.code is None:
+            return {"message": self.message, "param": self.param}
         return {
             "message": self.message,
             "code": self.code,
             "param": self.param,
-            "url": self.url,
+            "url": self.url or "",
         }
 
     @classmethod

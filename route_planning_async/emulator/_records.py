@@ -1,7 +1,10 @@
 """The stored records: plans, stops, unassigned stops, routes, operations, live changes.
 
 Plain data, no rules: the rooms of :class:`EmulatorState` (``_state.py``) change
-them, and each API version's views render them as JSON. A plan keeps its stops in
+them, and each API version's views render them as JSON. A stop's body is kept in
+v0.2b's JSON form; what a later version writes that v0.2b has no field for (v1's
+``orderInfo.invoiceNumber`` and ``serviceInfo``, a plan's ``routeOverrides``) is
+kept beside it, so each version reads back what it wrote. A plan keeps its stops in
 an :class:`OrderedStore`, or in :class:`CompactStops` (ids, count and externalIds
 only) when the emulator runs with ``keep_stops=False``.
 """
@@ -20,6 +23,7 @@ from route_planning_async.emulator._optimizer import Outcome
 
 __all__ = [
     "CompactStops",
+    "MemberRecord",
     "OperationRecord",
     "PendingChange",
     "PlanRecord",
@@ -47,6 +51,9 @@ class StopRecord:
     """Bare driver ids from ``driver``/``allowedDrivers``."""
     route_id: str | None = None
     """Bare id of its route once optimized."""
+    extra: dict[str, Any] = attrs.field(factory=dict)
+    """What a version writes that the v0.2b body has no field for (``invoiceNumber``,
+    ``serviceInfo``)."""
 
     @property
     def terminal(self) -> bool:
@@ -73,6 +80,9 @@ class UnassignedStopRecord:
     """Where the geocoder placed it."""
     longitude: float = 0.0
     """Where the geocoder placed it."""
+    extra: dict[str, Any] = attrs.field(factory=dict)
+    """What a version writes that the v0.2b body has no field for (``invoiceNumber``,
+    ``serviceInfo``)."""
 
     @property
     def external_id(self) -> str | None:
@@ -234,6 +244,28 @@ class PlanRecord:
     """Bare id of the finished re-optimization that ``:save``/``:redistribute`` apply."""
     optimized_before: bool = False
     """Whether an optimization ever succeeded (to restore the state after a failure)."""
+    route_overrides: dict[str, Any] | None = None
+    """The plan's ``routeOverrides`` as v1 wrote them (None: none)."""
+
+
+@attrs.define
+class MemberRecord:
+    """A member of the team (v1's members)."""
+
+    id: str
+    """Bare member id."""
+    role: str
+    """``admin``, ``depot-manager``, ``dispatcher`` or ``read-only``."""
+    name: str | None = None
+    """Name."""
+    email: str | None = None
+    """E-mail; no two members share one."""
+    display_name: str | None = None
+    """Display name."""
+    linked_driver_id: str | None = None
+    """Bare id of the team driver the member is."""
+    depots: list[str] = attrs.field(factory=list)
+    """Bare ids of the depots the member works at."""
 
 
 @attrs.define

@@ -19,19 +19,25 @@ It is put together from rooms that each hold one concept, lowest first:
   (start, finish, cancel, list);
 - ``_lifecycle.py``: :class:`Lifecycle`, save and distribution: the plan state machine;
 - ``_drivers.py``: :class:`TeamDrivers`, the team's drivers, changeable as the
-  public API documentation allows (create, change, remove, import).
+  public API documentation allows (create, change, remove, import);
+- ``_depots.py``: :class:`TeamDepots`, the team's depots, changeable as v1 allows
+  (create, change, remove, make main, import), and which drivers share a depot;
+- ``_members.py``: :class:`TeamMembers`, the team's members (v1).
 """
 
 from __future__ import annotations
 
+from route_planning_async.emulator._depots import TeamDepots
 from route_planning_async.emulator._drivers import TeamDrivers
 from route_planning_async.emulator._lifecycle import Lifecycle
+from route_planning_async.emulator._members import TeamMembers
 
 __all__ = ["EmulatorState"]
 
 
-class EmulatorState(TeamDrivers, Lifecycle):
-    """Everything the emulator knows: plans, stops, unassigned stops, routes, operations, drivers.
+class EmulatorState(TeamDrivers, TeamDepots, TeamMembers, Lifecycle):
+    """Everything the emulator knows: plans, stops, unassigned stops, routes, operations, drivers,
+    depots, members.
 
     All methods run on the event loop thread; none of them awaits, so each call is atomic.
     """

@@ -92,6 +92,9 @@ class Store:
         self._rng = random.Random(config.seed)
         self._drivers = {driver.id: driver for driver in self.team.drivers}
         self._depots = {depot.id: depot for depot in self.team.depots}
+        """The team's depots by bare id, in creation order (v1 adds, changes and removes them)."""
+        self.main_depot_id = self.team.main_depot.id
+        """Bare id of the main depot: where a plan that names no depot goes (v1 ``:setMain``)."""
         self._identifiers = {driver.id: driver.identifier for driver in self.team.drivers}
         self._tz = zoneinfo.ZoneInfo(self.team.timezone)
 
@@ -118,6 +121,10 @@ class Store:
             raise Problem.not_found("Depot not found", "depot_not_found", param)
         return depot
 
+    def depots(self) -> list[DepotConfig]:
+        """The team's depots, in creation order."""
+        return list(self._depots.values())
+
     def _require_driver(self, driver_id: str, param: str) -> DriverConfig:
         driver = self._drivers.get(driver_id)
         if driver is None:
@@ -126,7 +133,7 @@ class Store:
 
     def _require_depot(self, depot_id: str | None, param: str) -> str:
         if depot_id is None:
-            return self.team.main_depot.id
+            return self.main_depot_id
         return self.depot(depot_id, param).id
 
     # ----------------------------------------------------------------- lookups

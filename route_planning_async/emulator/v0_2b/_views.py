@@ -1,42 +1,25 @@
-"""v0.2b's JSON answers: each record as the contract's representation.
+"""v0.2b's JSON answers: Plan, Stop, UnassignedStop and Depot as the contract shows them.
 
-:class:`Views` turns the state's records into the bodies the handlers send:
-Plan, Driver, Route, Stop (with its current Route), UnassignedStop, Operation,
-Depot, the custom stop property list and the answers of batch imports, in the
-official schema's shapes. It reads the state and changes nothing.
+The stored stop body is v0.2b's own form, so a stop is served as kept, with its
+current Route; a plan carries its drivers in full; a depot is only ``id`` and
+``name``. What every version renders alike is in ``emulator/_views.py``.
 """
 
 from __future__ import annotations
 
-import datetime
-from collections.abc import Callable
 from typing import Any
 
-from route_planning_async.emulator._bodies import empty_recipient
-from route_planning_async.emulator._config import DriverConfig
-from route_planning_async.emulator._drivers import DriverAddress
-from route_planning_async.emulator._records import (
-    OperationRecord,
-    PlanRecord,
-    RouteRecord,
-    StopRecord,
-    UnassignedStopRecord,
-)
-from route_planning_async.emulator._state import EmulatorState
-from route_planning_async.emulator._store import Imported
-from route_planning_async.emulator.v0_2b._requests import ADDRESS_FIELDS
+from route_planning_async.emulator._records import PlanRecord, StopRecord, UnassignedStopRecord
+from route_planning_async.emulator._views import BaseViews
 
-__all__ = ["Views", "failure_echo"]
+__all__ = ["Views"]
 
 
-class Views:
-    """The state's records as JSON."""
-
-    def __init__(self, state: EmulatorState) -> None:
-        self.state = state
+class Views(BaseViews):
+    """The state's records as v0.2b's JSON."""
 
     def plan_json(self, plan: PlanRecord) -> dict[str, Any]:
-        """The Plan representation."""
+        """The Plan representation, with each driver in full."""
         drivers = [self.state.any_driver(driver_id) for driver_id in plan.driver_ids]
         return {
             "id": f"plans/{plan.id}",
@@ -50,54 +33,6 @@ class Views:
             "routes": [f"routes/{route_id}" for route_id in plan.route_ids],
         }
 
-    def driver_json(self, driver: DriverConfig) -> dict[str, Any]:
-        """The Driver representation (alone, and inside a plan), with the start and end addresses
-        its route overrides gave it."""
-
-        def tod(value: datetime.time | None) -> dict[str, int] | None:
-            return None if value is None else {"hour": value.hour, "minute": value.minute}
-
-        start, end = self.state.driver_addresses(driver.id)
-        return {
-            "id": f"drivers/{driver.id}",
-            "name": driver.name,
-            "email": driver.email,
-            "phone": driver.phone,
-            "displayName": driver.display_name,
-            "active": driver.active,
-            "depots": [f"depots/{d}" for d in (driver.depots or (self.state.team.main_depot.id,))],
-            "routeOverrides": {
-                "startTime": tod(driver.start_time),
-                "endTime": tod(driver.end_time),
-                "startAddress": _address_json(start),
-                "endAddress": _address_json(end),
-                "maxStops": driver.max_stops,
-                "drivingSpeed": driver.driving_speed,
-                "deliverySpeed": driver.delivery_speed,
-                "vehicleType": driver.vehicle_type,
-            },
-        }
-
-    def route_json(self, route: RouteRecord) -> dict[str, Any]:
-        """The Route representation."""
-        return {
-            "id": f"routes/{route.id}",
-            "title": route.title,
-            "stopCount": route.stop_count,
-            "driver": f"drivers/{route.driver_id}",
-            "plan": f"plans/{route.plan_id}",
-            "state": {
-                "completed": False,
-                "completedAt": None,
-                "distributed": route.distributed_at is not None,
-                "distributedAt": route.distributed_at,
-                "notifiedRecipients": False,
-                "notifiedRecipientsAt": None,
-                "started": False,
-                "startedAt": None,
-            },
-        }
-
     def stop_json(self, record: StopRecord) -> dict[str, Any]:
         """The Stop representation, with its current Route."""
         body = dict(record.body)
@@ -109,91 +44,7 @@ class Views:
         """The UnassignedStop representation."""
         return dict(record.body)
 
-    def operation_json(self, operation: OperationRecord) -> dict[str, Any]:
-        """The operation representation; ``result`` is null until done (official schema: the
-        key is required; the contract leaves it out)."""
-        body: dict[str, Any] = {
-            "id": f"operations/{operation.id}",
-            "type": "plan_optimization",
-            "done": operation.done,
-            "metadata": {
-                "canceled": operation.canceled,
-                "startedAt": operation.started_at,
-                "finishedAt": operation.finished_at,
-                "startedBy": "api",
-                "targetPlanId": f"plans/{operation.plan_id}",
-            },
-            "result": None,
-        }
-        if operation.done:
-            if operation.failure is not None:
-                code, message = operation.failure
-                body["result"] = {"code": code, "message": message}
-            elif operation.outcome is not None:
-                outcome = operation.outcome
-                compact = outcome.optimized_count == 0 and not outcome.skipped
-                body["result"] = {
-                    "numOptimizedStops": operation.num_stops if compact else outcome.optimized_count,
-                    "skippedStops": [
-                        {"id": stop_id, "reason": reason} for stop_id, reason in outcome.skipped
-                    ],
-                }
-        return body
-
     def depot_json(self, depot_id: str) -> dict[str, Any]:
         """The Depot representation: only ``id`` and ``name`` (contract, Depot)."""
         depot = self.state.depot(depot_id)
         return {"id": f"depots/{depot.id}", "name": depot.name}
-
-    def custom_stop_properties_json(self) -> list[dict[str, Any]]:
-        """The custom stop property definitions."""
-        return [
-            {
-                "id": prop.id,
-                "name": prop.name,
-                "visibleToDrivers": prop.visible_to_drivers,
-                "visibleToRecipients": prop.visible_to_recipients,
-            }
-            for prop in self.state.team.custom_stop_properties
-        ]
-
-    def import_json(
-        self, imported: Imported[Any], name: Callable[[Any], str], echo_as: str, echo: Callable[[int], Any]
-    ) -> dict[str, Any]:
-        """The answer of a batch import: the ``name`` of each record stored, and each item refused,
-        its error and ``echo(place)`` under ``echo_as`` (``stop``, ``unassignedStop``, ``driver``)."""
-        return {
-            "success": [name(record) for record in imported.stored],
-            "failed": [
-                {"error": {"message": problem.message}, echo_as: echo(index)}
-                for index, problem in imported.refused
-            ],
-        }
-
-
-def _address_json(given: DriverAddress) -> dict[str, Any] | None:
-    """The driverSchema form of a start or end address."""
-    if given is None:
-        return None
-    parts = [
-        given.get(key) for key in ("addressLineOne", "addressLineTwo", "city", "state", "zip", "country")
-    ]
-    return {
-        "address": ", ".join(part for part in parts if part),
-        "addressLineOne": given.get("addressLineOne") or "",
-        "addressLineTwo": given.get("addressLineTwo") or "",
-        "latitude": given.get("latitude"),
-        "longitude": given.get("longitude"),
-        "placeId": None,
-        "placeTypes": [],
-    }
-
-
-def failure_echo(fields: dict[str, Any]) -> dict[str, Any]:
-    """The ``stop`` (or ``unassignedStop``) of an import failure: the sent address (every key)
-    and recipient."""
-    address = fields.get("address") or {}
-    echo_address = {key: address.get(key) for key in (*ADDRESS_FIELDS, "latitude", "longitude")}
-    recipient = fields.get("recipient")
-    echo_recipient = None if recipient is None else {**empty_recipient(), **recipient}
-    return {"address": echo_address, "recipient": echo_recipient}
