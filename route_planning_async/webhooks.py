@@ -5,12 +5,15 @@ documentation says, and this module relies on:
 
 - the ``spoke-signature`` header (``circuit-signature`` in older documentation)
   carries an HMAC-SHA256 of the **raw request body**, keyed with the team's
-  32-character webhook secret. The documentation does not say whether the
-  digest is sent as hex or base64, so :func:`verify_signature` accepts both and
-  :func:`sign` writes lowercase hex;
+  32-character webhook secret. v1's events carry ``spoke-signature`` only (its
+  migration guide); v0.2b's may carry either. The documentation does not say
+  whether the digest is sent as hex or base64, so :func:`verify_signature`
+  accepts both and :func:`sign` writes lowercase hex;
 - the body is an envelope ``{type, version, created, data}``: ``created`` in
   epoch milliseconds, ``data`` a Stop, or an unassigned stop for the
-  ``unassigned_stop.*`` types (:class:`WebhookEventType` lists the v0.2b types).
+  ``unassigned_stop.*`` types (:class:`WebhookEventType` lists the types), in the
+  shape of the API version that ``version`` names (``v0.2b`` or ``v1``):
+  :func:`parse_event` decodes it with that version's models.
 
 Verify before parsing, and verify the bytes as received: JSON parsed and
 serialized again is not the body the service signed. :func:`webhook_handler`
@@ -37,8 +40,10 @@ import binascii
 import collections
 import datetime
 import enum
+import functools
 import hashlib
 import hmac
+import importlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Hashable
@@ -47,11 +52,14 @@ from typing import TYPE_CHECKING, Any, Final
 import attrs
 
 from route_planning_async._errors import DecodeError, RoutePlanningError
-from route_planning_async.v0_2b._converter import structure
-from route_planning_async.v0_2b._models import Stop, UnassignedStop
 
 if TYPE_CHECKING:
     from aiohttp import web
+
+    from route_planning_async.v0_2b import _models as _v0_2b
+    from route_planning_async.v1 import _models as _v1
+
+    EventStop = _v0_2b.Stop | _v0_2b.UnassignedStop | _v1.Stop | _v1.UnassignedStop
 
 __all__ = [
     "DEFAULT_MAX_BODY_SIZE",
@@ -79,7 +87,7 @@ logger = logging.getLogger("route_planning_async.webhooks")
 
 
 class WebhookEventType(enum.StrEnum):
-    """The event types of v0.2b. :attr:`WebhookEvent.type` keeps newer ones as plain strings."""
+    """The event types of v0.2b and v1. :attr:`WebhookEvent.type` keeps newer ones as plain strings."""
 
     STOP_ALLOCATED = "stop.allocated"
     """The stop's route was distributed to its driver."""
@@ -108,18 +116,19 @@ class WebhookEvent:
     type: str
     """A :class:`WebhookEventType` member when known; a newer type is kept as the string sent."""
     version: str
-    """The version of the event's format, as sent."""
+    """The API version of the event's format, as sent (``v0.2b``, ``v1``)."""
     created: datetime.datetime
     """When the event happened (aware, UTC; sent as epoch milliseconds)."""
-    data: Stop | UnassignedStop | dict[str, Any] | None
-    """The stop (:class:`~route_planning_async.Stop`, or
-    :class:`~route_planning_async.UnassignedStop` for ``unassigned_stop.*``); for a type
-    whose data is neither, the JSON as sent."""
+    data: EventStop | dict[str, Any] | None
+    """The stop, as a model of the event's version: ``Stop``, or ``UnassignedStop`` for
+    ``unassigned_stop.*`` (:class:`route_planning_async.Stop` for v0.2b,
+    :class:`route_planning_async.v1.Stop` for v1); for a type whose data is neither, or
+    a version the library does not know, the JSON as sent."""
 
     @property
     def dedupe_key(self) -> Hashable:
         """What makes a delivery the same event: its type, its stop's id and ``created``."""
-        stop_id = self.data.id if isinstance(self.data, Stop | UnassignedStop) else None
+        stop_id = None if isinstance(self.data, dict) or self.data is None else self.data.id
         return (str(self.type), stop_id, self.created)
 
 
@@ -203,11 +212,14 @@ _KNOWN_TYPES: Final = {member.value: member for member in WebhookEventType}
 def parse_event(body: bytes) -> WebhookEvent:
     """The event in a webhook body (verify its signature first).
 
-    ``data`` of a ``stop.*`` event is a :class:`~route_planning_async.Stop` and of an
-    ``unassigned_stop.*`` event an :class:`~route_planning_async.UnassignedStop`, decoded
-    by the library's converter (unknown fields ignored). An event type this version does
-    not know still parses: its data is decoded by the shape of its id (``plans/…/stops/…``
-    or ``unassignedStops/…``), else kept as JSON.
+    ``data`` of a ``stop.*`` event is a ``Stop`` and of an ``unassigned_stop.*`` event an
+    ``UnassignedStop`` of the API version the event's ``version`` names (``v0.2b``:
+    :class:`~route_planning_async.Stop`; ``v1``: :class:`route_planning_async.v1.Stop`),
+    decoded by that version's converter (unknown fields ignored); a version's models
+    are imported when its first event is parsed. An event type the library does not
+    know still parses: its data is decoded by the shape of its id (``plans/…/stops/…``
+    or ``unassignedStops/…``), else kept as JSON. An event of a version the library
+    does not know keeps its data as JSON.
 
     Args:
         body: The raw request body.
@@ -242,31 +254,60 @@ def parse_event(body: bytes) -> WebhookEvent:
         type=_KNOWN_TYPES.get(kind, kind),
         version=str(version),
         created=when,
-        data=_data(kind, envelope.get("data")),
+        data=_data(kind, str(version), envelope.get("data")),
     )
 
 
-def _data(kind: str, data: Any) -> Stop | UnassignedStop | dict[str, Any] | None:
+_VERSION_PACKAGES: Final = {"v0.2b": "route_planning_async.v0_2b", "v1": "route_planning_async.v1"}
+"""Where each API version's models and converter live, imported at its first event."""
+
+
+@attrs.frozen
+class _Decoder:
+    """One version's stop models and the converter function that makes them."""
+
+    stop: type[Any]
+    unassigned_stop: type[Any]
+    structure: Callable[[Any, type[Any]], Any]
+
+
+@functools.cache
+def _decoder(version: str) -> _Decoder | None:
+    """The models of the version an event names (``v1`` or ``1``); None for an unknown one."""
+    package = _VERSION_PACKAGES.get(version if version.startswith("v") else f"v{version}")
+    if package is None:
+        return None
+    models = importlib.import_module(f"{package}._models")
+    converter = importlib.import_module(f"{package}._converter")
+    return _Decoder(models.Stop, models.UnassignedStop, converter.structure)
+
+
+def _data(kind: str, version: str, data: Any) -> EventStop | dict[str, Any] | None:
     if data is None:
         return None
     if not isinstance(data, dict):
         raise InvalidEventError("the event's 'data' is not a JSON object")
-    model: type[Stop] | type[UnassignedStop] | None = None
+    decoder = _decoder(version)
+    if decoder is None:
+        logger.debug("an event of version %r keeps its data as JSON", version)
+        return data
+    model: type[Any] | None = None
     stop_id = data.get("id")
     if kind.startswith("stop."):
-        model = Stop
+        model = decoder.stop
     elif kind.startswith("unassigned_stop."):
-        model = UnassignedStop
+        model = decoder.unassigned_stop
     elif isinstance(stop_id, str) and stop_id.startswith("plans/") and "/stops/" in stop_id:
-        model = Stop
+        model = decoder.stop
     elif isinstance(stop_id, str) and stop_id.startswith("unassignedStops/"):
-        model = UnassignedStop
+        model = decoder.unassigned_stop
     if model is None:
         return data
     try:
-        return structure(data, model)
+        decoded: EventStop = decoder.structure(data, model)
     except (DecodeError, KeyError, TypeError, ValueError, AttributeError) as exc:
-        raise InvalidEventError(f"the event's data is not a {model.__name__}: {exc}") from None
+        raise InvalidEventError(f"the event's data is not a {version} {model.__name__}: {exc}") from None
+    return decoded
 
 
 # Receiving -------------------------------------------------------------------
