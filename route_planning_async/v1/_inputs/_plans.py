@@ -1,0 +1,84 @@
+"""The bodies of a v1 plan create and update: the fields every version shares
+(``route_planning_async/_inputs/_plans.py``) and v1's route overrides, a driver's
+route overrides plus the optimization settings."""
+
+from __future__ import annotations
+
+from typing import ClassVar, Final
+
+import attrs
+
+from route_planning_async._docs import described, fields_documented
+from route_planning_async._inputs import PlanChanges, PlanFields, RouteOverridesInput
+from route_planning_async._validators import UNSET, UnsetType, instance_of, one_of
+
+__all__ = [
+    "OPTIMIZATION_OBJECTIVES",
+    "OPTIMIZATION_SUB_OBJECTIVES",
+    "OptimizationSettingsInput",
+    "PlanInput",
+    "PlanRouteOverridesInput",
+    "PlanUpdate",
+]
+
+OPTIMIZATION_OBJECTIVES: Final = frozenset({"distribute_services"})
+"""The values of ``optimizationSettings.objective``."""
+OPTIMIZATION_SUB_OBJECTIVES: Final = frozenset({"equalize_workload", "equalize_time", "maximize_efficiency"})
+"""The values of ``optimizationSettings.subObjective``."""
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class OptimizationSettingsInput:
+    """How the routes of a plan are optimized."""
+
+    _PATH: ClassVar[str] = "route_overrides.optimization_settings."
+
+    objective: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=one_of(OPTIMIZATION_OBJECTIVES),
+        metadata=described("The primary objective: ``distribute_services``."),
+    )
+    sub_objective: str | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=one_of(OPTIMIZATION_SUB_OBJECTIVES),
+        metadata=described(
+            "The secondary objective: ``equalize_workload``, ``equalize_time`` or ``maximize_efficiency``."
+        ),
+    )
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class PlanRouteOverridesInput(RouteOverridesInput):
+    """Settings that override the route defaults for every route of a plan."""
+
+    optimization_settings: OptimizationSettingsInput | UnsetType | None = attrs.field(
+        default=UNSET,
+        validator=instance_of(OptimizationSettingsInput),
+        metadata=described("How the plan's routes are optimized."),
+    )
+
+
+_ROUTE_OVERRIDES: Final = attrs.field(
+    default=UNSET,
+    validator=instance_of(PlanRouteOverridesInput),
+    metadata=described("Settings that override the route defaults for the plan's routes."),
+)
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class PlanInput(PlanFields):
+    """The body of a plan create (``POST /plans``). Every driver must share the plan's depot."""
+
+    route_overrides: PlanRouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES
+
+
+@fields_documented
+@attrs.frozen(kw_only=True)
+class PlanUpdate(PlanChanges):
+    """The body of a plan PATCH: only the fields given are changed. Same rules as
+    :class:`PlanInput` (a driver that does not share the plan's depot: 412)."""
+
+    route_overrides: PlanRouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES
