@@ -45,6 +45,7 @@ from cattrs.gen import make_dict_unstructure_fn, override
 from route_planning_async._errors import DecodeError
 
 __all__ = [
+    "Codec",
     "WireNames",
     "camel_case",
     "json_type",
@@ -383,3 +384,55 @@ def structure_with(converter: cattrs.Converter, data: Any, cl: type[T]) -> T:
         raise
     except Exception as exc:
         raise located(exc, None, data) from exc
+
+
+class Codec:
+    """One API version's JSON: its converter, and the functions its client decodes and
+    encodes with (each version's ``_converter.py`` publishes them as module functions).
+
+    Args:
+        models: The version's response models.
+        inputs: The version's request bodies.
+        wire_names: The attributes whose JSON key is not their camelCase.
+        hooks: Registers the version's own hooks (:func:`make_converter`).
+    """
+
+    def __init__(
+        self,
+        models: Collection[type],
+        inputs: Collection[type],
+        wire_names: WireNames,
+        hooks: Callable[[cattrs.Converter], None],
+    ) -> None:
+        self.models: Final = frozenset(models)
+        self.inputs: Final = frozenset(inputs)
+        self.wire_names: Final = wire_names
+        self._hooks: Final = hooks
+        self.converter: Final = self.make_converter()
+        """The converter the version's client uses."""
+
+    def make_converter(self) -> cattrs.Converter:
+        """A new converter configured for the version's JSON."""
+        return make_converter(self.models, self.inputs, self.wire_names, self._hooks)
+
+    def structure(self, data: Any, cl: type[T]) -> T:
+        """JSON data -> an instance of the model ``cl``; a :class:`DecodeError` if it cannot be."""
+        return structure_with(self.converter, data, cl)
+
+    def structure_list(self, data: Any, cl: type[T]) -> list[T]:
+        """A JSON array -> a list of ``cl``; a :class:`DecodeError` naming ``[index]`` if it cannot be."""
+        hook: Callable[[Any, Any], T] = self.converter.get_structure_hook(cl)
+        return structure_items(data, hook, cl)
+
+    def unstructure(self, value: Any) -> Any:
+        """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
+        return self.converter.unstructure(value)
+
+    def wire_name(self, name: str) -> str:
+        """The JSON key an attribute is sent as."""
+        names = self.wire_names.get(name)
+        return names[0] if names else camel_case(name)
+
+    def read_names(self, name: str) -> tuple[str, ...]:
+        """The JSON keys an attribute is read from: its camelCase, then its wire names."""
+        return (camel_case(name), *self.wire_names.get(name, ()))

@@ -9,7 +9,7 @@ model:
   UTC :class:`datetime.datetime` values.
 - Forward compatibility: JSON fields this version does not know are ignored,
   and enumerated values are typed ``str`` and kept as they come, known or not.
-  The ``StrEnum`` classes (``_enums.py``) name the values the contract
+  The ``StrEnum`` classes (``route_planning_async/_models/_enums.py``) name the values the contract
   documents, for comparisons (``stop.activity == Activity.PICKUP``).
 - Fields the contract gives a default (or that may be null) have that default,
   so an answer that leaves them out still decodes.
@@ -21,59 +21,56 @@ model:
 - Each field is described once, in its ``described`` metadata (``_docs.py``),
   from which the class docstring lists it under ``Attributes:``.
 
-The rooms: the enumerations (``_enums.py``), the objects a stop is made of
-(``_stop_parts.py``), the resources (``_resources.py``), and the other answers:
-operations, imports, live changes (``_results.py``).
+The rooms: what both versions answer alike (the enumerations, the parts of a
+stop, drivers, operations and import outcomes) is shared
+(``route_planning_async/_models/``); v0.2b's own are the parts of a stop that
+changed in v1 (``_stop_parts.py``: ETA, time at stop, delivery facts), the
+resources (``_resources.py``: plans, stops, depots) and the live change
+(``_results.py``).
 """
 
-from route_planning_async.v0_2b._models._enums import (
+from route_planning_async._models import (
     Activity,
-    DeliveryState,
-    OptimizationOrder,
-    PlanOptimization,
-    StopType,
-    WeightUnit,
-)
-from route_planning_async.v0_2b._models._resources import (
+    AttemptedLocation,
     CustomStopProperty,
+    DeliveryState,
     Depot,
     Driver,
-    Plan,
-    RouteOverrides,
-    Stop,
-    UnassignedStop,
-)
-from route_planning_async.v0_2b._models._results import (
     DriverImportFailure,
     DriverImportResult,
     ImportFailure,
     ImportResult,
-    LiveChange,
     LiveImportResult,
     Operation,
     OperationMetadata,
     OptimizationFailure,
+    OptimizationOrder,
     OptimizationSuccess,
-    SkippedStop,
-    UnknownResult,
-)
-from route_planning_async.v0_2b._models._stop_parts import (
-    AttemptedLocation,
-    DeliveryInfo,
-    Eta,
-    EtaNullReason,
     OrderInfo,
     PaymentOnDelivery,
     PlaceInVehicle,
+    PlanOptimization,
     ProofOfAttemptRequirements,
     Recipient,
     Route,
+    RouteOverrides,
     RouteState,
+    SkippedStop,
     StopAddress,
+    StopType,
+    TimingData,
+    UnknownResult,
+    Weight,
+    WeightUnit,
+)
+from route_planning_async.v0_2b._models._resources import Plan, Stop, UnassignedStop
+from route_planning_async.v0_2b._models._results import LiveChange
+from route_planning_async.v0_2b._models._stop_parts import (
+    DeliveryInfo,
+    Eta,
+    EtaNullReason,
     TimeAtStopInfo,
     TimeAtStopInfoNullReason,
-    TimingData,
-    Weight,
 )
 
 __all__ = [

@@ -1,5 +1,6 @@
-"""The objects a stop is made of: its address, timing, recipient, order, load,
-ETA, route and delivery."""
+"""The objects of a stop that are v0.2b's own: its ETA, its time at the stop and
+why either is missing, and the delivery facts that hold them (the parts both
+versions share are in ``route_planning_async/_models/``)."""
 
 from __future__ import annotations
 
@@ -8,150 +9,21 @@ import datetime
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._ids import RouteId
-from route_planning_async.v0_2b._models._enums import DeliveryState
+from route_planning_async._models import DeliveryFields, EtaFields, TimeAtStopFields
 
 __all__ = [
-    "AttemptedLocation",
     "DeliveryInfo",
     "Eta",
     "EtaNullReason",
-    "OrderInfo",
-    "PaymentOnDelivery",
-    "PlaceInVehicle",
-    "ProofOfAttemptRequirements",
-    "Recipient",
-    "Route",
-    "RouteState",
-    "StopAddress",
     "TimeAtStopInfo",
     "TimeAtStopInfoNullReason",
-    "TimingData",
-    "Weight",
 ]
 
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
-class StopAddress:
-    """A stop's address as the service stores it (also a driver's start or end address)."""
-
-    address: str = attrs.field(
-        default="",
-        metadata=described("The combined address; empty when the stop was imported by coordinates only."),
-    )
-    address_line_one: str = attrs.field(default="", metadata=described("First address line."))
-    address_line_two: str = attrs.field(default="", metadata=described("Second address line."))
-    latitude: float | None = attrs.field(default=None, metadata=described("Decimal degrees, -90..90."))
-    longitude: float | None = attrs.field(default=None, metadata=described("Decimal degrees, -180..180."))
-    place_id: str | None = attrs.field(
-        default=None, metadata=described("Id of the place in a places provider.")
-    )
-    place_types: list[str] = attrs.field(
-        factory=list, metadata=described("Place types from the places provider.")
-    )
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class TimingData:
-    """When a stop may be attempted and how long the attempt takes."""
-
-    earliest_attempt_time: datetime.time | None = attrs.field(
-        default=None, metadata=described("Earliest time of day for the attempt.")
-    )
-    latest_attempt_time: datetime.time | None = attrs.field(
-        default=None, metadata=described("Latest time of day for the attempt.")
-    )
-    estimated_attempt_duration: float | None = attrs.field(
-        default=None,
-        metadata=described(
-            "Seconds spent at the stop (an integer on the wire); None means the team default."
-        ),
-    )
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class Recipient:
-    """Who receives (or hands over) the packages of a stop."""
-
-    email: str | None = attrs.field(default=None, metadata=described("E-mail address."))
-    external_id: str | None = attrs.field(
-        default=None, metadata=described("The caller's own id for the recipient.")
-    )
-    name: str | None = attrs.field(default=None, metadata=described("Name."))
-    phone: str | None = attrs.field(default=None, metadata=described("Phone number."))
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class OrderInfo:
-    """The order behind a stop."""
-
-    products: list[str] = attrs.field(factory=list, metadata=described("Product names."))
-    seller_order_id: str | None = attrs.field(default=None, metadata=described("The seller's order id."))
-    seller_name: str | None = attrs.field(default=None, metadata=described("The seller's name."))
-    seller_website: str | None = attrs.field(default=None, metadata=described("The seller's website."))
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class PlaceInVehicle:
-    """Where the packages sit in the vehicle."""
-
-    x: str | None = attrs.field(default=None, metadata=described("``left``, ``right`` or None."))
-    y: str | None = attrs.field(default=None, metadata=described("``front``, ``middle``, ``back`` or None."))
-    z: str | None = attrs.field(default=None, metadata=described("``floor``, ``shelf`` or None."))
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class Weight:
-    """The weight of a stop's load (official schema, ``weight``)."""
-
-    amount: float = attrs.field(metadata=described("The amount, at least 0, in ``unit``."))
-    unit: str = attrs.field(
-        metadata=described("A :class:`WeightUnit` value, or a newer one kept as a string.")
-    )
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class PaymentOnDelivery:
-    """The payment due on delivery, "cash on delivery" (official schema, ``paymentOnDelivery``)."""
-
-    amount: int | None = attrs.field(
-        default=None, metadata=described("The amount in minor units (cents), None when not set.")
-    )
-    currency: str | None = attrs.field(
-        default=None, metadata=described("ISO 4217 currency code (``EUR``, ``USD`` ...).")
-    )
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class ProofOfAttemptRequirements:
-    """Whether proof of attempt is collected at a stop (also used as an input)."""
-
-    enabled: bool | None = attrs.field(
-        default=None,
-        metadata=described("None: the team default; False: off; True: on, following team policy."),
-    )
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class Eta:
+class Eta(EtaFields):
     """Estimated arrival at a stop. An estimate, not a guarantee."""
-
-    estimated_arrival_at: datetime.datetime = attrs.field(metadata=described("Most likely arrival (UTC)."))
-    estimated_earliest_arrival_at: datetime.datetime = attrs.field(
-        metadata=described("Earliest likely arrival (UTC).")
-    )
-    estimated_latest_arrival_at: datetime.datetime = attrs.field(
-        metadata=described("Latest likely arrival (UTC).")
-    )
 
 
 @attrs.define(kw_only=True)
@@ -174,63 +46,8 @@ class EtaNullReason(_NullReason):
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
-class RouteState:
-    """Progress of a route."""
-
-    completed: bool = attrs.field(default=False, metadata=described("The route is completed."))
-    completed_at: datetime.datetime | None = attrs.field(
-        default=None, metadata=described("When it was completed (UTC).")
-    )
-    distributed: bool = attrs.field(default=False, metadata=described("The route was sent to its driver."))
-    distributed_at: datetime.datetime | None = attrs.field(
-        default=None, metadata=described("When it was distributed (UTC).")
-    )
-    notified_recipients: bool = attrs.field(
-        default=False, metadata=described("The recipients were notified.")
-    )
-    notified_recipients_at: datetime.datetime | None = attrs.field(
-        default=None, metadata=described("When the recipients were notified (UTC).")
-    )
-    started: bool = attrs.field(default=False, metadata=described("The driver started the route."))
-    started_at: datetime.datetime | None = attrs.field(
-        default=None, metadata=described("When it was started (UTC).")
-    )
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class Route:
-    """The route a stop belongs to, once its plan is optimized."""
-
-    id: RouteId = attrs.field(metadata=described("``routes/<id>``."))
-    title: str = attrs.field(default="", metadata=described("Title of the route."))
-    stop_count: int = attrs.field(default=0, metadata=described("Number of stops in the route."))
-    driver: str | None = attrs.field(
-        default=None, metadata=described("``drivers/<id>`` of the route's driver.")
-    )
-    plan: str | None = attrs.field(default=None, metadata=described("``plans/<id>`` of the route's plan."))
-    state: RouteState | None = attrs.field(default=None, metadata=described("Progress of the route."))
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class AttemptedLocation:
-    """Where a delivery was attempted."""
-
-    latitude: float = attrs.field(metadata=described("Decimal degrees."))
-    longitude: float = attrs.field(metadata=described("Decimal degrees."))
-
-
-@fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
-class TimeAtStopInfo:
+class TimeAtStopInfo(TimeAtStopFields):
     """When the driver arrived at and left a stop (official schema, ``timeAtStopInfo``)."""
-
-    arrived_at: datetime.datetime | None = attrs.field(default=None, metadata=described("Arrival (UTC)."))
-    departed_at: datetime.datetime | None = attrs.field(default=None, metadata=described("Departure (UTC)."))
-    is_estimated: bool | None = attrs.field(
-        default=None, metadata=described("True when the times were estimated rather than measured.")
-    )
 
 
 @fields_documented(title="Attributes")
@@ -242,13 +59,9 @@ class TimeAtStopInfoNullReason(_NullReason):
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
-class DeliveryInfo:
+class DeliveryInfo(DeliveryFields):
     """What happened when the driver attempted a stop."""
 
-    attempted: bool = attrs.field(default=False, metadata=described("The stop was attempted."))
-    attempted_at: datetime.datetime | None = attrs.field(
-        default=None, metadata=described("When it was attempted (UTC); use it for the real delivery order.")
-    )
     arrived_at: datetime.datetime | None = attrs.field(
         default=None,
         metadata=described(
@@ -261,30 +74,3 @@ class DeliveryInfo:
     time_at_stop_info_null_reason: TimeAtStopInfoNullReason | None = attrs.field(
         default=None, metadata=described("Why ``time_at_stop_info`` is None.")
     )
-    attempted_location: AttemptedLocation | None = attrs.field(
-        default=None, metadata=described("Where it was attempted.")
-    )
-    driver_provided_internal_notes: str | None = attrs.field(
-        default=None, metadata=described("Notes from the driver for the team.")
-    )
-    driver_provided_recipient_notes: str | None = attrs.field(
-        default=None, metadata=described("Notes from the driver for the recipient.")
-    )
-    photo_urls: list[str] = attrs.field(
-        factory=list,
-        metadata=described(
-            "Proof photos; a URL may answer not found until the driver app finished uploading."
-        ),
-    )
-    recipient_provided_notes: str | None = attrs.field(
-        default=None, metadata=described("Notes from the recipient.")
-    )
-    signature_url: str | None = attrs.field(
-        default=None, metadata=described("The signature image (same upload caveat as photos).")
-    )
-    signee_name: str | None = attrs.field(default=None, metadata=described("Who signed."))
-    state: str = attrs.field(
-        default=DeliveryState.UNATTEMPTED.value,
-        metadata=described("A :class:`DeliveryState` value, or a newer one kept as a string."),
-    )
-    succeeded: bool = attrs.field(default=False, metadata=described("The attempt succeeded."))

@@ -1,4 +1,4 @@
-"""The values the contract documents for the enumerated fields of the models.
+"""The values the official documents name for the enumerated fields both API versions share.
 
 A model keeps an enumerated value as the ``str`` it came as, known or not; these
 ``StrEnum`` classes name the known ones, for comparisons
@@ -102,6 +102,8 @@ class DeliveryState(enum.StrEnum):
     """Failed: the package was not available."""
     FAILED_MISSING_REQUIRED_PROOF = "failed_missing_required_proof"
     """Failed: the required proof could not be collected."""
+    FAILED_PAYMENT_NOT_RECEIVED = "failed_payment_not_received"
+    """Failed: the payment due on delivery was not received."""
     FAILED_OTHER = "failed_other"
     """Failed for another reason."""
 
