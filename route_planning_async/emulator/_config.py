@@ -371,6 +371,11 @@ class EmulatorConfig:
     """Where the emulator POSTs the service's webhook events (``stop.allocated`` on distribution,
     the driver's progress on ``Emulator.simulate_route``), signed as the service signs them
     (``route_planning_async.webhooks``); None sends none."""
+    webhook_version: str = "v0.2b"
+    """The API version of the webhook events: their ``version`` and the shape of their stops
+    (``"v0.2b"`` or ``"v1"``). Either way they are signed with ``spoke-signature`` only (the
+    v1 migration guide: "Webhooks requests will now only contain the ``spoke-signature``
+    header")."""
     webhook_secret: str = attrs.field(
         default="emulator-webhook-secret-32-chars", validator=attrs.validators.min_len(1)
     )

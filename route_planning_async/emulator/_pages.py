@@ -38,6 +38,9 @@ class ListSpec:
     filters: Mapping[str, FilterParser] = attrs.field(factory=dict)
     """The ``filter.<name>`` (or ``filter[<name>]``) parameters taken, by name, each with how it
     reads its value."""
+    params: Mapping[str, FilterParser] = attrs.field(factory=dict)
+    """Other query parameters taken (v1's stop search: ``keyword``, ``filter``, ``sortField``
+    ...), by name, each with how it reads its value; they reach ``fetch`` among the filters."""
 
 
 @attrs.frozen
@@ -88,6 +91,8 @@ class Pages:
                 limit = int(value)
                 if not 1 <= limit <= spec.maximum:
                     raise Problem.invalid("maxPageSize", f"must be between 1 and {spec.maximum}, got {limit}")
+            elif key in spec.params:
+                filters[key] = spec.params[key](key, value)
             elif match is not None:
                 name = match.group(1) or match.group(2)
                 if name not in spec.filters:

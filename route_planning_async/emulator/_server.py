@@ -65,7 +65,7 @@ class Emulator:
             timeline=self.timeline,
         )
         """The server-side limits: sliding windows or token buckets (``EmulatorConfig.limiter``)."""
-        self.webhooks = WebhookSender(self.config, self.state, DEFAULT_VERSION)
+        self.webhooks = WebhookSender(self.config, self.state, api_version(self.config.webhook_version))
         """The service's webhook events, signed and POSTed to ``webhook_url``: ``deliveries``,
         ``await emu.webhooks.drain()`` until all are delivered, ``send(type, data)`` for any other."""
         self._app = EmulatorApp(self.config, self.state, self.limiter, self.faults, self.log, VERSIONS)
@@ -143,7 +143,7 @@ class Emulator:
         """The service address of one API version the emulator serves.
 
         Args:
-            version: The version, as the service names it (``"v0.2b"``).
+            version: The version, as the service names it (``"v0.2b"``, ``"v1"``).
 
         Returns:
             ``<origin>`` and the version's base path (``<origin>/public/v0.2b``).

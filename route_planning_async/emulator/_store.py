@@ -114,6 +114,18 @@ class Store:
         optimized and the routes computed for it keep naming it)."""
         return self._drivers.get(driver_id)
 
+    def driver_ids_of(self, identifiers: list[str]) -> list[str]:
+        """The bare ids of the drivers a stop body's ``allowedDriversIdentifiers`` lists."""
+        by_identifier = {identifier: driver_id for driver_id, identifier in self._identifiers.items()}
+        found = []
+        for identifier in identifiers:
+            driver_id = by_identifier.get(identifier)
+            if driver_id is None and identifier.startswith("drivers/"):
+                driver_id = identifier.removeprefix("drivers/")
+            if driver_id is not None:
+                found.append(driver_id)
+        return found
+
     def depot(self, depot_id: str, param: str = "") -> DepotConfig:
         """The team's depot with this bare id, or 404 (naming ``param``, where the id was sent)."""
         depot = self._depots.get(depot_id)

@@ -1,4 +1,4 @@
-"""The API versions the emulator serves, each below its own base path.
+"""The API versions the emulator serves, each below its own base path, from one store.
 
 To serve another version, give it a package beside ``v0_2b/`` (its route table,
 request rules, views and handlers, as an :class:`ApiVersion`) and list it here.
@@ -11,17 +11,18 @@ from typing import Final
 from route_planning_async import ConfigurationError
 from route_planning_async.emulator._api import ApiVersion
 from route_planning_async.emulator.v0_2b import V0_2B
+from route_planning_async.emulator.v1 import V1
 
 __all__ = ["DEFAULT_VERSION", "VERSIONS", "api_version"]
 
-VERSIONS: Final = (V0_2B,)
+VERSIONS: Final = (V0_2B, V1)
 """Every version served."""
 DEFAULT_VERSION: Final = V0_2B
 """The version of ``Emulator.base_url``, the client's and the webhook events'."""
 
 
 def api_version(name: str) -> ApiVersion:
-    """The served version called ``name`` (``v0.2b``).
+    """The served version called ``name`` (``v0.2b``, ``v1``).
 
     Raises:
         ConfigurationError: The emulator serves no version of that name.

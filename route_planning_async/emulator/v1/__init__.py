@@ -1,0 +1,49 @@
+"""The emulator's v1: the route table, request rules, views and handlers of that version.
+
+v1 is served from the same store as v0.2b (a plan made through one is read through
+the other); this package holds what v1 alone decides, as :data:`V1`:
+
+- ``_routes.py``: the base path (``/public/v1``) and the route table (52 endpoints);
+- ``_requests.py``: the request rules: v1's stop fields, plan route overrides,
+  depots, members, and the route lists;
+- ``_views.py``: the JSON answers, in the v1 document's shapes, rendered from the
+  stored records;
+- ``_handlers.py``: v1's handlers (the depot rule, depots, members, routes, search);
+- ``_search.py``: the stop search: the filter language's parser, keyword match and sort.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any, Final
+
+from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers
+from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._records import StopRecord
+from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator.v1._handlers import Handlers
+from route_planning_async.emulator.v1._routes import BASE_PATH, ROUTE_TABLE, ROUTES
+from route_planning_async.emulator.v1._views import Views
+
+__all__ = ["BASE_PATH", "ROUTES", "V1"]
+
+
+def _handlers(config: EmulatorConfig, state: EmulatorState, timers: OperationTimers) -> Mapping[str, Handler]:
+    return Handlers(config, state, timers).table
+
+
+def _import_items(data: object) -> tuple[str, list[Any]]:
+    """A stop import is a list of stops; an unassigned stop import is ``{"unassignedStops": [...]}``."""
+    prefix = ""
+    if isinstance(data, dict):
+        data = data.get("unassignedStops")
+        prefix = "unassignedStops"
+    return prefix, data if isinstance(data, list) else []
+
+
+def _stop_json(state: EmulatorState, record: StopRecord) -> dict[str, Any]:
+    return Views(state).stop_json(record)
+
+
+V1: Final = ApiVersion("v1", BASE_PATH, ROUTE_TABLE, _handlers, _import_items, _stop_json)
+"""The v1 API, as the emulator serves it."""

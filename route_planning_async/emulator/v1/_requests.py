@@ -1,0 +1,260 @@
+"""v1 request rules: its stop bodies' fields, plan route overrides, depots, members, list queries.
+
+The field rules themselves are shared (``emulator/_requests.py``); v1's stop
+bodies name the client id ``clientId``, have no single ``driver`` (only
+``allowedDrivers``), and add ``serviceInfo`` (stops in a plan) and
+``orderInfo.invoiceNumber``. Plans take ``routeOverrides`` with
+``optimizationSettings``; depots (``name`` and ``routeOverrides`` with a start
+address and time) and members (a ``role``) are v1's own. Every function takes
+the decoded JSON and the dotted ``param`` path of where it sits, and returns the
+value in normalized form or raises a 400 naming the param.
+"""
+
+from __future__ import annotations
+
+import datetime
+from typing import Any, Final
+
+from route_planning_async.emulator._pages import ListSpec
+from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._requests import (
+    EMAIL,
+    EXTERNAL_ID_FILTER,
+    VEHICLES,
+    BodyKind,
+    address_fields,
+    reference,
+    route_overrides,
+    stop_fields,
+    time_of_day,
+    validate_plan_body,
+)
+from route_planning_async.emulator._validation import (
+    MAX_SAFE_INTEGER,
+    array_of,
+    boolean,
+    check_keys,
+    choice,
+    expect_object,
+    join,
+    number,
+    required,
+    string,
+)
+
+__all__ = [
+    "MEMBER_ROLES",
+    "ROUTES_LIST",
+    "ROUTE_STOPS_LIST",
+    "validate_depot_body",
+    "validate_member_body",
+    "validate_plan_body_v1",
+    "validate_stop_body",
+]
+
+# Stop body fields (v1 document: createStop, updateStop, createUnassignedStop, ...).
+_STOP_CREATE = (
+    "address",
+    "timing",
+    "recipient",
+    "orderInfo",
+    "orderInfo.invoiceNumber",
+    "proofOfAttemptRequirements",
+    "allowedDrivers",
+    "activity",
+    "optimizationOrder",
+    "packageCount",
+    "notes",
+    "clientId",
+    "barcodes",
+    "customProperties",
+    "weight",
+    "paymentOnDelivery",
+    "serviceInfo",
+)
+_STOP_UPDATE = tuple(name for name in _STOP_CREATE if name not in ("address", "clientId"))
+_UNASSIGNED_IMPORT = tuple(name for name in _STOP_CREATE if name != "serviceInfo")
+_UNASSIGNED_CREATE = (*_UNASSIGNED_IMPORT, "depot")
+_UNASSIGNED_UPDATE = (*(name for name in _STOP_UPDATE if name != "serviceInfo"), "depot")
+
+_ALLOWED: dict[str, tuple[str, ...]] = {
+    "stop.create": _STOP_CREATE,
+    "stop.update": _STOP_UPDATE,
+    "unassigned.create": _UNASSIGNED_CREATE,
+    "unassigned.import": _UNASSIGNED_IMPORT,
+    "unassigned.update": _UNASSIGNED_UPDATE,
+}
+
+
+def validate_stop_body(
+    value: object, kind: BodyKind, path: str = "", *, strict: bool = True
+) -> dict[str, Any]:
+    """The normalized stop (or unassigned stop) body of a v1 call (``clientId`` comes back as
+    ``circuitClientId``, the name the store keeps)."""
+    return stop_fields(value, _ALLOWED[kind], path, partial=kind.endswith(".update"), strict=strict)
+
+
+# ------------------------------------------------------------------ plans
+
+_OBJECTIVES = ("distribute_services",)
+_SUB_OBJECTIVES = ("equalize_workload", "equalize_time", "maximize_efficiency")
+
+
+def _optimization_settings(value: object, path: str, strict: bool) -> dict[str, Any] | None:
+    if value is None:
+        return None
+    obj = expect_object(value, path)
+    check_keys(obj, ("objective", "subObjective"), path, strict)
+    result: dict[str, Any] = {}
+    for key, choices in (("objective", _OBJECTIVES), ("subObjective", _SUB_OBJECTIVES)):
+        if obj.get(key) is not None:
+            result[key] = choice(obj[key], join(path, key), choices)
+    return result
+
+
+def validate_plan_body_v1(
+    value: object,
+    *,
+    partial: bool,
+    earliest: datetime.date,
+    latest: datetime.date,
+    strict: bool = True,
+) -> dict[str, Any]:
+    """A v1 plan create or PATCH body: v0.2b's fields and ``routeOverrides`` (with
+    ``optimizationSettings``); a plan's date lies in the years 2000 to 2100."""
+    obj = dict(expect_object(value, ""))
+    overrides: Any = obj.pop("routeOverrides", _MISSING)
+    earliest = max(earliest, datetime.date(2000, 1, 1))
+    latest = min(latest, datetime.date(2100, 12, 31))
+    fields = validate_plan_body(obj, partial=partial, earliest=earliest, latest=latest, strict=strict)
+    if overrides is not _MISSING:
+        settings: Any = _MISSING
+        if isinstance(overrides, dict) and "optimizationSettings" in overrides:
+            overrides = dict(overrides)
+            settings = overrides.pop("optimizationSettings")
+        checked = route_overrides(overrides, "routeOverrides", strict)
+        if checked is not None and settings is not _MISSING:
+            checked["optimizationSettings"] = _optimization_settings(
+                settings, "routeOverrides.optimizationSettings", strict
+            )
+        fields["routeOverrides"] = checked
+    return fields
+
+
+_MISSING: Final = object()
+
+
+# ----------------------------------------------------------------- depots
+
+_DEPOT_OVERRIDES = (
+    "startAddress",
+    "startTime",
+    "endAddress",
+    "endTime",
+    "defaultTimeAtStop",
+    "maxStops",
+    "vehicleType",
+    "roadSide",
+    "roundTrip",
+)
+_ROAD_SIDES = ("any", "left_only", "right_only")
+
+
+def _depot_overrides(value: object, path: str, strict: bool) -> dict[str, Any]:
+    obj = expect_object(value, path)
+    check_keys(obj, _DEPOT_OVERRIDES, path, strict)
+    required(obj, ("startAddress", "startTime"), path)
+    start = address_fields(obj["startAddress"], join(path, "startAddress"), strict)
+    if not start:
+        raise Problem.invalid(join(path, "startAddress"), "at least one address field is required")
+    result: dict[str, Any] = {
+        "startAddress": start,
+        "startTime": time_of_day(obj["startTime"], join(path, "startTime")),
+        "endAddress": None,
+        "endTime": None,
+        "defaultTimeAtStop": None,
+        "maxStops": None,
+        "vehicleType": None,
+        "roadSide": None,
+        "roundTrip": None,
+    }
+    if obj.get("endAddress") is not None:
+        result["endAddress"] = address_fields(obj["endAddress"], join(path, "endAddress"), strict)
+    if obj.get("endTime") is not None:
+        result["endTime"] = time_of_day(obj["endTime"], join(path, "endTime"))
+    for key in ("defaultTimeAtStop", "maxStops"):
+        if obj.get(key) is not None:
+            result[key] = number(obj[key], join(path, key), minimum=0, maximum=MAX_SAFE_INTEGER)
+    if obj.get("vehicleType") is not None:
+        result["vehicleType"] = choice(obj["vehicleType"], join(path, "vehicleType"), VEHICLES)
+    if obj.get("roadSide") is not None:
+        result["roadSide"] = choice(obj["roadSide"], join(path, "roadSide"), _ROAD_SIDES)
+    if obj.get("roundTrip") is not None:
+        result["roundTrip"] = boolean(obj["roundTrip"], join(path, "roundTrip"))
+    return result
+
+
+def validate_depot_body(value: object, path: str = "", *, partial: bool, strict: bool) -> dict[str, Any]:
+    """A depot create or import entry (``name`` and ``routeOverrides`` required) or PATCH body."""
+    obj = expect_object(value, path)
+    check_keys(obj, ("name", "routeOverrides"), path, strict)
+    if not partial:
+        required(obj, ("name", "routeOverrides"), path)
+    fields: dict[str, Any] = {}
+    if "name" in obj:
+        fields["name"] = string(obj["name"], join(path, "name"), max_len=2048)
+    if "routeOverrides" in obj:
+        fields["routeOverrides"] = _depot_overrides(
+            obj["routeOverrides"], join(path, "routeOverrides"), strict
+        )
+    return fields
+
+
+# ---------------------------------------------------------------- members
+
+MEMBER_ROLES: Final = ("admin", "depot-manager", "dispatcher", "read-only")
+"""The roles a member can be given."""
+
+
+def _depot_ref(value: object, path: str) -> str:
+    return reference(value, path, "depots")
+
+
+def validate_member_body(value: object, path: str = "", *, partial: bool, strict: bool) -> dict[str, Any]:
+    """A member create or import entry (``role`` required) or PATCH body (no ``email`` or
+    ``linkedDriverId``); the driver and depots as bare ids."""
+    obj = expect_object(value, path)
+    keys = ("name", "displayName", "role", "depots")
+    check_keys(obj, keys if partial else (*keys, "email", "linkedDriverId"), path, strict)
+    fields: dict[str, Any] = {}
+    if not partial:
+        required(obj, ("role",), path)
+    for key in ("name", "displayName"):
+        if key in obj:
+            fields[key] = None if obj[key] is None else string(obj[key], join(path, key))
+    if obj.get("role") is not None or not partial:
+        fields["role"] = choice(obj.get("role"), join(path, "role"), MEMBER_ROLES)
+    if "depots" in obj:
+        raw = obj["depots"]
+        sub = join(path, "depots")
+        fields["depots"] = (
+            None
+            if raw is None
+            else list(dict.fromkeys(array_of(raw, sub, _depot_ref, min_items=1, max_items=50)))
+        )
+    if not partial and obj.get("email") is not None:
+        email = string(obj["email"], join(path, "email"))
+        if EMAIL.fullmatch(email) is None:
+            raise Problem.invalid(join(path, "email"), f"must be an e-mail address, got {email!r}")
+        fields["email"] = email
+    if not partial and obj.get("linkedDriverId") is not None:
+        fields["linkedDriverId"] = reference(obj["linkedDriverId"], join(path, "linkedDriverId"), "drivers")
+    return fields
+
+
+# ------------------------------------------------------------------ lists
+
+ROUTES_LIST = ListSpec(20, 20)
+"""``GET /routes``: 1 to 20 a page, no filter."""
+ROUTE_STOPS_LIST = ListSpec(10, 10, EXTERNAL_ID_FILTER)
+"""``GET /routes/<id>/stops``: 1 to 10 a page, ``filter.externalId``."""
