@@ -21,7 +21,7 @@ __all__ = ["cli"]
 @click.version_option(__version__, prog_name="route-planning")
 @shared_options
 def cli() -> None:
-    """Plan delivery routes with the Route Planning Service API v0.2b."""
+    """Plan delivery routes with the Route Planning Service API (v0.2b, or v1 with --api-version v1)."""
 
 
 for command in (

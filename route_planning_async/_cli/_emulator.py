@@ -22,6 +22,7 @@ from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import FILE, NEW_FILE, Command
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import run_command
+from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
 from route_planning_async.emulator._options import OPTIONS, Option
 
@@ -49,13 +50,19 @@ def _export(name: str, value: str) -> str:
 
 
 async def serve_emulator(
-    output: Output, config: EmulatorConfig, *, ca_file: Path | None, print_env: bool
+    output: Output,
+    config: EmulatorConfig,
+    *,
+    ca_file: Path | None,
+    print_env: bool,
+    api_version: str = DEFAULT_API_VERSION,
 ) -> int:
     """``emulator``: serve until SIGINT or SIGTERM; print the ``export`` lines the other commands read.
 
-    The CA certificate goes to ``ca_file`` (default: a temporary directory), and
-    the client's limits (the emulator's, sped up as much) to a limits file there;
-    the temporary directory is removed on exit.
+    The exported address and version are ``api_version``'s (the emulator serves
+    every version). The CA certificate goes to ``ca_file`` (default: a temporary
+    directory), and the client's limits (the emulator's, sped up as much) to a
+    limits file there; the temporary directory is removed on exit.
     """
     from route_planning_async.emulator import Emulator
 
@@ -69,7 +76,12 @@ async def serve_emulator(
                 loop.add_signal_handler(signum, stop.set)
     with tempfile.TemporaryDirectory(prefix="route-planning-emulator-") as temporary:
         async with Emulator(config) as emulator:
-            lines = [_export(BASE_URL_ENV, emulator.base_url), _export(API_KEY_ENV, emulator.api_key)]
+            base_url = emulator.base_url_for(api_version)
+            lines = [
+                _export(BASE_URL_ENV, base_url),
+                _export(API_VERSION_ENV, api_version),
+                _export(API_KEY_ENV, emulator.api_key),
+            ]
             if emulator.ca_pem is not None:
                 written = emulator.write_ca(ca_file if ca_file is not None else Path(temporary) / "ca.pem")
                 lines.append(_export(CA_FILE_ENV, str(written.resolve())))
@@ -89,9 +101,7 @@ async def serve_emulator(
                 os.dup2(devnull, sys.stdout.fileno())
                 os.close(devnull)
             team = config.team
-            output.err.print(
-                f"emulator serving {emulator.base_url} (speed-up {config.speedup:g})", highlight=False
-            )
+            output.err.print(f"emulator serving {base_url} (speed-up {config.speedup:g})", highlight=False)
             for driver in team.drivers:
                 state = "" if driver.active else " (paused)"
                 output.err.print(f"  driver drivers/{driver.id}: {driver.name}{state}", highlight=False)
@@ -100,7 +110,7 @@ async def serve_emulator(
             stop_how = f"kill {os.getpid()}" if print_env else "Ctrl-C"
             output.err.print(f"in-memory, lost on exit; stop it with {stop_how}", highlight=False)
             await stop.wait()
-    names = " ".join((BASE_URL_ENV, API_KEY_ENV, CA_FILE_ENV, LIMITS_ENV))
+    names = " ".join((BASE_URL_ENV, API_VERSION_ENV, API_KEY_ENV, CA_FILE_ENV, LIMITS_ENV))
     output.err.print(f"emulator stopped; in the shells that used it: unset {names}", highlight=False)
     return ExitCode.OK
 
@@ -153,12 +163,20 @@ def _emulator_options(command: F) -> F:
 
 @click.command("emulator", cls=Command)
 @_emulator_options
-def emulator_command(**values: Any) -> None:
+@click.option(
+    "--api-version",
+    type=click.Choice(API_VERSIONS),
+    default=DEFAULT_API_VERSION,
+    show_default=True,
+    help="The API version whose address and name the printed lines export (every version is served).",
+)
+def emulator_command(api_version: str, **values: Any) -> None:
     """Run a lasting, in-memory emulator until Ctrl-C or SIGTERM, for the other commands to use.
 
     \b
     Prints on stdout the lines that point the other commands at it:
       export ROUTE_PLANNING_BASE_URL=https://127.0.0.1:PORT/public/v0.2b
+      export ROUTE_PLANNING_API_VERSION=v0.2b   (v1 and /public/v1 with --api-version v1)
       export ROUTE_PLANNING_API_KEY=...
       export ROUTE_PLANNING_CA_FILE=...   (unset with --http)
       export ROUTE_PLANNING_LIMITS=...    (its limits, sped up as much)
@@ -177,5 +195,11 @@ def emulator_command(**values: Any) -> None:
     except ConfigurationError as exc:
         raise click.UsageError(str(exc)) from None
     run_command(
-        lambda: serve_emulator(Output(), config, ca_file=values["ca_file"], print_env=values["print_env"])
+        lambda: serve_emulator(
+            Output(),
+            config,
+            ca_file=values["ca_file"],
+            print_env=values["print_env"],
+            api_version=api_version,
+        )
     )

@@ -23,6 +23,7 @@ from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stdio import STDIO, is_stdio
+from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._limits_file import LIMITS_FILE_FORMAT
 
 __all__ = [
@@ -173,9 +174,15 @@ JSON_OPTION = _shared_option(
 _SHARED_OPTIONS = (
     _shared_option("--api-key-file", type=FILE, help=f"File holding the API key (default: ${API_KEY_ENV})."),
     _shared_option(
+        "--api-version",
+        type=click.Choice(API_VERSIONS),
+        envvar=API_VERSION_ENV,
+        help=f"The service's API version to speak (default: {DEFAULT_API_VERSION}; ${API_VERSION_ENV}).",
+    ),
+    _shared_option(
         "--base-url",
         envvar="ROUTE_PLANNING_BASE_URL",
-        help="Service address (default: the v0.2b service; $ROUTE_PLANNING_BASE_URL).",
+        help="Service address (default: the --api-version's service; $ROUTE_PLANNING_BASE_URL).",
     ),
     _shared_option(
         "--ca-file",

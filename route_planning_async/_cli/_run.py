@@ -27,7 +27,6 @@ from route_planning_async import (
     AuthenticationError,
     ConfigurationError,
     RateLimits,
-    RoutePlanningClient,
     RoutePlanningError,
     ValidationError,
 )
@@ -36,12 +35,14 @@ from route_planning_async._cli._emulated import CA_FILE_ENV
 from route_planning_async._cli._errors import CommandError, InputError
 from route_planning_async._cli._limits import parse_limits
 from route_planning_async._cli._render import Output
+from route_planning_async._cli._versions import DEFAULT_API_VERSION, check_base_url, client_class
 from route_planning_async._client import API_KEY_ENV
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
     from route_planning_async._backends import RateLimitBackend
+    from route_planning_async._cli._versions import AnyClient
     from route_planning_async.emulator import EmulatorConfig
 
 __all__ = [
@@ -66,6 +67,8 @@ class Settings:
 
     api_key_file: Path | None = None
     """A file whose content is the API key (instead of ``ROUTE_PLANNING_API_KEY``)."""
+    api_version: str = DEFAULT_API_VERSION
+    """``--api-version``: the version of the service the commands speak (``v0.2b``, ``v1``)."""
     base_url: str | None = None
     """The service address; the client's default (or ``ROUTE_PLANNING_BASE_URL``) when None."""
     ca_file: Path | None = None
@@ -134,25 +137,33 @@ async def rate_limit_backend(settings: Settings, api_key: str) -> AsyncIterator[
 @contextlib.asynccontextmanager
 async def open_client(
     settings: Settings, *, emulator_config: EmulatorConfig | None = None
-) -> AsyncIterator[RoutePlanningClient]:
+) -> AsyncIterator[AnyClient]:
     """The client a command talks through: to the service, or to a fresh embedded emulator.
 
-    With the emulator (``--emulator``, or an ``emulator_config``), its key and CA
-    are used, and the client's limits are the emulator's, sped up as much
-    (``--limits`` replaces them). ``--redis`` keeps the rate-limit slots in Redis.
+    Its class is the ``--api-version``'s (``_versions.client_class``). With the
+    emulator (``--emulator``, or an ``emulator_config``), its key, CA and that
+    version's address are used, and the client's limits are the emulator's, sped
+    up as much (``--limits`` replaces them). ``--redis`` keeps the rate-limit
+    slots in Redis.
     """
     limits = settings.rate_limits()
+    client_type = client_class(settings.api_version)
     if settings.emulator or emulator_config is not None:
         from route_planning_async._cli._emulated import running_emulator
 
         async with running_emulator(emulator_config) as emulator:
-            options: dict[str, Any] = {} if limits is None else {"rate_limits": limits}
+            options: dict[str, Any] = {
+                "base_url": emulator.base_url_for(settings.api_version),
+                "ssl": emulator.ssl_context,
+                "rate_limits": emulator.config.server_limits if limits is None else limits,
+            }
             async with rate_limit_backend(settings, emulator.api_key) as backend:
                 if backend is not None:
                     options["rate_limit_backend"] = backend
-                async with emulator.client(**options) as client:
+                async with client_type(emulator.api_key, **options) as client:
                     yield client
         return
+    check_base_url(settings.base_url, settings.api_version)
     ssl_context = None
     if settings.ca_file is not None:
         if not settings.ca_file.is_file():
@@ -167,7 +178,7 @@ async def open_client(
     api_key = read_api_key(settings)
     async with (
         rate_limit_backend(settings, api_key) as backend,
-        RoutePlanningClient(
+        client_type(
             api_key,
             base_url=settings.base_url,
             ssl=ssl_context,

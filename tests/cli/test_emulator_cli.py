@@ -92,11 +92,13 @@ def test_print_env_lines_point_the_other_commands_at_a_lasting_emulator(
 
     assert set(env) == {
         "ROUTE_PLANNING_BASE_URL",
+        "ROUTE_PLANNING_API_VERSION",
         "ROUTE_PLANNING_API_KEY",
         "ROUTE_PLANNING_CA_FILE",
         "ROUTE_PLANNING_LIMITS",
     }
     assert re.fullmatch(r"https://127\.0\.0\.1:\d+/public/v0\.2b", env["ROUTE_PLANNING_BASE_URL"] or "")
+    assert env["ROUTE_PLANNING_API_VERSION"] == "v0.2b"
     ca_file = Path(env["ROUTE_PLANNING_CA_FILE"] or "")
     limits_file = Path(env["ROUTE_PLANNING_LIMITS"] or "")
     assert ca_file.read_text(encoding="ascii").startswith("-----BEGIN CERTIFICATE-----")

@@ -1,0 +1,80 @@
+"""``--api-version``: which version of the service the commands speak, and its client.
+
+The one place that maps a version's name to its client class (and so to its
+namespaces, models and inputs); the rest of the tool asks this room. A
+version's package is imported only when a command uses it.
+"""
+
+from __future__ import annotations
+
+import urllib.parse
+from typing import TYPE_CHECKING, Final
+
+from route_planning_async._cli._errors import InputError
+from route_planning_async._error_codes import API_VERSIONS
+
+if TYPE_CHECKING:
+    from route_planning_async import RoutePlanningClient as V0_2bClient
+    from route_planning_async.v1 import RoutePlanningClient as V1Client
+
+    AnyClient = V0_2bClient | V1Client
+
+__all__ = [
+    "API_VERSIONS",
+    "API_VERSION_ENV",
+    "DEFAULT_API_VERSION",
+    "check_base_url",
+    "client_class",
+    "require_version",
+]
+
+API_VERSION_ENV: Final = "ROUTE_PLANNING_API_VERSION"
+"""The environment variable ``--api-version`` reads."""
+DEFAULT_API_VERSION: Final = "v0.2b"
+"""The version the commands speak unless told otherwise."""
+
+
+def client_class(version: str) -> type[AnyClient]:
+    """The client class of ``version`` (``v0.2b`` or ``v1``), its package imported now."""
+    if version == "v1":
+        from route_planning_async.v1 import RoutePlanningClient as V1Client
+
+        return V1Client
+    if version == "v0.2b":
+        from route_planning_async import RoutePlanningClient as V0_2bClient
+
+        return V0_2bClient
+    raise InputError(f"--api-version {version!r}: expected one of {', '.join(API_VERSIONS)}")
+
+
+def require_version(version: str, needed: str, what: str) -> None:
+    """Refuse a command that only ``needed`` has, run with another ``--api-version``.
+
+    Raises:
+        InputError: ``version`` is not ``needed``.
+    """
+    if version != needed:
+        raise InputError(
+            f"{what} needs --api-version {needed} (or {API_VERSION_ENV}={needed}); "
+            f"the {version} API has no such call"
+        )
+
+
+def check_base_url(base_url: str | None, version: str) -> None:
+    """Refuse a service address that names another version than ``--api-version``.
+
+    A base URL whose last path segment is a version (``…/public/v0.2b``) must be
+    the chosen one's: a v1 client sent to the v0.2b service would fail on every
+    call that changed between them, far from the cause.
+
+    Raises:
+        InputError: the address ends with another version's name.
+    """
+    if base_url is None:
+        return
+    last = urllib.parse.urlsplit(base_url).path.rstrip("/").rpartition("/")[2]
+    if last in API_VERSIONS and last != version:
+        raise InputError(
+            f"--base-url {base_url} is the {last} service, but --api-version is {version}: "
+            f"give the {version} address, or --api-version {last}"
+        )
