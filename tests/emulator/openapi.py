@@ -1,19 +1,21 @@
-"""Validation of the emulator's answers against the public OpenAPI document.
+"""Validation of the emulator's answers against the public OpenAPI documents, one per version.
 
-``data/public-openapi-v0.2b.json`` is an extract of the public document: its request
-and response schemas, with descriptions and examples removed. Its id patterns are
-written ``[a-zA-Z0-9---_]`` (a range from ``-`` to ``-``); Python's ``re`` warns about
-that spelling, so the loader rewrites it to the equivalent ``[a-zA-Z0-9_-]``.
+``data/public-openapi-v0.2b.json`` and ``data/public-openapi-v1.json`` are extracts of
+the public documents: their request and response schemas, with descriptions and
+examples removed; each is an :class:`OpenApiDocument` (:data:`V0_2B`, :data:`V1`).
+Their id patterns are written ``[a-zA-Z0-9---_]`` (a range from ``-`` to ``-``);
+Python's ``re`` warns about that spelling, so the loader rewrites it to the
+equivalent ``[a-zA-Z0-9_-]``.
 
-The emulator speaks the document's shapes. What is left is listed in
-:data:`KNOWN_DIFFERENCES`: defects of the document itself (response side, each with
+The emulator speaks each document's shapes. What is left is listed in each
+document's ``KNOWN_DIFFERENCES``: defects of the document itself (response side, each with
 a patch that validation applies) and request rules where the emulator keeps the
 contract's stricter bound; ``tests/emulator/test_openapi.py`` proves each one is real.
+The module functions (:func:`response_errors` ...) are v0.2b's.
 """
 
 from __future__ import annotations
 
-import copy
 import decimal
 import functools
 import json
@@ -26,21 +28,20 @@ import jsonschema
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-__all__ = ["KNOWN_DIFFERENCES", "Difference", "request_errors", "response_errors", "validate_response"]
+__all__ = [
+    "DOCUMENTS",
+    "KNOWN_DIFFERENCES",
+    "V0_2B",
+    "V1",
+    "Difference",
+    "OpenApiDocument",
+    "request_errors",
+    "response_errors",
+    "validate_response",
+]
 
-_PATH = Path(__file__).parent / "data" / "public-openapi-v0.2b.json"
+_DATA = Path(__file__).parent / "data"
 _URI = "urn:route-planning:openapi"
-
-
-def _load() -> dict[str, Any]:
-    text = _PATH.read_text(encoding="utf-8").replace("0-9---_", "0-9_-")
-    document: dict[str, Any] = json.loads(text)
-    return document
-
-
-def _schema(document: dict[str, Any], name: str) -> dict[str, Any]:
-    schema: dict[str, Any] = document["components"]["schemas"][name]
-    return schema
 
 
 def _one_of_as_any_of(document: dict[str, Any]) -> None:
@@ -80,44 +81,100 @@ class Difference:
     """For response differences: rewrites the document to the contract's reading."""
 
 
-KNOWN_DIFFERENCES: tuple[Difference, ...] = (
-    Difference(
-        "error_one_of_overlap",
-        "response",
-        "an error body is {message, code, param, url}",
-        "several error answers are a `oneOf` whose branches overlap (POST /plans 400 and 404 ...): "
-        "a defect of the document, read as `anyOf`",
-        _one_of_as_any_of,
-    ),
+_ERROR_ONE_OF_OVERLAP = Difference(
+    "error_one_of_overlap",
+    "response",
+    "an error body is {message, code, param, url}",
+    "several error answers are a `oneOf` whose branches overlap (POST /plans 400 and 404 ...): "
+    "a defect of the document, read as `anyOf`",
+    _one_of_as_any_of,
+)
+_REQUEST_TIME_OF_DAY = Difference(
+    "request_time_of_day",
+    "request",
+    "TimeOfDay: hour 0..23, minute 0..59 (the emulator and the client follow the contract)",
+    "TimeOfDay: any integers",
+)
+
+_V0_2B_DIFFERENCES: tuple[Difference, ...] = (
+    _ERROR_ONE_OF_OVERLAP,
     Difference(
         "request_attempt_duration",
         "request",
         "estimatedAttemptDuration: at least 1 (the emulator and the client follow the contract)",
         "estimatedAttemptDuration: any integer",
     ),
-    Difference(
-        "request_time_of_day",
-        "request",
-        "TimeOfDay: hour 0..23, minute 0..59 (the emulator and the client follow the contract)",
-        "TimeOfDay: any integers",
-    ),
+    _REQUEST_TIME_OF_DAY,
 )
-"""Every known difference; each has its own test in ``test_openapi.py``."""
+"""Every known difference of the v0.2b document; each has its own test in ``test_openapi.py``."""
+
+_V1_DIFFERENCES: tuple[Difference, ...] = (_ERROR_ONE_OF_OVERLAP, _REQUEST_TIME_OF_DAY)
+"""Every known difference of the v1 document."""
 
 
-@functools.cache
-def _document(without: str | None) -> dict[str, Any]:
-    document = copy.deepcopy(_load())
-    for difference in KNOWN_DIFFERENCES:
-        if difference.patch is not None and difference.name != without:
-            difference.patch(document)
-    return document
+@attrs.frozen(eq=False)
+class OpenApiDocument:
+    """One version's official document, read for validation with its listed differences."""
 
+    path: Path
+    """The document (an extract: request and response schemas)."""
+    KNOWN_DIFFERENCES: tuple[Difference, ...]
+    """Every known difference of this document; each has its own test."""
 
-@functools.cache
-def _registry(without: str | None) -> Registry[Any]:
-    resource = Resource.from_contents(_document(without), default_specification=DRAFT202012)
-    return Registry().with_resource(_URI, resource)
+    def _load(self) -> dict[str, Any]:
+        text = self.path.read_text(encoding="utf-8").replace("0-9---_", "0-9_-")
+        document: dict[str, Any] = json.loads(text)
+        return document
+
+    @functools.cache  # noqa: B019 (one instance per document, kept for the whole run)
+    def document(self, without: str | None = None) -> dict[str, Any]:
+        """The document with every response difference patched but ``without``."""
+        document = self._load()
+        for difference in self.KNOWN_DIFFERENCES:
+            if difference.patch is not None and difference.name != without:
+                difference.patch(document)
+        return document
+
+    @functools.cache  # noqa: B019
+    def _registry(self, without: str | None) -> Registry[Any]:
+        resource = Resource.from_contents(self.document(without), default_specification=DRAFT202012)
+        return Registry().with_resource(_URI, resource)
+
+    def _errors(self, schema_pointer: str, instance: Any, without: str | None) -> list[str]:
+        schema = {"$ref": f"{_URI}#/{schema_pointer}"}
+        validator = _Validator(schema, registry=self._registry(without))
+        return [
+            f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)
+        ]
+
+    def response_errors(
+        self, template: str, method: str, status: int, body: Any, *, without: str | None = None
+    ) -> list[str]:
+        """Why ``body`` is not a valid ``status`` answer of ``method template`` (empty: it is).
+
+        ``without`` leaves one known difference unpatched.
+        """
+        operation: Mapping[str, Any] = self.document(without)["paths"][template][method.lower()]
+        key = str(status) if str(status) in operation["responses"] else "default"
+        response = operation["responses"][key]
+        if "content" not in response:
+            return [] if body is None else [f"{status} has no body in the document, got {body!r}"]
+        pointer = _pointer(
+            "paths", template, method.lower(), "responses", key, "content", "application/json", "schema"
+        )
+        return self._errors(pointer, body, without)
+
+    def validate_response(self, template: str, method: str, status: int, body: Any) -> None:
+        """Assert ``body`` is a valid answer (the document's listed defects patched)."""
+        errors = self.response_errors(template, method, status, body)
+        assert not errors, f"{method.upper()} {template} -> {status}: " + "; ".join(errors[:5])
+
+    def request_errors(self, template: str, method: str, body: Any) -> list[str]:
+        """Why ``body`` is not a valid request body of ``method template`` per the document."""
+        pointer = _pointer(
+            "paths", template, method.lower(), "requestBody", "content", "application/json", "schema"
+        )
+        return self._errors(pointer, body, None)
 
 
 def _pointer(*parts: str) -> str:
@@ -135,40 +192,15 @@ def _multiple_of(validator: Any, step: Any, instance: Any, schema: Any) -> Any:
 
 _Validator = jsonschema.validators.extend(jsonschema.Draft202012Validator, {"multipleOf": _multiple_of})
 
+V0_2B = OpenApiDocument(_DATA / "public-openapi-v0.2b.json", _V0_2B_DIFFERENCES)
+"""The v0.2b document."""
+V1 = OpenApiDocument(_DATA / "public-openapi-v1.json", _V1_DIFFERENCES)
+"""The v1 document."""
+DOCUMENTS: dict[str, OpenApiDocument] = {"v0.2b": V0_2B, "v1": V1}
+"""Each version's document, by the version's name."""
 
-def _errors(schema_pointer: str, instance: Any, without: str | None) -> list[str]:
-    schema = {"$ref": f"{_URI}#/{schema_pointer}"}
-    validator = _Validator(schema, registry=_registry(without))
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(instance)]
-
-
-def response_errors(
-    template: str, method: str, status: int, body: Any, *, without: str | None = None
-) -> list[str]:
-    """Why ``body`` is not a valid ``status`` answer of ``method template`` (empty: it is).
-
-    ``without`` leaves one known difference unpatched.
-    """
-    operation: Mapping[str, Any] = _document(without)["paths"][template][method.lower()]
-    key = str(status) if str(status) in operation["responses"] else "default"
-    response = operation["responses"][key]
-    if "content" not in response:
-        return [] if body is None else [f"{status} has no body in the document, got {body!r}"]
-    pointer = _pointer(
-        "paths", template, method.lower(), "responses", key, "content", "application/json", "schema"
-    )
-    return _errors(pointer, body, without)
-
-
-def validate_response(template: str, method: str, status: int, body: Any) -> None:
-    """Assert ``body`` is a valid answer (the document's listed defects patched)."""
-    errors = response_errors(template, method, status, body)
-    assert not errors, f"{method.upper()} {template} -> {status}: " + "; ".join(errors[:5])
-
-
-def request_errors(template: str, method: str, body: Any) -> list[str]:
-    """Why ``body`` is not a valid request body of ``method template`` per the document."""
-    pointer = _pointer(
-        "paths", template, method.lower(), "requestBody", "content", "application/json", "schema"
-    )
-    return _errors(pointer, body, None)
+# v0.2b's, as module functions (the emulator's own tests speak v0.2b).
+KNOWN_DIFFERENCES = V0_2B.KNOWN_DIFFERENCES
+response_errors = V0_2B.response_errors
+validate_response = V0_2B.validate_response
+request_errors = V0_2B.request_errors
