@@ -47,7 +47,7 @@ import importlib
 import json
 import logging
 from collections.abc import Awaitable, Callable, Hashable
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
@@ -59,7 +59,7 @@ if TYPE_CHECKING:
     from route_planning_async.v0_2b import _models as _v0_2b
     from route_planning_async.v1 import _models as _v1
 
-    EventStop = _v0_2b.Stop | _v0_2b.UnassignedStop | _v1.Stop | _v1.UnassignedStop
+    EventStop: TypeAlias = _v0_2b.Stop | _v0_2b.UnassignedStop | _v1.Stop | _v1.UnassignedStop
 
 __all__ = [
     "DEFAULT_MAX_BODY_SIZE",
