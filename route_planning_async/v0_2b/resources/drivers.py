@@ -19,7 +19,7 @@ from route_planning_async._import import ImportOptions, ImportReport, options_do
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
-from route_planning_async.v0_2b._import_targets import DRIVER_ROWS, _DriversTarget
+from route_planning_async.v0_2b._import_targets import DRIVER_ROWS, DriversTarget
 from route_planning_async.v0_2b._inputs import (
     DriverInput,
     DriverUpdate,
@@ -168,5 +168,5 @@ class Drivers(_Resource):
         """
         client = self._client
         return await run_import(
-            _DriversTarget(self), drivers, limits=client.rate_limits, clock=client._clock, **options
+            DriversTarget(self), drivers, limits=client.rate_limits, clock=client._clock, **options
         )

@@ -8,7 +8,7 @@ from collections.abc import (
     Mapping,
     Sequence,
 )
-from typing import Unpack, cast
+from typing import Unpack
 
 from route_planning_async import _ids
 from route_planning_async._core import Request
@@ -19,16 +19,17 @@ from route_planning_async._import import (
     options_documented,
     run_import,
 )
+from route_planning_async._import_targets import live_import, split_live_options
 from route_planning_async._pagination import FilterValue, Paginator
-from route_planning_async._workflows import LiveEditing, LiveEditOptions
+from route_planning_async._workflows import LiveEditing
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._import_targets import (
     PLAN_STOP_ROWS,
     LiveImport,
     LiveImportOptions,
-    _LivePlanStopsTarget,
-    _PlanStopsTarget,
+    live_plan_stops_target,
+    plan_stops_target,
 )
 from route_planning_async.v0_2b._inputs import (
     StopInput,
@@ -175,7 +176,7 @@ class Stops(_Resource):
             ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
                 before anything is sent for that row.
         """
-        target = _PlanStopsTarget(self, _ids.plan_id(plan_id))
+        target = plan_stops_target(self, _ids.plan_id(plan_id))
         client = self._client
         return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
 
@@ -284,25 +285,20 @@ class Stops(_Resource):
             ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
                 before anything is sent for that row.
         """
-        live_keys = LiveEditOptions.__optional_keys__
-        edit_options = cast(LiveEditOptions, {k: v for k, v in options.items() if k in live_keys})
-        import_options = cast(ImportOptions, {k: v for k, v in options.items() if k not in live_keys})
+        edit_options, import_options = split_live_options(options)
         checked = _ids.plan_id(plan_id)
         client = self._client
-        target = _LivePlanStopsTarget(self, client.plans, checked)
+        target = live_plan_stops_target(self, client.plans, checked)
         context = live_edit(
             client.plans, self, client.operations, checked, clock=client._clock, **edit_options
         )
-        async with context as edit:
-            report = await run_import(
-                target, stops, limits=client.rate_limits, clock=client._clock, **import_options
-            )
-            pending: bool | None = target.pending
-            if not pending and report.unknown:
-                # No answer said pending, but lost ones may have: the plan's state tells.
-                pending = await target.left_in_session()
-            if pending:
-                # The importer's batches are not live calls; one marker makes
-                # the live edit apply the editing session on exit.
-                edit.changes.append(LiveChange(pending=True))
-        return LiveImport(report=report, pending=pending is not False, edit=edit)
+        report, pending, edit = await live_import(
+            target,
+            context,
+            stops,
+            pending_marker=LiveChange(pending=True),
+            limits=client.rate_limits,
+            clock=client._clock,
+            **import_options,
+        )
+        return LiveImport(report=report, pending=pending, edit=edit)

@@ -22,7 +22,7 @@ from route_planning_async._import import (
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
-from route_planning_async.v0_2b._import_targets import UNASSIGNED_STOP_ROWS, _UnassignedStopsTarget
+from route_planning_async.v0_2b._import_targets import UNASSIGNED_STOP_ROWS, unassigned_stops_target
 from route_planning_async.v0_2b._inputs import (
     UnassignedStopInput,
     UnassignedStopUpdate,
@@ -177,6 +177,6 @@ class UnassignedStops(_Resource):
             ValidationError: An option or an input row is invalid (naming ``stops[<position>]``),
                 before anything is sent for that row.
         """
-        target = _UnassignedStopsTarget(self, _ids.depot_ref(depot) if depot is not None else None)
+        target = unassigned_stops_target(self, _ids.depot_ref(depot) if depot is not None else None)
         client = self._client
         return await run_import(target, stops, limits=client.rate_limits, clock=client._clock, **options)
