@@ -8,9 +8,7 @@ displayName, depots and routeOverrides only).
 
 from __future__ import annotations
 
-import csv
 import datetime
-import io
 import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -24,15 +22,10 @@ from route_planning_async import (
     AddressInput,
     Driver,
     DriverInput,
-    ImportReport,
-    Outcome,
     RouteOverridesInput,
-    ValidationError,
 )
-from route_planning_async._cli._cells import unescape_cell
 from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._errors import ExitCode
-from route_planning_async._cli._failures import Failures
 from route_planning_async._cli._options import (
     INPUT_CSV,
     failures_option,
@@ -41,9 +34,9 @@ from route_planning_async._cli._options import (
     service,
     service_group,
 )
-from route_planning_async._cli._render import Output, failures_table
-from route_planning_async._cli._run import Settings, dump_json, first, open_client, print_result
-from route_planning_async._cli._stdio import describe, read_input
+from route_planning_async._cli._render import Output
+from route_planning_async._cli._rows import ParsedRow, normalized, parse_rows, read_rows, report_import
+from route_planning_async._cli._run import Settings, first, open_client, print_result
 
 __all__ = ["DriverCsv", "DriverRow", "drivers", "read_driver_csv"]
 
@@ -83,27 +76,13 @@ _OVERRIDES = frozenset(
 _ERROR = "error"
 
 
-def _normalized(header: str) -> str:
-    return "".join(ch for ch in header.lower() if ch not in " _-")
-
-
-@attrs.frozen
-class DriverRow:
-    """One data row of a driver CSV file."""
-
-    line: int
-    """Where it starts in the file (1-based; the header is line 1)."""
-    values: Mapping[str, str]
-    """The cells, by header."""
-    driver: DriverInput | None
-    """The driver, or None when the row is invalid."""
-    error: str | None = None
-    """Why the row is invalid."""
+DriverRow = ParsedRow[DriverInput]
+"""One data row of a driver file: its line, cells, and the driver (None when invalid)."""
 
 
 @attrs.frozen
 class DriverCsv:
-    """A read driver CSV file."""
+    """A read driver file."""
 
     header: tuple[str, ...]
     """The header, as written."""
@@ -146,39 +125,15 @@ def _driver(values: Mapping[str, str], columns: Mapping[str, str]) -> DriverInpu
 
 
 def read_driver_csv(source: Path | str) -> DriverCsv:
-    """Read a whole file of drivers, each row checked.
+    """Read a whole file of drivers (CSV or JSON, ``_rows``), each row checked.
 
     ``source`` is a path (``-`` for stdin), or the text itself as ``str``.
     """
-    if isinstance(source, Path):
-        try:
-            text = read_input(source).decode("utf-8-sig")  # untranslated: a "\r" in a cell stays
-        except (UnicodeDecodeError, OSError) as exc:
-            raise CsvError(f"{describe(source, reading=True)}: {exc}") from None
-    else:
-        text = source
-    reader = csv.reader(io.StringIO(text, newline=""))
-    try:
-        records = [(reader.line_num, [unescape_cell(cell) for cell in record]) for record in reader]
-    except csv.Error as exc:
-        raise CsvError(f"line {reader.line_num}: {exc}") from None
-    records = [(line, record) for line, record in records if any(cell.strip() for cell in record)]
-    if not records:
-        raise CsvError("the file is empty: a header row is needed")
-    header = tuple(cell.strip() for cell in records[0][1])
-    columns = {name: _COLUMNS[_normalized(name)] for name in header if _normalized(name) in _COLUMNS}
+    table = read_rows(source)
+    columns = {name: _COLUMNS[normalized(name)] for name in table.header if normalized(name) in _COLUMNS}
     if not {"email", "phone"} & set(columns.values()):
         raise CsvError("the header needs an 'email' or a 'phone' column: it identifies each driver")
-    rows: list[DriverRow] = []
-    for line, record in records[1:]:
-        values = dict(zip(header, record + [""] * (len(header) - len(record)), strict=False))
-        try:
-            rows.append(DriverRow(line, values, _driver(values, columns)))
-        except ValidationError as exc:
-            rows.append(DriverRow(line, values, None, f"{exc.field}: {exc.rule}"))
-        except ValueError as exc:
-            rows.append(DriverRow(line, values, None, str(exc)))
-    return DriverCsv(header, tuple(rows))
+    return DriverCsv(table.header, tuple(parse_rows(table, lambda values: _driver(values, columns))))
 
 
 def drivers_table(drivers: Iterable[Driver]) -> Table:
@@ -219,21 +174,6 @@ async def drivers_list(settings: Settings, *, active: bool | None, limit: int | 
     return ExitCode.OK
 
 
-def _outcomes(report: ImportReport[Any], count: int) -> list[tuple[str | None, str | None]]:
-    """``(driver id, error)`` of each position of the import."""
-    errors: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
-    for batch in report.failed_batches:
-        for position in batch.positions:
-            errors[position] = f"{batch.outcome.value}: {batch.error}"
-    result: list[tuple[str | None, str | None]] = []
-    for position in range(count):
-        if report.outcome(position) is Outcome.CREATED:
-            result.append((report.stop_id(position), None))
-        else:
-            result.append((None, errors.get(position, "not imported")))
-    return result
-
-
 @drivers.command("import")
 @INPUT_CSV
 @failures_option()
@@ -247,37 +187,18 @@ async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: P
       identifies the driver, so importing the same file again adds nobody twice),
       depots (split on ';' or ','), start_time and end_time (HH:MM), max_stops,
       driving_speed and delivery_speed (slower, average, faster), vehicle_type,
-      start_address and end_address (one address line). CSV '-' reads stdin.
+      start_address and end_address (one address line). CSV '-' reads stdin;
+    a .json file (an array of objects with these keys) is read too.
     """
     output = Output(json=settings.json)
     not_stdout(settings, failures_path, "--failures")
     table = read_driver_csv(csv_file)
-    failures = Failures(table.header, [(row, row.error or "") for row in table.rows if row.driver is None])
-    valid = [row for row in table.rows if row.driver is not None]
-    imported: list[tuple[int, str]] = []
+    valid = [row.item for row in table.rows if row.item is not None]
+    report = None
     if valid:
         async with open_client(settings) as client:
-            report = await client.drivers.import_many([row.driver for row in valid if row.driver is not None])
-        for row, (driver_id, error) in zip(valid, _outcomes(report, len(valid)), strict=True):
-            if driver_id is not None:
-                imported.append((row.line, driver_id))
-            else:
-                failures.add(row, error or "not imported")
-    written = failures.write(failures_path)
-    if output.json:
-        dump_json(
-            {
-                "rows": len(table.rows),
-                "imported": len(imported),
-                "failed": len(failures),
-                "drivers": [{"line": line, "id": driver_id} for line, driver_id in imported],
-                **failures.as_json(failures_path, written),
-            }
-        )
-    else:
-        if failures:
-            output.err.print(failures_table(failures.by_line(), title="Rows not imported"))
-        output.note(f"imported {len(imported)} of {len(table.rows)} drivers")
-        if written:
-            output.note(f"{written} failed row(s) written to {failures_path}")
-    return ExitCode.PARTIAL if failures else ExitCode.OK
+            report = await client.drivers.import_many(valid)
+    rows, header = table.rows, table.header
+    return report_import(
+        output, kind="drivers", rows=rows, header=header, report=report, failures_path=failures_path
+    )

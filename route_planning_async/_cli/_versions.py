@@ -8,7 +8,7 @@ version's package is imported only when a command uses it.
 from __future__ import annotations
 
 import urllib.parse
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING, Final, TypeAlias
 
 from route_planning_async._cli._errors import InputError
 from route_planning_async._error_codes import API_VERSIONS
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from route_planning_async import RoutePlanningClient as V0_2bClient
     from route_planning_async.v1 import RoutePlanningClient as V1Client
 
-    AnyClient = V0_2bClient | V1Client
+    AnyClient: TypeAlias = V0_2bClient | V1Client
 
 __all__ = [
     "API_VERSIONS",

@@ -86,8 +86,8 @@ def test_drivers_import_needs_an_identifying_column(run: Cli, tmp_path: Path) ->
 def test_read_driver_csv_builds_the_inputs() -> None:
     table = read_driver_csv("Full Name;E-Mail\nAna;ana@example.com\n".replace(";", ","))
     [row] = table.rows
-    assert row.driver is not None
-    assert (row.driver.name, row.driver.email) == ("Ana", "ana@example.com")
+    assert row.item is not None
+    assert (row.item.name, row.item.email) == ("Ana", "ana@example.com")
 
 
 # An optimization lasts 5 contract seconds: at 5x speed, a second of real time,

@@ -1,0 +1,197 @@
+"""Rows to import from a CSV or JSON file, and what became of them: the commands that
+import team records (drivers, depots, members) share this room.
+
+A file is CSV (read as the stop import reads it: the delimiter found from the
+header, cells unescaped) unless its name ends with ``.json`` or its content
+starts with ``[``: then it is a JSON array of flat objects, whose keys are the
+columns (a number or ``true``/``false`` is read as its text, a list joined with
+``;``, null as an empty cell). A JSON row's ``line`` is its position in the
+array, from 1.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+import attrs
+
+from route_planning_async import ImportReport, Outcome, ValidationError
+from route_planning_async._cli._csv import CsvError, _records
+from route_planning_async._cli._errors import ExitCode
+from route_planning_async._cli._failures import Failures
+from route_planning_async._cli._render import Output, failures_table
+from route_planning_async._cli._run import dump_json
+from route_planning_async._cli._stdio import describe, read_input
+
+__all__ = [
+    "ParsedRow",
+    "RowFile",
+    "import_outcomes",
+    "normalized",
+    "parse_rows",
+    "read_rows",
+    "report_import",
+]
+
+T = TypeVar("T")
+
+
+def normalized(header: str) -> str:
+    """A header as columns are matched: lower case, without spaces, ``-`` or ``_``."""
+    return "".join(ch for ch in header.lower() if ch not in " _-")
+
+
+@attrs.frozen
+class ParsedRow(Generic[T]):
+    """One data row of an input file, with what it was read as."""
+
+    line: int
+    """Where it starts in the file (1-based; a CSV's header is line 1; a JSON item's position)."""
+    values: Mapping[str, str]
+    """The cells, by header."""
+    item: T | None
+    """What the row was read as, or None when it is invalid."""
+    error: str | None = None
+    """Why the row is invalid."""
+
+
+@attrs.frozen
+class RowFile:
+    """A read input file: its header and each data row's cells with its line."""
+
+    header: tuple[str, ...]
+    """The columns, as written (a JSON file's keys, in the order first seen)."""
+    rows: tuple[tuple[int, dict[str, str]], ...]
+    """``(line, cells by header)`` of every data row that is not empty."""
+
+
+def _json_cell(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, list):
+        return ";".join(_json_cell(item) for item in value)
+    if isinstance(value, dict):
+        raise CsvError("a JSON row's values must be text, numbers, booleans or lists, not objects")
+    return str(value)
+
+
+def _json_rows(text: str) -> RowFile:
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        raise CsvError(f"not JSON: {exc}") from None
+    if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
+        raise CsvError("a JSON file must hold an array of objects, one a row")
+    header: list[str] = []
+    rows: list[tuple[int, dict[str, str]]] = []
+    for position, item in enumerate(data, start=1):
+        header.extend(str(key) for key in item if str(key) not in header)
+        rows.append((position, {str(key): _json_cell(value) for key, value in item.items()}))
+    return RowFile(tuple(header), tuple(rows))
+
+
+def _csv_rows(text: str) -> RowFile:
+    records = [(line, record) for line, record in _records(text) if any(cell.strip() for cell in record)]
+    if not records:
+        raise CsvError("the file is empty: a header row is needed")
+    header = tuple(cell.strip() for cell in records[0][1])
+    rows = tuple(
+        (line, dict(zip(header, record + [""] * (len(header) - len(record)), strict=False)))
+        for line, record in records[1:]
+    )
+    return RowFile(header, rows)
+
+
+def read_rows(source: Path | str) -> RowFile:
+    """Read a whole CSV or JSON file of rows: a path (``-`` for stdin), or the text itself as ``str``.
+
+    Raises:
+        CsvError: The file cannot be read, or is neither a CSV file with a header nor a JSON array.
+    """
+    if isinstance(source, Path):
+        try:
+            text = read_input(source).decode("utf-8-sig")
+        except (UnicodeDecodeError, OSError) as exc:
+            raise CsvError(f"{describe(source, reading=True)}: {exc}") from None
+        is_json = source.suffix.lower() == ".json"
+    else:
+        text, is_json = source, False
+    if is_json or text.lstrip().startswith("["):
+        return _json_rows(text)
+    return _csv_rows(text)
+
+
+def parse_rows(table: RowFile, parse: Callable[[Mapping[str, str]], T]) -> list[ParsedRow[T]]:
+    """Each row read by ``parse``; a row it refuses (``ValueError``, ``ValidationError``) keeps why."""
+    parsed: list[ParsedRow[T]] = []
+    for line, values in table.rows:
+        try:
+            parsed.append(ParsedRow(line, values, parse(values)))
+        except ValidationError as exc:
+            parsed.append(ParsedRow(line, values, None, f"{exc.field}: {exc.rule}"))
+        except ValueError as exc:
+            parsed.append(ParsedRow(line, values, None, str(exc)))
+    return parsed
+
+
+def import_outcomes(report: ImportReport[Any], count: int) -> list[tuple[str | None, str | None]]:
+    """``(new id, None)`` or ``(None, why not)`` of each position of an import."""
+    errors: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
+    for batch in report.failed_batches:
+        for position in batch.positions:
+            errors[position] = f"{batch.outcome.value}: {batch.error}"
+    result: list[tuple[str | None, str | None]] = []
+    for position in range(count):
+        if report.outcome(position) is Outcome.CREATED:
+            result.append((report.stop_id(position), None))
+        else:
+            result.append((None, errors.get(position, "not imported")))
+    return result
+
+
+def report_import(
+    output: Output,
+    *,
+    kind: str,
+    rows: Sequence[ParsedRow[Any]],
+    header: Sequence[str],
+    report: ImportReport[Any] | None,
+    failures_path: Path | None,
+) -> int:
+    """Print what an import of ``rows`` did (``kind``: ``drivers``, ``depots``...) and write the
+    rows that failed to ``failures_path``; the exit code (3 when some rows were not imported).
+
+    ``report`` is the import of the valid rows, in order (None when none was valid).
+    """
+    failures = Failures(header, [(row, row.error or "") for row in rows if row.item is None])
+    valid = [row for row in rows if row.item is not None]
+    imported: list[tuple[int, str]] = []
+    if report is not None:
+        for row, (new_id, error) in zip(valid, import_outcomes(report, len(valid)), strict=True):
+            if new_id is not None:
+                imported.append((row.line, new_id))
+            else:
+                failures.add(row, error or "not imported")
+    written = failures.write(failures_path)
+    if output.json:
+        dump_json(
+            {
+                "rows": len(rows),
+                "imported": len(imported),
+                "failed": len(failures),
+                kind: [{"line": line, "id": new_id} for line, new_id in imported],
+                **failures.as_json(failures_path, written),
+            }
+        )
+    else:
+        if failures:
+            output.err.print(failures_table(failures.by_line(), title="Rows not imported"))
+        output.note(f"imported {len(imported)} of {len(rows)} {kind}")
+        if written:
+            output.note(f"{written} failed row(s) written to {failures_path}")
+    return ExitCode.PARTIAL if failures else ExitCode.OK
