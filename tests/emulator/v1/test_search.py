@@ -1,0 +1,96 @@
+"""``GET /stops:search``: the handler over the search (keyword, filter, sort, pages, bad parameters)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import V1Api
+
+STARTS = {"day": 2, "month": 3, "year": 2026}
+
+
+async def _stops(api: V1Api) -> str:
+    plan = await api.ok("POST", "/plans", {"title": "Search", "starts": STARTS})
+    bodies = [
+        {
+            "address": {"addressLineOne": f"{n} {street}", "city": "London"},
+            "recipient": {"externalId": f"ext-{n}", "name": name},
+            "packageCount": n,
+            "orderInfo": {"invoiceNumber": f"INV-{n}"},
+        }
+        for n, street, name in (
+            (1, "Baker Street", "Holmes"),
+            (2, "Abbey Road", "Ringo"),
+            (3, "Baker Street", "Watson"),
+            (4, "Fleet Street", "Todd"),
+        )
+    ]
+    await api.ok("POST", f"/{plan['id']}/stops:import", bodies)
+    await api.ok(
+        "POST", "/unassignedStops", {"address": {"addressLineOne": "5 Baker Street"}, "notes": "later"}
+    )
+    return str(plan["id"])
+
+
+def _ids(answer: dict[str, object]) -> list[str]:
+    items = answer["stops"]
+    assert isinstance(items, list)
+    return [item[item["type"]]["recipient"]["name"] or item["type"] for item in items]
+
+
+@pytest.mark.asyncio
+async def test_the_search_filters_sorts_and_matches_keywords(api: V1Api) -> None:
+    plan_id = await _stops(api)
+    by_filter = await api.ok(
+        "GET",
+        "/stops:search",
+        params={
+            "filter": f'planId = "{plan_id}" and packageCount >= 2',
+            "sortField": "packageCount",
+            "sortOrder": "desc",
+        },
+    )
+    assert _ids(by_filter) == ["Todd", "Watson", "Ringo"]
+    by_invoice = await api.ok("GET", "/stops:search", params={"filter": 'orderInfo.invoiceNumber = "INV-3"'})
+    assert _ids(by_invoice) == ["Watson"]
+    by_keyword = await api.ok("GET", "/stops:search", params={"keyword": "Baker"})
+    assert sorted(_ids(by_keyword)) == ["Holmes", "Watson", "unassignedStop"]
+    nothing = await api.ok("GET", "/stops:search", params={"filter": 'notes = "no such note"'})
+    assert nothing == {"stops": [], "nextPageToken": None}
+
+
+@pytest.mark.asyncio
+async def test_the_search_pages_with_its_token(api: V1Api) -> None:
+    await _stops(api)
+    query = {"sortField": "packageCount", "maxPageSize": "2"}
+    first = await api.ok("GET", "/stops:search", params=query)
+    second = await api.ok("GET", "/stops:search", params={**query, "pageToken": first["nextPageToken"]})
+    third = await api.ok("GET", "/stops:search", params={**query, "pageToken": second["nextPageToken"]})
+    assert _ids(first) + _ids(second) + _ids(third) == ["Holmes", "Ringo", "Watson", "Todd", "unassignedStop"]
+    assert third["nextPageToken"] is None
+    changed = await api.checked(
+        "GET", "/stops:search", params={**query, "sortOrder": "desc", "pageToken": first["nextPageToken"]}
+    )
+    assert (changed.status, changed.body["param"]) == (400, "pageToken")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    ("params", "param"),
+    [
+        ({"filter": "packageCount >"}, "filter"),
+        ({"filter": 'nosuchfield = "x"'}, "filter"),
+        ({"filter": 'packageCount = "many"'}, "filter"),
+        ({"sortField": "notes"}, "sortField"),
+        ({"sortOrder": "sideways"}, "sortOrder"),
+        ({"maxPageSize": "21"}, "maxPageSize"),
+        ({"keyword": ""}, "keyword"),
+        ({"filter": "x" * 2049}, "filter"),
+    ],
+)
+async def test_bad_search_parameters_are_answered_400_naming_them(
+    api: V1Api, params: dict[str, str], param: str
+) -> None:
+    answer = await api.checked("GET", "/stops:search", params=params)
+    assert answer.status == 400
+    assert answer.body["param"] == param
