@@ -48,6 +48,7 @@ __all__ = [
     "PlanStopsTarget",
     "UnassignedStopsTarget",
     "driver_key",
+    "echoes_fields",
     "filled",
     "live_import",
     "same_value",

@@ -69,7 +69,9 @@ class BaseClient(abc.ABC):
                 ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the
                 version's service.
             auth (str): ``"basic"`` (the primary scheme, the default) or ``"bearer"``.
-            rate_limits (RateLimits | None): The client-side limits; the contract's by default.
+            rate_limits (RateLimits | None): The client-side limits; by default the version's:
+                v0.2b the contract's (:meth:`RateLimits.default`), v1 the public API
+                documentation's (:meth:`RateLimits.public_docs`).
             retry (RetryPolicy | None): How 429s, 5xx answers and connection errors are retried.
             rate_limit_backend (RateLimitBackend | None): Where the limit state lives; in memory
                 by default. A shared backend (Redis) lets many processes share one key's limits.
@@ -132,7 +134,7 @@ class BaseClient(abc.ABC):
         self._transport: Transport | None = None
         self._entered = False
         self._scheduler = Scheduler(
-            rate_limits if rate_limits is not None else RateLimits.default(),
+            rate_limits if rate_limits is not None else self._default_rate_limits(),
             retry if retry is not None else RetryPolicy(),
             backend=settings.get("rate_limit_backend"),
         )
@@ -141,6 +143,11 @@ class BaseClient(abc.ABC):
         self._call_timeout: float | UnsetType | None = UNSET
         self._call_retry: RetryPolicy | None = None
         self._bind_namespaces()
+
+    @classmethod
+    def _default_rate_limits(cls) -> RateLimits:
+        """The limits of a client given none: the contract's; a version may name others."""
+        return RateLimits.default()
 
     def _checked_base_url(self, base_url: str | None) -> str:
         """The given address, else ``ROUTE_PLANNING_BASE_URL``, else the version's service."""

@@ -1,0 +1,120 @@
+"""v1's client: the shared base client with v1's service address, default limits and namespaces."""
+
+from __future__ import annotations
+
+from typing import Unpack, overload
+
+from route_planning_async import _ids
+from route_planning_async._client import BaseClient, ClientSettings, by_serialized_id
+from route_planning_async._limits import RateLimits
+from route_planning_async.v1._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
+from route_planning_async.v1.resources import (
+    CustomStopProperties,
+    Depots,
+    Drivers,
+    Members,
+    Operations,
+    Plans,
+    Raw,
+    Routes,
+    Stops,
+    UnassignedStops,
+)
+
+__all__ = ["DEFAULT_BASE_URL", "AnyResource", "RoutePlanningClient"]
+
+DEFAULT_BASE_URL = "https://api.spoke.com/public/v1"
+"""The service address for v1. ``ROUTE_PLANNING_BASE_URL`` overrides it."""
+
+AnyResource = Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver
+"""What ``client.get`` answers for a serialized id whose kind the type checker does not know."""
+
+
+class RoutePlanningClient(BaseClient):
+    """An asyncio client for the Route Planning Service API v1.
+
+    Use it as an async context manager; every task that uses it shares one
+    rate-limit scheduler, at the public API documentation's limits
+    (:meth:`RateLimits.public_docs`) unless ``rate_limits=`` says otherwise::
+
+        async with RoutePlanningClient(api_key) as client:
+            plan = await client.plans.create(PlanInput(title="Monday", starts=date(2026, 11, 23)))
+
+    The constructor is v0.2b's (``help(RoutePlanningClient.__init__)``). A v0.2b
+    and a v1 client of one key share one budget when they are given the same
+    ``rate_limit_backend`` (an :class:`InMemoryBackend` in one process, Redis
+    across processes) and the same ``rate_limits``.
+
+    Attributes:
+        plans (Plans): Plans (drivers as ids, route overrides), optimization, distribution, live editing.
+        stops (Stops): Stops inside a plan, the batch and bulk imports, live calls, and the team-wide search.
+        unassigned_stops (UnassignedStops): Stops of a depot in no plan yet, with their batch and
+            bulk imports.
+        operations (Operations): Long-running optimizations: list, get, cancel, wait, wait_many.
+        depots (Depots): The team's depots: list, get, create, update, delete, set_main, import.
+        members (Members): The team's members: create, update, delete, import.
+        custom_stop_properties (CustomStopProperties): The team's custom stop property definitions
+            (read only).
+        drivers (Drivers): The team's drivers: list, create, change, remove, import.
+        routes (Routes): Routes of optimized plans: list, get, and each route's stops (read only).
+        raw (Raw): Any endpoint, answered as the HTTP response itself: status, headers, body.
+    """
+
+    default_base_url = DEFAULT_BASE_URL
+
+    def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
+        super().__init__(api_key, **settings)
+
+    __init__.__doc__ = BaseClient.__init__.__doc__
+
+    @classmethod
+    def _default_rate_limits(cls) -> RateLimits:
+        """v1's limits of a client given none: the public API documentation's."""
+        return RateLimits.public_docs()
+
+    def _bind_namespaces(self) -> None:
+        # What each namespace is: the class docstring's Attributes section.
+        self.plans = Plans(self)
+        self.stops = Stops(self)
+        self.unassigned_stops = UnassignedStops(self)
+        self.operations = Operations(self)
+        self.depots = Depots(self)
+        self.members = Members(self)
+        self.custom_stop_properties = CustomStopProperties(self)
+        self.drivers = Drivers(self)
+        self.routes = Routes(self)
+        self.raw = Raw(self)
+
+    @overload
+    async def get(self, serialized_id: _ids.PlanId) -> Plan: ...
+    @overload
+    async def get(self, serialized_id: _ids.StopId) -> Stop: ...
+    @overload
+    async def get(self, serialized_id: _ids.UnassignedStopId) -> UnassignedStop: ...
+    @overload
+    async def get(self, serialized_id: _ids.OperationId) -> Operation: ...
+    @overload
+    async def get(self, serialized_id: _ids.DepotId) -> Depot: ...
+    @overload
+    async def get(self, serialized_id: _ids.RouteId) -> Route: ...
+    @overload
+    async def get(self, serialized_id: _ids.DriverId) -> Driver: ...
+    @overload
+    async def get(self, serialized_id: str) -> AnyResource: ...
+
+    async def get(self, serialized_id: str) -> AnyResource:
+        """Fetch any resource by its serialized id (``GET {base_url}/<serialized id>``), as its v1 model.
+
+        Args:
+            serialized_id: ``plans/…``, ``plans/…/stops/…``, ``unassignedStops/…``,
+                ``operations/…``, ``depots/…``, ``routes/…`` or ``drivers/…`` (v1 cannot
+                read a member back). A model's typed id gives its model's type.
+
+        Returns:
+            The v1 model of the id's kind.
+
+        Raises:
+            ValidationError: For a string that is no serialized id.
+        """
+        found: AnyResource = await by_serialized_id(self, serialized_id)
+        return found

@@ -1,0 +1,80 @@
+"""v1's live edit: the shared block of :func:`~route_planning_async._workflows.live_edit`,
+its calls typed by v1's stop inputs."""
+
+from __future__ import annotations
+
+from contextlib import AbstractAsyncContextManager
+from typing import Protocol, Unpack
+
+from route_planning_async import _ids, _workflows
+from route_planning_async._docs import keywords_documented, keywords_of
+from route_planning_async._scheduler import Clock
+from route_planning_async.v1._inputs import LiveStopUpdate, LiveStopUpdateFields, StopInput
+from route_planning_async.v1._models import LiveChange, Operation, Plan
+
+__all__ = ["LiveEdit", "LiveStopCalls", "live_edit"]
+
+
+class LiveStopCalls(Protocol):
+    """What a v1 :class:`LiveEdit` calls (``client.stops`` of a v1 client)."""
+
+    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange: ...
+
+    async def live_update(
+        self, stop_id: str, update: LiveStopUpdate | None = None, /, **fields: Unpack[LiveStopUpdateFields]
+    ) -> LiveChange: ...
+
+    async def live_delete(self, stop_id: str) -> LiveChange: ...
+
+
+class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
+    """One v1 ``client.plans.live_edit`` block: each change is sent at once and kept."""
+
+    def __init__(self, stops: LiveStopCalls, plan_id: str) -> None:
+        """Made by ``client.plans.live_edit``.
+
+        Args:
+            stops: v1's ``client.stops``.
+            plan_id: The plan's bare id.
+        """
+        super().__init__(plan_id)
+        self._stops = stops
+
+    async def create(self, stop: StopInput) -> LiveChange:
+        """``stops.live_create`` of a v1 :class:`StopInput` in this plan; its change is kept."""
+        return self._record(await self._stops.live_create(self.plan_id, stop))
+
+    @keywords_documented(keywords_of(LiveStopUpdate, types=LiveStopUpdateFields))
+    async def update(
+        self, stop_id: str, update: LiveStopUpdate | None = None, /, **fields: Unpack[LiveStopUpdateFields]
+    ) -> LiveChange:
+        """``stops.live_update`` of one of this plan's stops (a :class:`LiveStopUpdate` or its fields).
+
+        Raises:
+            ValidationError: ``stop_id`` is another plan's.
+        """
+        return self._record(await self._stops.live_update(self._own_stop(stop_id), update, **fields))
+
+    async def delete(self, stop_id: str) -> LiveChange:
+        """``stops.live_delete`` of one of this plan's stops.
+
+        Raises:
+            ValidationError: ``stop_id`` is another plan's.
+        """
+        return self._record(await self._stops.live_delete(self._own_stop(stop_id)))
+
+
+def live_edit(
+    plans: _workflows.PlanCalls[Plan, Operation],
+    stops: LiveStopCalls,
+    operations: _workflows.OperationCalls[Operation],
+    plan_id: str,
+    *,
+    clock: Clock,
+    **options: Unpack[_workflows.LiveEditOptions],
+) -> AbstractAsyncContextManager[LiveEdit]:
+    """The shared live edit workflow, with a v1 :class:`LiveEdit` of ``plan_id`` (``plans/<id>``
+    or ``<id>``)."""
+    return _workflows.live_edit(
+        plans, operations, LiveEdit(stops, _ids.plan_id(plan_id)), clock=clock, **options
+    )

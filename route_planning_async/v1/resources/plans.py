@@ -1,0 +1,242 @@
+"""v1 plans (``client.plans``)."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterable, Mapping
+from contextlib import AbstractAsyncContextManager
+from typing import Any, Unpack
+
+from route_planning_async import _ids
+from route_planning_async._client import checked
+from route_planning_async._docs import keywords_documented, keywords_of
+from route_planning_async._errors import ValidationError
+from route_planning_async._inputs import reoptimization_body
+from route_planning_async._operations import Polling, PollOptions
+from route_planning_async._pagination import FilterValue, Paginator
+from route_planning_async._validators import UNSET, UnsetType
+from route_planning_async._workflows import LiveEditing, LiveEditOptions, optimize_and_wait
+from route_planning_async.v1._converter import unstructure
+from route_planning_async.v1._endpoints import ENDPOINTS
+from route_planning_async.v1._inputs import PlanInput, PlanRouteOverridesInput, PlanUpdate
+from route_planning_async.v1._live_edit import LiveEdit, live_edit
+from route_planning_async.v1._models import Operation, Plan
+from route_planning_async.v1.resources._common import V1Resource, v1_update
+
+
+class Plans(V1Resource):
+    """v1 plans: create, list, change, optimize, distribute (``client.plans``).
+
+    A v1 plan carries its drivers as ids (``Plan.drivers``) and its
+    ``route_overrides``; a driver must share the plan's depot (the service
+    answers 412 otherwise).
+    """
+
+    __slots__ = ()
+
+    @keywords_documented(keywords_of(PlanInput))
+    async def create(
+        self,
+        plan: PlanInput | None = None,
+        /,
+        *,
+        title: str | UnsetType = UNSET,
+        starts: datetime.date | UnsetType = UNSET,
+        drivers: Iterable[str] | UnsetType = UNSET,
+        depot: str | UnsetType | None = UNSET,
+        route_overrides: PlanRouteOverridesInput | UnsetType | None = UNSET,
+    ) -> Plan:
+        """Create a plan (``POST /plans``) from a :class:`PlanInput`, or from its fields as
+        keywords as v0.2b's ``plans.create`` takes them (not both).
+
+        Args:
+            plan: The plan's title, start date and optional drivers, depot and route overrides.
+
+        Returns:
+            The new :class:`Plan`.
+        """
+        given = _given(
+            title=title, starts=starts, drivers=drivers, depot=depot, route_overrides=route_overrides
+        )
+        if plan is None:
+            if isinstance(drivers, str | UnsetType) or drivers is None:
+                plan = PlanInput(**given)
+            else:
+                plan = PlanInput(**{**given, "drivers": list(drivers)})
+        elif given:
+            raise ValidationError("plan", "give a PlanInput or keyword fields, not both")
+        body = unstructure(checked(plan, PlanInput, "plan"))
+        return await self._fetch(ENDPOINTS["plans.create"].request(json=body), Plan)
+
+    def list(
+        self,
+        *,
+        filter: Mapping[str, FilterValue] | None = None,
+        max_page_size: int | None = None,
+        page_token: str | None = None,
+    ) -> Paginator[Plan]:
+        """Every plan of the team, page by page (``GET /plans``).
+
+        Args:
+            filter: ``title``, ``starts_gte``/``startsGte`` or ``starts_lte`` (dates); None: all plans.
+            max_page_size: 1 to 20 plans a page; None: the service's 10.
+            page_token: Resume from a ``next_page_token``; None: from the start.
+
+        Returns:
+            A lazy :class:`Paginator` (``async for``, ``collect()``, ``pages()``).
+        """
+        return self._paginate(
+            "plans.list", Plan, "plans", filter=filter, max_page_size=max_page_size, page_token=page_token
+        )
+
+    async def get(self, plan_id: str) -> Plan:
+        """Read one plan (``GET /plans/<id>``).
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Plan`.
+        """
+        return await self._fetch(ENDPOINTS["plans.get"].request(_plan(plan_id)), Plan)
+
+    @keywords_documented(keywords_of(PlanUpdate))
+    async def update(
+        self,
+        plan_id: str,
+        update: PlanUpdate | None = None,
+        /,
+        *,
+        title: str | UnsetType = UNSET,
+        starts: datetime.date | UnsetType = UNSET,
+        drivers: Iterable[str] | UnsetType = UNSET,
+        depot: str | UnsetType | None = UNSET,
+        route_overrides: PlanRouteOverridesInput | UnsetType | None = UNSET,
+    ) -> Plan:
+        """Change the fields given (``PATCH /plans/<id>``).
+
+        A driver whose depot is not the plan's is refused with 412
+        (:class:`PreconditionFailedError`): change the driver's depots or the plan's first.
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+            update: A :class:`PlanUpdate`; or give its fields as keywords (not both).
+
+        Returns:
+            The changed :class:`Plan`.
+        """
+        fields = _given(
+            title=title, starts=starts, drivers=drivers, depot=depot, route_overrides=route_overrides
+        )
+        body = unstructure(v1_update(PlanUpdate, update, fields))
+        return await self._fetch(ENDPOINTS["plans.update"].request(_plan(plan_id), json=body), Plan)
+
+    async def delete(self, plan_id: str) -> None:
+        """Delete the plan and its routes, for good (``DELETE /plans/<id>``).
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+        """
+        await self._client._execute(ENDPOINTS["plans.delete"].request(_plan(plan_id)))
+
+    async def optimize(self, plan_id: str) -> Operation:
+        """Start the plan's optimization (optimize category); :meth:`optimize_and_wait` also waits.
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+
+        Returns:
+            Its :class:`Operation` (possibly done already).
+        """
+        return await self._fetch(ENDPOINTS["plans.optimize"].request(_plan(plan_id)), Operation)
+
+    async def distribute(self, plan_id: str) -> Plan:
+        """Send the optimized routes to the plan's drivers.
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+
+        Returns:
+            The distributed :class:`Plan`.
+        """
+        return await self._fetch(ENDPOINTS["plans.distribute"].request(_plan(plan_id)), Plan)
+
+    async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> Operation:
+        """Re-optimize the plan after live changes (optimize category).
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+            optimization_type: A :class:`ReoptimizationType` value; None: ``reorder_changed_stops``.
+
+        Returns:
+            Its :class:`Operation`.
+        """
+        request = ENDPOINTS["plans.reoptimize"].request(
+            _plan(plan_id), json=reoptimization_body(optimization_type)
+        )
+        return await self._fetch(request, Operation)
+
+    async def redistribute(self, plan_id: str) -> Plan:
+        """Apply the re-optimized live changes and send the routes again.
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Plan`.
+        """
+        return await self._fetch(ENDPOINTS["plans.redistribute"].request(_plan(plan_id)), Plan)
+
+    async def save(self, plan_id: str) -> None:
+        """Apply the re-optimized live changes without sending them (204).
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+        """
+        await self._client._execute(ENDPOINTS["plans.save"].request(_plan(plan_id)))
+
+    @keywords_documented(keywords_of(Polling, defaults=True))
+    async def optimize_and_wait(self, plan_id: str, **options: Unpack[PollOptions]) -> Operation:
+        """Optimize the plan (or join its running optimization) and wait until it is finished.
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+
+        Returns:
+            The finished :class:`Operation`.
+
+        Raises:
+            OptimizationFailedError: It failed.
+            OperationCanceledError: It was canceled.
+            OperationTimeoutError: Not finished within ``timeout`` seconds.
+        """
+        client = self._client
+        return await optimize_and_wait(self, client.operations, plan_id, clock=client._clock, **options)
+
+    @keywords_documented(keywords_of(LiveEditing, defaults=True))
+    def live_edit(
+        self, plan_id: str, **options: Unpack[LiveEditOptions]
+    ) -> AbstractAsyncContextManager[LiveEdit]:
+        """A block of live changes to a plan that is not writable, applied on a clean exit
+        (re-optimized, then redistributed, or saved with ``distribute=False``)::
+
+            async with client.plans.live_edit(plan_id) as edit:
+                await edit.update(stop_id, notes="Ring twice")
+
+        Args:
+            plan_id: ``plans/<id>`` or ``<id>``.
+
+        Returns:
+            An async context manager giving a :class:`LiveEdit`.
+        """
+        client = self._client
+        return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **options)
+
+
+def _given(**fields: object) -> dict[str, Any]:
+    """The keyword fields given (not :data:`UNSET`)."""
+    return {name: value for name, value in fields.items() if not isinstance(value, UnsetType)}
+
+
+def _plan(plan_id: str) -> dict[str, str]:
+    return {"plan": _ids.plan_id(plan_id)}
