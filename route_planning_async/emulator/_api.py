@@ -21,7 +21,7 @@ from route_planning_async.emulator._records import PlanRecord, StopRecord
 from route_planning_async.emulator._routes import RouteSpec, RouteTable
 from route_planning_async.emulator._state import EmulatorState
 
-__all__ = ["NO_BODY", "ApiVersion", "Call", "Handler", "OperationTimers", "Reply"]
+__all__ = ["NO_BODY", "ApiVersion", "Call", "Handler", "OperationTimers", "Reply", "stop_import_items"]
 
 NO_BODY = object()
 """The body of a call that came without one."""
@@ -103,3 +103,13 @@ class ApiVersion:
     """The items of a decoded batch import body, and the param path they sit under."""
     stop_json: Callable[[EmulatorState, StopRecord], dict[str, Any]]
     """A stop as the version serves it (the ``data`` of a stop's webhook events)."""
+
+
+def stop_import_items(data: object) -> tuple[str, list[Any]]:
+    """The items of a stop import body (a list of stops) or an unassigned stop import body
+    (``{"unassignedStops": [...]}``), and the param path they sit under (every version's)."""
+    prefix = ""
+    if isinstance(data, dict):
+        data = data.get("unassignedStops")
+        prefix = "unassignedStops"
+    return prefix, data if isinstance(data, list) else []

@@ -14,8 +14,8 @@ endpoints it answers otherwise (``v1/_handlers.py``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from route_planning_async.emulator._api import NO_BODY, Call, Handler, OperationTimers, Reply
 from route_planning_async.emulator._config import DriverConfig, EmulatorConfig
@@ -36,6 +36,7 @@ from route_planning_async.emulator._requests import (
     STOPS_LIST,
     UNASSIGNED_LIST,
     BodyKind,
+    StopBodies,
     reference,
     validate_driver_body,
     validate_plan_body,
@@ -49,6 +50,8 @@ from route_planning_async.emulator._views import BaseViews, failure_echo
 
 __all__ = ["BaseHandlers"]
 
+R = TypeVar("R")
+
 
 class BaseHandlers:
     """One method per endpoint of a version's routes, named after it (``plans.create``: ``plans_create``).
@@ -59,6 +62,7 @@ class BaseHandlers:
         timers: Finish optimizations on time.
         routes: The version's route table (every route needs a method of its name).
         views: The version's JSON answers.
+        stop_bodies: The fields of the version's stop bodies.
     """
 
     def __init__(
@@ -68,10 +72,12 @@ class BaseHandlers:
         timers: OperationTimers,
         routes: tuple[RouteSpec, ...],
         views: BaseViews,
+        stop_bodies: StopBodies,
     ) -> None:
         self.config = config
         self.state = state
         self.views = views
+        self._stop_rules = stop_bodies
         self._timers = timers
         self._pages = Pages(config, lambda: self.state.new_id(24))
         self.table: Mapping[str, Handler] = {
@@ -81,7 +87,7 @@ class BaseHandlers:
 
     def stop_body(self, value: object, kind: BodyKind, path: str = "") -> dict[str, Any]:
         """The version's stop (or unassigned stop) body of ``kind``, validated and normalized."""
-        raise NotImplementedError
+        return self._stop_rules.validate(value, kind, path, strict=self.config.strict)
 
     # ------------------------------------------------------ lookups and bodies
 
@@ -352,13 +358,30 @@ class BaseHandlers:
         return Reply(204)
 
     def drivers_import_batch(self, call: Call) -> Reply:
-        def check(item: object, where: str) -> dict[str, Any]:
-            return validate_driver_body(item, where, partial=False, strict=self.config.strict)
+        return self.batch_import(
+            call, validate_driver_body, 50, self.state.import_drivers, "driver", _driver_name
+        )
 
-        fields = array_of(call.json, "", check, min_items=1, max_items=50)
+    def batch_import(
+        self,
+        call: Call,
+        validate: Callable[..., dict[str, Any]],
+        max_items: int,
+        store: Callable[[list[dict[str, Any]]], Imported[R]],
+        echo_as: str,
+        name: Callable[[R], str],
+    ) -> Reply:
+        """The answer of a batch import of 1 to ``max_items`` entries (drivers, v1's depots and
+        members): each entry checked by ``validate(item, where, partial=False, strict=...)``
+        (400 for the whole call), then ``store`` keeps what it can; each refused entry is
+        echoed as sent under ``echo_as``."""
+
+        def check(item: object, where: str) -> dict[str, Any]:
+            return validate(item, where, partial=False, strict=self.config.strict)
+
+        fields = array_of(call.json, "", check, min_items=1, max_items=max_items)
         sent: list[Any] = call.json
-        imported = self.state.import_drivers(fields)
-        return Reply(200, self.views.import_json(imported, _driver_name, "driver", sent.__getitem__))
+        return Reply(200, self.views.import_json(store(fields), name, echo_as, sent.__getitem__))
 
     def operations_cancel(self, call: Call) -> Reply:
         operation = self.state.cancel_operation(call.params["operation"])

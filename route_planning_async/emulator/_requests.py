@@ -21,6 +21,8 @@ import decimal
 import re
 from typing import Any, Final, Literal, get_args
 
+import attrs
+
 from route_planning_async import PAYMENT_CURRENCIES
 from route_planning_async.emulator._config import WeightUnit
 from route_planning_async.emulator._pages import FilterParser, ListSpec
@@ -53,6 +55,7 @@ __all__ = [
     "UNASSIGNED_LIST",
     "VEHICLES",
     "BodyKind",
+    "StopBodies",
     "address_fields",
     "date",
     "reference",
@@ -385,6 +388,61 @@ def stop_fields(
     return out
 
 
+_COMMON_STOP_FIELDS = (
+    "address",
+    "timing",
+    "recipient",
+    "orderInfo",
+    "proofOfAttemptRequirements",
+    "allowedDrivers",
+    "activity",
+    "optimizationOrder",
+    "packageCount",
+    "notes",
+    "barcodes",
+    "customProperties",
+    "weight",
+    "paymentOnDelivery",
+)
+"""The stop body fields of every version (contract, Stops in a plan; the official documents)."""
+
+
+@attrs.frozen
+class StopBodies:
+    """Which fields each stop body of a version takes, and their check (:func:`stop_fields`).
+
+    A stop create body takes the fields of every version, the version's ``extra``
+    ones, its client id and the fields only a stop in a plan has (``stop_only``); an
+    update cannot change the address or the client id (contract, Stops rule 2); an
+    unassigned stop has a depot instead of the ``stop_only`` fields.
+    """
+
+    client_id: str
+    """The client id's name (``circuitClientId``, ``clientId``)."""
+    stop_only: tuple[str, ...]
+    """Fields of a stop in a plan that an unassigned stop does not take."""
+    extra: tuple[str, ...] = ()
+    """The version's other fields (``orderInfo.invoiceNumber`` names a nested one)."""
+
+    def fields(self, kind: BodyKind) -> tuple[str, ...]:
+        """The fields a ``kind`` body takes."""
+        create = (*_COMMON_STOP_FIELDS, *self.extra, self.client_id, *self.stop_only)
+        update = tuple(name for name in create if name not in ("address", self.client_id))
+        if kind == "stop.create":
+            return create
+        if kind == "stop.update":
+            return update
+        base = update if kind == "unassigned.update" else create
+        fields = tuple(name for name in base if name not in self.stop_only)
+        return fields if kind == "unassigned.import" else (*fields, "depot")
+
+    def validate(
+        self, value: object, kind: BodyKind, path: str = "", *, strict: bool = True
+    ) -> dict[str, Any]:
+        """The normalized ``kind`` body (:func:`stop_fields`)."""
+        return stop_fields(value, self.fields(kind), path, partial=kind.endswith(".update"), strict=strict)
+
+
 # ------------------------------------------------------------------ plans
 
 
@@ -395,10 +453,16 @@ def validate_plan_body(
     earliest: datetime.date,
     latest: datetime.date,
     strict: bool = True,
+    with_overrides: bool = False,
 ) -> dict[str, Any]:
-    """A plan create (``partial=False``) or PATCH body; drivers and depot as bare ids."""
+    """A plan create (``partial=False``) or PATCH body; drivers and depot as bare ids.
+
+    ``with_overrides`` (v1) takes the plan's ``routeOverrides`` too: a driver's, with
+    ``optimizationSettings``.
+    """
     obj = expect_object(value, "")
-    check_keys(obj, ("title", "starts", "drivers", "depot"), "", strict)
+    keys = ("title", "starts", "drivers", "depot")
+    check_keys(obj, (*keys, "routeOverrides") if with_overrides else keys, "", strict)
     out: dict[str, Any] = {}
     if not partial:
         required(obj, ("title", "starts"), "")
@@ -412,7 +476,32 @@ def validate_plan_body(
         out["drivers"] = list(dict.fromkeys(refs))
     if "depot" in obj:
         out["depot"] = None if obj["depot"] is None else reference(obj["depot"], "depot", "depots")
+    if with_overrides and "routeOverrides" in obj:
+        out["routeOverrides"] = _plan_overrides(obj["routeOverrides"], strict)
     return out
+
+
+_OBJECTIVES = ("distribute_services",)
+_SUB_OBJECTIVES = ("equalize_workload", "equalize_time", "maximize_efficiency")
+
+
+def _plan_overrides(value: object, strict: bool) -> dict[str, Any] | None:
+    """A plan's ``routeOverrides``: a driver's, with ``optimizationSettings`` (v1)."""
+    if value is None:
+        return None
+    obj = dict(expect_object(value, "routeOverrides"))
+    settings = obj.pop("optimizationSettings", None)
+    checked = route_overrides(obj, "routeOverrides", strict) or {}
+    if settings is not None:
+        path = "routeOverrides.optimizationSettings"
+        given = expect_object(settings, path)
+        check_keys(given, ("objective", "subObjective"), path, strict)
+        checked["optimizationSettings"] = {
+            key: choice(given[key], join(path, key), choices)
+            for key, choices in (("objective", _OBJECTIVES), ("subObjective", _SUB_OBJECTIVES))
+            if given.get(key) is not None
+        }
+    return checked
 
 
 REOPTIMIZATION_TYPES = ("reorder_changed_stops", "reorder_all_stops", "redistribute_stops_between_drivers")

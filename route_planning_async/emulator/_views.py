@@ -56,6 +56,20 @@ class BaseViews:
 
     # What every version renders alike -------------------------------------------
 
+    @staticmethod
+    def plan_fields(plan: PlanRecord) -> dict[str, Any]:
+        """The fields of the Plan representation every version has (not ``drivers``)."""
+        return {
+            "id": f"plans/{plan.id}",
+            "title": plan.title,
+            "starts": {"day": plan.starts.day, "month": plan.starts.month, "year": plan.starts.year},
+            "depot": f"depots/{plan.depot_id}",
+            "distributed": plan.distributed,
+            "writable": plan.writable,
+            "optimization": plan.optimization,
+            "routes": [f"routes/{route_id}" for route_id in plan.route_ids],
+        }
+
     def driver_json(self, driver: DriverConfig) -> dict[str, Any]:
         """The Driver representation (alone, and inside a plan), with the start and end addresses
         its route overrides gave it."""

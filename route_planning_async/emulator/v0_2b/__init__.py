@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers
+from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers, stop_import_items
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._records import StopRecord
 from route_planning_async.emulator._state import EmulatorState
@@ -30,18 +30,9 @@ def _handlers(config: EmulatorConfig, state: EmulatorState, timers: OperationTim
     return Handlers(config, state, timers).table
 
 
-def _import_items(data: object) -> tuple[str, list[Any]]:
-    """A stop import is a list of stops; an unassigned stop import is ``{"unassignedStops": [...]}``."""
-    prefix = ""
-    if isinstance(data, dict):
-        data = data.get("unassignedStops")
-        prefix = "unassignedStops"
-    return prefix, data if isinstance(data, list) else []
-
-
 def _stop_json(state: EmulatorState, record: StopRecord) -> dict[str, Any]:
     return Views(state).stop_json(record)
 
 
-V0_2B: Final = ApiVersion("v0.2b", BASE_PATH, ROUTE_TABLE, _handlers, _import_items, _stop_json)
+V0_2B: Final = ApiVersion("v0.2b", BASE_PATH, ROUTE_TABLE, _handlers, stop_import_items, _stop_json)
 """The v0.2b API, as the emulator serves it."""

@@ -22,15 +22,8 @@ class Views(BaseViews):
         """The Plan representation, with each driver in full."""
         drivers = [self.state.any_driver(driver_id) for driver_id in plan.driver_ids]
         return {
-            "id": f"plans/{plan.id}",
-            "title": plan.title,
-            "starts": {"day": plan.starts.day, "month": plan.starts.month, "year": plan.starts.year},
-            "depot": f"depots/{plan.depot_id}",
-            "distributed": plan.distributed,
-            "writable": plan.writable,
-            "optimization": plan.optimization,
+            **self.plan_fields(plan),
             "drivers": [self.driver_json(driver) for driver in drivers if driver is not None],
-            "routes": [f"routes/{route_id}" for route_id in plan.route_ids],
         }
 
     def stop_json(self, record: StopRecord) -> dict[str, Any]:

@@ -17,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any, Final
 
-from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers
+from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers, stop_import_items
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._records import StopRecord
 from route_planning_async.emulator._state import EmulatorState
@@ -32,18 +32,9 @@ def _handlers(config: EmulatorConfig, state: EmulatorState, timers: OperationTim
     return Handlers(config, state, timers).table
 
 
-def _import_items(data: object) -> tuple[str, list[Any]]:
-    """A stop import is a list of stops; an unassigned stop import is ``{"unassignedStops": [...]}``."""
-    prefix = ""
-    if isinstance(data, dict):
-        data = data.get("unassignedStops")
-        prefix = "unassignedStops"
-    return prefix, data if isinstance(data, list) else []
-
-
 def _stop_json(state: EmulatorState, record: StopRecord) -> dict[str, Any]:
     return Views(state).stop_json(record)
 
 
-V1: Final = ApiVersion("v1", BASE_PATH, ROUTE_TABLE, _handlers, _import_items, _stop_json)
+V1: Final = ApiVersion("v1", BASE_PATH, ROUTE_TABLE, _handlers, stop_import_items, _stop_json)
 """The v1 API, as the emulator serves it."""

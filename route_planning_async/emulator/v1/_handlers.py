@@ -11,6 +11,7 @@ list and a route's stops, and the stop search.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Callable
 from typing import Any
 
@@ -20,16 +21,15 @@ from route_planning_async.emulator._handlers import BaseHandlers
 from route_planning_async.emulator._pages import ListSpec
 from route_planning_async.emulator._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
 from route_planning_async.emulator._records import PlanRecord, RouteRecord, StopRecord
-from route_planning_async.emulator._requests import BodyKind
+from route_planning_async.emulator._requests import validate_plan_body
 from route_planning_async.emulator._state import EmulatorState
-from route_planning_async.emulator._validation import array_of, string
+from route_planning_async.emulator._validation import string
 from route_planning_async.emulator.v1._requests import (
     ROUTE_STOPS_LIST,
     ROUTES_LIST,
+    STOP_BODIES,
     validate_depot_body,
     validate_member_body,
-    validate_plan_body_v1,
-    validate_stop_body,
 )
 from route_planning_async.emulator.v1._routes import ROUTES
 from route_planning_async.emulator.v1._search import SearchError, search
@@ -63,11 +63,7 @@ class Handlers(BaseHandlers):
     views: Views
 
     def __init__(self, config: EmulatorConfig, state: EmulatorState, timers: OperationTimers) -> None:
-        super().__init__(config, state, timers, ROUTES, Views(state))
-
-    def stop_body(self, value: object, kind: BodyKind, path: str = "") -> dict[str, Any]:
-        """A v1 stop body (``clientId``, no ``driver``), validated and normalized."""
-        return validate_stop_body(value, kind, path, strict=self.config.strict)
+        super().__init__(config, state, timers, ROUTES, Views(state), STOP_BODIES)
 
     # ------------------------------------------------------------ the depot rule
 
@@ -81,12 +77,14 @@ class Handlers(BaseHandlers):
     # ------------------------------------------------------------------ plans
 
     def _plan_body_v1(self, call: Call, *, partial: bool) -> dict[str, Any]:
-        return validate_plan_body_v1(
+        """A v1 plan body: with ``routeOverrides``, dated in the years 2000 to 2100."""
+        return validate_plan_body(
             call.json,
             partial=partial,
-            earliest=self.config.earliest_plan_date,
-            latest=self.config.latest_plan_date,
+            earliest=max(self.config.earliest_plan_date, datetime.date(2000, 1, 1)),
+            latest=min(self.config.latest_plan_date, datetime.date(2100, 12, 31)),
             strict=self.config.strict,
+            with_overrides=True,
         )
 
     def plans_create(self, call: Call) -> Reply:
@@ -260,16 +258,9 @@ class Handlers(BaseHandlers):
         return Reply(204)
 
     def depots_import_batch(self, call: Call) -> Reply:
-        def check(item: object, where: str) -> dict[str, Any]:
-            return validate_depot_body(item, where, partial=False, strict=self.config.strict)
-
-        fields = array_of(call.json, "", check, min_items=1, max_items=100)
-        sent: list[Any] = call.json
-        imported = self.state.import_depots(fields)
-        answer = self.views.import_json(
-            imported, lambda depot: f"depots/{depot.id}", "depot", sent.__getitem__
+        return self.batch_import(
+            call, validate_depot_body, 100, self.state.import_depots, "depot", lambda d: f"depots/{d.id}"
         )
-        return Reply(200, answer)
 
     # ---------------------------------------------------------------- members
 
@@ -286,11 +277,6 @@ class Handlers(BaseHandlers):
         return Reply(204)
 
     def members_import_batch(self, call: Call) -> Reply:
-        def check(item: object, where: str) -> dict[str, Any]:
-            return validate_member_body(item, where, partial=False, strict=self.config.strict)
-
-        fields = array_of(call.json, "", check, min_items=1, max_items=50)
-        sent: list[Any] = call.json
-        imported = self.state.import_members(fields)
-        answer = self.views.import_json(imported, lambda m: f"members/{m.id}", "member", sent.__getitem__)
-        return Reply(200, answer)
+        return self.batch_import(
+            call, validate_member_body, 50, self.state.import_members, "member", lambda m: f"members/{m.id}"
+        )

@@ -3,8 +3,8 @@
 The field rules themselves are shared (``emulator/_requests.py``); v1's stop
 bodies name the client id ``clientId``, have no single ``driver`` (only
 ``allowedDrivers``), and add ``serviceInfo`` (stops in a plan) and
-``orderInfo.invoiceNumber``. Plans take ``routeOverrides`` with
-``optimizationSettings``; depots (``name`` and ``routeOverrides`` with a start
+``orderInfo.invoiceNumber`` (plans take ``routeOverrides``: the shared
+``validate_plan_body`` with ``with_overrides``); depots (``name`` and ``routeOverrides`` with a start
 address and time) and members (a ``role``) are v1's own. Every function takes
 the decoded JSON and the dotted ``param`` path of where it sits, and returns the
 value in normalized form or raises a 400 naming the param.
@@ -12,7 +12,6 @@ value in normalized form or raises a 400 naming the param.
 
 from __future__ import annotations
 
-import datetime
 from typing import Any, Final
 
 from route_planning_async.emulator._pages import ListSpec
@@ -21,13 +20,10 @@ from route_planning_async.emulator._requests import (
     EMAIL,
     EXTERNAL_ID_FILTER,
     VEHICLES,
-    BodyKind,
+    StopBodies,
     address_fields,
     reference,
-    route_overrides,
-    stop_fields,
     time_of_day,
-    validate_plan_body,
 )
 from route_planning_async.emulator._validation import (
     MAX_SAFE_INTEGER,
@@ -46,102 +42,13 @@ __all__ = [
     "MEMBER_ROLES",
     "ROUTES_LIST",
     "ROUTE_STOPS_LIST",
+    "STOP_BODIES",
     "validate_depot_body",
     "validate_member_body",
-    "validate_plan_body_v1",
-    "validate_stop_body",
 ]
 
-# Stop body fields (v1 document: createStop, updateStop, createUnassignedStop, ...).
-_STOP_CREATE = (
-    "address",
-    "timing",
-    "recipient",
-    "orderInfo",
-    "orderInfo.invoiceNumber",
-    "proofOfAttemptRequirements",
-    "allowedDrivers",
-    "activity",
-    "optimizationOrder",
-    "packageCount",
-    "notes",
-    "clientId",
-    "barcodes",
-    "customProperties",
-    "weight",
-    "paymentOnDelivery",
-    "serviceInfo",
-)
-_STOP_UPDATE = tuple(name for name in _STOP_CREATE if name not in ("address", "clientId"))
-_UNASSIGNED_IMPORT = tuple(name for name in _STOP_CREATE if name != "serviceInfo")
-_UNASSIGNED_CREATE = (*_UNASSIGNED_IMPORT, "depot")
-_UNASSIGNED_UPDATE = (*(name for name in _STOP_UPDATE if name != "serviceInfo"), "depot")
-
-_ALLOWED: dict[str, tuple[str, ...]] = {
-    "stop.create": _STOP_CREATE,
-    "stop.update": _STOP_UPDATE,
-    "unassigned.create": _UNASSIGNED_CREATE,
-    "unassigned.import": _UNASSIGNED_IMPORT,
-    "unassigned.update": _UNASSIGNED_UPDATE,
-}
-
-
-def validate_stop_body(
-    value: object, kind: BodyKind, path: str = "", *, strict: bool = True
-) -> dict[str, Any]:
-    """The normalized stop (or unassigned stop) body of a v1 call (``clientId`` comes back as
-    ``circuitClientId``, the name the store keeps)."""
-    return stop_fields(value, _ALLOWED[kind], path, partial=kind.endswith(".update"), strict=strict)
-
-
-# ------------------------------------------------------------------ plans
-
-_OBJECTIVES = ("distribute_services",)
-_SUB_OBJECTIVES = ("equalize_workload", "equalize_time", "maximize_efficiency")
-
-
-def _optimization_settings(value: object, path: str, strict: bool) -> dict[str, Any] | None:
-    if value is None:
-        return None
-    obj = expect_object(value, path)
-    check_keys(obj, ("objective", "subObjective"), path, strict)
-    result: dict[str, Any] = {}
-    for key, choices in (("objective", _OBJECTIVES), ("subObjective", _SUB_OBJECTIVES)):
-        if obj.get(key) is not None:
-            result[key] = choice(obj[key], join(path, key), choices)
-    return result
-
-
-def validate_plan_body_v1(
-    value: object,
-    *,
-    partial: bool,
-    earliest: datetime.date,
-    latest: datetime.date,
-    strict: bool = True,
-) -> dict[str, Any]:
-    """A v1 plan create or PATCH body: v0.2b's fields and ``routeOverrides`` (with
-    ``optimizationSettings``); a plan's date lies in the years 2000 to 2100."""
-    obj = dict(expect_object(value, ""))
-    overrides: Any = obj.pop("routeOverrides", _MISSING)
-    earliest = max(earliest, datetime.date(2000, 1, 1))
-    latest = min(latest, datetime.date(2100, 12, 31))
-    fields = validate_plan_body(obj, partial=partial, earliest=earliest, latest=latest, strict=strict)
-    if overrides is not _MISSING:
-        settings: Any = _MISSING
-        if isinstance(overrides, dict) and "optimizationSettings" in overrides:
-            overrides = dict(overrides)
-            settings = overrides.pop("optimizationSettings")
-        checked = route_overrides(overrides, "routeOverrides", strict)
-        if checked is not None and settings is not _MISSING:
-            checked["optimizationSettings"] = _optimization_settings(
-                settings, "routeOverrides.optimizationSettings", strict
-            )
-        fields["routeOverrides"] = checked
-    return fields
-
-
-_MISSING: Final = object()
+STOP_BODIES: Final = StopBodies("clientId", ("serviceInfo",), ("orderInfo.invoiceNumber",))
+"""v1's stop bodies (v1 document: createStop, updateStop, createUnassignedStop ...)."""
 
 
 # ----------------------------------------------------------------- depots

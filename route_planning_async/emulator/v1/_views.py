@@ -150,15 +150,8 @@ class Views(BaseViews):
     def plan_json(self, plan: PlanRecord) -> dict[str, Any]:
         """The Plan representation: driver ids, and the plan's ``routeOverrides``."""
         return {
-            "id": f"plans/{plan.id}",
-            "title": plan.title,
-            "starts": {"day": plan.starts.day, "month": plan.starts.month, "year": plan.starts.year},
-            "depot": f"depots/{plan.depot_id}",
-            "distributed": plan.distributed,
-            "writable": plan.writable,
-            "optimization": plan.optimization,
+            **self.plan_fields(plan),
             "drivers": [f"drivers/{driver_id}" for driver_id in plan.driver_ids],
-            "routes": [f"routes/{route_id}" for route_id in plan.route_ids],
             "routeOverrides": self._plan_overrides(plan.route_overrides),
         }
 
