@@ -50,7 +50,6 @@ from route_planning_async.v1 import (
 from route_planning_async.v1._endpoints import ENDPOINTS, OPERATION_IDS
 from route_planning_async.v1.search import field
 
-
 BASE = "https://api.example.test/public/v1"
 DOCUMENT = Path(__file__).resolve().parent.parent / "emulator" / "data" / "public-openapi-v1.json"
 NO_BODY = object()
