@@ -7,6 +7,7 @@ The rooms, each importing only rooms listed above it:
 
 - ``_stdio``: ``-`` for a file: standard input where a file is read, standard output where one is written.
 - ``_errors``: exit codes and the errors that end a command with one line on stderr.
+- ``_versions``: ``--api-version``: the version's client class, chosen in this one place.
 - ``_summary``: a distributed plan route by route, as plain data.
 - ``_cells``: every CSV the tool writes, its cells escaped so that no spreadsheet runs them.
 - ``_csv``: stops as CSV, the column mapping, the failure report and the export.
@@ -21,11 +22,15 @@ The rooms, each importing only rooms listed above it:
 - ``_progress``: an import with a progress bar, a wait with a status line, the stats rows.
 - ``_options``: the shared options, the help's epilog, the options several commands take, and
   the decorators that make a coroutine a command.
+- ``_rows``: the rows of an import file (CSV or JSON), the import of the team's records and its report.
 - ``_demo``: ``demo``, the whole workflow against an embedded emulator.
 - ``_plans``: ``plans list|create|get|delete``.
 - ``_stops``: ``stops list|import|export|sample``.
+- ``_search``: ``stops search`` (v1), added to the ``stops`` group.
 - ``_routes``: ``optimize``, ``operations wait|cancel``, ``distribute``, ``routes get``.
-- ``_drivers``: ``drivers list|import`` (the driver CSV too).
+- ``_drivers``: ``drivers list|import`` (the driver file too).
+- ``_depots``: ``depots list|import`` (the depot file too; import is v1's).
+- ``_members``: ``members import`` (v1).
 - ``_emulator``: ``emulator``, a lasting emulator for the other commands.
 - ``_webhooks``: ``webhooks listen`` and ``webhooks verify``: receiving the service's events.
 - ``_app``: the root command, with every command group added to it.

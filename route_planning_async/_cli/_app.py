@@ -6,11 +6,14 @@ import click
 
 from route_planning_async import __version__
 from route_planning_async._cli._demo import demo
+from route_planning_async._cli._depots import depots
 from route_planning_async._cli._drivers import drivers
 from route_planning_async._cli._emulator import emulator_command
+from route_planning_async._cli._members import members
 from route_planning_async._cli._options import Group, shared_options
 from route_planning_async._cli._plans import plans
 from route_planning_async._cli._routes import distribute, operations, optimize, routes
+from route_planning_async._cli._search import stops_search
 from route_planning_async._cli._stops import stops
 from route_planning_async._cli._webhooks import webhooks
 
@@ -33,7 +36,10 @@ for command in (
     operations,
     webhooks,
     drivers,
+    depots,
+    members,
     routes,
     emulator_command,
 ):
     cli.add_command(command)
+stops.add_command(stops_search)

@@ -30,12 +30,11 @@ from route_planning_async._cli._options import (
     INPUT_CSV,
     failures_option,
     limit_option,
-    not_stdout,
     service,
     service_group,
 )
 from route_planning_async._cli._render import Output
-from route_planning_async._cli._rows import ParsedRow, normalized, parse_rows, read_rows, report_import
+from route_planning_async._cli._rows import ParsedRow, import_file, normalized, parse_rows, read_rows
 from route_planning_async._cli._run import Settings, first, open_client, print_result
 
 __all__ = ["DriverCsv", "DriverRow", "drivers", "read_driver_csv"]
@@ -190,15 +189,12 @@ async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: P
       start_address and end_address (one address line). CSV '-' reads stdin;
     a .json file (an array of objects with these keys) is read too.
     """
-    output = Output(json=settings.json)
-    not_stdout(settings, failures_path, "--failures")
     table = read_driver_csv(csv_file)
-    valid = [row.item for row in table.rows if row.item is not None]
-    report = None
-    if valid:
-        async with open_client(settings) as client:
-            report = await client.drivers.import_many(valid)
-    rows, header = table.rows, table.header
-    return report_import(
-        output, kind="drivers", rows=rows, header=header, report=report, failures_path=failures_path
+    return await import_file(
+        settings,
+        kind="drivers",
+        header=table.header,
+        rows=table.rows,
+        failures_path=failures_path,
+        send=lambda client, items: client.drivers.import_many(items),
     )

@@ -237,7 +237,8 @@ def plan_table(plan: Mapping[str, Any]) -> Table:
     table = Table(title=str(plan["id"]), show_header=False)
     table.add_column("Field")
     table.add_column("Value")
-    drivers = [driver["id"] for driver in plan.get("drivers") or []]
+    # v0.2b's plan holds its drivers, v1's their ids.
+    drivers = [driver if isinstance(driver, str) else driver["id"] for driver in plan.get("drivers") or []]
     for name, value in (
         ("Title", plan["title"]),
         ("Starts", str(plan["starts"])),

@@ -12,9 +12,9 @@ array, from 1.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 import attrs
 
@@ -22,13 +22,18 @@ from route_planning_async import ImportReport, Outcome, ValidationError
 from route_planning_async._cli._csv import CsvError, _records
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._failures import Failures
+from route_planning_async._cli._options import not_stdout
 from route_planning_async._cli._render import Output, failures_table
-from route_planning_async._cli._run import dump_json
+from route_planning_async._cli._run import Settings, dump_json, open_client
 from route_planning_async._cli._stdio import describe, read_input
+
+if TYPE_CHECKING:
+    from route_planning_async._cli._versions import AnyClient
 
 __all__ = [
     "ParsedRow",
     "RowFile",
+    "import_file",
     "import_outcomes",
     "normalized",
     "parse_rows",
@@ -139,18 +144,22 @@ def parse_rows(table: RowFile, parse: Callable[[Mapping[str, str]], T]) -> list[
     return parsed
 
 
-def import_outcomes(report: ImportReport[Any], count: int) -> list[tuple[str | None, str | None]]:
-    """``(new id, None)`` or ``(None, why not)`` of each position of an import."""
+def import_outcomes(report: ImportReport[Any], count: int) -> list[tuple[Outcome, str | None]]:
+    """The outcome of each position of an import, with the new id (created) or why not (else;
+    None for a row skipped as already there)."""
     errors: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
     for batch in report.failed_batches:
         for position in batch.positions:
             errors[position] = f"{batch.outcome.value}: {batch.error}"
-    result: list[tuple[str | None, str | None]] = []
+    result: list[tuple[Outcome, str | None]] = []
     for position in range(count):
-        if report.outcome(position) is Outcome.CREATED:
-            result.append((report.stop_id(position), None))
+        outcome = report.outcome(position)
+        if outcome is Outcome.CREATED:
+            result.append((outcome, report.stop_id(position)))
+        elif outcome is Outcome.SKIPPED:
+            result.append((outcome, None))
         else:
-            result.append((None, errors.get(position, "not imported")))
+            result.append((outcome, errors.get(position, "not imported")))
     return result
 
 
@@ -171,18 +180,22 @@ def report_import(
     failures = Failures(header, [(row, row.error or "") for row in rows if row.item is None])
     valid = [row for row in rows if row.item is not None]
     imported: list[tuple[int, str]] = []
+    skipped: list[int] = []
     if report is not None:
-        for row, (new_id, error) in zip(valid, import_outcomes(report, len(valid)), strict=True):
-            if new_id is not None:
-                imported.append((row.line, new_id))
+        for row, (outcome, text) in zip(valid, import_outcomes(report, len(valid)), strict=True):
+            if outcome is Outcome.CREATED and text is not None:
+                imported.append((row.line, text))
+            elif outcome is Outcome.SKIPPED:
+                skipped.append(row.line)
             else:
-                failures.add(row, error or "not imported")
+                failures.add(row, text or "not imported")
     written = failures.write(failures_path)
     if output.json:
         dump_json(
             {
                 "rows": len(rows),
                 "imported": len(imported),
+                "skipped": len(skipped),
                 "failed": len(failures),
                 kind: [{"line": line, "id": new_id} for line, new_id in imported],
                 **failures.as_json(failures_path, written),
@@ -191,7 +204,31 @@ def report_import(
     else:
         if failures:
             output.err.print(failures_table(failures.by_line(), title="Rows not imported"))
-        output.note(f"imported {len(imported)} of {len(rows)} {kind}")
+        extra = f" ({len(skipped)} already there, skipped)" if skipped else ""
+        output.note(f"imported {len(imported)} of {len(rows)} {kind}{extra}")
         if written:
             output.note(f"{written} failed row(s) written to {failures_path}")
     return ExitCode.PARTIAL if failures else ExitCode.OK
+
+
+async def import_file(
+    settings: Settings,
+    *,
+    kind: str,
+    header: Sequence[str],
+    rows: Sequence[ParsedRow[T]],
+    failures_path: Path | None,
+    send: Callable[[AnyClient, list[T]], Awaitable[ImportReport[Any]]],
+) -> int:
+    """An import command: send the valid ``rows`` with ``send(client, items)`` (an
+    ``import_many``), then :func:`report_import`; the exit code."""
+    output = Output(json=settings.json)
+    not_stdout(settings, failures_path, "--failures")
+    valid = [row.item for row in rows if row.item is not None]
+    report = None
+    if valid:
+        async with open_client(settings) as client:
+            report = await send(client, valid)
+    return report_import(
+        output, kind=kind, rows=rows, header=header, report=report, failures_path=failures_path
+    )

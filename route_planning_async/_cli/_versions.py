@@ -23,6 +23,7 @@ __all__ = [
     "API_VERSIONS",
     "API_VERSION_ENV",
     "DEFAULT_API_VERSION",
+    "as_v1",
     "check_base_url",
     "client_class",
     "require_version",
@@ -58,6 +59,19 @@ def require_version(version: str, needed: str, what: str) -> None:
             f"{what} needs --api-version {needed} (or {API_VERSION_ENV}={needed}); "
             f"the {version} API has no such call"
         )
+
+
+def as_v1(client: AnyClient, what: str) -> V1Client:
+    """``client`` as the v1 client it must be for ``what`` (a command only v1 has).
+
+    Raises:
+        InputError: The client speaks another version.
+    """
+    from route_planning_async.v1 import RoutePlanningClient as V1Client
+
+    if not isinstance(client, V1Client):
+        raise InputError(f"{what} needs --api-version v1 (or {API_VERSION_ENV}=v1)")
+    return client
 
 
 def check_base_url(base_url: str | None, version: str) -> None:
