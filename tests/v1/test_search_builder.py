@@ -125,9 +125,9 @@ def test_a_comparison_keeps_its_parts() -> None:
 
 
 def test_python_and_or_are_refused() -> None:
-    a, b = field("notes") == "a", field("notes") == "b"
+    a = field("notes") == "a"
     with pytest.raises(TypeError, match=re.escape("join with & and |")):
-        _ = a and b
+        bool(a)  # what `a and b` would call
     with pytest.raises(TypeError, match="cannot join"):
         _ = a & "notes = 1"  # type: ignore[operator]
 
