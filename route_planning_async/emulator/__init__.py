@@ -1,6 +1,6 @@
 """A faithful local Route Planning server, for demos, tests and benchmarks.
 
-Like moto or stripe-mock, it re-implements the contract (v0.2b) on its own, so it
+Like moto or stripe-mock, it re-implements the service (v0.2b and v1) on its own, so it
 catches the client's mistakes instead of sharing them: strict validation, the
 plan state machine, exact sliding-window rate limits per API key, a deterministic
 optimizer and geocoder, and scriptable seeded faults. It serves HTTPS on
@@ -35,11 +35,14 @@ the ``route_planning_emulator`` and ``route_planning_client`` fixtures from
 Names are loaded on first use, so importing this package (and the pytest plugin)
 costs nothing until an emulator is made.
 
-It serves each API version below its base path (``emu.base_url_for("v0.2b")``;
-``emu.base_url`` is v0.2b's). What every version shares knows no version: the
-store, the plan lifecycle, the limits, the faults, the server and the pipeline;
-what a version decides (its route table, request rules and answers) is in its own
-package, ``v0_2b/``.
+It serves each API version below its base path, from one store, as the service
+does: a plan made through one version is read through the other
+(``emu.base_url_for("v0.2b")``, ``emu.base_url_for("v1")``; ``emu.base_url`` is
+v0.2b's). What every version shares knows no version: the store, the plan
+lifecycle, the limits, the faults, the server and the pipeline, and the request
+rules, handlers and answers the versions have in common; what a version decides
+(its route table, stop fields and answers) is in its own package, ``v0_2b/`` and
+``v1/``.
 
 The rooms, from the outside in:
 
@@ -47,17 +50,24 @@ The rooms, from the outside in:
   measures (``max_in_window`` ...); ``_tls.py``: the throwaway CA;
   ``__main__.py``: the process; ``pytest_plugin.py``: the fixtures;
 - ``_config.py``: :class:`EmulatorConfig` and the team (drivers, depots, custom
-  stop properties); ``_team_file.py``: the team read from a TOML or JSON file;
+  stop properties, service offerings); ``_team_file.py``: the team read from a TOML or JSON file;
   ``_options.py``: the command line both emulator commands take;
 - ``_app.py``: the aiohttp application and the request pipeline (base path,
   authentication, route, path ids, rate limits, faults, body) that ends in a
   version's handler; ``_api.py``: what the pipeline and a version share (the
   call, the reply, :class:`ApiVersion`); ``_versions.py``: the versions served;
-  ``_routes.py``: route tables and path matching; ``_pages.py``: page sizes,
-  filters and page tokens of the lists; ``_validation.py``: the JSON value checks
-  request rules are written with; ``_problems.py``: error answers;
-- ``v0_2b/``: v0.2b's base path and route table, request rules, views (the JSON
-  answers) and handlers, one per endpoint;
+  ``_routes.py``: route tables, the endpoints every version serves, and path
+  matching; ``_pages.py``: page sizes, filters and page tokens of the lists;
+  ``_validation.py``: the JSON value checks request rules are written with;
+  ``_requests.py``: the request rules the versions share (each version names its
+  stop fields); ``_handlers.py``: the handlers the versions share;
+  ``_views.py``: the answers the versions give alike; ``_problems.py``: error
+  answers;
+- ``v0_2b/``: v0.2b's base path, route table, stop fields, views (the JSON
+  answers) and handlers;
+- ``v1/``: v1's base path, route table, request rules (stop fields, depots,
+  members), views, handlers (the depot rule, depots, members, routes) and the stop
+  search (``_search.py``);
 - ``_limits.py``: the server's rate limits per API key (sliding windows or token
   buckets, the penalty for sustained traffic) and the timeline of the limits in
   force; ``_link.py``: the link's latency and jitter; ``_faults.py``: scripted
@@ -66,9 +76,10 @@ The rooms, from the outside in:
   together from ``_store.py`` (collections, ids, lookups and guards),
   ``_edits.py`` (plain writes to plans, stops and unassigned stops),
   ``_live.py`` (live changes), ``_optimizations.py`` (optimization operations),
-  ``_lifecycle.py`` (save and distribution: the plan state machine) and
+  ``_lifecycle.py`` (save and distribution: the plan state machine),
   ``_drivers.py`` (the team's drivers, changeable as the public API documentation
-  allows);
+  allows), ``_depots.py`` and ``_members.py`` (v1's depots and members);
+  ``_services.py``: the service offerings a stop's ``serviceInfo`` names (v1);
 - ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their stored
   JSON form; ``_collections.py``: ordered stores with cursor pagination;
 - ``_driving.py``: a driver working through a distributed route
@@ -91,6 +102,7 @@ if TYPE_CHECKING:
         EmulatorConfig,
         LimiterKind,
         PunishSustained,
+        ServiceOfferingConfig,
         TeamConfig,
     )
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
@@ -124,6 +136,7 @@ __all__ = [
     "RequestLog",
     "RequestRecord",
     "RouteSpec",
+    "ServiceOfferingConfig",
     "TeamConfig",
     "TeamFile",
     "WebhookDelivery",
@@ -141,6 +154,7 @@ _WHERE = {
     "EmulatorConfig": "_config",
     "LimiterKind": "_config",
     "PunishSustained": "_config",
+    "ServiceOfferingConfig": "_config",
     "TeamConfig": "_config",
     "TeamFile": "_team_file",
     "read_team_file": "_team_file",

@@ -25,6 +25,7 @@ __all__ = [
     "EmulatorConfig",
     "LimiterKind",
     "PunishSustained",
+    "ServiceOfferingConfig",
     "TeamConfig",
     "WeightUnit",
 ]
@@ -143,6 +144,60 @@ class CustomStopPropertyConfig:
     """Served as ``visibleToRecipients`` (public docs field)."""
 
 
+def _service_identifier(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    if re.fullmatch(r"[A-Za-z0-9]{1,32}", value) is None:
+        raise ValueError(f"identifier must be 1 to 32 letters or digits, got {value!r}")
+
+
+@attrs.frozen
+class ServiceOfferingConfig:
+    """A service the team offers (v1's ``serviceInfo``): a stop names it by ``identifier``.
+
+    A stop may take it when its activity is one of ``activities``, its plan's depot one of
+    ``depots`` (none: every depot) and, with an operating area, its place within
+    ``area_radius_km`` of the area's centre; otherwise its create or update is refused
+    (400 ``service_activity_not_supported``, ``service_not_available_at_depot``,
+    ``operating_area_violation``). Its SLA is due ``horizon_days`` after it starts.
+    """
+
+    identifier: str = attrs.field(validator=_service_identifier)
+    """1 to 32 letters or digits; stops send it as ``serviceInfo.identifier``."""
+    name: str
+    """Display name."""
+    activities: tuple[str, ...] = ("delivery", "pickup")
+    """The stop activities it serves."""
+    depots: tuple[str, ...] = ()
+    """Bare ids of the depots it is offered at; empty: every depot."""
+    area_latitude: float | None = None
+    """Centre of its operating area; None (with the longitude): it operates everywhere."""
+    area_longitude: float | None = None
+    """Centre of its operating area."""
+    area_radius_km: float | None = None
+    """Radius of its operating area, in kilometres."""
+    horizon_days: int = 1
+    """Days from the SLA start to its due date (``deliveryHorizon``)."""
+    due_time: datetime.time | None = None
+    """Time of day the SLA is due (``slaDueTime``); None: the whole day."""
+    price: float = 0.0
+    """Its price (``price.value``)."""
+    currency: str = "GBP"
+    """Its price's currency (ISO 4217)."""
+
+
+def _default_services() -> tuple[ServiceOfferingConfig, ...]:
+    return (
+        ServiceOfferingConfig(
+            "NEXTDAY",
+            "Next day delivery",
+            activities=("delivery",),
+            area_latitude=51.5074,
+            area_longitude=-0.1278,
+            area_radius_km=40.0,
+            price=4.5,
+        ),
+    )
+
+
 def _default_depots() -> tuple[DepotConfig, ...]:
     return (
         DepotConfig("main", "Main depot", 51.5074, -0.1278, "1 Example Street", zip="WC2N 5DU"),
@@ -187,7 +242,8 @@ def _some(
 
 @attrs.frozen
 class TeamConfig:
-    """The emulated team: depots (the first is the main depot), drivers, custom stop properties."""
+    """The emulated team: depots (the first is the main depot), drivers, custom stop properties,
+    service offerings."""
 
     depots: tuple[DepotConfig, ...] = attrs.field(factory=_default_depots, converter=tuple, validator=_some)
     """The team's depots; the first one is the main depot used when a plan names none."""
@@ -197,6 +253,11 @@ class TeamConfig:
         factory=_default_properties, converter=tuple, validator=_at_most_three
     )
     """The team's custom stop property definitions."""
+    service_offerings: tuple[ServiceOfferingConfig, ...] = attrs.field(
+        factory=_default_services, converter=tuple
+    )
+    """The services the team offers (v1's ``serviceInfo``): by default ``NEXTDAY``, deliveries
+    within 40 km of central London."""
     default_start_time: datetime.time = datetime.time(9, 0)
     """Route start for drivers without a ``start_time``."""
     default_attempt_duration: float = 120.0

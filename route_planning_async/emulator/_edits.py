@@ -30,6 +30,7 @@ from route_planning_async.emulator._records import (
     StopRecord,
     UnassignedStopRecord,
 )
+from route_planning_async.emulator._services import checked_service
 from route_planning_async.emulator._store import Imported, Store, import_each
 
 __all__ = ["Edits"]
@@ -140,22 +141,20 @@ class Edits(Store):
         refs = self._driver_refs(fields, prefix)
         self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
         self._check_weight(fields.get("weight"), f"{prefix}weight")
-        self.check_service(extra.get("serviceInfo"), f"{prefix}serviceInfo")
         placed = self._place(fields["address"], plan.depot_id)
+        if "serviceInfo" in extra:
+            extra["serviceInfo"] = checked_service(
+                self.team,
+                extra["serviceInfo"],
+                activity=fields.get("activity") or "delivery",
+                depot_id=plan.depot_id,
+                location=(placed[0], placed[1]),
+                now=self.config.wall_clock(),
+                prefix=prefix,
+            )
         stop_id = plan.stops.new_id() if isinstance(plan.stops, CompactStops) else self.new_id()
         body = stop_body(plan.id, stop_id, fields, placed, self._identifiers)
         return StopRecord(stop_id, plan.id, body, placed[0], placed[1], tuple(refs), extra=extra)
-
-    def check_service(self, service: dict[str, Any] | None, param: str) -> None:
-        """A ``serviceInfo.identifier`` must name a service offering of the team; the emulated
-        team offers none (404 ``service_offering_not_found``, v1)."""
-        if service and service.get("identifier") is not None:
-            raise Problem(
-                404,
-                "No current service offering matches the provided identifier",
-                "service_offering_not_found",
-                f"{param}.identifier",
-            )
 
     def add_stop(self, plan: PlanRecord, record: StopRecord) -> StopRecord:
         """Store a built stop; its drivers join the plan ("on first creation ... also added")."""
@@ -184,7 +183,6 @@ class Edits(Store):
     def patched_stop(self, record: StopRecord, patch: dict[str, Any]) -> StopRecord:
         """A copy of ``record`` with a validated PATCH body applied (PATCH semantics)."""
         patch, extra = split_extra(patch)
-        self.check_service(extra.get("serviceInfo"), "serviceInfo")
         allowed = list(record.allowed_driver_ids)
         if "driver" in patch and patch["driver"] is not None:
             self._require_driver(patch["driver"], "driver")
@@ -198,12 +196,22 @@ class Edits(Store):
             self._check_custom_properties(patch["customProperties"], "customProperties")
         self._check_weight(patch.get("weight"), "weight")
         body = patched_body(record.body, patch, allowed, self._identifiers)
-        return attrs.evolve(
-            record,
-            body=body,
-            allowed_driver_ids=tuple(allowed),
-            extra=patched_extra(record.extra, extra),
-        )
+        kept = patched_extra(record.extra, extra)
+        if "serviceInfo" in extra or "activity" in patch:
+            sent = extra.get("serviceInfo")
+            plan = self.plans.get(record.plan_id)
+            kept["serviceInfo"] = checked_service(
+                self.team,
+                kept.get("serviceInfo"),
+                activity=body["activity"],
+                depot_id=plan.depot_id if plan is not None else self.main_depot_id,
+                location=(record.latitude, record.longitude),
+                now=self.config.wall_clock(),
+                cleared_start=isinstance(sent, dict)
+                and "slaStartsAt" in sent
+                and sent["slaStartsAt"] is None,
+            )
+        return attrs.evolve(record, body=body, allowed_driver_ids=tuple(allowed), extra=kept)
 
     def update_stop(self, plan: PlanRecord, stop_id: str, patch: dict[str, Any]) -> StopRecord:
         """PATCH /plans/<id>/stops/<id>: location and circuitClientId never change (Stops rule 2)."""
@@ -232,7 +240,6 @@ class Edits(Store):
         refs = self._driver_refs(fields, prefix)
         self._check_custom_properties(fields.get("customProperties"), f"{prefix}customProperties")
         self._check_weight(fields.get("weight"), f"{prefix}weight")
-        self.check_service(extra.get("serviceInfo"), f"{prefix}serviceInfo")
         placed = self._place(fields["address"], depot)
         stop_id = self.new_id()
         plan_body = stop_body("-", stop_id, fields, placed, self._identifiers)

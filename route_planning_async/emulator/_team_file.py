@@ -23,6 +23,7 @@ from route_planning_async.emulator._config import (
     CustomStopPropertyConfig,
     DepotConfig,
     DriverConfig,
+    ServiceOfferingConfig,
     TeamConfig,
 )
 
@@ -55,6 +56,7 @@ _SECTIONS: dict[str, type[Any]] = {
     "depots": DepotConfig,
     "drivers": DriverConfig,
     "custom_stop_properties": CustomStopPropertyConfig,
+    "service_offerings": ServiceOfferingConfig,
 }
 _TEAM_SCALARS = ("timezone", "default_start_time", "default_attempt_duration", "capacity_unit")
 
@@ -170,8 +172,10 @@ def read_team_file(path: str | Path) -> TeamFile:
     ``limits`` categories left out keep the contract's rules. At the top: ``timezone``,
     ``default_start_time``, ``default_attempt_duration`` and ``capacity_unit`` (the fields of
     :class:`TeamConfig`); then lists of tables ``depots`` (the first is the main depot),
-    ``drivers`` and ``custom_stop_properties`` (at most 3), whose keys are the fields of
-    :class:`DepotConfig`, :class:`DriverConfig` and :class:`CustomStopPropertyConfig`; times of
+    ``drivers``, ``custom_stop_properties`` (at most 3) and ``service_offerings`` (v1's
+    ``serviceInfo``), whose keys are the fields of :class:`DepotConfig`,
+    :class:`DriverConfig`, :class:`CustomStopPropertyConfig` and
+    :class:`ServiceOfferingConfig`; times of
     day are ``"HH:MM"``. A driver without ``email`` and ``phone`` has no contact details. The
     table ``limits`` holds the limits the emulator enforces, in the format of a limits file (the
     command line's ``--limits FILE``: ``route-planning emulator --help`` shows it).

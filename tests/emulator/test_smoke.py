@@ -22,10 +22,11 @@ async def test_serves_https_on_loopback(emu: Emulator, api: Api) -> None:
 @pytest.mark.asyncio
 async def test_each_version_has_its_base_url(emu: Emulator, api: Api) -> None:
     assert emu.base_url_for("v0.2b") == emu.base_url == emu.origin + "/public/v0.2b"
-    with pytest.raises(ConfigurationError, match=r"no API version 'v1'; it serves v0\.2b"):
-        emu.base_url_for("v1")
+    assert emu.base_url_for("v1") == emu.origin + "/public/v1"
+    with pytest.raises(ConfigurationError, match=r"no API version 'v2'; it serves v0\.2b, v1"):
+        emu.base_url_for("v2")
     # A version the emulator does not serve has no endpoints.
-    url, headers = emu.origin + "/public/v1/depots", {"Authorization": basic(emu.api_key)}
+    url, headers = emu.origin + "/public/v2/depots", {"Authorization": basic(emu.api_key)}
     async with api.session.get(url, headers=headers, ssl=emu.ssl_context) as answer:
         assert answer.status == 404
     assert emu.log.records[-1].outcome == "not_found"

@@ -5,8 +5,8 @@ reshaped (v1 document, migration guide): ``clientId`` for ``circuitClientId``,
 ``allowedDrivers`` as driver ids for ``driverIdentifier`` and
 ``allowedDriversIdentifiers``, ``eta`` and ``deliveryInfo.timeAtStopInfo`` as
 ``{status, value}`` unions for the ``...NullReason`` fields, and
-``orderInfo.invoiceNumber`` and ``serviceInfo`` from what v1 wrote beside the
-body. A plan carries driver ids and its ``routeOverrides``; a depot its
+``orderInfo.invoiceNumber`` and ``serviceInfo`` (``_services.py``) from what v1
+wrote beside the body. A plan carries driver ids and its ``routeOverrides``; a depot its
 ``routeOverrides`` (null for the configured depots, which were given none);
 a member its roles. What every version renders alike is in ``emulator/_views.py``.
 """
@@ -22,6 +22,7 @@ from route_planning_async.emulator._records import (
     StopRecord,
     UnassignedStopRecord,
 )
+from route_planning_async.emulator._services import service_json
 from route_planning_async.emulator._views import BaseViews, address_json
 
 __all__ = ["Views"]
@@ -105,13 +106,6 @@ def _payment(value: dict[str, Any] | None) -> dict[str, Any] | None:
     return {"amount": value.get("amount"), "currency": value["currency"]}
 
 
-def _service_info(extra: dict[str, Any]) -> dict[str, Any]:
-    service = extra.get("serviceInfo") or {}
-    if service.get("slaStartsAt") is None:
-        return {"status": "empty"}
-    return {"status": "available", "value": {"identifier": None, "slaStartsAt": service["slaStartsAt"]}}
-
-
 def _order_info(body: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return {**body["orderInfo"], "invoiceNumber": extra.get("invoiceNumber")}
 
@@ -182,7 +176,9 @@ class Views(BaseViews):
             route=None if route is None else self.route_json(route),
             eta=_eta(body.get("eta")),
             clientId=body.get("circuitClientId"),
-            serviceInfo=_service_info(record.extra),
+            serviceInfo=service_json(
+                self.state.team, record.extra.get("serviceInfo"), body.get("paymentOnDelivery") is not None
+            ),
         )
         return result
 
