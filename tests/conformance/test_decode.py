@@ -27,6 +27,7 @@ from support.fixtures import scripted_client
 
 import route_planning_async as rp
 from route_planning_async.v0_2b._converter import structure, unstructure
+from route_planning_async.v1 import MemberInput
 
 from .schema import Answer, for_generation, resolved, response_schema
 from .versions import V0_2B, VERSIONS, Version
@@ -58,7 +59,9 @@ def kept(version: Version, original: Any, encoded: Any, path: str = "") -> list[
             return [f"{path}: {encoded!r} is not an object"]
         lost: list[str] = []
         for key, value in original.items():
-            target = version.decoding.renamed_on_encode.get(key, key)
+            # A key renamed on encoding is looked for under its new name, unless the
+            # model kept it (the same key may be renamed in one answer, kept in another).
+            target = key if key in encoded else version.decoding.renamed_on_encode.get(key, key)
             if target not in encoded:
                 lost.append(f"{path}.{key}: dropped")
                 continue
@@ -118,7 +121,7 @@ def test_kept_sees_a_lost_field() -> None:
     assert kept(V0_2B, {"t": 1795430000.5}, {"t": 1795430000.500001}) == []
 
 
-Call = Callable[[rp.RoutePlanningClient], Awaitable[Any]]
+Call = Callable[[Any], Awaitable[Any]]
 THROUGH_CLIENT: dict[str, tuple[tuple[str, str, str, str, Call], ...]] = {
     "v0.2b": (
         ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
@@ -137,6 +140,18 @@ THROUGH_CLIENT: dict[str, tuple[tuple[str, str, str, str, Call], ...]] = {
             "get",
             lambda c: c.unassigned_stops.get("u1"),
         ),
+    ),
+    "v1": (
+        ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
+        (
+            "GET",
+            "/plans/p1/stops/s1",
+            "/plans/{planId}/stops/{stopId}",
+            "get",
+            lambda c: c.stops.get("plans/p1/stops/s1"),
+        ),
+        ("GET", "/depots/d1", "/depots/{depotId}", "get", lambda c: c.depots.get("d1")),
+        ("POST", "/members", "/members", "post", lambda c: c.members.create(MemberInput(role="admin"))),
     ),
 }
 """Per version: answers also decoded through the client's methods (request method and
@@ -162,7 +177,7 @@ def test_generated_answers_decode_through_the_clients_methods(
     def check(body: Any) -> None:
         async def run() -> Any:
             service = FakeService().on(method, path, answer(body))
-            async with scripted_client(service) as client:
+            async with scripted_client(service, client=version.client) as client:
                 return await call(client)
 
         model = asyncio.run(run())

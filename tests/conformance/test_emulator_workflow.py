@@ -27,6 +27,7 @@ from route_planning_async._core import Request, Response, auth_header
 from route_planning_async._transport import AiohttpTransport
 from route_planning_async.emulator import Emulator, TeamConfig
 
+from . import workflow_v1
 from .schema import document
 from .versions import VERSIONS, Version
 
@@ -68,7 +69,7 @@ def version(request: pytest.FixtureRequest) -> Version:
 
 
 @pytest_asyncio.fixture
-async def recorded(version: Version) -> AsyncIterator[tuple[Emulator, rp.RoutePlanningClient, Recording]]:
+async def recorded(version: Version) -> AsyncIterator[tuple[Emulator, Any, Recording]]:
     team = TeamConfig(capacity_unit="kilogram")
     # Plans of up to 20 stops are optimized at once; a larger one takes an hour
     # (3.6 s sped up), so that its optimization can be canceled while it runs.
@@ -81,7 +82,7 @@ async def recorded(version: Version) -> AsyncIterator[tuple[Emulator, rp.RoutePl
             base_url = emu.origin + version.emulator_base_path
             inner = AiohttpTransport(session, base_url, headers, ssl_context=emu.ssl_context, timeout=None)
             recording = Recording(inner)
-            async with rp.RoutePlanningClient(
+            async with version.client(
                 emu.api_key,
                 base_url=base_url,
                 rate_limits=rp.RateLimits.unlimited(),
@@ -204,18 +205,19 @@ _V0_2B_REACHED = (
     ("GET", "/team/customStopProperties/{customStopPropertyId}", 200),
 )
 
-Workflow = Callable[[Emulator, rp.RoutePlanningClient], Awaitable[None]]
+Workflow = Callable[[Emulator, Any], Awaitable[None]]
 WORKFLOWS: dict[str, tuple[Workflow, tuple[tuple[str, str, int], ...]]] = {
     "v0.2b": (_v0_2b_workflow, _V0_2B_REACHED),
+    "v1": (workflow_v1.workflow, workflow_v1.REACHED),
 }
 """Per version: the workflow, and the answers (method, template, status) it must reach."""
 
-PATCHED_DEFECTS: dict[str, list[str]] = {"v0.2b": ["error_one_of_overlap"]}
+PATCHED_DEFECTS: dict[str, list[str]] = {"v0.2b": ["error_one_of_overlap"], "v1": ["error_one_of_overlap"]}
 """Per version: the defects of its document that response validation patches."""
 
 
 async def test_every_answer_of_a_full_workflow_is_official(
-    version: Version, recorded: tuple[Emulator, rp.RoutePlanningClient, Recording]
+    version: Version, recorded: tuple[Emulator, Any, Recording]
 ) -> None:
     emu, client, recording = recorded
     workflow, reached = WORKFLOWS[version.name]

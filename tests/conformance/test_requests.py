@@ -11,7 +11,6 @@ be valid under the version's request schema.
 from __future__ import annotations
 
 import asyncio
-import datetime
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -23,6 +22,19 @@ from support.fixtures import scripted_client
 
 import route_planning_async as rp
 
+from . import requests_v1
+from .strategies import (
+    ADDRESS,
+    DATES,
+    DRIVER_INPUT,
+    DRIVER_UPDATE,
+    DRIVERS,
+    TEXT,
+    built,
+    optional,
+    order_info,
+    stop_fields,
+)
 from .versions import VERSIONS, Version
 
 REQUESTS = settings(
@@ -33,125 +45,19 @@ REQUESTS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 
-_TEXT = st.text(alphabet=st.characters(codec="utf-8"), max_size=12) | st.text(max_size=300)
-"""Short strings, and long or unencodable ones (surrogates) past the bounds."""
-
-
-def _optional(strategy: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    return st.just(rp.UNSET) | st.none() | strategy
-
-
-def _built(cls: type[Any], **fields: st.SearchStrategy[Any]) -> st.SearchStrategy[Any]:
-    """``cls(**drawn fields)``, or None when the constructor refuses them."""
-
-    @st.composite
-    def build(draw: st.DrawFn) -> Any:
-        kwargs = {name: draw(strategy) for name, strategy in fields.items()}
-        kwargs = {name: value for name, value in kwargs.items() if value is not rp.UNSET}
-        try:
-            return cls(**kwargs)
-        except rp.ValidationError:
-            return None
-
-    return build()
-
-
-_NUMBERS = st.integers(-5, 12000) | st.floats(-1e7, 1e7, allow_nan=False)
-_ADDRESS = _built(
-    rp.AddressInput,
-    address_name=_optional(_TEXT),
-    address_line_one=_optional(_TEXT),
-    address_line_two=_optional(_TEXT),
-    city=_optional(_TEXT),
-    state=_optional(_TEXT),
-    zip=_optional(_TEXT),
-    country=_optional(_TEXT),
-    latitude=_optional(st.floats(-100, 100)),
-    longitude=_optional(st.floats(-200, 200)),
-).filter(lambda a: a is not None)
-_TIME = st.times() | st.builds(datetime.time, st.integers(0, 23), st.integers(0, 59))
-_TIMING = _built(
-    rp.TimingInput,
-    earliest_attempt_time=_optional(_TIME),
-    latest_attempt_time=_optional(_TIME),
-    estimated_attempt_duration=_optional(_NUMBERS),
+_COMMON = stop_fields(order_info(rp.OrderInfoInput), rp.ProofOfAttemptRequirements)
+_STOP_INPUT = built(
+    rp.StopInput, address=ADDRESS, driver=optional(st.just("d9")), client_id=optional(TEXT), **_COMMON
 )
-_RECIPIENT = _built(
-    rp.RecipientInput,
-    external_id=_optional(_TEXT),
-    email=_optional(_TEXT),
-    phone=_optional(_TEXT),
-    name=_optional(_TEXT),
-)
-_ORDER = _built(
-    rp.OrderInfoInput,
-    products=_optional(st.lists(_TEXT, max_size=102)),
-    seller_order_id=_optional(_TEXT),
-    seller_name=_optional(_TEXT),
-    seller_website=_optional(_TEXT),
-)
-_WEIGHT = _built(
-    rp.WeightInput,
-    amount=st.integers(-1, 1_000_001) | st.floats(-1, 1_000_001) | st.decimals(0, 1000, places=2).map(float),
-    unit=st.sampled_from([*rp.WeightUnit, "stone"]),
-)
-_PAYMENT = _built(
-    rp.PaymentOnDeliveryInput,
-    amount=_optional(st.integers(-1, 2**53 + 1) | st.floats(0, 100)),
-    currency=_optional(st.sampled_from([*sorted(rp.PAYMENT_CURRENCIES), "XYZ", "eur"])),
-)
-_DRIVERS = st.lists(st.sampled_from(["d1", "drivers/d2", "driver-3"]), max_size=4)
-_CUSTOM = st.dictionaries(st.text(min_size=0, max_size=55), _TEXT | st.none(), max_size=3)
-_COMMON: dict[str, st.SearchStrategy[Any]] = {
-    "timing": _optional(_TIMING),
-    "recipient": _optional(_RECIPIENT),
-    "order_info": _optional(_ORDER),
-    "proof_of_attempt_requirements": _optional(
-        st.builds(rp.ProofOfAttemptRequirements, enabled=st.none() | st.booleans())
-    ),
-    "allowed_drivers": _optional(_DRIVERS),
-    "activity": _optional(st.sampled_from(["delivery", "pickup", "swap"])),
-    "optimization_order": _optional(st.sampled_from(["first", "last", "default", "middle"])),
-    "package_count": _optional(_NUMBERS),
-    "weight": _optional(_WEIGHT),
-    "payment_on_delivery": _optional(_PAYMENT),
-    "notes": _optional(_TEXT | st.text(min_size=1990, max_size=2010)),
-    "barcodes": _optional(st.lists(_TEXT, max_size=202)),
-    "custom_properties": _optional(_CUSTOM),
-}
-_STOP_INPUT = _built(
-    rp.StopInput, address=_ADDRESS, driver=_optional(st.just("d9")), client_id=_optional(_TEXT), **_COMMON
-)
-_STOP_UPDATE = _built(rp.StopUpdate, **_COMMON)
-_UNASSIGNED_INPUT = _built(rp.UnassignedStopInput, address=_ADDRESS, client_id=_optional(_TEXT), **_COMMON)
-_UNASSIGNED_UPDATE = _built(rp.UnassignedStopUpdate, depot=_optional(st.just("depot-1")), **_COMMON)
-
-_EMAILS = st.from_regex(r"[a-z][a-z0-9._+-]{0,20}@[a-z][a-z0-9-]{0,10}\.[a-z]{2,6}", fullmatch=True)
-_OVERRIDES = _built(
-    rp.RouteOverridesInput,
-    start_time=_optional(_TIME),
-    end_time=_optional(_TIME),
-    start_address=_optional(_ADDRESS),
-    end_address=_optional(_ADDRESS),
-    max_stops=_optional(st.integers(-1, 3000)),
-)
-_DRIVER_FIELDS: dict[str, st.SearchStrategy[Any]] = {
-    "name": _optional(_TEXT),
-    "display_name": _optional(_TEXT),
-    "depots": _optional(st.lists(st.sampled_from(["depots/main", "north", "bad id!"]), max_size=3)),
-    "route_overrides": _optional(_OVERRIDES),
-}
-_DRIVER_INPUT = _built(
-    rp.DriverInput, email=_optional(_EMAILS | _TEXT), phone=_optional(_TEXT), **_DRIVER_FIELDS
-)
-_DRIVER_UPDATE = _built(rp.DriverUpdate, **_DRIVER_FIELDS)
+_STOP_UPDATE = built(rp.StopUpdate, **_COMMON)
+_UNASSIGNED_INPUT = built(rp.UnassignedStopInput, address=ADDRESS, client_id=optional(TEXT), **_COMMON)
+_UNASSIGNED_UPDATE = built(rp.UnassignedStopUpdate, depot=optional(st.just("depot-1")), **_COMMON)
 _DRIVER = {"id": "drivers/d1", "name": "n", "email": None, "phone": None, "active": True, "depots": []}
 
 _STOP = {"id": "plans/p1/stops/s1"}
 _IMPORTED = {"success": [], "failed": []}
 _PENDING = {"pending": True, "stop": None}
 _PLAN = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year": 2027}}
-_DATES = st.dates(datetime.date(1990, 1, 1), datetime.date(2110, 1, 1))
 
 Call = Callable[[rp.RoutePlanningClient, Any], Awaitable[Any]]
 Case = tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]
@@ -239,7 +145,7 @@ _V0_2B_CASES: list[Case] = [
     ),
     (
         "drivers.create",
-        _DRIVER_INPUT,
+        DRIVER_INPUT,
         "POST",
         "/drivers",
         "/drivers",
@@ -248,7 +154,7 @@ _V0_2B_CASES: list[Case] = [
     ),
     (
         "drivers.update",
-        _DRIVER_UPDATE,
+        DRIVER_UPDATE,
         "PATCH",
         "/drivers/d1",
         "/drivers/{driverId}",
@@ -257,7 +163,7 @@ _V0_2B_CASES: list[Case] = [
     ),
     (
         "drivers.import_batch",
-        st.lists(_DRIVER_INPUT, min_size=1, max_size=3),
+        st.lists(DRIVER_INPUT, min_size=1, max_size=3),
         "POST",
         "/drivers:import",
         "/drivers:import",
@@ -266,7 +172,7 @@ _V0_2B_CASES: list[Case] = [
     ),
     (
         "plans.create",
-        st.tuples(_TEXT, _DATES, _DRIVERS),
+        st.tuples(TEXT, DATES, DRIVERS),
         "POST",
         "/plans",
         "/plans",
@@ -275,7 +181,7 @@ _V0_2B_CASES: list[Case] = [
     ),
     (
         "plans.update",
-        st.tuples(_TEXT, _DRIVERS),
+        st.tuples(TEXT, DRIVERS),
         "PATCH",
         "/plans/p1",
         "/plans/{planId}",
@@ -294,7 +200,7 @@ _V0_2B_CASES: list[Case] = [
 ]
 
 
-CASES: dict[str, list[Case]] = {"v0.2b": _V0_2B_CASES}
+CASES: dict[str, list[Case]] = {"v0.2b": _V0_2B_CASES, "v1": requests_v1.CASES}
 """Per version: each call (its name, the inputs drawn, the request method and path,
 the document's template, the reply, the call)."""
 
@@ -328,7 +234,7 @@ def test_every_request_the_client_builds_is_valid(
         async def run() -> None:
             service = FakeService().on(method, path, answer(reply))
             try:
-                async with scripted_client(service) as client:
+                async with scripted_client(service, client=version.client) as client:
                     await call(client, value)
             except rp.ValidationError:
                 assert service.requests == []  # refused before anything was sent

@@ -17,15 +17,20 @@ from typing import Any, Protocol
 import attrs
 from emulator import openapi
 
-from route_planning_async._converter import camel_case
+import route_planning_async as rp
+from route_planning_async import v1 as v1_client
+from route_planning_async._core import Endpoint
 from route_planning_async.emulator import BASE_PATH
-from route_planning_async.v0_2b import _converter
-from route_planning_async.v0_2b._endpoints import ENDPOINTS, Endpoint
+from route_planning_async.emulator.v1 import BASE_PATH as V1_BASE_PATH
+from route_planning_async.v0_2b import _converter as v0_2b_converter
+from route_planning_async.v0_2b._endpoints import ENDPOINTS as V0_2B_ENDPOINTS
+from route_planning_async.v1 import _converter as v1_converter
+from route_planning_async.v1._endpoints import ENDPOINTS as V1_ENDPOINTS
 
-from . import v0_2b
+from . import v0_2b, v1
 from .schema import Decoding
 
-__all__ = ["V0_2B", "VERSIONS", "Converter", "Validation", "Version"]
+__all__ = ["V0_2B", "V1", "VERSIONS", "Converter", "Validation", "Version"]
 
 TESTS = Path(__file__).resolve().parent.parent
 
@@ -33,7 +38,8 @@ TESTS = Path(__file__).resolve().parent.parent
 class Validation(Protocol):
     """Validation of bodies against a version's document, its listed differences patched.
 
-    For v0.2b: ``tests/emulator/openapi.py``, which reads the same document.
+    Each version's :class:`~emulator.openapi.OpenApiDocument` (``tests/emulator/openapi.py``),
+    which reads the same document.
     """
 
     @property
@@ -76,23 +82,41 @@ class Version:
     """Validation of bodies against the document."""
     emulator_base_path: str
     """Where the emulator serves the version (the client's base URL is the origin and this)."""
-
-
-def _v0_2b_wire_names(attribute: str) -> tuple[str, ...]:
-    return (camel_case(attribute), *_converter.WIRE_NAMES.get(attribute, ()))
+    client: Callable[..., Any]
+    """The version's client class (its ``RoutePlanningClient``)."""
 
 
 V0_2B = Version(
     name="v0.2b",
     schema=TESTS / "emulator" / "data" / "public-openapi-v0.2b.json",
-    endpoints=ENDPOINTS,
+    endpoints=V0_2B_ENDPOINTS,
     decoding=v0_2b.DECODING,
     converter=Converter(
-        _converter.structure, _converter.structure_list, _converter.unstructure, _v0_2b_wire_names
+        v0_2b_converter.structure,
+        v0_2b_converter.structure_list,
+        v0_2b_converter.unstructure,
+        v0_2b_converter.CODEC.read_names,
     ),
-    validation=openapi,
+    validation=openapi.V0_2B,
     emulator_base_path=BASE_PATH,
+    client=rp.RoutePlanningClient,
 )
 
-VERSIONS: tuple[Version, ...] = (V0_2B,)
+V1 = Version(
+    name="v1",
+    schema=TESTS / "emulator" / "data" / "public-openapi-v1.json",
+    endpoints=V1_ENDPOINTS,
+    decoding=v1.DECODING,
+    converter=Converter(
+        v1_converter.structure,
+        v1_converter.structure_list,
+        v1_converter.unstructure,
+        v1_converter.CODEC.read_names,
+    ),
+    validation=openapi.V1,
+    emulator_base_path=V1_BASE_PATH,
+    client=v1_client.RoutePlanningClient,
+)
+
+VERSIONS: tuple[Version, ...] = (V0_2B, V1)
 """Every version the suite checks."""

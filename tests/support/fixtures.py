@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -25,14 +25,15 @@ def load(name: str) -> Any:
 
 @asynccontextmanager
 async def scripted_client(
-    service: FakeService, api_key: str = "test-key"
-) -> AsyncIterator[rp.RoutePlanningClient]:
+    service: FakeService, api_key: str = "test-key", *, client: Callable[..., Any] = rp.RoutePlanningClient
+) -> AsyncIterator[Any]:
     """A client without limits or retries whose every request goes to ``service``.
 
-    On a clean exit, checks that nothing unscripted was asked for and that every
-    scripted answer was.
+    ``client`` is the client class (a version's ``RoutePlanningClient``; v0.2b's by
+    default). On a clean exit, checks that nothing unscripted was asked for and that
+    every scripted answer was.
     """
-    async with rp.RoutePlanningClient(
+    async with client(
         api_key,
         base_url=BASE_URL,
         rate_limits=rp.RateLimits.unlimited(),
