@@ -114,6 +114,7 @@ async def serve(args: argparse.Namespace) -> None:
         print(f"api_key: {emulator.api_key}", flush=True)
         if args.ca_file and emulator.ca_pem is not None:
             print(f"ca_file: {args.ca_file}", flush=True)
+        print(f"v1: {emulator.base_url_for('v1')}   (the same data, through API v1)", flush=True)
         for line in _banner(config, args.ca_file if emulator.ca_pem is not None else None):
             print(line, flush=True)
         if args.print_env:
