@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -34,6 +34,10 @@ from route_planning_async import (
 )
 from route_planning_async._cli._cells import unescape_cell, write_csv
 from route_planning_async._cli._stdio import describe, open_output, read_input
+
+if TYPE_CHECKING:
+    from route_planning_async._cli._versions import StopInputs
+    from route_planning_async.v1 import Stop as V1Stop
 
 __all__ = [
     "ERROR_COLUMN",
@@ -254,8 +258,8 @@ class CsvRow:
     """Line number of the row's first line in the file (the header is line 1)."""
     values: Mapping[str, str]
     """The row's cells by header, as read (the failure report writes them back)."""
-    stop: StopInput | None
-    """The stop to import, when the row is valid."""
+    stop: Any
+    """The stop to import (a ``StopInput`` of the version read for), when the row is valid; else None."""
     error: str | None
     """Why the row is invalid, naming the column; None when it is valid."""
 
@@ -342,8 +346,10 @@ def _parse_cell(field: str, text: str) -> Any:
     return text
 
 
-def build_stop(fields: Mapping[str, Any]) -> StopInput:
+def build_stop(fields: Mapping[str, Any], inputs: StopInputs | None = None) -> Any:
     """The stop body for a row's parsed fields (field name -> value); absent fields stay unset.
+
+    ``inputs`` are the classes of the version it is for (None: v0.2b's).
 
     Raises :class:`~route_planning_async.ValidationError` when the contract rejects a value.
     """
@@ -363,7 +369,7 @@ def build_stop(fields: Mapping[str, Any]) -> StopInput:
         )
     order = pick("products", "seller_order_id", "seller_name")
     if order:
-        stop["order_info"] = OrderInfoInput(**order)
+        stop["order_info"] = (OrderInfoInput if inputs is None else inputs.order_info)(**order)
     weight = pick("weight", "weight_unit")
     if weight:
         if "weight" not in weight:
@@ -387,7 +393,7 @@ def build_stop(fields: Mapping[str, Any]) -> StopInput:
             "client_id",
         )
     )
-    return StopInput(**stop)
+    return (StopInput if inputs is None else inputs.stop)(**stop)
 
 
 def _row_error(exc: ValidationError, columns: ColumnMap) -> str:
@@ -401,7 +407,7 @@ def _row_error(exc: ValidationError, columns: ColumnMap) -> str:
     return f"column {header!r}: {exc.rule}"
 
 
-def _parse_row(line: int, values: Mapping[str, str], columns: ColumnMap) -> CsvRow:
+def _parse_row(line: int, values: Mapping[str, str], columns: ColumnMap, inputs: StopInputs | None) -> CsvRow:
     fields: dict[str, Any] = {}
     try:
         for field, header in columns.columns.items():
@@ -414,7 +420,7 @@ def _parse_row(line: int, values: Mapping[str, str], columns: ColumnMap) -> CsvR
     if not any(field in fields for field in _ADDRESS_FIELDS):
         return CsvRow(line, values, None, "no address: every address column is empty")
     try:
-        stop = build_stop(fields)
+        stop = build_stop(fields, inputs)
     except ValidationError as exc:
         return CsvRow(line, values, None, _row_error(exc, columns))
     return CsvRow(line, values, stop, None)
@@ -441,8 +447,11 @@ def _records(text: str) -> Iterator[tuple[int, list[str]]]:
         raise CsvError(f"line {reader.line_num}: {exc}") from None
 
 
-def read_stop_csv(source: Path | str, overrides: Mapping[str, str] | None = None) -> StopCsv:
-    """Read and validate a whole file of stops (a path, ``-`` for stdin, or the text itself as ``str``)."""
+def read_stop_csv(
+    source: Path | str, overrides: Mapping[str, str] | None = None, inputs: StopInputs | None = None
+) -> StopCsv:
+    """Read and validate a whole file of stops (a path, ``-`` for stdin, or the text itself as ``str``),
+    as stops of the version whose ``inputs`` are given (None: v0.2b's)."""
     if isinstance(source, Path):
         name = describe(source, reading=True)
         try:
@@ -476,7 +485,7 @@ def read_stop_csv(source: Path | str, overrides: Mapping[str, str] | None = None
             )
             continue
         values = dict(zip(header, record + [""] * (len(header) - len(record)), strict=True))
-        rows.append(_parse_row(line, values, columns))
+        rows.append(_parse_row(line, values, columns, inputs))
     return StopCsv(header=tuple(header), columns=columns, rows=tuple(rows))
 
 
@@ -546,7 +555,7 @@ def _cell_text(value: Any) -> str:
     return str(value)
 
 
-def stop_as_row(stop: Stop) -> dict[str, str]:
+def stop_as_row(stop: Stop | V1Stop) -> dict[str, str]:
     """A stop as the cells of :data:`EXPORT_COLUMNS` (lists joined with ``;``)."""
     values: dict[str, Any] = {
         "external_id": stop.recipient.external_id,
@@ -577,7 +586,7 @@ def stop_as_row(stop: Stop) -> dict[str, str]:
     return {name: _cell_text(values[name]) for name in EXPORT_COLUMNS}
 
 
-def write_stops(path: Path, stops: Iterable[Stop]) -> int:
+def write_stops(path: Path, stops: Iterable[Stop | V1Stop]) -> int:
     """Write stops as CSV with :data:`EXPORT_COLUMNS`; return how many were written."""
     with open_output(path) as stream:
         return write_csv(stream, EXPORT_COLUMNS, (stop_as_row(stop) for stop in stops))

@@ -33,6 +33,7 @@ from route_planning_async._cli._render import Output, routes_table, skipped_tabl
 from route_planning_async._cli._run import Settings, dump_json, open_client
 from route_planning_async._cli._sample_stops import DEFAULT_DEPOT, generate_stops
 from route_planning_async._cli._summary import summarize_routes
+from route_planning_async._cli._versions import as_v0_2b
 
 __all__ = ["demo", "run_demo"]
 
@@ -80,7 +81,8 @@ async def run_demo(
     area = DEFAULT_DEPOT
     config = demo_config(area, driver_count=driver_count, speedup=speedup, seed=seed)
     stops = generate_stops(stop_count, seed=seed, area=area)
-    async with open_client(Settings(), emulator_config=config) as client:
+    async with open_client(Settings(), emulator_config=config) as opened:
+        client = as_v0_2b(opened, "demo")  # the demo's workflow is written for v0.2b
         output.note(
             f"emulator at {client.base_url} (HTTPS), speed-up {speedup:g}: "
             f"{stop_count} stops, {driver_count} drivers, seed {seed}"

@@ -196,12 +196,10 @@ async def depots_import(
       FILE '-' reads stdin.
     """
     require_version(settings.api_version, "v1", "depots import")
-    header, rows = read_depot_rows(depot_file)
     return await import_file(
         settings,
         kind="depots",
-        header=header,
-        rows=rows,
+        read=lambda: read_depot_rows(depot_file),
         failures_path=failures_path,
         send=lambda client, items: as_v1(client, "depots import").depots.import_many(
             items, skip_existing=skip_existing

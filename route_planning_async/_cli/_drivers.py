@@ -189,12 +189,15 @@ async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: P
       start_address and end_address (one address line). CSV '-' reads stdin;
     a .json file (an array of objects with these keys) is read too.
     """
-    table = read_driver_csv(csv_file)
+
+    def read() -> tuple[tuple[str, ...], tuple[DriverRow, ...]]:
+        table = read_driver_csv(csv_file)
+        return table.header, table.rows
+
     return await import_file(
         settings,
         kind="drivers",
-        header=table.header,
-        rows=table.rows,
+        read=read,
         failures_path=failures_path,
         send=lambda client, items: client.drivers.import_many(items),
     )

@@ -98,12 +98,10 @@ async def members_import(settings: Settings, *, member_file: Path, failures_path
     'unknown' rather than sent twice: check those rows before importing again.
     """
     require_version(settings.api_version, "v1", "members import")
-    header, rows = read_member_rows(member_file)
     return await import_file(
         settings,
         kind="members",
-        header=header,
-        rows=rows,
+        read=lambda: read_member_rows(member_file),
         failures_path=failures_path,
         send=lambda client, items: as_v1(client, "members import").members.import_many(items),
     )

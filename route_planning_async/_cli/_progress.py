@@ -14,7 +14,7 @@ import math
 import signal
 import time
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import click
@@ -25,10 +25,11 @@ from route_planning_async import (
     ImportReport,
     Operation,
     Outcome,
-    RoutePlanningClient,
-    StopInput,
 )
 from route_planning_async._cli._render import ImportBar, Output, WaitStatus
+
+if TYPE_CHECKING:
+    from route_planning_async._cli._versions import AnyClient
 
 __all__ = [
     "ImportOutcome",
@@ -47,7 +48,7 @@ PROGRESS_INTERVAL = 5.0
 """Seconds between two progress lines when stderr is not a terminal."""
 
 
-def stats_rows(client: RoutePlanningClient) -> dict[str, dict[str, Any]]:
+def stats_rows(client: AnyClient) -> dict[str, dict[str, Any]]:
     """The scheduler's numbers per category, as table rows and JSON."""
     return {
         str(category): {
@@ -68,7 +69,7 @@ class ImportOutcome:
 
     outcomes: list[tuple[str | None, str | None]]
     """Per input row: ``(stop id, None)``, or ``(None, why not)``."""
-    report: ImportReport[StopInput]
+    report: ImportReport[Any]
     """The library's report."""
     interrupted: bool
     """True when Ctrl-C stopped the import."""
@@ -85,7 +86,7 @@ class ProgressLines:
     """
 
     def __init__(
-        self, client: RoutePlanningClient, mode: str, total: int, *, interval: float = PROGRESS_INTERVAL
+        self, client: AnyClient, mode: str, total: int, *, interval: float = PROGRESS_INTERVAL
     ) -> None:
         self._client = client
         self._mode = mode
@@ -141,7 +142,7 @@ def progress_mode(output: Output, requested: str) -> str:
 
 
 async def import_with_progress(
-    client: RoutePlanningClient, output: Output, plan: str, stops: Sequence[StopInput]
+    client: AnyClient, output: Output, plan: str, stops: Sequence[Any]
 ) -> list[tuple[str | None, str | None]]:
     """Import ``stops`` with a progress bar; per input, ``(stop id, None)`` or ``(None, why not)``."""
     return (
@@ -150,10 +151,10 @@ async def import_with_progress(
 
 
 async def import_rows(
-    client: RoutePlanningClient,
+    client: AnyClient,
     output: Output,
     plan: str,
-    stops: Sequence[StopInput],
+    stops: Sequence[Any],
     *,
     progress: str = "auto",
     live: bool = False,
@@ -169,8 +170,8 @@ async def import_rows(
     mode = progress_mode(output, progress)
     stop = asyncio.Event()
     interrupted = False
-    task: asyncio.Task[ImportReport[StopInput]] | None = None
-    last: list[ImportReport[StopInput]] = []
+    task: asyncio.Task[ImportReport[Any]] | None = None
+    last: list[ImportReport[Any]] = []
 
     def on_sigint() -> None:
         nonlocal interrupted
@@ -190,7 +191,7 @@ async def import_rows(
         with ImportBar(output, len(stops)) if mode == "bar" else contextlib.nullcontext() as bar:
             lines = ProgressLines(client, mode, len(stops)) if mode in ("lines", "json") else None
 
-            def on_progress(event: ImportProgress[StopInput]) -> None:
+            def on_progress(event: ImportProgress[Any]) -> None:
                 last[:] = [event.report]
                 if bar is not None:
                     bar.update(event.done, event.failed)
@@ -200,7 +201,7 @@ async def import_rows(
                 else:
                     on_progress_event(event)
 
-            async def run_import() -> ImportReport[StopInput]:
+            async def run_import() -> ImportReport[Any]:
                 if live:
                     done = await client.stops.live_import_many(
                         plan, stops, on_progress=on_progress, stop_event=stop, **options
@@ -252,7 +253,7 @@ def never_sent(report: ImportReport[Any]) -> set[int]:
     }
 
 
-def _outcome(report: ImportReport[StopInput], interrupted: bool) -> ImportOutcome:
+def _outcome(report: ImportReport[Any], interrupted: bool) -> ImportOutcome:
     reasons: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
     for failed in report.failed_batches:
         if failed.outcome == Outcome.UNKNOWN:
@@ -271,7 +272,7 @@ def _outcome(report: ImportReport[StopInput], interrupted: bool) -> ImportOutcom
     return ImportOutcome(outcomes, report, interrupted, never_sent(report))
 
 
-def import_summary(client: RoutePlanningClient, report: ImportReport[Any]) -> dict[str, Any]:
+def import_summary(client: AnyClient, report: ImportReport[Any]) -> dict[str, Any]:
     """The import's numbers and the scheduler's for its requests: 429s, retries, waits, learned limits."""
     stats = client.stats[Category.BATCH_IMPORT]
     reads = client.stats[Category.READ]
@@ -300,14 +301,14 @@ def import_summary(client: RoutePlanningClient, report: ImportReport[Any]) -> di
     }
 
 
-def read_counter(client: RoutePlanningClient) -> Callable[[], int]:
+def read_counter(client: AnyClient) -> Callable[[], int]:
     """Reads sent from now on: the polls, for a status line."""
     before = client.stats[Category.READ].sent
     return lambda: client.stats[Category.READ].sent - before
 
 
 async def wait_with_status(
-    client: RoutePlanningClient,
+    client: AnyClient,
     output: Output,
     operation: Operation,
     max_wait: float | None,

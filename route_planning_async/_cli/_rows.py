@@ -215,15 +215,16 @@ async def import_file(
     settings: Settings,
     *,
     kind: str,
-    header: Sequence[str],
-    rows: Sequence[ParsedRow[T]],
+    read: Callable[[], tuple[Sequence[str], Sequence[ParsedRow[T]]]],
     failures_path: Path | None,
     send: Callable[[AnyClient, list[T]], Awaitable[ImportReport[Any]]],
 ) -> int:
-    """An import command: send the valid ``rows`` with ``send(client, items)`` (an
-    ``import_many``), then :func:`report_import`; the exit code."""
+    """An import command: read the file (``read()``: its header and rows), send the valid
+    rows with ``send(client, items)`` (an ``import_many``), then :func:`report_import`; the
+    exit code. A ``--failures -`` that stdout cannot carry is refused before anything is read."""
     output = Output(json=settings.json)
     not_stdout(settings, failures_path, "--failures")
+    header, rows = read()
     valid = [row.item for row in rows if row.item is not None]
     report = None
     if valid:

@@ -37,6 +37,7 @@ from route_planning_async._cli._render import Output, failures_table, stops_tabl
 from route_planning_async._cli._run import Settings, dump_json, first, jsonable, open_client, print_result
 from route_planning_async._cli._sample_stops import fields_as_csv_row, generate_stop_fields
 from route_planning_async._cli._stdio import STDIO, describe, is_stdio, open_output
+from route_planning_async._cli._versions import stop_inputs
 
 __all__ = ["stops"]
 
@@ -249,7 +250,7 @@ async def stops_import(
     """
     output = Output(json=settings.json)
     not_stdout(settings, failures_path, "--failures")
-    table = read_stop_csv(csv_file, parse_column_overrides(map_columns))
+    table = read_stop_csv(csv_file, parse_column_overrides(map_columns), stop_inputs(settings.api_version))
     if table.columns.ignored:
         output.note(f"ignored columns: {', '.join(table.columns.ignored)}")
     valid = table.valid

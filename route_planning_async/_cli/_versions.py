@@ -8,7 +8,10 @@ version's package is imported only when a command uses it.
 from __future__ import annotations
 
 import urllib.parse
-from typing import TYPE_CHECKING, Final, TypeAlias
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Final, TypeAlias
+
+import attrs
 
 from route_planning_async._cli._errors import InputError
 from route_planning_async._error_codes import API_VERSIONS
@@ -23,10 +26,13 @@ __all__ = [
     "API_VERSIONS",
     "API_VERSION_ENV",
     "DEFAULT_API_VERSION",
+    "StopInputs",
+    "as_v0_2b",
     "as_v1",
     "check_base_url",
     "client_class",
     "require_version",
+    "stop_inputs",
 ]
 
 API_VERSION_ENV: Final = "ROUTE_PLANNING_API_VERSION"
@@ -72,6 +78,41 @@ def as_v1(client: AnyClient, what: str) -> V1Client:
     if not isinstance(client, V1Client):
         raise InputError(f"{what} needs --api-version v1 (or {API_VERSION_ENV}=v1)")
     return client
+
+
+def as_v0_2b(client: AnyClient, what: str) -> V0_2bClient:
+    """``client`` as the v0.2b client it must be for ``what`` (a workflow written for v0.2b).
+
+    Raises:
+        InputError: The client speaks another version.
+    """
+    from route_planning_async import RoutePlanningClient as V0_2bClient
+
+    if not isinstance(client, V0_2bClient):
+        raise InputError(f"{what} speaks v0.2b only: run it with --api-version v0.2b")
+    return client
+
+
+@attrs.frozen
+class StopInputs:
+    """An API version's ``StopInput`` and ``OrderInfoInput``, that a CSV row's stop is built
+    of (``_csv.build_stop``; the other nested inputs are shared by the versions)."""
+
+    stop: Callable[..., Any]
+    """The version's ``StopInput``."""
+    order_info: Callable[..., Any]
+    """The version's ``OrderInfoInput``."""
+
+
+def stop_inputs(version: str) -> StopInputs:
+    """The stop input classes of ``version``, its package imported now."""
+    if version == "v1":
+        from route_planning_async import v1
+
+        return StopInputs(v1.StopInput, v1.OrderInfoInput)
+    from route_planning_async import OrderInfoInput, StopInput
+
+    return StopInputs(StopInput, OrderInfoInput)
 
 
 def check_base_url(base_url: str | None, version: str) -> None:

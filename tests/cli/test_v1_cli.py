@@ -202,7 +202,7 @@ def _make_stops(served: ServedEmulator, plan_id: str) -> list[str]:
             ssl=emulator.ssl_context,
             rate_limits=emulator.config.server_limits,
         ) as client:
-            made = []
+            made: list[str] = []
             for number, (city, notes) in enumerate(
                 [("London", "gate code 12"), ("Berlin", None), ("London", None)]
             ):
@@ -240,6 +240,50 @@ def test_stops_search_lists_what_the_keyword_and_filter_select(
     assert "400" in bad.stderr
     bad_sort = v1("stops", "search", "--sort-field", "notes")
     assert bad_sort.exit_code == 2
+
+
+def test_the_plan_workflow_on_v1(v1: V1Cli, served_emulator: ServedEmulator, tmp_path: Path) -> None:
+    plan = v1.json(
+        "plans",
+        "create",
+        "--title",
+        "Monday",
+        "--starts",
+        "2026-03-02",
+        "--driver",
+        "driver-ana",
+        "--driver",
+        "driver-ben",
+    )["id"]
+    stops = ["address,lat,lng,external_id,client_id"] + [
+        f"{n} Essex Road,{51.54 + n / 1000:.3f},-0.09,order-{n},client-{n}" for n in range(6)
+    ]
+    source = _write(tmp_path / "stops.csv", "\n".join(stops) + "\n")
+    imported = v1.json("stops", "import", plan, source)
+    assert (imported["imported"], imported["failed"]) == (6, 0)
+    assert len(served_emulator.plan_stops(plan)) == 6
+    listed = v1.json("stops", "list", plan)
+    assert sorted(stop["recipient"]["external_id"] for stop in listed) == [f"order-{n}" for n in range(6)]
+    assert sorted(stop["client_id"] for stop in listed) == [f"client-{n}" for n in range(6)]
+    operation = v1("optimize", plan, "--wait")
+    assert operation.exit_code == 0, operation.stderr
+    assert v1.json("operations", "wait", operation.stdout.strip())[0]["done"] is True
+    distributed = v1.json("distribute", plan)
+    routes = v1.json("routes", "get", *distributed["routes"])
+    assert sum(route["stop_count"] for route in routes) >= 6
+    exported = tmp_path / "export.csv"
+    assert v1.json("stops", "export", plan, exported)["stops"] == 6
+    with exported.open(encoding="utf-8", newline="") as stream:
+        assert sorted(row["client_id"] for row in csv.DictReader(stream)) == [f"client-{n}" for n in range(6)]
+
+
+def test_the_demo_speaks_v0_2b_whatever_the_version(tmp_path: Path) -> None:
+    result = CliRunner().invoke(
+        cli,
+        ["--api-version", "v1", "demo", "--stops", "5", "--drivers", "1", "--speedup", "500", "--json"],
+        catch_exceptions=False,
+    )
+    assert result.exit_code == 0, result.stderr
 
 
 def test_a_one_shot_emulator_serves_the_chosen_version() -> None:
