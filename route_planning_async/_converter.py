@@ -47,6 +47,7 @@ from route_planning_async._errors import DecodeError
 __all__ = [
     "Codec",
     "WireNames",
+    "attrs_classes",
     "camel_case",
     "json_type",
     "located",
@@ -384,6 +385,13 @@ def structure_with(converter: cattrs.Converter, data: Any, cl: type[T]) -> T:
         raise
     except Exception as exc:
         raise located(exc, None, data) from exc
+
+
+def attrs_classes(module: types.ModuleType) -> frozenset[type]:
+    """The attrs classes ``module`` exports (its ``__all__``): a version's models or inputs."""
+    return frozenset(
+        cl for name in module.__all__ if isinstance(cl := getattr(module, name), type) and attrs.has(cl)
+    )
 
 
 class Codec:

@@ -16,6 +16,7 @@ __all__ = [
     "DriverImportResult",
     "ImportFailure",
     "ImportResult",
+    "LiveChangeFields",
     "LiveImportResult",
     "Operation",
     "OperationMetadata",
@@ -175,4 +176,13 @@ class LiveImportResult(_ImportOutcome):
             for ``reoptimize`` and then ``redistribute`` or ``save``; False when they
             were added at once."""
         )
+    )
+
+
+@attrs.define(kw_only=True)
+class LiveChangeFields:
+    """What every version's live change holds (each version adds its ``stop``)."""
+
+    pending: bool = attrs.field(
+        metadata=described("True while the change waits for ``reoptimize`` and ``redistribute`` or ``save``.")
     )

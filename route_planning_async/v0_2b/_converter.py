@@ -15,9 +15,8 @@ from __future__ import annotations
 
 from typing import Final
 
-import attrs
-
 from route_planning_async import _converter
+from route_planning_async._converter import attrs_classes
 from route_planning_async._models import register_hooks
 from route_planning_async.v0_2b import _inputs, _models
 
@@ -32,13 +31,6 @@ __all__ = [
     "wire_name",
 ]
 
-_MODELS: Final[frozenset[type]] = frozenset(
-    getattr(_models, name) for name in _models.__all__ if attrs.has(getattr(_models, name))
-)
-_INPUTS: Final[frozenset[type]] = frozenset(
-    getattr(_inputs, name) for name in _inputs.__all__ if attrs.has(getattr(_inputs, name))
-)
-
 WIRE_NAMES: Final[dict[str, tuple[str, ...]]] = {
     "client_id": ("circuitClientId", "serviceClientId", "clientId"),
 }
@@ -47,7 +39,7 @@ key read (in order of preference). The official schema names the stop's client i
 ``circuitClientId``; the contract ``serviceClientId``; API v1 ``clientId``."""
 
 
-CODEC: Final = _converter.Codec(_MODELS, _INPUTS, WIRE_NAMES, register_hooks)
+CODEC: Final = _converter.Codec(attrs_classes(_models), attrs_classes(_inputs), WIRE_NAMES, register_hooks)
 """v0.2b's JSON."""
 
 CONVERTER: Final = CODEC.converter

@@ -20,33 +20,23 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-import attrs
 import cattrs
 from cattrs.gen import make_dict_unstructure_fn
 
 from route_planning_async import _converter
-from route_planning_async._converter import renames
+from route_planning_async._converter import attrs_classes, renames
 from route_planning_async._models import register_hooks as register_shared_hooks
 from route_planning_async._models import register_import_failure
 from route_planning_async.v1 import _inputs, _models
 
 __all__ = [
     "CODEC",
-    "CONVERTER",
     "WIRE_NAMES",
-    "make_converter",
     "structure",
     "structure_list",
     "unstructure",
     "wire_name",
 ]
-
-_MODELS: Final[frozenset[type]] = frozenset(
-    getattr(_models, name) for name in _models.__all__ if attrs.has(getattr(_models, name))
-)
-_INPUTS: Final[frozenset[type]] = frozenset(
-    getattr(_inputs, name) for name in _inputs.__all__ if attrs.has(getattr(_inputs, name))
-)
 
 WIRE_NAMES: Final[dict[str, tuple[str, ...]]] = {}
 """Attributes whose JSON key is not their camelCase: none in v1."""
@@ -76,13 +66,9 @@ def _register_hooks(converter: cattrs.Converter) -> None:
         )
 
 
-CODEC: Final = _converter.Codec(_MODELS, _INPUTS, WIRE_NAMES, _register_hooks)
-"""v1's JSON."""
+CODEC: Final = _converter.Codec(attrs_classes(_models), attrs_classes(_inputs), WIRE_NAMES, _register_hooks)
+"""v1's JSON: the v1 client's converter (``CODEC.converter``) and the functions below."""
 
-CONVERTER: Final = CODEC.converter
-"""The v1 client's converter."""
-
-make_converter = CODEC.make_converter
 structure = CODEC.structure
 structure_list = CODEC.structure_list
 unstructure = CODEC.unstructure

@@ -237,7 +237,7 @@ def _cattrs_reference() -> cattrs.Converter:
     """The library's converter, but with cattrs' own generated functions for the models."""
     reference = make_converter()
     reference.register_structure_hook_factory(
-        lambda cl: cl in _converter._MODELS,
+        lambda cl: cl in _converter.CODEC.models,
         lambda cl: make_dict_structure_fn(cl, reference, **renames(cl, WIRE_NAMES)),
     )
     return reference

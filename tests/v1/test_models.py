@@ -537,7 +537,7 @@ def test_shared_concepts_are_the_same_classes_as_v0_2b() -> None:
 
 
 def test_the_converter_is_private_and_speaks_v1_names() -> None:
-    assert _converter.CONVERTER is not cattrs.global_converter
+    assert _converter.CODEC.converter is not cattrs.global_converter
     assert _converter.WIRE_NAMES == {}
     assert _converter.wire_name("client_id") == "clientId"
     assert _converter.wire_name("linked_driver_id") == "linkedDriverId"

@@ -6,6 +6,7 @@ from __future__ import annotations
 import attrs
 
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._models import LiveChangeFields
 from route_planning_async.v0_2b._models._resources import Stop
 
 __all__ = ["LiveChange"]
@@ -13,12 +14,9 @@ __all__ = ["LiveChange"]
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
-class LiveChange:
+class LiveChange(LiveChangeFields):
     """The answer of a live call: the change waits for re-optimization."""
 
-    pending: bool = attrs.field(
-        metadata=described("True while the change waits for ``reoptimize`` and ``redistribute`` or ``save``.")
-    )
     stop: Stop | None = attrs.field(
         default=None, metadata=described("The stop as it will be (None for a live delete).")
     )

@@ -9,6 +9,7 @@ from typing import Any
 import attrs
 
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._models import LiveChangeFields
 from route_planning_async.v1._models._resources import Stop, UnassignedStop
 
 __all__ = [
@@ -23,12 +24,9 @@ __all__ = [
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
-class LiveChange:
+class LiveChange(LiveChangeFields):
     """The answer of a live call: the change waits for re-optimization."""
 
-    pending: bool = attrs.field(
-        metadata=described("True while the change waits for ``reoptimize`` and ``redistribute`` or ``save``.")
-    )
     stop: Stop | None = attrs.field(
         default=None, metadata=described("The stop as it will be (None for a live delete).")
     )
