@@ -508,3 +508,16 @@ def test_the_module_takes_print_env_and_closes_stdout_after_its_banner(
         "depots: depots/sea",
     ]
     assert process.poll() is None  # still serving, its stdout closed
+
+
+def test_print_env_exports_the_chosen_versions_address(started: list[subprocess.Popen[str]]) -> None:
+    process = _start(["--speedup", "120", "--api-version", "v1", "--print-env"])
+    started.append(process)
+    env = _exports(_read_to_end(process))
+    assert re.fullmatch(r"https://127\.0\.0\.1:\d+/public/v1", env["ROUTE_PLANNING_BASE_URL"] or "")
+    assert env["ROUTE_PLANNING_API_VERSION"] == "v1"
+    # The other commands speak v1 to it from the exported lines alone.
+    listed = _run(env, "depots", "list", "--json")
+    assert listed.exit_code == 0, listed.stderr
+    assert all("route_overrides" in depot for depot in json.loads(listed.stdout))
+    assert "serving https://127.0.0.1:" in _stop(process)
