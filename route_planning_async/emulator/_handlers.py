@@ -35,8 +35,6 @@ from route_planning_async.emulator._requests import (
     PLANS_LIST,
     STOPS_LIST,
     UNASSIGNED_LIST,
-    BodyKind,
-    StopBodies,
     reference,
     validate_driver_body,
     validate_plan_body,
@@ -44,6 +42,7 @@ from route_planning_async.emulator._requests import (
 )
 from route_planning_async.emulator._routes import RouteSpec
 from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._stop_requests import BodyKind, StopBodies
 from route_planning_async.emulator._store import Imported
 from route_planning_async.emulator._validation import array_of, check_keys, expect_object, required
 from route_planning_async.emulator._views import BaseViews, failure_echo

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from route_planning_async.emulator._requests import StopBodies
+from route_planning_async.emulator._stop_requests import StopBodies
 
 __all__ = ["STOP_BODIES"]
 

@@ -20,11 +20,11 @@ from route_planning_async.emulator._requests import (
     EMAIL,
     EXTERNAL_ID_FILTER,
     VEHICLES,
-    StopBodies,
     address_fields,
     reference,
     time_of_day,
 )
+from route_planning_async.emulator._stop_requests import StopBodies
 from route_planning_async.emulator._validation import (
     MAX_SAFE_INTEGER,
     array_of,
