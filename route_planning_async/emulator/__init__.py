@@ -59,8 +59,8 @@ The rooms, from the outside in:
   ``_routes.py``: route tables, the endpoints every version serves, and path
   matching; ``_pages.py``: page sizes, filters and page tokens of the lists;
   ``_validation.py``: the JSON value checks request rules are written with;
-  ``_requests.py``: the request rules the versions share (each version names its
-  stop fields); ``_handlers.py``: the handlers the versions share;
+  ``_requests.py`` and ``_stop_requests.py``: the request rules the versions
+  share (each version names its stop fields); ``_handlers.py``: the handlers the versions share;
   ``_views.py``: the answers the versions give alike; ``_problems.py``: error
   answers;
 - ``v0_2b/``: v0.2b's base path, route table, stop fields, views (the JSON
