@@ -126,7 +126,9 @@ def keyword_section(
     for keyword in keywords:
         text = _fill(keyword.text, words or {})
         entry = f"{keyword.name} ({keyword.type}): {' '.join(text.split())}"
-        lines += textwrap.wrap(entry, _WIDTH, initial_indent="    ", subsequent_indent="        ")
+        lines += textwrap.wrap(
+            entry, _WIDTH, initial_indent="    ", subsequent_indent="        ", break_on_hyphens=False
+        )
     return "\n".join(lines)
 
 

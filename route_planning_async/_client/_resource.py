@@ -163,6 +163,8 @@ class VersionTable:
     """The version's converter: a JSON object as a model (raises :class:`DecodeError`)."""
     structure_list: Callable[[Any, type[Any]], list[Any]]
     """The version's converter: a JSON array as a list of a model (raises :class:`DecodeError`)."""
+    unstructure: Callable[[Any], Any]
+    """The version's converter: an input as its JSON body."""
 
 
 class TableResource(Resource[ClientT]):
@@ -176,8 +178,12 @@ class TableResource(Resource[ClientT]):
 
     _table: ClassVar[VersionTable]
 
-    def _list_endpoint(self, name: str) -> Endpoint:
+    def _endpoint(self, name: str) -> Endpoint:
+        """The version's endpoint ``name`` (``"drivers.get"``)."""
         return self._table.endpoints[name]
+
+    def _list_endpoint(self, name: str) -> Endpoint:
+        return self._endpoint(name)
 
     def _filter_name(self, name: str) -> str:
         return camel_case(name)

@@ -19,7 +19,7 @@ from route_planning_async._client import (
 )
 from route_planning_async._client import checked as _checked
 from route_planning_async._client import stop_path as _stop_path
-from route_planning_async.v0_2b._converter import structure, structure_list
+from route_planning_async.v0_2b._converter import structure, structure_list, unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._models import (
     Depot,
@@ -44,7 +44,7 @@ __all__ = ["TABLE", "_Resource", "_checked", "_stop_path", "_update_body", "get_
 
 U = TypeVar("U")
 
-TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list)
+TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure)
 """v0.2b's endpoint table and converter."""
 
 # Fields an update can never carry, and why (contract, Stops rule 2 and the

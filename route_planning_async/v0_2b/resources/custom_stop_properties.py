@@ -1,35 +1,15 @@
-"""Custom stop property definitions (``client.custom_stop_properties``)."""
+"""v0.2b's ``client.custom_stop_properties``: the shared namespace (``route_planning_async/_namespaces.py``)
+with v0.2b's endpoint table."""
 
 from __future__ import annotations
 
-from route_planning_async import _ids
-from route_planning_async._pagination import Paginator
-from route_planning_async.v0_2b._endpoints import ENDPOINTS
-from route_planning_async.v0_2b._models import (
-    CustomStopProperty,
-)
-from route_planning_async.v0_2b.resources._common import _Resource
+from route_planning_async._namespaces import CustomStopPropertiesNamespace
+from route_planning_async.v0_2b.resources._common import TABLE, _Client
 
 
-class CustomStopProperties(_Resource):
+class CustomStopProperties(CustomStopPropertiesNamespace[_Client]):
     """The team's custom stop property definitions, read only."""
 
     __slots__ = ()
 
-    def list(self) -> Paginator[CustomStopProperty]:
-        """Every definition (at most 3 per team; one page)."""
-        return self._paginate("custom_stop_properties.list", CustomStopProperty, "customStopProperties")
-
-    async def get(self, custom_stop_property_id: str) -> CustomStopProperty:
-        """One definition by its id.
-
-        Public API documentation, ``GET /team/customStopProperties/<id>``.
-
-        Args:
-            custom_stop_property_id: The definition's id.
-
-        Returns:
-            The :class:`CustomStopProperty`.
-        """
-        path = {"custom_stop_property": _ids.custom_stop_property_id(custom_stop_property_id)}
-        return await self._fetch(ENDPOINTS["custom_stop_properties.get"].request(path), CustomStopProperty)
+    _table = TABLE

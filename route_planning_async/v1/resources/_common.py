@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
 
 from route_planning_async._client import ClientCalls, TableResource, VersionTable, update_body
-from route_planning_async.v1._converter import structure, structure_list
+from route_planning_async.v1._converter import structure, structure_list, unstructure
 from route_planning_async.v1._endpoints import ENDPOINTS
 
 if TYPE_CHECKING:
@@ -28,7 +28,7 @@ __all__ = ["TABLE", "V1Client", "V1Resource", "v1_update"]
 
 U = TypeVar("U")
 
-TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list)
+TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure)
 """v1's endpoint table and converter."""
 
 # Fields an update can never carry in v1, and why (the v1 document's update bodies).

@@ -5,16 +5,18 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from route_planning_async import _ids
+from route_planning_async._namespaces import RoutesNamespace
 from route_planning_async._pagination import FilterValue, Paginator
-from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._models import Route, Stop
-from route_planning_async.v1.resources._common import V1Resource
+from route_planning_async.v1.resources._common import TABLE, V1Client
 
 
-class Routes(V1Resource):
+class Routes(RoutesNamespace[V1Client]):
     """v1 routes of the team's optimized plans, read only (``client.routes``)."""
 
     __slots__ = ()
+
+    _table = TABLE
 
     def list(self, *, max_page_size: int | None = None, page_token: str | None = None) -> Paginator[Route]:
         """Every route of the team, page by page (``GET /routes``).
@@ -29,20 +31,6 @@ class Routes(V1Resource):
         return self._paginate(
             "routes.list", Route, "routes", max_page_size=max_page_size, page_token=page_token
         )
-
-    async def get(self, route_id: str) -> Route:
-        """Read one route (``GET /routes/<id>``).
-
-        Args:
-            route_id: ``routes/<id>`` or ``<id>``.
-
-        Returns:
-            The :class:`Route`.
-
-        Raises:
-            PermissionDeniedError: 403 ``route_inaccessible``: older than the team may read.
-        """
-        return await self._fetch(ENDPOINTS["routes.get"].request(_path(route_id)), Route)
 
     def list_stops(
         self,
