@@ -1,20 +1,18 @@
-"""The v1 calls of the request conformance (``test_requests.py``): each call with a
-request body, the inputs Hypothesis draws for it, and the answer it is given."""
+"""The v1 calls of the request conformance (``test_requests.py``): the calls both
+versions share, with v1's inputs, and v1's own (depots, members, plans)."""
 
 from __future__ import annotations
 
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from hypothesis import strategies as st
 
 from route_planning_async import v1
 
+from .cases import PLAN, Case, StopInputs, shared_cases
 from .strategies import (
     ADDRESS,
     DATES,
-    DRIVER_INPUT,
-    DRIVER_UPDATE,
     DRIVERS,
     EMAILS,
     NUMBERS,
@@ -28,9 +26,6 @@ from .strategies import (
 
 __all__ = ["CASES"]
 
-Call = Callable[[Any, Any], Awaitable[Any]]
-Case = tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]
-
 _COMMON = stop_fields(
     order_info(v1.OrderInfoInput, invoice_number=optional(TEXT)), v1.ProofOfAttemptRequirementsInput
 )
@@ -43,16 +38,6 @@ _STOP_INPUT = built(
     v1.StopInput, address=ADDRESS, client_id=optional(TEXT), service_info=optional(_SERVICE), **_COMMON
 )
 _STOP_UPDATE = built(v1.StopUpdate, service_info=optional(_SERVICE), **_COMMON)
-_LIVE_UPDATE = built(v1.LiveStopUpdate, **_COMMON)
-_UNASSIGNED_INPUT = built(
-    v1.UnassignedStopInput,
-    address=ADDRESS,
-    client_id=optional(TEXT),
-    depot=optional(st.just("depot-1")),
-    **_COMMON,
-)
-_UNASSIGNED_UPDATE = built(v1.UnassignedStopUpdate, depot=optional(st.just("depot-1")), **_COMMON)
-
 _VEHICLES = st.sampled_from([*v1.VehicleType, "rocket"])
 _DEPOT_OVERRIDES = built(
     v1.DepotRouteOverridesInput,
@@ -108,20 +93,23 @@ _PLAN_FIELDS: dict[str, st.SearchStrategy[Any]] = {
 _PLAN_INPUT = built(v1.PlanInput, title=TEXT, starts=DATES, **_PLAN_FIELDS)
 _PLAN_UPDATE = built(v1.PlanUpdate, title=optional(TEXT), starts=optional(DATES), **_PLAN_FIELDS)
 
-_STOP = {"id": "plans/p1/stops/s1"}
-_UNASSIGNED = {"id": "unassignedStops/u1"}
-_IMPORTED = {"success": [], "failed": []}
-_PENDING = {"pending": True, "stop": None}
-_PLAN = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year": 2027}}
-_DRIVER = {"id": "drivers/d1"}
+_INPUTS = StopInputs(
+    stop=_STOP_INPUT,
+    update=_STOP_UPDATE,
+    live_update=built(v1.LiveStopUpdate, **_COMMON),
+    unassigned=built(
+        v1.UnassignedStopInput,
+        address=ADDRESS,
+        client_id=optional(TEXT),
+        depot=optional(st.just("depot-1")),
+        **_COMMON,
+    ),
+    unassigned_batch=built(v1.UnassignedStopInput, address=ADDRESS, client_id=optional(TEXT), **_COMMON),
+    unassigned_update=built(v1.UnassignedStopUpdate, depot=optional(st.just("depot-1")), **_COMMON),
+)
 _DEPOT = {"id": "depots/d1", "name": "n"}
 _MEMBER = {"id": "members/m1"}
-
-
-def _case(
-    name: str, inputs: st.SearchStrategy[Any], method: str, path: str, template: str, reply: Any, call: Call
-) -> Case:
-    return (name, inputs, method, path, template, reply, call)
+_IMPORTED = {"success": [], "failed": []}
 
 
 def _batch(inputs: st.SearchStrategy[Any]) -> st.SearchStrategy[list[Any]]:
@@ -129,189 +117,21 @@ def _batch(inputs: st.SearchStrategy[Any]) -> st.SearchStrategy[list[Any]]:
 
 
 CASES: list[Case] = [
-    _case(
-        "stops.create",
-        _STOP_INPUT,
-        "POST",
-        "/plans/p1/stops",
-        "/plans/{planId}/stops",
-        _STOP,
-        lambda c, item: c.stops.create("p1", item),
-    ),
-    _case(
-        "stops.import_batch",
-        _batch(_STOP_INPUT),
-        "POST",
-        "/plans/p1/stops:import",
-        "/plans/{planId}/stops:import",
-        _IMPORTED,
-        lambda c, items: c.stops.import_batch("p1", items),
-    ),
-    _case(
-        "stops.update",
-        _STOP_UPDATE,
-        "PATCH",
-        "/plans/p1/stops/s1",
-        "/plans/{planId}/stops/{stopId}",
-        _STOP,
-        lambda c, item: c.stops.update("plans/p1/stops/s1", item),
-    ),
-    _case(
-        "stops.live_create",
-        _STOP_INPUT,
-        "POST",
-        "/plans/p1/stops:liveCreate",
-        "/plans/{planId}/stops:liveCreate",
-        _PENDING,
-        lambda c, item: c.stops.live_create("p1", item),
-    ),
-    _case(
-        "stops.live_update",
-        _LIVE_UPDATE,
-        "POST",
-        "/plans/p1/stops/s1:liveUpdate",
-        "/plans/{planId}/stops/{stopId}:liveUpdate",
-        _PENDING,
-        lambda c, item: c.stops.live_update("plans/p1/stops/s1", item),
-    ),
-    _case(
-        "stops.live_import_batch",
-        _batch(_STOP_INPUT),
-        "POST",
-        "/plans/p1/stops:liveImport",
-        "/plans/{planId}/stops:liveImport",
-        {**_IMPORTED, "pending": True},
-        lambda c, items: c.stops.live_import_batch("p1", items),
-    ),
-    _case(
-        "unassigned_stops.create",
-        _UNASSIGNED_INPUT,
-        "POST",
-        "/unassignedStops",
-        "/unassignedStops",
-        _UNASSIGNED,
-        lambda c, item: c.unassigned_stops.create(item),
-    ),
-    _case(
-        "unassigned_stops.import_batch",
-        _batch(built(v1.UnassignedStopInput, address=ADDRESS, client_id=optional(TEXT), **_COMMON)),
-        "POST",
-        "/unassignedStops:import",
-        "/unassignedStops:import",
-        _IMPORTED,
-        lambda c, items: c.unassigned_stops.import_batch(items, depot="depot-1"),
-    ),
-    _case(
-        "unassigned_stops.update",
-        _UNASSIGNED_UPDATE,
-        "PATCH",
-        "/unassignedStops/u1",
-        "/unassignedStops/{unassignedStopId}",
-        _UNASSIGNED,
-        lambda c, item: c.unassigned_stops.update("u1", item),
-    ),
-    _case(
-        "drivers.create",
-        DRIVER_INPUT,
-        "POST",
-        "/drivers",
-        "/drivers",
-        _DRIVER,
-        lambda c, item: c.drivers.create(item),
-    ),
-    _case(
-        "drivers.update",
-        DRIVER_UPDATE,
-        "PATCH",
-        "/drivers/d1",
-        "/drivers/{driverId}",
-        _DRIVER,
-        lambda c, item: c.drivers.update("d1", item),
-    ),
-    _case(
-        "drivers.import_batch",
-        _batch(DRIVER_INPUT),
-        "POST",
-        "/drivers:import",
-        "/drivers:import",
-        _IMPORTED,
-        lambda c, items: c.drivers.import_batch(items),
-    ),
-    _case(
-        "depots.create",
-        _DEPOT_INPUT,
-        "POST",
-        "/depots",
-        "/depots",
-        _DEPOT,
-        lambda c, item: c.depots.create(item),
-    ),
-    _case(
-        "depots.update",
-        _DEPOT_UPDATE,
-        "PATCH",
-        "/depots/d1",
-        "/depots/{depotId}",
-        _DEPOT,
-        lambda c, item: c.depots.update("d1", item),
-    ),
-    _case(
-        "depots.import_batch",
-        _batch(_DEPOT_INPUT),
-        "POST",
-        "/depots:import",
-        "/depots:import",
-        _IMPORTED,
-        lambda c, items: c.depots.import_batch(items),
-    ),
-    _case(
-        "members.create",
-        _MEMBER_INPUT,
-        "POST",
-        "/members",
-        "/members",
-        _MEMBER,
-        lambda c, item: c.members.create(item),
-    ),
-    _case(
-        "members.update",
-        _MEMBER_UPDATE,
-        "PATCH",
-        "/members/m1",
-        "/members/{memberId}",
-        _MEMBER,
-        lambda c, item: c.members.update("m1", item),
-    ),
-    _case(
-        "members.import_batch",
-        _batch(_MEMBER_INPUT),
-        "POST",
-        "/members:import",
-        "/members:import",
-        _IMPORTED,
-        lambda c, items: c.members.import_batch(items),
-    ),
-    _case(
-        "plans.create", _PLAN_INPUT, "POST", "/plans", "/plans", _PLAN, lambda c, item: c.plans.create(item)
-    ),
-    _case(
-        "plans.update",
-        _PLAN_UPDATE,
-        "PATCH",
-        "/plans/p1",
-        "/plans/{planId}",
-        _PLAN,
-        lambda c, item: c.plans.update("p1", item),
-    ),
-    _case(
-        "plans.reoptimize",
-        st.sampled_from([None, *v1.ReoptimizationType, "fastest"]),
-        "POST",
-        "/plans/p1:reoptimize",
-        "/plans/{planId}:reoptimize",
-        {"id": "operations/o1"},
-        lambda c, v: c.plans.reoptimize("p1", optimization_type=v),
-    ),
-]
-"""Each v1 call with a body (its name, the inputs drawn, the request method and path,
-the document's template, the reply, the call)."""
+    *shared_cases(_INPUTS),
+    ("depots.create", _DEPOT_INPUT, "POST", "/depots", "/depots", _DEPOT,
+     lambda c, item: c.depots.create(item)),
+    ("depots.update", _DEPOT_UPDATE, "PATCH", "/depots/d1", "/depots/{depotId}", _DEPOT,
+     lambda c, item: c.depots.update("d1", item)),
+    ("depots.import_batch", _batch(_DEPOT_INPUT), "POST", "/depots:import", "/depots:import", _IMPORTED,
+     lambda c, items: c.depots.import_batch(items)),
+    ("members.create", _MEMBER_INPUT, "POST", "/members", "/members", _MEMBER,
+     lambda c, item: c.members.create(item)),
+    ("members.update", _MEMBER_UPDATE, "PATCH", "/members/m1", "/members/{memberId}", _MEMBER,
+     lambda c, item: c.members.update("m1", item)),
+    ("members.import_batch", _batch(_MEMBER_INPUT), "POST", "/members:import", "/members:import", _IMPORTED,
+     lambda c, items: c.members.import_batch(items)),
+    ("plans.create", _PLAN_INPUT, "POST", "/plans", "/plans", PLAN, lambda c, item: c.plans.create(item)),
+    ("plans.update", _PLAN_UPDATE, "PATCH", "/plans/p1", "/plans/{planId}", PLAN,
+     lambda c, item: c.plans.update("p1", item)),
+]  # fmt: skip
+"""Each v1 call with a body."""

@@ -6,7 +6,8 @@ examples removed). This module reads a version's document and adds what the
 suite needs on top:
 
 - :class:`Answer` and :class:`Decoding`: every 2xx JSON answer of a document, with
-  the model the client decodes it into (each version lists its own);
+  the model the client decodes it into (each version lists its own, from the
+  answers both documents share, :data:`SHARED_ANSWERS`, and its own);
 - :func:`response_schema`: the schema of one 2xx answer;
 - :func:`resolved`: a schema with every ``$ref`` inlined (for the generator);
 - :func:`for_generation`: the generator's narrowing of schemas the document leaves
@@ -20,14 +21,19 @@ import functools
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import attrs
 
 __all__ = [
     "GENERATOR_LIMITS",
+    "SHARED_ANSWERS",
+    "SHARED_UNMODELLED",
     "Answer",
+    "AnswerRow",
     "Decoding",
+    "answers",
     "document",
     "for_generation",
     "resolved",
@@ -62,6 +68,65 @@ class Decoding:
     (a property name, or its path from the model: ``Model.key[].key``)."""
     renamed_on_encode: Mapping[str, str]
     """Keys the client reads under one name and writes under another."""
+
+
+AnswerRow = tuple[str, str, str] | tuple[str, str, str, str]
+"""An answer by the name of its model: template, method, model name, list key."""
+
+SHARED_ANSWERS: tuple[AnswerRow, ...] = (
+    ("/plans", "post", "Plan"),
+    ("/plans", "get", "Plan", "plans"),
+    ("/plans/{planId}", "get", "Plan"),
+    ("/plans/{planId}", "patch", "Plan"),
+    ("/plans/{planId}:optimize", "post", "Operation"),
+    ("/plans/{planId}:distribute", "post", "Plan"),
+    ("/plans/{planId}:reoptimize", "post", "Operation"),
+    ("/plans/{planId}:redistribute", "post", "Plan"),
+    ("/plans/{planId}/stops", "post", "Stop"),
+    ("/plans/{planId}/stops", "get", "Stop", "stops"),
+    ("/plans/{planId}/stops:import", "post", "ImportResult"),
+    ("/plans/{planId}/stops/{stopId}", "get", "Stop"),
+    ("/plans/{planId}/stops/{stopId}", "patch", "Stop"),
+    ("/plans/{planId}/stops:liveCreate", "post", "LiveChange"),
+    ("/plans/{planId}/stops/{stopId}:liveUpdate", "post", "LiveChange"),
+    ("/plans/{planId}/stops/{stopId}:liveDelete", "post", "LiveChange"),
+    ("/operations/{operationId}", "get", "Operation"),
+    ("/operations", "get", "Operation", "operations"),
+    ("/unassignedStops", "post", "UnassignedStop"),
+    ("/unassignedStops", "get", "UnassignedStop", "unassignedStops"),
+    ("/unassignedStops:import", "post", "ImportResult"),
+    ("/unassignedStops/{unassignedStopId}", "get", "UnassignedStop"),
+    ("/unassignedStops/{unassignedStopId}", "patch", "UnassignedStop"),
+    ("/depots", "get", "Depot", "depots"),
+    ("/depots/{depotId}", "get", "Depot"),
+    ("/team/customStopProperties", "get", "CustomStopProperty", "customStopProperties"),
+    ("/team/customStopProperties/{customStopPropertyId}", "get", "CustomStopProperty"),
+    ("/drivers", "get", "Driver", "drivers"),
+    ("/drivers", "post", "Driver"),
+    ("/drivers/{driverId}", "get", "Driver"),
+    ("/drivers/{driverId}", "patch", "Driver"),
+    ("/drivers:import", "post", "DriverImportResult"),
+    ("/routes/{routeId}", "get", "Route"),
+    ("/operations/{operationId}:cancel", "post", "Operation"),
+    ("/plans/{planId}/stops:liveImport", "post", "LiveImportResult"),
+)
+"""The 2xx JSON answers of both documents, each decoded into the version's model of
+that name (v0.2b's answers are these; v1 adds its own)."""
+
+SHARED_UNMODELLED: dict[str, str] = {
+    "nextPageToken": "read by the paginator (Paginator), not a model field",
+    "ImportResult.failed[].error": "its message is ImportFailure.message (a custom hook flattens it)",
+    "ImportResult.failed[].unassignedStop": "kept as ImportFailure.stop, the echo of the failed stop",
+    "DriverImportResult.failed[].error": "its message is DriverImportFailure.message (a custom hook "
+    "flattens it, as for stops)",
+    "LiveImportResult.failed[].error": "its message is ImportFailure.message (the same hook)",
+}
+"""The properties of both documents' answers that no model holds, with the reason."""
+
+
+def answers(models: ModuleType, rows: tuple[AnswerRow, ...]) -> tuple[Answer, ...]:
+    """The answers of ``rows``, each with the class of its model's name in ``models``."""
+    return tuple(Answer(row[0], row[1], getattr(models, row[2]), *row[3:]) for row in rows)
 
 
 GENERATOR_LIMITS: dict[str, str] = {

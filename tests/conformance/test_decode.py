@@ -122,34 +122,29 @@ def test_kept_sees_a_lost_field() -> None:
 
 
 Call = Callable[[Any], Awaitable[Any]]
-THROUGH_CLIENT: dict[str, tuple[tuple[str, str, str, str, Call], ...]] = {
-    "v0.2b": (
-        ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
-        (
-            "GET",
-            "/plans/p1/stops/s1",
-            "/plans/{planId}/stops/{stopId}",
-            "get",
-            lambda c: c.stops.get("plans/p1/stops/s1"),
-        ),
-        ("GET", "/operations/o1", "/operations/{operationId}", "get", lambda c: c.operations.get("o1")),
-        (
-            "GET",
-            "/unassignedStops/u1",
-            "/unassignedStops/{unassignedStopId}",
-            "get",
-            lambda c: c.unassigned_stops.get("u1"),
-        ),
+ThroughClient = tuple[tuple[str, str, str, str, Call], ...]
+_BOTH: ThroughClient = (
+    ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
+    (
+        "GET",
+        "/plans/p1/stops/s1",
+        "/plans/{planId}/stops/{stopId}",
+        "get",
+        lambda c: c.stops.get("plans/p1/stops/s1"),
     ),
+    ("GET", "/operations/o1", "/operations/{operationId}", "get", lambda c: c.operations.get("o1")),
+    (
+        "GET",
+        "/unassignedStops/u1",
+        "/unassignedStops/{unassignedStopId}",
+        "get",
+        lambda c: c.unassigned_stops.get("u1"),
+    ),
+)
+THROUGH_CLIENT: dict[str, ThroughClient] = {
+    "v0.2b": _BOTH,
     "v1": (
-        ("GET", "/plans/p1", "/plans/{planId}", "get", lambda c: c.plans.get("p1")),
-        (
-            "GET",
-            "/plans/p1/stops/s1",
-            "/plans/{planId}/stops/{stopId}",
-            "get",
-            lambda c: c.stops.get("plans/p1/stops/s1"),
-        ),
+        *_BOTH,
         ("GET", "/depots/d1", "/depots/{depotId}", "get", lambda c: c.depots.get("d1")),
         ("POST", "/members", "/members", "post", lambda c: c.members.create(MemberInput(role="admin"))),
     ),

@@ -12,7 +12,6 @@ path, method and status. Nothing is filtered but the document's own listed defec
 
 from __future__ import annotations
 
-import datetime
 import json
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -27,14 +26,11 @@ from route_planning_async._core import Request, Response, auth_header
 from route_planning_async._transport import AiohttpTransport
 from route_planning_async.emulator import Emulator, TeamConfig
 
-from . import workflow_v1
+from . import workflow_v0_2b, workflow_v1
 from .schema import document
 from .versions import VERSIONS, Version
 
 pytestmark = pytest.mark.asyncio
-
-STARTS = datetime.date(2026, 7, 6)
-PROPERTY = "6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01"
 
 
 class Recording:
@@ -93,121 +89,9 @@ async def recorded(version: Version) -> AsyncIterator[tuple[Emulator, Any, Recor
         assert emu.internal_errors == []
 
 
-def _stop(i: int, **fields: Any) -> rp.StopInput:
-    return rp.StopInput(
-        address=rp.AddressInput(address_line_one=f"{i} Conformance Road", city="London"),
-        recipient=rp.RecipientInput(external_id=f"ext-{i}", name=f"Customer {i}"),
-        timing=rp.TimingInput(estimated_attempt_duration=60),
-        **fields,
-    )
-
-
-async def _v0_2b_workflow(emu: Emulator, client: rp.RoutePlanningClient) -> None:
-    plan = await client.plans.create(
-        title="Conformance day", starts=STARTS, drivers=["drivers/driver-ana", "drivers/driver-ben"]
-    )
-    await client.plans.update(plan.id, title="Conformance day (renamed)")
-    first = await client.stops.create(
-        plan.id,
-        _stop(
-            0,
-            client_id="client-0",
-            weight=rp.WeightInput(amount=12.5, unit=rp.WeightUnit.KILOGRAM),
-            payment_on_delivery=rp.PaymentOnDeliveryInput(amount=1250, currency="EUR"),
-            custom_properties={PROPERTY: "1234"},
-            barcodes=["b1", "b2"],
-            order_info=rp.OrderInfoInput(products=["Tea"], seller_name="Shop"),
-        ),
-    )
-    assert first.client_id == "client-0"
-    assert first.weight == rp.Weight(amount=12.5, unit="kilogram")
-    await client.stops.import_batch(plan.id, [_stop(i) for i in range(1, 12)])
-    await client.stops.update(first.id, notes="Ring twice", custom_properties={PROPERTY: None})
-    await client.stops.get(first.id)
-    doomed = await client.stops.create(plan.id, _stop(99))
-    await client.stops.delete(doomed.id)
-    await client.stops.list(plan.id).collect()
-    await client.plans.list().collect()
-
-    unassigned = await client.unassigned_stops.create(
-        rp.UnassignedStopInput(address=rp.AddressInput(city="Bath"), client_id="client-u", notes="Later")
-    )
-    await client.unassigned_stops.import_batch(
-        [rp.UnassignedStopInput(address=rp.AddressInput(city=f"Town {i}")) for i in range(3)]
-    )
-    await client.unassigned_stops.update(unassigned.id, notes="Sooner")
-    await client.unassigned_stops.get(unassigned.id)
-    await client.unassigned_stops.list().collect()
-    await client.unassigned_stops.delete(unassigned.id)
-    depots = await client.depots.list().collect()
-    await client.depots.get(depots[0].id)
-    properties = await client.custom_stop_properties.list().collect()
-    await client.custom_stop_properties.get(properties[0].id)
-
-    drivers = await client.drivers.list(filter={"active": True}).collect()
-    await client.drivers.get(drivers[0].id)
-    zoe_input = rp.DriverInput(name="Zoe", email="zoe@example.com", depots=[depots[0].id])
-    zoe = await client.drivers.create(zoe_input)
-    await client.drivers.update(zoe.id, display_name="Zoe Q.")
-    await client.drivers.import_batch(
-        [rp.DriverInput(name=f"Driver {i}", email=f"driver{i}@example.com") for i in range(3)]
-        + [rp.DriverInput(name="Again", email="zoe@example.com")]  # refused: the e-mail is taken
-    )
-    await client.drivers.delete(zoe.id)
-    spare = await client.plans.create(title="Spare", starts=plan.starts, drivers=[drivers[0].id])
-    await client.stops.import_batch(spare.id, [_stop(i) for i in range(200, 230)])
-    running = await client.plans.optimize(spare.id)
-    await client.operations.cancel(running.id)
-
-    operation = await client.plans.optimize_and_wait(plan.id)
-    await client.operations.get(operation.id)
-    await client.operations.list().collect()
-    with pytest.raises(rp.PlanNotWritableError):
-        await client.stops.update(first.id, notes="too late")
-    with pytest.raises(rp.PlanAlreadyOptimizedError):
-        await client.plans.optimize(plan.id)
-    assert (await client.plans.distribute(plan.id)).distributed
-    stops = await client.stops.list(plan.id).collect()
-    assert {stop.type for stop in stops} == {"start", "stop", "end"}
-    terminal = next(stop for stop in stops if stop.type == "start")
-    with pytest.raises(rp.StopNotEditableError):
-        await client.stops.live_update(terminal.id, notes="no")
-
-    await client.stops.live_update(first.id, notes="Live note")
-    await client.stops.live_create(plan.id, _stop(100))
-    await client.stops.live_import_batch(plan.id, [_stop(i) for i in range(101, 104)])
-    await client.routes.get(stops[0].route.id if stops[0].route else "routes/none")
-    delivery = next(stop for stop in stops if stop.type == "stop" and stop.id != first.id)
-    await client.stops.live_delete(delivery.id)
-    reoptimized = await client.plans.reoptimize(plan.id)
-    await client.operations.wait(reoptimized, poll_interval=0.001)
-    redistributed = await client.plans.redistribute(plan.id)
-    assert redistributed.distributed
-    await emu.simulate_route(redistributed.routes[0])
-    driven = await client.stops.list(plan.id).collect()
-    assert any(stop.delivery_info is not None and stop.delivery_info.attempted for stop in driven)
-    await client.plans.get(plan.id)
-    await client.plans.delete(plan.id)
-
-
-_V0_2B_REACHED = (
-    ("POST", "/plans/{planId}:optimize", 200),
-    ("GET", "/plans/{planId}/stops", 200),
-    ("PATCH", "/plans/{planId}/stops/{stopId}", 409),
-    ("POST", "/plans/{planId}/stops/{stopId}:liveUpdate", 422),
-    ("GET", "/drivers", 200),
-    ("POST", "/drivers", 200),
-    ("PATCH", "/drivers/{driverId}", 200),
-    ("POST", "/drivers:import", 200),
-    ("GET", "/routes/{routeId}", 200),
-    ("POST", "/operations/{operationId}:cancel", 200),
-    ("POST", "/plans/{planId}/stops:liveImport", 200),
-    ("GET", "/team/customStopProperties/{customStopPropertyId}", 200),
-)
-
 Workflow = Callable[[Emulator, Any], Awaitable[None]]
 WORKFLOWS: dict[str, tuple[Workflow, tuple[tuple[str, str, int], ...]]] = {
-    "v0.2b": (_v0_2b_workflow, _V0_2B_REACHED),
+    "v0.2b": (workflow_v0_2b.workflow, workflow_v0_2b.REACHED),
     "v1": (workflow_v1.workflow, workflow_v1.REACHED),
 }
 """Per version: the workflow, and the answers (method, template, status) it must reach."""

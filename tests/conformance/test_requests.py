@@ -11,7 +11,6 @@ be valid under the version's request schema.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pytest
@@ -22,19 +21,8 @@ from support.fixtures import scripted_client
 
 import route_planning_async as rp
 
-from . import requests_v1
-from .strategies import (
-    ADDRESS,
-    DATES,
-    DRIVER_INPUT,
-    DRIVER_UPDATE,
-    DRIVERS,
-    TEXT,
-    built,
-    optional,
-    order_info,
-    stop_fields,
-)
+from . import requests_v0_2b, requests_v1
+from .cases import Call, Case
 from .versions import VERSIONS, Version
 
 REQUESTS = settings(
@@ -45,162 +33,7 @@ REQUESTS = settings(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
 
-_COMMON = stop_fields(order_info(rp.OrderInfoInput), rp.ProofOfAttemptRequirements)
-_STOP_INPUT = built(
-    rp.StopInput, address=ADDRESS, driver=optional(st.just("d9")), client_id=optional(TEXT), **_COMMON
-)
-_STOP_UPDATE = built(rp.StopUpdate, **_COMMON)
-_UNASSIGNED_INPUT = built(rp.UnassignedStopInput, address=ADDRESS, client_id=optional(TEXT), **_COMMON)
-_UNASSIGNED_UPDATE = built(rp.UnassignedStopUpdate, depot=optional(st.just("depot-1")), **_COMMON)
-_DRIVER = {"id": "drivers/d1", "name": "n", "email": None, "phone": None, "active": True, "depots": []}
-
-_STOP = {"id": "plans/p1/stops/s1"}
-_IMPORTED = {"success": [], "failed": []}
-_PENDING = {"pending": True, "stop": None}
-_PLAN = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 1, "year": 2027}}
-
-Call = Callable[[rp.RoutePlanningClient, Any], Awaitable[Any]]
-Case = tuple[str, st.SearchStrategy[Any], str, str, str, Any, Call]
-_V0_2B_CASES: list[Case] = [
-    (
-        "stops.create",
-        _STOP_INPUT,
-        "POST",
-        "/plans/p1/stops",
-        "/plans/{planId}/stops",
-        _STOP,
-        lambda c, item: c.stops.create("p1", item),
-    ),
-    (
-        "stops.import_batch",
-        st.lists(_STOP_INPUT, min_size=1, max_size=3),
-        "POST",
-        "/plans/p1/stops:import",
-        "/plans/{planId}/stops:import",
-        _IMPORTED,
-        lambda c, items: c.stops.import_batch("p1", items),
-    ),
-    (
-        "stops.update",
-        _STOP_UPDATE,
-        "PATCH",
-        "/plans/p1/stops/s1",
-        "/plans/{planId}/stops/{stopId}",
-        _STOP,
-        lambda c, item: c.stops.update("plans/p1/stops/s1", item),
-    ),
-    (
-        "stops.live_create",
-        _STOP_INPUT,
-        "POST",
-        "/plans/p1/stops:liveCreate",
-        "/plans/{planId}/stops:liveCreate",
-        _PENDING,
-        lambda c, item: c.stops.live_create("p1", item),
-    ),
-    (
-        "stops.live_update",
-        _STOP_UPDATE,
-        "POST",
-        "/plans/p1/stops/s1:liveUpdate",
-        "/plans/{planId}/stops/{stopId}:liveUpdate",
-        _PENDING,
-        lambda c, item: c.stops.live_update("plans/p1/stops/s1", item),
-    ),
-    (
-        "unassigned_stops.create",
-        _UNASSIGNED_INPUT,
-        "POST",
-        "/unassignedStops",
-        "/unassignedStops",
-        {"id": "unassignedStops/u1"},
-        lambda c, item: c.unassigned_stops.create(item),
-    ),
-    (
-        "unassigned_stops.import_batch",
-        st.lists(_UNASSIGNED_INPUT, min_size=1, max_size=3),
-        "POST",
-        "/unassignedStops:import",
-        "/unassignedStops:import",
-        _IMPORTED,
-        lambda c, items: c.unassigned_stops.import_batch(items, depot="depot-1"),
-    ),
-    (
-        "unassigned_stops.update",
-        _UNASSIGNED_UPDATE,
-        "PATCH",
-        "/unassignedStops/u1",
-        "/unassignedStops/{unassignedStopId}",
-        {"id": "unassignedStops/u1"},
-        lambda c, item: c.unassigned_stops.update("u1", item),
-    ),
-    (
-        "stops.live_import_batch",
-        st.lists(_STOP_INPUT, min_size=1, max_size=3),
-        "POST",
-        "/plans/p1/stops:liveImport",
-        "/plans/{planId}/stops:liveImport",
-        {"success": [], "failed": [], "pending": True},
-        lambda c, items: c.stops.live_import_batch("p1", items),
-    ),
-    (
-        "drivers.create",
-        DRIVER_INPUT,
-        "POST",
-        "/drivers",
-        "/drivers",
-        _DRIVER,
-        lambda c, item: c.drivers.create(item),
-    ),
-    (
-        "drivers.update",
-        DRIVER_UPDATE,
-        "PATCH",
-        "/drivers/d1",
-        "/drivers/{driverId}",
-        _DRIVER,
-        lambda c, item: c.drivers.update("d1", item),
-    ),
-    (
-        "drivers.import_batch",
-        st.lists(DRIVER_INPUT, min_size=1, max_size=3),
-        "POST",
-        "/drivers:import",
-        "/drivers:import",
-        _IMPORTED,
-        lambda c, items: c.drivers.import_batch(items),
-    ),
-    (
-        "plans.create",
-        st.tuples(TEXT, DATES, DRIVERS),
-        "POST",
-        "/plans",
-        "/plans",
-        _PLAN,
-        lambda c, v: c.plans.create(title=v[0], starts=v[1], drivers=v[2]),
-    ),
-    (
-        "plans.update",
-        st.tuples(TEXT, DRIVERS),
-        "PATCH",
-        "/plans/p1",
-        "/plans/{planId}",
-        _PLAN,
-        lambda c, v: c.plans.update("p1", title=v[0], drivers=v[1]),
-    ),
-    (
-        "plans.reoptimize",
-        st.sampled_from([None, *rp.ReoptimizationType, "fastest"]),
-        "POST",
-        "/plans/p1:reoptimize",
-        "/plans/{planId}:reoptimize",
-        {"id": "operations/o1"},
-        lambda c, v: c.plans.reoptimize("p1", optimization_type=v),
-    ),
-]
-
-
-CASES: dict[str, list[Case]] = {"v0.2b": _V0_2B_CASES, "v1": requests_v1.CASES}
+CASES: dict[str, list[Case]] = {"v0.2b": requests_v0_2b.CASES, "v1": requests_v1.CASES}
 """Per version: each call (its name, the inputs drawn, the request method and path,
 the document's template, the reply, the call)."""
 

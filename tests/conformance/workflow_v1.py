@@ -3,8 +3,8 @@ day through the v1 client, every v1 operation called, and the answers it must re
 
 from __future__ import annotations
 
-import contextlib
 import datetime
+import functools
 from typing import Any
 
 import pytest
@@ -13,19 +13,20 @@ import route_planning_async as rp
 from route_planning_async import v1
 from route_planning_async.emulator import Emulator
 
+from .workflow_steps import (
+    PROPERTY,
+    STARTS,
+    drivers_day,
+    live_day,
+    optimized_day,
+    stop_input,
+    stops_day,
+    unassigned_day,
+)
+
 __all__ = ["REACHED", "workflow"]
 
-STARTS = datetime.date(2026, 7, 6)
-PROPERTY = "6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01"
-
-
-def _stop(i: int, **fields: Any) -> v1.StopInput:
-    return v1.StopInput(
-        address=v1.AddressInput(address_line_one=f"{i} Conformance Road", city="London"),
-        recipient=v1.RecipientInput(external_id=f"ext-{i}", name=f"Customer {i}"),
-        timing=v1.TimingInput(estimated_attempt_duration=60),
-        **fields,
-    )
+_stop = functools.partial(stop_input, v1)
 
 
 def _depot(name: str) -> v1.DepotInput:
@@ -36,9 +37,9 @@ def _depot(name: str) -> v1.DepotInput:
     return v1.DepotInput(name=name, route_overrides=overrides)
 
 
-async def _team(client: Any) -> list[v1.Driver]:
+async def _team(client: Any) -> tuple[list[v1.Driver], v1.Driver]:
     """Custom stop properties, depots, drivers and members: each call of their namespaces.
-    The drivers, the last one working at another depot than the main one."""
+    Returns the team's drivers and a new one working at another depot than the main one."""
     properties = await client.custom_stop_properties.list().collect()
     await client.custom_stop_properties.get(properties[0].id)
     depots = await client.depots.list().collect()
@@ -49,31 +50,23 @@ async def _team(client: Any) -> list[v1.Driver]:
     await client.depots.set_main(yard.id)
     await client.depots.set_main(depots[0].id)
     await client.depots.delete(imported.success[0])
+    drivers, zoe = await drivers_day(client, v1, yard.id)
 
-    drivers = await client.drivers.list(filter={"active": True}).collect()
-    await client.drivers.get(drivers[0].id)
-    zoe = await client.drivers.create(v1.DriverInput(name="Zoe", email="zoe@example.com", depots=[yard.id]))
-    await client.drivers.update(zoe.id, display_name="Zoe Q.")
-    await client.drivers.import_batch(
-        [v1.DriverInput(name=f"Driver {i}", email=f"driver{i}@example.com") for i in range(3)]
-        + [v1.DriverInput(name="Again", email="zoe@example.com")]  # refused: the e-mail is taken
-    )
     ann = await client.members.create(v1.MemberInput(role="dispatcher", email="ann@example.com", name="Ann"))
     await client.members.update(ann.id, role="admin")
     await client.members.import_batch(
         [
             v1.MemberInput(role="read-only", email="bo@example.com"),
-            v1.MemberInput(role="admin", email="ann@example.com"),
+            v1.MemberInput(role="admin", email="ann@example.com"),  # refused: the e-mail is taken
         ]
     )
     await client.members.delete(ann.id)
-    return [*drivers, zoe]
+    return drivers, zoe
 
 
 async def workflow(emu: Emulator, client: Any) -> None:
     """A whole day through the v1 client."""
-    drivers = await _team(client)
-    yard_driver = drivers[-1]
+    drivers, yard_driver = await _team(client)
     overrides = v1.PlanRouteOverridesInput(
         start_time=datetime.time(8),
         vehicle_type="car",
@@ -98,70 +91,23 @@ async def workflow(emu: Emulator, client: Any) -> None:
             allowed_drivers=[drivers[0].id],
         ),
     )
+    assert first.client_id == "client-0"
+    assert first.order_info.invoice_number == "INV-1"
     with pytest.raises(rp.PreconditionFailedError):  # not linked to the plan's depot
         await client.stops.create(plan.id, _stop(98, allowed_drivers=[yard_driver.id]))
-    await client.stops.import_batch(plan.id, [_stop(i) for i in range(1, 12)])
-    await client.stops.update(first.id, notes="Ring twice", custom_properties={PROPERTY: None})
-    await client.stops.get(first.id)
-    doomed = await client.stops.create(plan.id, _stop(99))
-    await client.stops.delete(doomed.id)
-    await client.stops.list(plan.id).collect()
-    await client.plans.list().collect()
-
-    unassigned = await client.unassigned_stops.create(
-        v1.UnassignedStopInput(address=v1.AddressInput(city="Bath"), client_id="client-u", notes="Later")
-    )
-    await client.unassigned_stops.import_batch(
-        [v1.UnassignedStopInput(address=v1.AddressInput(city=f"Town {i}")) for i in range(3)]
-    )
-    await client.unassigned_stops.update(unassigned.id, notes="Sooner")
-    await client.unassigned_stops.get(unassigned.id)
-    await client.unassigned_stops.list().collect()
+    await stops_day(client, plan.id, first.id, _stop)
+    unassigned = await unassigned_day(client, v1)
     await client.stops.search(keyword="Conformance", max_page_size=5).collect()
     await client.stops.search(
         filter='activity = "delivery"', sort_field="packageCount", sort_order="desc"
     ).collect()
     await client.unassigned_stops.delete(unassigned.id)
 
-    spare = await client.plans.create(v1.PlanInput(title="Spare", starts=STARTS, drivers=[drivers[0].id]))
-    await client.stops.import_batch(spare.id, [_stop(i) for i in range(200, 230)])
-    running = await client.plans.optimize(spare.id)
-    await client.operations.cancel(running.id)
-
-    operation = await client.plans.optimize_and_wait(plan.id, poll_interval=0.001)
-    await client.operations.get(operation.id)
-    await client.operations.list().collect()
-    with pytest.raises(rp.PlanNotWritableError):
-        await client.stops.update(first.id, notes="too late")
-    with pytest.raises(rp.PlanAlreadyOptimizedError):
-        await client.plans.optimize(plan.id)
-    assert (await client.plans.distribute(plan.id)).distributed
-    stops = await client.stops.list(plan.id).collect()
-    assert {stop.type for stop in stops} == {"start", "stop", "end"}
-    terminal = next(stop for stop in stops if stop.type == "start")
-    with pytest.raises(rp.StopNotEditableError):
-        await client.stops.live_update(terminal.id, notes="no")
+    stops = await optimized_day(client, plan.id, first.id, drivers[0].id, _stop)
     routes = await client.routes.list().collect()
     await client.routes.get(routes[0].id)
     await client.routes.list_stops(routes[0].id).collect()
-
-    await client.stops.live_update(first.id, notes="Live note")
-    await client.stops.live_create(plan.id, _stop(100))
-    await client.stops.live_import_batch(plan.id, [_stop(i) for i in range(101, 104)])
-    delivery = next(stop for stop in stops if stop.type == "stop" and stop.id != first.id)
-    await client.stops.live_delete(delivery.id)
-    reoptimized = await client.plans.reoptimize(plan.id)
-    await client.operations.wait(reoptimized, poll_interval=0.001)
-    redistributed = await client.plans.redistribute(plan.id)
-    assert redistributed.distributed
-    await emu.simulate_route(redistributed.routes[0])
-    driven = await client.stops.list(plan.id).collect()
-    assert any(stop.delivery_info is not None and stop.delivery_info.attempted for stop in driven)
-    await client.stops.live_update(first.id, notes="Saved, not redistributed")
-    with contextlib.suppress(rp.ConflictError):  # nothing pending once the driven route locks it
-        await client.plans.save(plan.id)
-    await client.plans.get(plan.id)
-    await client.plans.delete(plan.id)
+    await live_day(emu, client, plan.id, first.id, stops, _stop)
 
 
 REACHED = (
