@@ -19,6 +19,7 @@ from emulator import openapi
 
 import route_planning_async as rp
 from route_planning_async import v1 as v1_client
+from route_planning_async._converter import Codec
 from route_planning_async._core import Endpoint
 from route_planning_async.emulator import BASE_PATH
 from route_planning_async.emulator.v1 import BASE_PATH as V1_BASE_PATH
@@ -63,6 +64,12 @@ class Converter:
     wire_names: Callable[[str], tuple[str, ...]]
     """The JSON keys an attribute is read from."""
 
+    @classmethod
+    def of(cls, codec: Codec) -> Converter:
+        """The functions of a version's :class:`~route_planning_async._converter.Codec`,
+        those its ``_converter.py`` publishes."""
+        return cls(codec.structure, codec.structure_list, codec.unstructure, codec.read_names)
+
 
 @attrs.frozen(eq=False)
 class Version:
@@ -91,12 +98,7 @@ V0_2B = Version(
     schema=TESTS / "emulator" / "data" / "public-openapi-v0.2b.json",
     endpoints=V0_2B_ENDPOINTS,
     decoding=v0_2b.DECODING,
-    converter=Converter(
-        v0_2b_converter.structure,
-        v0_2b_converter.structure_list,
-        v0_2b_converter.unstructure,
-        v0_2b_converter.CODEC.read_names,
-    ),
+    converter=Converter.of(v0_2b_converter.CODEC),
     validation=openapi.V0_2B,
     emulator_base_path=BASE_PATH,
     client=rp.RoutePlanningClient,
@@ -107,12 +109,7 @@ V1 = Version(
     schema=TESTS / "emulator" / "data" / "public-openapi-v1.json",
     endpoints=V1_ENDPOINTS,
     decoding=v1.DECODING,
-    converter=Converter(
-        v1_converter.structure,
-        v1_converter.structure_list,
-        v1_converter.unstructure,
-        v1_converter.CODEC.read_names,
-    ),
+    converter=Converter.of(v1_converter.CODEC),
     validation=openapi.V1,
     emulator_base_path=V1_BASE_PATH,
     client=v1_client.RoutePlanningClient,

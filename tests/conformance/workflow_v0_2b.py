@@ -9,26 +9,17 @@ from typing import Any
 import route_planning_async as rp
 from route_planning_async.emulator import Emulator
 
-from .workflow_steps import (
-    PROPERTY,
-    STARTS,
-    drivers_day,
-    live_day,
-    optimized_day,
-    stop_input,
-    stops_day,
-    unassigned_day,
-)
+from . import workflow_steps as steps
 
 __all__ = ["REACHED", "workflow"]
 
-_stop = functools.partial(stop_input, rp)
+_stop = functools.partial(steps.stop_input, rp)
 
 
 async def workflow(emu: Emulator, client: Any) -> None:
     """A whole day through the v0.2b client."""
     plan = await client.plans.create(
-        title="Conformance day", starts=STARTS, drivers=["drivers/driver-ana", "drivers/driver-ben"]
+        title="Conformance day", starts=steps.STARTS, drivers=["drivers/driver-ana", "drivers/driver-ben"]
     )
     await client.plans.update(plan.id, title="Conformance day (renamed)")
     first = await client.stops.create(
@@ -38,26 +29,26 @@ async def workflow(emu: Emulator, client: Any) -> None:
             client_id="client-0",
             weight=rp.WeightInput(amount=12.5, unit=rp.WeightUnit.KILOGRAM),
             payment_on_delivery=rp.PaymentOnDeliveryInput(amount=1250, currency="EUR"),
-            custom_properties={PROPERTY: "1234"},
+            custom_properties={steps.PROPERTY: "1234"},
             barcodes=["b1", "b2"],
             order_info=rp.OrderInfoInput(products=["Tea"], seller_name="Shop"),
         ),
     )
     assert first.client_id == "client-0"
     assert first.weight == rp.Weight(amount=12.5, unit="kilogram")
-    await stops_day(client, plan.id, first.id, _stop)
-    unassigned = await unassigned_day(client, rp)
+    await steps.stops_day(client, plan.id, first.id, _stop)
+    unassigned = await steps.unassigned_day(client, rp)
     await client.unassigned_stops.delete(unassigned.id)
     depots = await client.depots.list().collect()
     await client.depots.get(depots[0].id)
     properties = await client.custom_stop_properties.list().collect()
     await client.custom_stop_properties.get(properties[0].id)
-    drivers, zoe = await drivers_day(client, rp, depots[0].id)
+    drivers, zoe = await steps.drivers_day(client, rp, depots[0].id)
     await client.drivers.delete(zoe.id)
 
-    stops = await optimized_day(client, plan.id, first.id, drivers[0].id, _stop)
+    stops = await steps.optimized_day(client, plan.id, first.id, drivers[0].id, _stop)
     await client.routes.get(stops[0].route.id if stops[0].route else "routes/none")
-    await live_day(emu, client, plan.id, first.id, stops, _stop)
+    await steps.live_day(emu, client, plan.id, first.id, stops, _stop)
 
 
 REACHED = (

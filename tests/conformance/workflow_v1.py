@@ -13,20 +13,11 @@ import route_planning_async as rp
 from route_planning_async import v1
 from route_planning_async.emulator import Emulator
 
-from .workflow_steps import (
-    PROPERTY,
-    STARTS,
-    drivers_day,
-    live_day,
-    optimized_day,
-    stop_input,
-    stops_day,
-    unassigned_day,
-)
+from . import workflow_steps as steps
 
 __all__ = ["REACHED", "workflow"]
 
-_stop = functools.partial(stop_input, v1)
+_stop = functools.partial(steps.stop_input, v1)
 
 
 def _depot(name: str) -> v1.DepotInput:
@@ -50,7 +41,7 @@ async def _team(client: Any) -> tuple[list[v1.Driver], v1.Driver]:
     await client.depots.set_main(yard.id)
     await client.depots.set_main(depots[0].id)
     await client.depots.delete(imported.success[0])
-    drivers, zoe = await drivers_day(client, v1, yard.id)
+    drivers, zoe = await steps.drivers_day(client, v1, yard.id)
 
     ann = await client.members.create(v1.MemberInput(role="dispatcher", email="ann@example.com", name="Ann"))
     await client.members.update(ann.id, role="admin")
@@ -73,7 +64,7 @@ async def workflow(emu: Emulator, client: Any) -> None:
         optimization_settings=v1.OptimizationSettingsInput(objective="distribute_services"),
     )
     plan = await client.plans.create(
-        v1.PlanInput(title="Conformance day", starts=STARTS, drivers=[d.id for d in drivers[:2]])
+        v1.PlanInput(title="Conformance day", starts=steps.STARTS, drivers=[d.id for d in drivers[:2]])
     )
     await client.plans.update(plan.id, title="Conformance day (renamed)", route_overrides=overrides)
     with pytest.raises(rp.PreconditionFailedError):  # the driver works at another depot
@@ -85,7 +76,7 @@ async def workflow(emu: Emulator, client: Any) -> None:
             client_id="client-0",
             weight=v1.WeightInput(amount=12.5, unit=v1.WeightUnit.KILOGRAM),
             payment_on_delivery=v1.PaymentOnDeliveryInput(amount=1250, currency="EUR"),
-            custom_properties={PROPERTY: "1234"},
+            custom_properties={steps.PROPERTY: "1234"},
             barcodes=["b1", "b2"],
             order_info=v1.OrderInfoInput(products=["Tea"], seller_name="Shop", invoice_number="INV-1"),
             allowed_drivers=[drivers[0].id],
@@ -95,19 +86,19 @@ async def workflow(emu: Emulator, client: Any) -> None:
     assert first.order_info.invoice_number == "INV-1"
     with pytest.raises(rp.PreconditionFailedError):  # not linked to the plan's depot
         await client.stops.create(plan.id, _stop(98, allowed_drivers=[yard_driver.id]))
-    await stops_day(client, plan.id, first.id, _stop)
-    unassigned = await unassigned_day(client, v1)
+    await steps.stops_day(client, plan.id, first.id, _stop)
+    unassigned = await steps.unassigned_day(client, v1)
     await client.stops.search(keyword="Conformance", max_page_size=5).collect()
     await client.stops.search(
         filter='activity = "delivery"', sort_field="packageCount", sort_order="desc"
     ).collect()
     await client.unassigned_stops.delete(unassigned.id)
 
-    stops = await optimized_day(client, plan.id, first.id, drivers[0].id, _stop)
+    stops = await steps.optimized_day(client, plan.id, first.id, drivers[0].id, _stop)
     routes = await client.routes.list().collect()
     await client.routes.get(routes[0].id)
     await client.routes.list_stops(routes[0].id).collect()
-    await live_day(emu, client, plan.id, first.id, stops, _stop)
+    await steps.live_day(emu, client, plan.id, first.id, stops, _stop)
 
 
 REACHED = (
