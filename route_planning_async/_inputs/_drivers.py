@@ -19,7 +19,7 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._inputs._limits import MAX_DRIVER_DEPOTS
+from route_planning_async._inputs._limits import MAX_DRIVER_DEPOTS, MAX_SAFE_INTEGER
 from route_planning_async._inputs._nested import AddressInput
 from route_planning_async._validators import (
     UNSET,
@@ -105,7 +105,7 @@ class RouteOverridesInput:
     )
     max_stops: int | UnsetType | None = attrs.field(
         default=UNSET,
-        validator=number(0, integer=True),
+        validator=number(0, MAX_SAFE_INTEGER, integer=True),
         metadata=described("Most stops allocated to the driver, at least 0."),
     )
     driving_speed: str | UnsetType | None = attrs.field(
