@@ -14,6 +14,7 @@ as it came, with whatever of the known fields it holds.
 from __future__ import annotations
 
 import datetime
+from typing import Any
 
 import attrs
 
@@ -42,6 +43,11 @@ class OrderInfo(_SharedOrderInfo):
     """The order behind a stop."""
 
     invoice_number: str | None = attrs.field(default=None, metadata=described("The invoice number."))
+
+
+def _status_and_value_first(cls: type, fields: list[attrs.Attribute[Any]]) -> list[attrs.Attribute[Any]]:
+    """A field transformer: ``status``, then ``value``, then the others in their order."""
+    return sorted(fields, key=lambda field: (field.name != "status", field.name != "value"))
 
 
 @attrs.define(kw_only=True)
@@ -75,7 +81,7 @@ class EtaValue(EtaFields):
 
 
 @fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
+@attrs.define(kw_only=True, field_transformer=_status_and_value_first)
 class Eta(_StatusFields):
     """Estimated arrival at a stop: ``available`` (``value``), ``pending`` (the plan is
     not optimized) or ``restricted``."""
@@ -93,7 +99,7 @@ class TimeAtStopInfoValue(TimeAtStopFields):
 
 
 @fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
+@attrs.define(kw_only=True, field_transformer=_status_and_value_first)
 class TimeAtStopInfo(_StatusFields):
     """When the driver arrived and left: ``available`` (``value``), ``pending`` (not
     arrived yet) or ``restricted``."""
@@ -161,7 +167,7 @@ class ServiceInfoValue:
 
 
 @fields_documented(title="Attributes")
-@attrs.define(kw_only=True)
+@attrs.define(kw_only=True, field_transformer=_status_and_value_first)
 class ServiceInfo(_StatusFields):
     """The service of a stop: ``available`` (``value``), ``empty`` (none) or ``restricted``."""
 
