@@ -1,5 +1,5 @@
 """The namespaces every version has alike: ``client.operations``, ``client.drivers``,
-``client.custom_stop_properties``, and the route read of ``client.routes``.
+``client.custom_stop_properties``, and the reads of ``client.routes`` and ``client.depots``.
 
 Their calls, models and inputs are the same in v0.2b and v1 (the shared
 :class:`Operation`, :class:`Driver`, :class:`CustomStopProperty` and :class:`Route`, the shared
@@ -14,7 +14,7 @@ version's namespace names by its ``_table`` (a
 from __future__ import annotations
 
 from collections.abc import AsyncGenerator, AsyncIterable, Iterable, Mapping, Sequence
-from typing import TypeVar, Unpack
+from typing import Generic, TypeVar, Unpack
 
 from route_planning_async import _ids
 from route_planning_async._client import ClientCalls, TableResource, checked, update_body
@@ -36,9 +36,16 @@ from route_planning_async._operations import (
 )
 from route_planning_async._pagination import FilterValue, Paginator
 
-__all__ = ["CustomStopPropertiesNamespace", "DriversNamespace", "OperationsNamespace", "RoutesNamespace"]
+__all__ = [
+    "CustomStopPropertiesNamespace",
+    "DepotsReadNamespace",
+    "DriversNamespace",
+    "OperationsNamespace",
+    "RoutesNamespace",
+]
 
 ClientT = TypeVar("ClientT", bound=ClientCalls)
+ModelT = TypeVar("ModelT")
 
 
 class OperationsNamespace(TableResource[ClientT]):
@@ -343,3 +350,38 @@ class RoutesNamespace(TableResource[ClientT]):
         """
         path = {"route": _ids.route_id(route_id)}
         return await self._fetch(self._endpoint("routes.get").request(path), Route)
+
+
+class DepotsReadNamespace(TableResource[ClientT], Generic[ClientT, ModelT]):
+    """The team's depots, read (``client.depots``); v1 adds its writes and import."""
+
+    __slots__ = ()
+
+    _model: type[ModelT]
+
+    def list(self, *, max_page_size: int | None = None, page_token: str | None = None) -> Paginator[ModelT]:
+        """Every depot, lazily.
+
+        Args:
+            max_page_size: Items per page (1..20, public API documentation); None: the service's default.
+            page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
+
+        Returns:
+            A :class:`Paginator`: iterate it with ``async for`` (one request per page, made
+            lazily), or call ``collect()`` or ``pages()``.
+        """
+        return self._paginate(
+            "depots.list", self._model, "depots", max_page_size=max_page_size, page_token=page_token
+        )
+
+    async def get(self, depot_id: str) -> ModelT:
+        """One depot.
+
+        Args:
+            depot_id: ``depots/<id>`` or ``<id>``.
+
+        Returns:
+            The :class:`Depot`.
+        """
+        path = {"depot": _ids.depot_id(depot_id)}
+        return await self._fetch(self._endpoint("depots.get").request(path), self._model)

@@ -29,9 +29,6 @@ from route_planning_async._import_targets import (
     DriversTarget,
     LiveImport,
     LiveImportOptions,
-    LivePlanStopsTarget,
-    PlanStopsTarget,
-    UnassignedStopsTarget,
     echoes_fields,
     filled,
 )
@@ -41,18 +38,12 @@ from route_planning_async.v1._inputs import (
     MAX_MEMBER_IMPORT_BATCH,
     DepotInput,
     MemberInput,
-    StopInput,
-    UnassignedStopInput,
-    check_no_depot,
 )
 from route_planning_async.v1._models import DepotImportResult, MemberImportResult
 
 if TYPE_CHECKING:
     from route_planning_async.v1.resources.depots import Depots
     from route_planning_async.v1.resources.members import Members
-    from route_planning_async.v1.resources.plans import Plans
-    from route_planning_async.v1.resources.stops import Stops
-    from route_planning_async.v1.resources.unassigned_stops import UnassignedStops
 
 __all__ = [
     "DEPOT_ROWS",
@@ -66,10 +57,7 @@ __all__ = [
     "LiveImportOptions",
     "MembersTarget",
     "depot_key",
-    "live_plan_stops_target",
     "member_key",
-    "plan_stops_target",
-    "unassigned_stops_target",
 ]
 
 DEPOT_ROWS: Final = RowKind(
@@ -95,21 +83,6 @@ _DEPOT_PAGE: Final = 20
 
 _MEMBER_IDENTITY: Final = tuple((name, camel_case(name)) for name in ("name", "display_name", "email"))
 """What a refused member's echo is compared on (attribute, wire name)."""
-
-
-def plan_stops_target(stops: Stops, plan_id: str) -> PlanStopsTarget:
-    """The stops of one plan (``stops.import_many``); ``plan_id`` is already checked."""
-    return PlanStopsTarget(stops, plan_id, StopInput)
-
-
-def live_plan_stops_target(stops: Stops, plans: Plans, plan_id: str) -> LivePlanStopsTarget:
-    """The stops of a live plan (``stops.live_import_many``); ``plan_id`` is already checked."""
-    return LivePlanStopsTarget(stops, plans, plan_id, StopInput)
-
-
-def unassigned_stops_target(unassigned_stops: UnassignedStops, depot: str | None) -> UnassignedStopsTarget:
-    """The team's unassigned stops, with ``depot`` (``depots/<id>``) for every batch."""
-    return UnassignedStopsTarget(unassigned_stops, depot, UnassignedStopInput, check_no_depot)
 
 
 # Depots -----------------------------------------------------------------------------------

@@ -26,7 +26,7 @@ import attrs
 import pytest
 
 import route_planning_async
-from route_planning_async import _namespaces, v1, webhooks
+from route_planning_async import _namespaces, _stop_namespaces, v1, webhooks
 from route_planning_async._client import BaseClient, RawResource
 from route_planning_async._docs import keywords_of
 from route_planning_async._learning import LearningPolicy
@@ -54,6 +54,10 @@ PUBLIC_CLASSES: tuple[type, ...] = (
     _namespaces.DriversNamespace,
     _namespaces.CustomStopPropertiesNamespace,
     _namespaces.RoutesNamespace,
+    _namespaces.DepotsReadNamespace,
+    _stop_namespaces.PlansNamespace,
+    _stop_namespaces.StopsNamespace,
+    _stop_namespaces.UnassignedStopsNamespace,
     RawResource,
     v1.RoutePlanningClient,
     *(
@@ -181,7 +185,11 @@ CASES = list(public_methods())
 
 def test_the_walk_finds_the_public_methods() -> None:
     names = {name for name, _, _ in CASES}
-    assert {"Stops.import_many", "OperationsNamespace.wait_many", "RoutePlanningClient.__init__"} <= names
+    assert {
+        "StopsNamespace.import_many",
+        "OperationsNamespace.wait_many",
+        "RoutePlanningClient.__init__",
+    } <= names
     assert {"Depots.set_main", "Members.import_many", "Stops.search", "Routes.list_stops"} <= names
     assert {"RetryPolicy.__init__", "Emulator.simulate_route", "route_planning_async.webhooks.sign"} <= names
     assert len(CASES) > 100
@@ -320,7 +328,7 @@ def test_the_keyword_walk_finds_the_update_methods() -> None:
     names = {name for name, _, _ in KEYWORD_CASES}
     assert {"Stops.update", "Stops.live_update", "UnassignedStops.update", "DriversNamespace.update"} <= names
     assert {"Depots.update", "Members.update"} <= names
-    assert {"Stops.import_many", "LiveEdit.update"} <= names
+    assert {"StopsNamespace.import_many", "LiveEdit.update"} <= names
 
 
 @pytest.mark.parametrize(("name", "function", "keys"), KEYWORD_CASES, ids=[n for n, _, _ in KEYWORD_CASES])

@@ -10,45 +10,23 @@ from route_planning_async._client import checked
 from route_planning_async._core import Request
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import
-from route_planning_async._pagination import Paginator
+from route_planning_async._namespaces import DepotsReadNamespace
 from route_planning_async.v1._converter import unstructure
 from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._import_targets import DEPOT_ROWS, DepotsTarget
 from route_planning_async.v1._inputs import DepotInput, DepotUpdate, DepotUpdateFields, check_depot_batch
 from route_planning_async.v1._models import Depot, DepotImportResult
-from route_planning_async.v1.resources._common import V1Resource, v1_update
+from route_planning_async.v1.resources._common import TABLE, V1Client, v1_update
 
 
-class Depots(V1Resource):
+class Depots(DepotsReadNamespace[V1Client, Depot]):
     """v1 depots of the team (``client.depots``). Writes are in the write category;
     the import has a category of its own (``depot_import``)."""
 
     __slots__ = ()
 
-    def list(self, *, max_page_size: int | None = None, page_token: str | None = None) -> Paginator[Depot]:
-        """Every depot, page by page (``GET /depots``).
-
-        Args:
-            max_page_size: 1 to 20 a page; None: the service's default.
-            page_token: Resume from a ``next_page_token``; None: from the start.
-
-        Returns:
-            A lazy :class:`Paginator` of :class:`Depot`.
-        """
-        return self._paginate(
-            "depots.list", Depot, "depots", max_page_size=max_page_size, page_token=page_token
-        )
-
-    async def get(self, depot_id: str) -> Depot:
-        """Read one depot (``GET /depots/<id>``).
-
-        Args:
-            depot_id: ``depots/<id>`` or ``<id>``.
-
-        Returns:
-            The :class:`Depot`.
-        """
-        return await self._fetch(ENDPOINTS["depots.get"].request(_path(depot_id)), Depot)
+    _table = TABLE
+    _model = Depot
 
     async def create(self, depot: DepotInput) -> Depot:
         """Create a depot from a :class:`DepotInput` (its name and route overrides).

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Unpack
 
@@ -11,20 +11,18 @@ from route_planning_async import _ids
 from route_planning_async._client import checked
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
-from route_planning_async._inputs import reoptimization_body
-from route_planning_async._operations import Polling, PollOptions
-from route_planning_async._pagination import FilterValue, Paginator
+from route_planning_async._stop_namespaces import PlansNamespace
 from route_planning_async._validators import UNSET, UnsetType
-from route_planning_async._workflows import LiveEditing, LiveEditOptions, optimize_and_wait
+from route_planning_async._workflows import LiveEditing, LiveEditOptions
 from route_planning_async.v1._converter import unstructure
 from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._inputs import PlanInput, PlanRouteOverridesInput, PlanUpdate
 from route_planning_async.v1._live_edit import LiveEdit, live_edit
 from route_planning_async.v1._models import Operation, Plan
-from route_planning_async.v1.resources._common import V1Resource, v1_update
+from route_planning_async.v1.resources._common import TABLE, V1Client, v1_update
 
 
-class Plans(V1Resource):
+class Plans(PlansNamespace[V1Client, Plan, Operation]):
     """v1 plans: create, list, change, optimize, distribute (``client.plans``).
 
     A v1 plan carries its drivers as ids (``Plan.drivers``) and its
@@ -33,6 +31,10 @@ class Plans(V1Resource):
     """
 
     __slots__ = ()
+
+    _table = TABLE
+    _model = Plan
+    _operation = Operation
 
     @keywords_documented(keywords_of(PlanInput))
     async def create(
@@ -68,38 +70,6 @@ class Plans(V1Resource):
         body = unstructure(checked(plan, PlanInput, "plan"))
         return await self._fetch(ENDPOINTS["plans.create"].request(json=body), Plan)
 
-    def list(
-        self,
-        *,
-        filter: Mapping[str, FilterValue] | None = None,
-        max_page_size: int | None = None,
-        page_token: str | None = None,
-    ) -> Paginator[Plan]:
-        """Every plan of the team, page by page (``GET /plans``).
-
-        Args:
-            filter: ``title``, ``starts_gte``/``startsGte`` or ``starts_lte`` (dates); None: all plans.
-            max_page_size: 1 to 20 plans a page; None: the service's 10.
-            page_token: Resume from a ``next_page_token``; None: from the start.
-
-        Returns:
-            A lazy :class:`Paginator` (``async for``, ``collect()``, ``pages()``).
-        """
-        return self._paginate(
-            "plans.list", Plan, "plans", filter=filter, max_page_size=max_page_size, page_token=page_token
-        )
-
-    async def get(self, plan_id: str) -> Plan:
-        """Read one plan (``GET /plans/<id>``).
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-
-        Returns:
-            The :class:`Plan`.
-        """
-        return await self._fetch(ENDPOINTS["plans.get"].request(_plan(plan_id)), Plan)
-
     @keywords_documented(keywords_of(PlanUpdate))
     async def update(
         self,
@@ -130,88 +100,6 @@ class Plans(V1Resource):
         )
         body = unstructure(v1_update(PlanUpdate, update, fields))
         return await self._fetch(ENDPOINTS["plans.update"].request(_plan(plan_id), json=body), Plan)
-
-    async def delete(self, plan_id: str) -> None:
-        """Delete the plan and its routes, for good (``DELETE /plans/<id>``).
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-        """
-        await self._client._execute(ENDPOINTS["plans.delete"].request(_plan(plan_id)))
-
-    async def optimize(self, plan_id: str) -> Operation:
-        """Start the plan's optimization (optimize category); :meth:`optimize_and_wait` also waits.
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-
-        Returns:
-            Its :class:`Operation` (possibly done already).
-        """
-        return await self._fetch(ENDPOINTS["plans.optimize"].request(_plan(plan_id)), Operation)
-
-    async def distribute(self, plan_id: str) -> Plan:
-        """Send the optimized routes to the plan's drivers.
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-
-        Returns:
-            The distributed :class:`Plan`.
-        """
-        return await self._fetch(ENDPOINTS["plans.distribute"].request(_plan(plan_id)), Plan)
-
-    async def reoptimize(self, plan_id: str, *, optimization_type: str | None = None) -> Operation:
-        """Re-optimize the plan after live changes (optimize category).
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-            optimization_type: A :class:`ReoptimizationType` value; None: ``reorder_changed_stops``.
-
-        Returns:
-            Its :class:`Operation`.
-        """
-        request = ENDPOINTS["plans.reoptimize"].request(
-            _plan(plan_id), json=reoptimization_body(optimization_type)
-        )
-        return await self._fetch(request, Operation)
-
-    async def redistribute(self, plan_id: str) -> Plan:
-        """Apply the re-optimized live changes and send the routes again.
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-
-        Returns:
-            The :class:`Plan`.
-        """
-        return await self._fetch(ENDPOINTS["plans.redistribute"].request(_plan(plan_id)), Plan)
-
-    async def save(self, plan_id: str) -> None:
-        """Apply the re-optimized live changes without sending them (204).
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-        """
-        await self._client._execute(ENDPOINTS["plans.save"].request(_plan(plan_id)))
-
-    @keywords_documented(keywords_of(Polling, defaults=True))
-    async def optimize_and_wait(self, plan_id: str, **options: Unpack[PollOptions]) -> Operation:
-        """Optimize the plan (or join its running optimization) and wait until it is finished.
-
-        Args:
-            plan_id: ``plans/<id>`` or ``<id>``.
-
-        Returns:
-            The finished :class:`Operation`.
-
-        Raises:
-            OptimizationFailedError: It failed.
-            OperationCanceledError: It was canceled.
-            OperationTimeoutError: Not finished within ``timeout`` seconds.
-        """
-        client = self._client
-        return await optimize_and_wait(self, client.operations, plan_id, clock=client._clock, **options)
 
     @keywords_documented(keywords_of(LiveEditing, defaults=True))
     def live_edit(
