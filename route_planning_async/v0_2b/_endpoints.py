@@ -12,6 +12,8 @@ endpoint may hold (``maxPageSize``). The README copies it.
 
 from __future__ import annotations
 
+import attrs
+
 from route_planning_async._core import Endpoint
 from route_planning_async._limits import Category
 
@@ -21,7 +23,7 @@ _R, _W, _I, _O = Category.READ, Category.WRITE, Category.BATCH_IMPORT, Category.
 _DC, _DI = Category.DRIVER_CREATE, Category.DRIVER_IMPORT
 
 ENDPOINTS: dict[str, Endpoint] = {
-    e.name: e
+    e.name: attrs.evolve(e, api_version="v0.2b")  # its requests' error codes read as v0.2b's
     for e in (
         # Plans
         Endpoint("plans.create", "POST", "/plans", _W, True),

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from typing import Final
 
+import attrs
+
 from route_planning_async._core import Endpoint
 from route_planning_async._limits import Category
 
@@ -127,8 +129,10 @@ _ROWS: Final = (
     ),
 )
 
-ENDPOINTS: Final[dict[str, Endpoint]] = {endpoint.name: endpoint for _, endpoint in _ROWS}
-"""Every v1 endpoint by its ``namespace.method`` name."""
+ENDPOINTS: Final[dict[str, Endpoint]] = {
+    endpoint.name: attrs.evolve(endpoint, api_version="v1") for _, endpoint in _ROWS
+}
+"""Every v1 endpoint by its ``namespace.method`` name (its requests' error codes read as v1's)."""
 
 OPERATION_IDS: Final[dict[str, str]] = {endpoint.name: operation for operation, endpoint in _ROWS}
 """The official document's ``operationId`` of each endpoint, by its ``namespace.method`` name."""

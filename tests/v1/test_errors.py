@@ -3,6 +3,7 @@ codes each API version names (``_error_codes.py``), read from the official docum
 
 from __future__ import annotations
 
+import datetime
 import json
 from pathlib import Path
 from typing import Any
@@ -152,3 +153,32 @@ def test_an_endpoint_gives_its_requests_its_version() -> None:
         .api_version
         is None
     )
+
+
+def test_every_endpoint_names_its_version() -> None:
+    from route_planning_async.v0_2b._endpoints import ENDPOINTS as V0_2B
+    from route_planning_async.v1._endpoints import ENDPOINTS as V1
+
+    assert {endpoint.api_version for endpoint in V0_2B.values()} == {"v0.2b"}
+    assert {endpoint.api_version for endpoint in V1.values()} == {"v1"}
+
+
+@pytest.mark.asyncio
+async def test_the_v1_client_raises_412_for_a_driver_of_another_depot() -> None:
+    from route_planning_async.emulator import Emulator
+    from route_planning_async.v1 import DriverInput, RoutePlanningClient
+
+    async with Emulator(speedup=1000) as emu:
+        address = emu.base_url_for("v1")
+        async with RoutePlanningClient(emu.api_key, base_url=address, ssl=emu.ssl_context) as client:
+            north = await client.drivers.create(
+                DriverInput(name="Nia", email="nia@example.com", depots=["depots/north"])
+            )
+            plan = await client.plans.create(title="Main run", starts=datetime.date(2026, 3, 2))
+            with pytest.raises(rp.PreconditionFailedError) as info:
+                await client.plans.update(plan.id, drivers=["drivers/driver-ana", north.id])
+    error = info.value
+    assert (error.status, error.code, error.api_version) == (412, None, "v1")
+    assert error.message == "Driver does not share depot with plan"
+    assert error.param == "drivers[1]"
+    assert "link the driver to the plan's depot" in str(error)
