@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any, Final
 import click
 from rich.table import Table
 
-from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import (
     EXISTING_FILE,
@@ -22,7 +21,7 @@ from route_planning_async._cli._options import (
     service_group,
 )
 from route_planning_async._cli._render import Output
-from route_planning_async._cli._rows import import_file, normalized, parse_rows, read_rows
+from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings, first, jsonable, open_client, print_result
 from route_planning_async._cli._versions import as_v1, require_version
 
@@ -116,17 +115,14 @@ def depot_input(values: Mapping[str, str], columns: Mapping[str, str]) -> DepotI
     return DepotInput(name=fields.get("name", ""), route_overrides=DepotRouteOverridesInput(**overrides))
 
 
-def read_depot_rows(source: Path | str) -> tuple[tuple[str, ...], list[Any]]:
+def read_depot_rows(source: Path | str) -> tuple[tuple[str, ...], list[ParsedRow[DepotInput]]]:
     """The header and each row of a depot file (CSV or JSON), read as a v1 ``DepotInput``.
 
     Raises:
         CsvError: The file cannot be read, or has no 'name' column.
     """
-    table = read_rows(source)
-    columns = {name: _COLUMNS[normalized(name)] for name in table.header if normalized(name) in _COLUMNS}
-    if "name" not in columns.values():
-        raise CsvError("the header needs a 'name' column: it identifies each depot")
-    return table.header, parse_rows(table, lambda values: depot_input(values, columns))
+    required = [(frozenset({"name"}), "the header needs a 'name' column: it identifies each depot")]
+    return read_mapped_rows(source, _COLUMNS, depot_input, required=required)
 
 
 def _address(depot: Any) -> str:

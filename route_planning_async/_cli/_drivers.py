@@ -24,7 +24,6 @@ from route_planning_async import (
     DriverInput,
     RouteOverridesInput,
 )
-from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import (
     INPUT_CSV,
@@ -34,7 +33,7 @@ from route_planning_async._cli._options import (
     service_group,
 )
 from route_planning_async._cli._render import Output
-from route_planning_async._cli._rows import ParsedRow, import_file, normalized, parse_rows, read_rows
+from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings, first, open_client, print_result
 
 __all__ = ["DriverCsv", "DriverRow", "drivers", "read_driver_csv"]
@@ -128,11 +127,11 @@ def read_driver_csv(source: Path | str) -> DriverCsv:
 
     ``source`` is a path (``-`` for stdin), or the text itself as ``str``.
     """
-    table = read_rows(source)
-    columns = {name: _COLUMNS[normalized(name)] for name in table.header if normalized(name) in _COLUMNS}
-    if not {"email", "phone"} & set(columns.values()):
-        raise CsvError("the header needs an 'email' or a 'phone' column: it identifies each driver")
-    return DriverCsv(table.header, tuple(parse_rows(table, lambda values: _driver(values, columns))))
+    error = "the header needs an 'email' or a 'phone' column: it identifies each driver"
+    header, rows = read_mapped_rows(
+        source, _COLUMNS, _driver, required=[(frozenset({"email", "phone"}), error)]
+    )
+    return DriverCsv(header, tuple(rows))
 
 
 def drivers_table(drivers: Iterable[Driver]) -> Table:

@@ -9,14 +9,13 @@ from typing import TYPE_CHECKING, Any, Final
 
 import click
 
-from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._options import (
     EXISTING_FILE,
     failures_option,
     service,
     service_group,
 )
-from route_planning_async._cli._rows import import_file, normalized, parse_rows, read_rows
+from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings
 from route_planning_async._cli._versions import as_v1, require_version
 
@@ -60,18 +59,17 @@ def member_input(values: Mapping[str, str], columns: Mapping[str, str]) -> Membe
     return MemberInput(**fields)
 
 
-def read_member_rows(source: Path | str) -> tuple[tuple[str, ...], list[Any]]:
+def read_member_rows(source: Path | str) -> tuple[tuple[str, ...], list[ParsedRow[MemberInput]]]:
     """The header and each row of a member file (CSV or JSON), read as a v1 ``MemberInput``.
 
     Raises:
         CsvError: The file cannot be read, or lacks the 'email' or the 'role' column.
     """
-    table = read_rows(source)
-    columns = {name: _COLUMNS[normalized(name)] for name in table.header if normalized(name) in _COLUMNS}
-    for needed, why in (("email", "it identifies each member"), ("role", "every member has one")):
-        if needed not in columns.values():
-            raise CsvError(f"the header needs an {needed!r} column: {why}")
-    return table.header, parse_rows(table, lambda values: member_input(values, columns))
+    required = [
+        (frozenset({"email"}), "the header needs an 'email' column: it identifies each member"),
+        (frozenset({"role"}), "the header needs a 'role' column: every member has one"),
+    ]
+    return read_mapped_rows(source, _COLUMNS, member_input, required=required)
 
 
 @service_group

@@ -37,6 +37,7 @@ __all__ = [
     "import_outcomes",
     "normalized",
     "parse_rows",
+    "read_mapped_rows",
     "read_rows",
     "report_import",
 ]
@@ -129,6 +130,30 @@ def read_rows(source: Path | str) -> RowFile:
     if is_json or text.lstrip().startswith("["):
         return _json_rows(text)
     return _csv_rows(text)
+
+
+def read_mapped_rows(
+    source: Path | str,
+    aliases: Mapping[str, str],
+    build: Callable[[Mapping[str, str], Mapping[str, str]], T],
+    *,
+    required: Sequence[tuple[frozenset[str], str]],
+) -> tuple[tuple[str, ...], list[ParsedRow[T]]]:
+    """A file's header and its rows, each read by ``build(cells, columns)``.
+
+    ``aliases`` maps a :func:`normalized` header to the field it feeds; ``columns`` is the
+    file's header -> field. Each entry of ``required`` names fields of which the file
+    must feed one, with the error that says so.
+
+    Raises:
+        CsvError: The file cannot be read, or a required column is missing.
+    """
+    table = read_rows(source)
+    columns = {name: aliases[normalized(name)] for name in table.header if normalized(name) in aliases}
+    for fields, error in required:
+        if not fields & set(columns.values()):
+            raise CsvError(error)
+    return table.header, parse_rows(table, lambda values: build(values, columns))
 
 
 def parse_rows(table: RowFile, parse: Callable[[Mapping[str, str]], T]) -> list[ParsedRow[T]]:
