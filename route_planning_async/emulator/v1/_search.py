@@ -283,18 +283,18 @@ class _Parser:
         return node
 
     def disjunction(self) -> Node:
-        parts = [self.conjunction()]
-        while self.is_word("or"):
-            self.take()
-            parts.append(self.conjunction())
-        return parts[0] if len(parts) == 1 else _Junction("or", tuple(parts))
+        return self.chain("or", self.conjunction)
 
     def conjunction(self) -> Node:
-        parts = [self.primary()]
-        while self.is_word("and"):
+        return self.chain("and", self.primary)
+
+    def chain(self, word: str, part: Callable[[], Node]) -> Node:
+        """``part (word part)*``: one part, or a junction of them."""
+        parts = [part()]
+        while self.is_word(word):
             self.take()
-            parts.append(self.primary())
-        return parts[0] if len(parts) == 1 else _Junction("and", tuple(parts))
+            parts.append(part())
+        return parts[0] if len(parts) == 1 else _Junction(word, tuple(parts))
 
     def primary(self) -> Node:
         token = self.take()
