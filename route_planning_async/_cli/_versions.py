@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import urllib.parse
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Final, TypeAlias
+from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 
 import attrs
 
@@ -73,11 +73,7 @@ def as_v1(client: AnyClient, what: str) -> V1Client:
     Raises:
         InputError: The client speaks another version.
     """
-    from route_planning_async.v1 import RoutePlanningClient as V1Client
-
-    if not isinstance(client, V1Client):
-        raise InputError(f"{what} needs --api-version v1 (or {API_VERSION_ENV}=v1)")
-    return client
+    return cast("V1Client", _of_version(client, "v1", what))
 
 
 def as_v0_2b(client: AnyClient, what: str) -> V0_2bClient:
@@ -86,10 +82,12 @@ def as_v0_2b(client: AnyClient, what: str) -> V0_2bClient:
     Raises:
         InputError: The client speaks another version.
     """
-    from route_planning_async import RoutePlanningClient as V0_2bClient
+    return cast("V0_2bClient", _of_version(client, "v0.2b", what))
 
-    if not isinstance(client, V0_2bClient):
-        raise InputError(f"{what} speaks v0.2b only: run it with --api-version v0.2b")
+
+def _of_version(client: AnyClient, version: str, what: str) -> AnyClient:
+    if not isinstance(client, client_class(version)):
+        raise InputError(f"{what} needs --api-version {version} (or {API_VERSION_ENV}={version})")
     return client
 
 
