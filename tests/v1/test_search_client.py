@@ -70,8 +70,8 @@ async def client() -> AsyncIterator[RoutePlanningClient]:
     assert emu.internal_errors == []
 
 
-def _external_ids(hits: list[Stop | UnassignedStop]) -> list[str | None]:
-    return [hit.recipient.external_id for hit in hits]
+def _external_ids(hits: list[Stop | UnassignedStop]) -> list[str]:
+    return [hit.recipient.external_id or "" for hit in hits]
 
 
 async def test_a_built_filter_finds_what_it_says(client: RoutePlanningClient) -> None:
