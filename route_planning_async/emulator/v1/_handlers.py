@@ -201,18 +201,22 @@ class Handlers(BaseHandlers):
 
     # ----------------------------------------------------------------- routes
 
+    def _route_inaccessible(self, route: RouteRecord) -> bool:
+        plan = self.state.plans.get(route.plan_id)
+        return plan is not None and self._inaccessible(plan)
+
     def _route(self, call: Call) -> RouteRecord:
         route = self.state.routes.get(call.params["route"])
         if route is None:
             raise Problem.not_found("Route not found", "route_not_found")
-        plan = self.state.plans.get(route.plan_id)
-        if plan is not None and self._inaccessible(plan):
+        if self._route_inaccessible(route):
             raise Problem(403, ROUTE_INACCESSIBLE[1], ROUTE_INACCESSIBLE[0], url=PAYWALL_URL)
         return route
 
     def routes_list(self, call: Call) -> Reply:
         def fetch(after: int, limit: int, filters: dict[str, Any]) -> tuple[list[Any], int, bool]:
-            routes = list(self.state.routes.values())
+            # The routes of plans older than the team may read are left out (their own get is 403).
+            routes = [route for route in self.state.routes.values() if not self._route_inaccessible(route)]
             chunk = routes[after : after + limit]
             return [self.views.route_json(r) for r in chunk], after + len(chunk), after + limit < len(routes)
 
