@@ -18,7 +18,9 @@ integers, decimals (``-33.8688``), ``true``/``false`` and ``null``. Strings
 have no escape: a value cannot contain ``"``. On a list field (``barcodes``,
 ``orderInfo.products``), ``=`` and ``~=`` hold when some element matches and
 ``!=`` when none does; ``= null`` holds for a missing value or an empty list.
-Custom properties are addressed by their id: ``customProperties.<id>``.
+Custom properties are addressed by their id: ``customProperties.<id>``
+(the endpoint's list of fields; the document's guide also writes
+``custom_property.<id>``).
 
 :data:`FIELDS` is the table of the filterable fields (the sortable ones are
 marked, :data:`SORTABLE_FIELDS`). :func:`field` builds comparisons that are
@@ -347,9 +349,13 @@ class Comparison(Expression):
 class Group(Expression):
     """Expressions joined by one boolean operator (``and`` or ``or``)."""
 
-    operator: str
+    operator: str = attrs.field(validator=attrs.validators.in_(("and", "or")))
     """``and`` or ``or``."""
-    parts: tuple[Expression, ...]
+    parts: tuple[Expression, ...] = attrs.field(
+        validator=attrs.validators.deep_iterable(
+            attrs.validators.instance_of(Expression), attrs.validators.min_len(1)
+        )
+    )
     """The joined expressions (a part joined by the same operator is flattened in)."""
 
     @classmethod

@@ -194,3 +194,14 @@ def test_fields_are_not_hashable_and_compare_into_expressions() -> None:
     with pytest.raises(TypeError):
         hash(notes)
     assert isinstance(notes == "a", Comparison)
+
+
+def test_a_group_made_by_hand_is_checked() -> None:
+    notes = field("notes") == "a"
+    assert str(Group("or", (notes,))) == 'notes = "a"'
+    with pytest.raises(ValueError, match="must be in"):
+        Group("xor", (notes,))
+    with pytest.raises(ValueError, match="must be >= 1"):
+        Group("and", ())
+    with pytest.raises(TypeError, match="must be"):
+        Group("and", ("notes = 1",))  # type: ignore[arg-type]
