@@ -5,7 +5,7 @@ from __future__ import annotations
 import ssl
 from collections.abc import Mapping
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Self
+from typing import TYPE_CHECKING, Any, Literal, Self, overload
 
 import attrs
 from aiohttp import web
@@ -24,6 +24,7 @@ from route_planning_async.emulator._webhooks import WebhookSender
 
 if TYPE_CHECKING:
     from route_planning_async import RoutePlanningClient
+    from route_planning_async.v1 import RoutePlanningClient as V1Client
 
 __all__ = ["Emulator"]
 
@@ -195,23 +196,38 @@ class Emulator:
         target.write_bytes(pem)
         return target
 
-    def client(self, **kwargs: Any) -> RoutePlanningClient:
-        """A :class:`~route_planning_async.RoutePlanningClient` for this emulator.
+    @overload
+    def client(self, *, api_version: Literal["v0.2b"] = "v0.2b", **kwargs: Any) -> RoutePlanningClient: ...
+
+    @overload
+    def client(self, *, api_version: Literal["v1"], **kwargs: Any) -> V1Client: ...
+
+    def client(self, *, api_version: str = "v0.2b", **kwargs: Any) -> RoutePlanningClient | V1Client:
+        """A client of one API version for this emulator (v0.2b's unless ``api_version="v1"``).
 
         Open it with ``async with``. Its limits are the emulator's, sped up the same way.
 
         Args:
-            **kwargs: Arguments of :class:`~route_planning_async.RoutePlanningClient`;
-                they override the emulator's ``base_url``, ``ssl`` and ``rate_limits``.
+            api_version: ``"v0.2b"`` for :class:`route_planning_async.RoutePlanningClient`,
+                ``"v1"`` for :class:`route_planning_async.v1.RoutePlanningClient`.
+            **kwargs: Arguments of the client; they override the emulator's address of that
+                version, ``ssl`` and ``rate_limits``.
 
         Returns:
             The client (not yet open).
-        """
-        from route_planning_async import RoutePlanningClient
 
-        kwargs.setdefault("base_url", self.base_url)
+        Raises:
+            ConfigurationError: The emulator serves no such version.
+        """
+        kwargs.setdefault("base_url", self.base_url_for(api_version))
         kwargs.setdefault("ssl", self.ssl_context)
         kwargs.setdefault("rate_limits", self.config.server_limits)
+        if api_version == "v1":
+            from route_planning_async.v1 import RoutePlanningClient as V1Client
+
+            return V1Client(self.api_key, **kwargs)
+        from route_planning_async import RoutePlanningClient
+
         return RoutePlanningClient(self.api_key, **kwargs)
 
     # -------------------------------------------------------------- driving
