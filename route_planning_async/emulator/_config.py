@@ -16,6 +16,7 @@ from typing import Literal
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import RateLimits
 
 __all__ = [
@@ -149,6 +150,7 @@ def _service_identifier(instance: object, attribute: attrs.Attribute[str], value
         raise ValueError(f"identifier must be 1 to 32 letters or digits, got {value!r}")
 
 
+@fields_documented
 @attrs.frozen
 class ServiceOfferingConfig:
     """A service the team offers (v1's ``serviceInfo``): a stop names it by ``identifier``.
@@ -160,28 +162,36 @@ class ServiceOfferingConfig:
     ``operating_area_violation``). Its SLA is due ``horizon_days`` after it starts.
     """
 
-    identifier: str = attrs.field(validator=_service_identifier)
-    """1 to 32 letters or digits; stops send it as ``serviceInfo.identifier``."""
-    name: str
-    """Display name."""
-    activities: tuple[str, ...] = ("delivery", "pickup")
-    """The stop activities it serves."""
-    depots: tuple[str, ...] = ()
-    """Bare ids of the depots it is offered at; empty: every depot."""
-    area_latitude: float | None = None
-    """Centre of its operating area; None (with the longitude): it operates everywhere."""
-    area_longitude: float | None = None
-    """Centre of its operating area."""
-    area_radius_km: float | None = None
-    """Radius of its operating area, in kilometres."""
-    horizon_days: int = 1
-    """Days from the SLA start to its due date (``deliveryHorizon``)."""
-    due_time: datetime.time | None = None
-    """Time of day the SLA is due (``slaDueTime``); None: the whole day."""
-    price: float = 0.0
-    """Its price (``price.value``)."""
-    currency: str = "GBP"
-    """Its price's currency (ISO 4217)."""
+    identifier: str = attrs.field(
+        validator=_service_identifier,
+        metadata=described("1 to 32 letters or digits; stops send it as ``serviceInfo.identifier``."),
+    )
+    name: str = attrs.field(metadata=described("Display name."))
+    activities: tuple[str, ...] = attrs.field(
+        default=("delivery", "pickup"), metadata=described("The stop activities it serves.")
+    )
+    depots: tuple[str, ...] = attrs.field(
+        default=(), metadata=described("Bare ids of the depots it is offered at; empty: every depot.")
+    )
+    area_latitude: float | None = attrs.field(
+        default=None,
+        metadata=described("Latitude of its operating area's centre; None: it operates everywhere."),
+    )
+    area_longitude: float | None = attrs.field(
+        default=None, metadata=described("Longitude of its operating area's centre.")
+    )
+    area_radius_km: float | None = attrs.field(
+        default=None, metadata=described("Radius of its operating area, in kilometres.")
+    )
+    horizon_days: int = attrs.field(
+        default=1, metadata=described("Days from the SLA start to its due date (``deliveryHorizon``).")
+    )
+    due_time: datetime.time | None = attrs.field(
+        default=None,
+        metadata=described("Time of day the SLA is due (``slaDueTime``); None: the whole day."),
+    )
+    price: float = attrs.field(default=0.0, metadata=described("Its price (``price.value``)."))
+    currency: str = attrs.field(default="GBP", metadata=described("Its price's currency (ISO 4217)."))
 
 
 def _default_services() -> tuple[ServiceOfferingConfig, ...]:
