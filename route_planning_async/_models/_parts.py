@@ -166,7 +166,7 @@ class RouteState:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Route:
-    """The route a stop belongs to, once its plan is optimized."""
+    """A route: the one a stop belongs to once its plan is optimized, or one of ``client.routes``."""
 
     id: RouteId = attrs.field(metadata=described("``routes/<id>``."))
     title: str = attrs.field(default="", metadata=described("Title of the route."))
