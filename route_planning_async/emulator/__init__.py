@@ -136,7 +136,6 @@ __all__ = [
     "RequestLog",
     "RequestRecord",
     "RouteSpec",
-    "ServiceOfferingConfig",
     "TeamConfig",
     "TeamFile",
     "WebhookDelivery",
