@@ -75,7 +75,8 @@ async def recorded(version: Version) -> AsyncIterator[tuple[Emulator, Any, Recor
         connector = aiohttp.TCPConnector(ssl=emu.ssl_context)
         async with aiohttp.ClientSession(connector=connector) as session:
             headers = {"Authorization": auth_header(emu.api_key, "basic")}
-            base_url = emu.origin + version.emulator_base_path
+            base_url = emu.base_url_for(version.name)
+            assert base_url == emu.origin + version.emulator_base_path
             inner = AiohttpTransport(session, base_url, headers, ssl_context=emu.ssl_context, timeout=None)
             recording = Recording(inner)
             async with version.client(
