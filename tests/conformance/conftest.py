@@ -1,4 +1,4 @@
-"""The conformance suite: the client and the emulator held against the official v0.2b schema.
+"""The conformance suite: the clients and the emulator held against each version's official document.
 
 ``hypothesis-jsonschema`` 0.23 (its latest release) drives Hypothesis's private
 ``many`` helper through ``more()``, which newer Hypothesis releases replaced by a
