@@ -131,7 +131,8 @@ def answers(models: ModuleType, rows: tuple[AnswerRow, ...]) -> tuple[Answer, ..
 
 GENERATOR_LIMITS: dict[str, str] = {
     "additionalProperties": "objects that do not say get additionalProperties: false, so generated "
-    "bodies hold only documented keys (unknown keys are tested in tests/v0_2b/test_models.py and tests/v1/test_models*.py)",
+    "bodies hold only documented keys (unknown keys are tested in tests/v0_2b/test_models.py and "
+    "tests/v1/test_models*.py)",
     "epoch seconds": "numbers of keys ending in 'At' are 0..4102444800 (up to 2100): the document "
     "allows any number, and no datetime holds 1e300 seconds",
     "timeOfDaySchema": "hour 0..23, minute 0..59 (the contract's TimeOfDay; the document says any integer)",
