@@ -15,10 +15,12 @@ no single field (``_requests.py``).
 
 from route_planning_async._inputs._drivers import (
     DRIVING_SPEEDS,
+    VEHICLE_TYPE,
     VEHICLE_TYPES,
     DriverInput,
     DriverUpdate,
     DriverUpdateFields,
+    PersonFields,
     RouteOverridesInput,
     email_address,
     team_depots,
@@ -56,6 +58,8 @@ from route_planning_async._inputs._requests import (
 )
 from route_planning_async._inputs._stops import (
     ACTIVITIES,
+    CHANGED_STOP_DEPOT,
+    NEW_STOP_DEPOT,
     OPTIMIZATION_ORDERS,
     NewStop,
     StopBody,
@@ -67,6 +71,7 @@ from route_planning_async._inputs._stops import (
 
 __all__ = [
     "ACTIVITIES",
+    "CHANGED_STOP_DEPOT",
     "DRIVING_SPEEDS",
     "MAX_ALLOWED_DRIVERS",
     "MAX_BARCODES",
@@ -77,9 +82,11 @@ __all__ = [
     "MAX_PRODUCTS",
     "MAX_SAFE_INTEGER",
     "MAX_WEIGHT",
+    "NEW_STOP_DEPOT",
     "OPTIMIZATION_ORDERS",
     "PAYMENT_CURRENCIES",
     "PLAN_YEAR_RANGE",
+    "VEHICLE_TYPE",
     "VEHICLE_TYPES",
     "AddressInput",
     "DriverInput",
@@ -88,6 +95,7 @@ __all__ = [
     "NewStop",
     "OrderInfoFields",
     "PaymentOnDeliveryInput",
+    "PersonFields",
     "PlanChanges",
     "PlanFields",
     "ProofOfAttemptRequirementsInput",

@@ -34,10 +34,12 @@ from route_planning_async._validators import (
 
 __all__ = [
     "DRIVING_SPEEDS",
+    "VEHICLE_TYPE",
     "VEHICLE_TYPES",
     "DriverInput",
     "DriverUpdate",
     "DriverUpdateFields",
+    "PersonFields",
     "RouteOverridesInput",
     "email_address",
     "team_depots",
@@ -70,6 +72,15 @@ def team_depots(value: Iterable[str] | UnsetType | None) -> list[str] | UnsetTyp
         fail("depots", f"must have 1 to {MAX_DRIVER_DEPOTS} depots (or be None), got {len(refs)}")
     return refs
 
+
+VEHICLE_TYPE: Final = attrs.field(
+    default=UNSET,
+    validator=one_of(VEHICLE_TYPES),
+    metadata=described(
+        "``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or ``electric_cargo_bike``."
+    ),
+)
+"""The ``vehicle_type`` field of every route overrides input (a driver's, a plan's, a depot's)."""
 
 _SPEED: Final = described(
     "``slower``, ``average`` (the service's default) or ``faster`` than the team's average."
@@ -114,18 +125,12 @@ class RouteOverridesInput:
     delivery_speed: str | UnsetType | None = attrs.field(
         default=UNSET, validator=one_of(DRIVING_SPEEDS), metadata=_SPEED
     )
-    vehicle_type: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        validator=one_of(VEHICLE_TYPES),
-        metadata=described(
-            "``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or ``electric_cargo_bike``."
-        ),
-    )
+    vehicle_type: str | UnsetType | None = VEHICLE_TYPE
 
 
 @attrs.frozen(kw_only=True)
-class _DriverFields:
-    """The fields of every driver body."""
+class PersonFields:
+    """The fields of every body of a person of the team: a driver's, a v1 member's."""
 
     name: str | UnsetType | None = attrs.field(
         default=UNSET, validator=text(1, 255), metadata=described("Full name, 1 to 255 characters.")
@@ -143,6 +148,12 @@ class _DriverFields:
             not given: the team's main depot."""
         ),
     )
+
+
+@attrs.frozen(kw_only=True)
+class _DriverFields(PersonFields):
+    """The fields of every driver body."""
+
     route_overrides: RouteOverridesInput | UnsetType | None = attrs.field(
         default=UNSET,
         validator=instance_of(RouteOverridesInput),

@@ -36,6 +36,7 @@ from route_planning_async._validators import (
     UNSET,
     UnsetType,
     custom_property_values,
+    depot_reference,
     driver_list,
     instance_of,
     number,
@@ -46,6 +47,8 @@ from route_planning_async._validators import (
 
 __all__ = [
     "ACTIVITIES",
+    "CHANGED_STOP_DEPOT",
+    "NEW_STOP_DEPOT",
     "OPTIMIZATION_ORDERS",
     "NewStop",
     "StopBody",
@@ -72,6 +75,24 @@ def allowed_drivers(value: Iterable[str] | UnsetType | None) -> list[str] | Unse
     if value is None or isinstance(value, UnsetType):
         return value
     return driver_list("allowed_drivers", value, max_items=MAX_ALLOWED_DRIVERS, dedupe=False)
+
+
+NEW_STOP_DEPOT: Final = attrs.field(
+    default=UNSET,
+    converter=depot_reference,
+    metadata=described(
+        """``depots/<id>``; None or not given means the team's main depot. Not allowed in a
+        batch import, where the depot is given once for the whole batch."""
+    ),
+)
+"""The ``depot`` of an unassigned stop create (its converter takes what the field stores,
+so the one definition serves every version's class)."""
+CHANGED_STOP_DEPOT: Final = attrs.field(
+    default=UNSET,
+    converter=depot_reference,
+    metadata=described("``depots/<id>``; None means the team's main depot."),
+)
+"""The ``depot`` of an unassigned stop update."""
 
 
 def in_body_order(

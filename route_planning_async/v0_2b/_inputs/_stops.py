@@ -2,12 +2,12 @@
 
 The contract's stop body table holds the same rules for plan stops and
 unassigned stops, for create, import, update and the live calls. The fields
-every version shares are declared once in ``route_planning_async/_inputs/_stops.py``;
-v0.2b adds its order input and its proof of attempt model (declared once,
-:data:`_ORDER_INFO` and :data:`_PROOF`, in the base of its creates and of its
-updates), the deprecated ``driver``,
-and the fields whose text differs between the bodies that take them
-(``allowed_drivers``, ``depot``). The field transformer puts each body's fields
+every version shares (the unassigned stop's ``depot`` too) are declared once in
+``route_planning_async/_inputs/_stops.py``; v0.2b adds its order input and its
+proof of attempt model (declared once, :data:`_ORDER_INFO` and :data:`_PROOF`,
+in the base of its creates and of its updates), the deprecated ``driver``, and
+``allowed_drivers``, whose text differs between a create and an update. The
+field transformer puts each body's fields
 in the order of the table (:data:`_BODY_ORDER`), the order of its JSON keys.
 ``driver``'s converter takes what the field stores, so its one definition
 (:data:`_DRIVER`) is shared.
@@ -21,6 +21,8 @@ import attrs
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import (
+    CHANGED_STOP_DEPOT,
+    NEW_STOP_DEPOT,
     NewStop,
     StopChangeFields,
     StopChanges,
@@ -31,7 +33,6 @@ from route_planning_async._validators import (
     UNSET,
     UnsetType,
     absent,
-    depot_reference,
     driver_reference,
     fail,
     instance_of,
@@ -151,14 +152,7 @@ class StopUpdate(_StopChanges):
 class UnassignedStopInput(_NewStop):
     """The body of an unassigned stop create, or an entry of its batch import."""
 
-    depot: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        converter=depot_reference,
-        metadata=described(
-            """``depots/<id>``; None or not given means the team's main depot. Not allowed in a
-            batch import, where the depot is given once for the whole batch."""
-        ),
-    )
+    depot: str | UnsetType | None = NEW_STOP_DEPOT
 
 
 @fields_documented
@@ -169,11 +163,7 @@ class UnassignedStopUpdate(_StopChanges):
     The location and ``client_id`` cannot be updated.
     """
 
-    depot: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        converter=depot_reference,
-        metadata=described("``depots/<id>``; None means the team's main depot."),
-    )
+    depot: str | UnsetType | None = CHANGED_STOP_DEPOT
 
 
 class _StopChangeFields(StopChangeFields, total=False):

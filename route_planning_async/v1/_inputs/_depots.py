@@ -9,7 +9,7 @@ from typing import ClassVar, Final, TypedDict
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._inputs import VEHICLE_TYPES, AddressInput
+from route_planning_async._inputs import VEHICLE_TYPE, AddressInput
 from route_planning_async._validators import (
     UNSET,
     UnsetType,
@@ -69,13 +69,7 @@ class DepotRouteOverridesInput:
         validator=number(0, integer=True),
         metadata=described("Most stops per driver, 0 or more."),
     )
-    vehicle_type: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        validator=one_of(VEHICLE_TYPES),
-        metadata=described(
-            "``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or ``electric_cargo_bike``."
-        ),
-    )
+    vehicle_type: str | UnsetType | None = VEHICLE_TYPE
     road_side: str | UnsetType | None = attrs.field(
         default=UNSET,
         validator=one_of(ROAD_SIDES),

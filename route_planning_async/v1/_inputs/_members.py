@@ -2,7 +2,8 @@
 ``POST /members:import``, ``PATCH /members/<id>``).
 
 A member is a person of the team who uses the dispatcher's tools, with a role;
-the e-mail rule and the depots list are a driver's (``_inputs/_drivers.py``).
+its name, display name and depots, and the e-mail rule, are a driver's
+(``_inputs/_drivers.py``).
 """
 
 from __future__ import annotations
@@ -14,8 +15,8 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._inputs import email_address, team_depots
-from route_planning_async._validators import UNSET, UnsetType, one_of, text
+from route_planning_async._inputs import PersonFields, email_address
+from route_planning_async._validators import UNSET, UnsetType, one_of
 
 __all__ = ["MEMBER_ROLES", "MemberInput", "MemberUpdate", "MemberUpdateFields"]
 
@@ -31,31 +32,9 @@ def _linked_driver(value: str | UnsetType | None) -> str | UnsetType | None:
     return _ids.driver_ref(value, "linked_driver_id")
 
 
-@attrs.frozen(kw_only=True)
-class _MemberFields:
-    """The fields of every member body."""
-
-    name: str | UnsetType | None = attrs.field(
-        default=UNSET, validator=text(1, 255), metadata=described("Full name, 1 to 255 characters.")
-    )
-    display_name: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        validator=text(1, 255),
-        metadata=described("Name shown in the apps, 1 to 255 characters."),
-    )
-    depots: list[str] | UnsetType | None = attrs.field(
-        default=UNSET,
-        converter=team_depots,
-        metadata=described(
-            """1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None or
-            not given: the team's main depot."""
-        ),
-    )
-
-
 @fields_documented
 @attrs.frozen(kw_only=True)
-class MemberInput(_MemberFields):
+class MemberInput(PersonFields):
     """The body of a member create or batch import entry. The member's e-mail identifies
     it (``members.import_many`` uses it as the natural key)."""
 
@@ -78,7 +57,7 @@ class MemberInput(_MemberFields):
 
 @fields_documented
 @attrs.frozen(kw_only=True)
-class MemberUpdate(_MemberFields):
+class MemberUpdate(PersonFields):
     """The body of a member PATCH: only the fields given are changed; ``depots`` is
     replaced whole. The e-mail and the linked driver cannot be changed."""
 

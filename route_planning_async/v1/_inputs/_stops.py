@@ -18,6 +18,8 @@ import attrs
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import (
+    CHANGED_STOP_DEPOT,
+    NEW_STOP_DEPOT,
     NewStop,
     ProofOfAttemptRequirementsInput,
     StopChangeFields,
@@ -25,7 +27,7 @@ from route_planning_async._inputs import (
     allowed_drivers,
     in_body_order,
 )
-from route_planning_async._validators import UNSET, UnsetType, depot_reference, instance_of
+from route_planning_async._validators import UNSET, UnsetType, instance_of
 from route_planning_async.v1._inputs._nested import OrderInfoInput, ServiceInfoInput
 
 __all__ = [
@@ -73,7 +75,6 @@ _SERVICE_INFO: Final = attrs.field(
     validator=instance_of(ServiceInfoInput),
     metadata=described("The stop's service offering and SLA start; None on an update clears both."),
 )
-_DEPOT: Final = described("``depots/<id>``; None means the team's main depot.")
 
 
 @attrs.frozen(kw_only=True)
@@ -132,14 +133,7 @@ class LiveStopUpdate(_StopChanges):
 class UnassignedStopInput(_NewStop):
     """The body of an unassigned stop create, or an entry of its batch import."""
 
-    depot: str | UnsetType | None = attrs.field(
-        default=UNSET,
-        converter=depot_reference,
-        metadata=described(
-            """``depots/<id>``; None or not given means the team's main depot. Not allowed in a
-            batch import, where the depot is given once for the whole batch."""
-        ),
-    )
+    depot: str | UnsetType | None = NEW_STOP_DEPOT
 
 
 @fields_documented
@@ -150,7 +144,7 @@ class UnassignedStopUpdate(_StopChanges):
     The location and ``client_id`` cannot be updated.
     """
 
-    depot: str | UnsetType | None = attrs.field(default=UNSET, converter=depot_reference, metadata=_DEPOT)
+    depot: str | UnsetType | None = CHANGED_STOP_DEPOT
 
 
 class _StopChangeFields(StopChangeFields, total=False):
