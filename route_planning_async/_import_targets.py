@@ -148,7 +148,11 @@ def _stop_answer(result: ImportResult | LiveImportResult) -> BatchAnswer:
 
 class _StopRows:
     """What every stop import shares: the key ``recipient.external_id``; a refused stop's echo
-    shows its ``recipient`` and ``address``; every stop weighs one in the weighted rules."""
+    shows its ``recipient`` and ``address``; every stop weighs one in the weighted rules.
+
+    A stop without an external id has no key: it is sent once, and when its batch's answer
+    is lost it is reported ``unknown`` (never resent); ``skip_existing`` and ``dedupe``
+    cannot match it."""
 
     def key(self, item: Any) -> str | None:
         return stop_key(item)
@@ -431,9 +435,11 @@ def _keys_of(email: object, phone: object) -> set[str]:
 class DriversTarget:
     """The team's drivers, as a bulk import target (``drivers.import_many``).
 
-    The natural key is the e-mail, compared without case, else the phone. A
-    refused driver's echo (``failed[k].driver``) shows its name, display name,
-    e-mail and phone. A batch weighs one request whatever its size.
+    The natural key is the e-mail, compared without case, else the phone; a
+    driver with neither has no key: it is sent once, and reported ``unknown``
+    (never resent) when its batch's answer is lost. A refused driver's echo
+    (``failed[k].driver``) shows its name, display name, e-mail and phone. A
+    batch weighs one request whatever its size.
 
     Exactly once: the driver list has no filter by e-mail or phone (public API
     documentation: ``filter[active]`` only), so a lookup lists the team and

@@ -97,7 +97,8 @@ def depot_key(depot: DepotInput) -> str | None:
 class DepotsTarget:
     """The team's depots, as a bulk import target (``depots.import_many``).
 
-    The natural key is the depot's name. The depot list has no filter, so a
+    The natural key is the depot's name, compared exactly; every depot has one
+    (``DepotInput.name`` is required). The depot list has no filter, so a
     lookup lists every depot and takes one of the key's name as that row's.
     A batch weighs one request whatever its size (``depot_import`` counts requests).
     """
@@ -169,7 +170,8 @@ async def _failing(error: Exception) -> AsyncGenerator[Any, None]:
 class MembersTarget:
     """The team's members, as a bulk import target (``members.import_many``).
 
-    The natural key is the e-mail (compared without case). v1 cannot list
+    The natural key is the e-mail (compared without case); a member without
+    one is keyed by nothing, and two such rows are two members. v1 cannot list
     members: a lookup raises :class:`LookupError`, so the rows of a batch whose
     answer was lost are reported ``unknown`` (never sent twice), and
     ``skip_existing`` is refused.
