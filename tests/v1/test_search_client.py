@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 import pytest_asyncio
 
-from route_planning_async import BadRequestError, RateLimits, ValidationError
+from route_planning_async import BadRequestError, ValidationError
 from route_planning_async.emulator import Emulator
 from route_planning_async.v1 import (
     AddressInput,
@@ -31,15 +31,7 @@ def _address(line: str) -> AddressInput:
 
 @pytest_asyncio.fixture
 async def client() -> AsyncIterator[RoutePlanningClient]:
-    async with (
-        Emulator(speedup=1000, rate_limits=RateLimits.unlimited()) as emu,
-        RoutePlanningClient(
-            emu.api_key,
-            base_url=emu.base_url_for("v1"),
-            ssl=emu.ssl_context,
-            rate_limits=RateLimits.unlimited(),
-        ) as client,
-    ):
+    async with Emulator(speedup=1000) as emu, emu.client(api_version="v1") as client:
         drivers = await client.drivers.list().collect()
         plan = await client.plans.create(
             PlanInput(title="search", starts=datetime.date(2026, 6, 1), drivers=[drivers[0].id])
