@@ -29,8 +29,11 @@ share with ``help()`` into the Markdown the site renders:
   code elsewhere; a name that resolves to nothing becomes inline code;
 - a ``::`` literal block (the paragraph ending ``::`` and the indented lines
   after it) becomes a fenced code block;
-- a base class with a private name (``_Resource``) is left out of the class's
-  bases: the site neither lists it nor shows the constructor inherited from it.
+- a base class with a private name (``_Resource``), or from a private room
+  (``_stop_namespaces.StopsNamespace``, the calls a namespace shares with the
+  other API version), is left out of the class's bases: the site neither lists
+  it nor shows the constructor inherited from it, and shows the public methods
+  the class inherits from it as the class's own.
 
 Registered in ``mkdocs.yml``::
 
@@ -186,10 +189,32 @@ def _to_markdown(obj: griffe.Object) -> None:
     if obj.docstring is not None:
         obj.docstring.value = markdown_of(obj.docstring.value, lambda name: _resolve(obj, name))
     if isinstance(obj, griffe.Class):
-        obj.bases = [base for base in obj.bases if not str(base).split(".")[-1].startswith("_")]
+        _hide_private_bases(obj)
     for member in list(obj.members.values()):
         if not isinstance(member, griffe.Alias):
             _to_markdown(member)
+
+
+def _private_base(cls: griffe.Class, base: object) -> bool:
+    """Whether ``base`` (an expression of ``cls``'s bases) has a private name or lives in a private room."""
+    name = str(base).split("[", 1)[0]
+    path = getattr(getattr(base, "left", base), "canonical_path", name)
+    return any(part.startswith("_") for part in (name.split(".")[-1], *str(path).split(".")[1:]))
+
+
+def _hide_private_bases(cls: griffe.Class) -> None:
+    """Drop the private bases of ``cls``; the public members inherited through them become its own."""
+    hidden = [base for base in cls.bases if _private_base(cls, base)]
+    if not hidden:
+        return
+    try:
+        inherited = dict(cls.inherited_members)
+    except Exception:  # a base griffe cannot resolve: nothing to show of it
+        inherited = {}
+    for name, member in inherited.items():
+        if not name.startswith("_") and name not in cls.members:
+            cls.set_member(name, griffe.Alias(name, member.target_path, parent=cls))
+    cls.bases = [base for base in cls.bases if base not in hidden]
 
 
 def _resolve(obj: griffe.Object, name: str) -> str | None:
