@@ -18,8 +18,8 @@ from aiohttp import ClientSession, web
 from aiohttp.test_utils import TestServer
 
 import route_planning_async as rp
+from route_planning_async import v1
 from route_planning_async.emulator import Emulator
-from route_planning_async.v1 import _models as v1
 from route_planning_async.webhooks import (
     LEGACY_SIGNATURE_HEADER,
     SIGNATURE_HEADER,
