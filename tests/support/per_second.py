@@ -16,12 +16,14 @@ LIMITS = (
     RateLimits.default()
     .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
     .replace(Category.OPTIMIZE, Rule(3, 1.0))
-    # These tests send no driver requests.
+    # These tests send no driver, depot import or member import requests.
     .replace(Category.DRIVER_CREATE)
     .replace(Category.DRIVER_IMPORT)
+    .replace(Category.DEPOT_IMPORT)
+    .replace(Category.MEMBER_IMPORT)
 )
 """The contract's limits with every period one second (read 10/s, write 5/s,
-batch import 10/s and 1,000 stops/s, optimize 3/s); the driver categories unlimited."""
+batch import 10/s and 1,000 stops/s, optimize 3/s); the driver and v1 import categories unlimited."""
 LOADED = tuple(category for category in Category if LIMITS.for_category(category))
 """The categories these tests send requests in: the contract's four."""
 SPEEDUP = 2.0
