@@ -20,11 +20,9 @@ from typing import Any
 
 import attrs
 import pytest
-from emulator.openapi import _Validator  # the decimal multipleOf, as the v0.2b validation reads it
+from emulator.openapi import V1
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from referencing import Registry, Resource
-from referencing.jsonschema import DRAFT202012
 
 import route_planning_async as rp
 from route_planning_async import _inputs as shared
@@ -50,7 +48,6 @@ from route_planning_async.v1._inputs import (
 )
 
 _DOCUMENT = Path(__file__).parent.parent / "emulator" / "data" / "public-openapi-v1.json"
-_URI = "urn:route-planning:openapi-v1"
 
 SETTINGS = settings(
     max_examples=100,
@@ -59,20 +56,6 @@ SETTINGS = settings(
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much, HealthCheck.data_too_large],
 )
-
-
-@functools.cache
-def _registry() -> Registry[Any]:
-    document = json.loads(_DOCUMENT.read_text(encoding="utf-8").replace("0-9---_", "0-9_-"))
-    return Registry().with_resource(_URI, Resource.from_contents(document, default_specification=DRAFT202012))
-
-
-def request_errors(template: str, method: str, body: Any) -> list[str]:
-    """Why ``body`` is not a valid request body of ``method template`` in the v1 document."""
-    parts = ("paths", template, method, "requestBody", "content", "application/json", "schema")
-    pointer = "/".join(part.replace("~", "~0").replace("/", "~1") for part in parts)
-    validator = _Validator({"$ref": f"{_URI}#/{pointer}"}, registry=_registry())
-    return [f"{'/'.join(map(str, e.absolute_path))}: {e.message}" for e in validator.iter_errors(body)]
 
 
 # Wide values for every field, by its annotation ----------------------------------------
@@ -216,7 +199,7 @@ def test_every_request_body_of_the_document_has_an_input() -> None:
     }
     covered = {(template, method) for _, template, method, _ in REQUESTS}
     assert taking - covered == {("/plans/{planId}:reoptimize", "post")}
-    assert not request_errors(
+    assert not V1.request_errors(
         "/plans/{planId}:reoptimize", "post", _inputs.reoptimization_body("reorder_all_stops")
     )
 
@@ -232,7 +215,7 @@ def test_every_accepted_input_is_a_valid_request(cls: type, template: str, metho
     def check(item: Any) -> None:
         if item is None:
             return  # refused before anything was sent
-        errors = request_errors(template, method, body(item))
+        errors = V1.request_errors(template, method, body(item))
         assert not errors, (item, errors[:5])
 
     check()
