@@ -102,7 +102,6 @@ if TYPE_CHECKING:
         EmulatorConfig,
         LimiterKind,
         PunishSustained,
-        ServiceOfferingConfig,
         TeamConfig,
     )
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind

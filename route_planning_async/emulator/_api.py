@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable, Mapping
-from typing import Any
+from typing import Any, Protocol
 
 import attrs
 from multidict import MultiMapping
@@ -21,7 +21,16 @@ from route_planning_async.emulator._records import PlanRecord, StopRecord
 from route_planning_async.emulator._routes import RouteSpec, RouteTable
 from route_planning_async.emulator._state import EmulatorState
 
-__all__ = ["NO_BODY", "ApiVersion", "Call", "Handler", "OperationTimers", "Reply", "stop_import_items"]
+__all__ = [
+    "NO_BODY",
+    "ApiVersion",
+    "Call",
+    "Handler",
+    "OperationTimers",
+    "Reply",
+    "served_version",
+    "stop_import_items",
+]
 
 NO_BODY = object()
 """The body of a call that came without one."""
@@ -113,3 +122,29 @@ def stop_import_items(data: object) -> tuple[str, list[Any]]:
         data = data.get("unassignedStops")
         prefix = "unassignedStops"
     return prefix, data if isinstance(data, list) else []
+
+
+class _Handlers(Protocol):
+    table: Mapping[str, Handler]
+
+
+class _Views(Protocol):
+    def stop_json(self, record: StopRecord) -> dict[str, Any]: ...
+
+
+def served_version(
+    name: str,
+    base_path: str,
+    routes: RouteTable,
+    handlers: Callable[[EmulatorConfig, EmulatorState, OperationTimers], _Handlers],
+    views: Callable[[EmulatorState], _Views],
+) -> ApiVersion:
+    """A version from its handlers' and views' classes (each version's package makes its own)."""
+    return ApiVersion(
+        name,
+        base_path,
+        routes,
+        lambda config, state, timers: handlers(config, state, timers).table,
+        stop_import_items,
+        lambda state, record: views(state).stop_json(record),
+    )

@@ -12,27 +12,14 @@ every version; this package holds what v0.2b alone decides, as :data:`V0_2B`:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
-from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers, stop_import_items
-from route_planning_async.emulator._config import EmulatorConfig
-from route_planning_async.emulator._records import StopRecord
-from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._api import served_version
 from route_planning_async.emulator.v0_2b._handlers import Handlers
 from route_planning_async.emulator.v0_2b._routes import BASE_PATH, ROUTE_TABLE, ROUTES
 from route_planning_async.emulator.v0_2b._views import Views
 
 __all__ = ["BASE_PATH", "ROUTES", "V0_2B"]
 
-
-def _handlers(config: EmulatorConfig, state: EmulatorState, timers: OperationTimers) -> Mapping[str, Handler]:
-    return Handlers(config, state, timers).table
-
-
-def _stop_json(state: EmulatorState, record: StopRecord) -> dict[str, Any]:
-    return Views(state).stop_json(record)
-
-
-V0_2B: Final = ApiVersion("v0.2b", BASE_PATH, ROUTE_TABLE, _handlers, stop_import_items, _stop_json)
+V0_2B: Final = served_version("v0.2b", BASE_PATH, ROUTE_TABLE, Handlers, Views)
 """The v0.2b API, as the emulator serves it."""

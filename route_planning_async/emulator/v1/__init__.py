@@ -14,27 +14,14 @@ the other); this package holds what v1 alone decides, as :data:`V1`:
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any, Final
+from typing import Final
 
-from route_planning_async.emulator._api import ApiVersion, Handler, OperationTimers, stop_import_items
-from route_planning_async.emulator._config import EmulatorConfig
-from route_planning_async.emulator._records import StopRecord
-from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._api import served_version
 from route_planning_async.emulator.v1._handlers import Handlers
 from route_planning_async.emulator.v1._routes import BASE_PATH, ROUTE_TABLE, ROUTES
 from route_planning_async.emulator.v1._views import Views
 
 __all__ = ["BASE_PATH", "ROUTES", "V1"]
 
-
-def _handlers(config: EmulatorConfig, state: EmulatorState, timers: OperationTimers) -> Mapping[str, Handler]:
-    return Handlers(config, state, timers).table
-
-
-def _stop_json(state: EmulatorState, record: StopRecord) -> dict[str, Any]:
-    return Views(state).stop_json(record)
-
-
-V1: Final = ApiVersion("v1", BASE_PATH, ROUTE_TABLE, _handlers, stop_import_items, _stop_json)
+V1: Final = served_version("v1", BASE_PATH, ROUTE_TABLE, Handlers, Views)
 """The v1 API, as the emulator serves it."""
