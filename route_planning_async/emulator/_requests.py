@@ -39,6 +39,7 @@ __all__ = [
     "EMAIL",
     "EXTERNAL_ID_FILTER",
     "OPERATIONS_LIST",
+    "OVERRIDE_FIELDS",
     "PLANS_LIST",
     "REOPTIMIZATION_TYPES",
     "STOPS_LIST",
@@ -211,7 +212,7 @@ def validate_reoptimize_body(value: object, *, strict: bool = True) -> str:
 # Body fields of the public OpenAPI document (additionalProperties: false).
 _DRIVER_CREATE = ("name", "displayName", "email", "phone", "depots", "routeOverrides")
 _DRIVER_UPDATE = ("name", "displayName", "depots", "routeOverrides")
-_OVERRIDE_FIELDS = (
+OVERRIDE_FIELDS = (
     "startAddress",
     "endAddress",
     "startTime",
@@ -221,6 +222,7 @@ _OVERRIDE_FIELDS = (
     "deliverySpeed",
     "vehicleType",
 )
+"""The fields of a driver's (and a v1 plan's) ``routeOverrides``."""
 _SPEEDS = ("slower", "average", "faster")
 VEHICLES = ("bike", "scooter", "car", "small_truck", "truck", "electric_cargo_bike")
 EMAIL = re.compile(
@@ -233,7 +235,7 @@ def route_overrides(value: object, path: str, strict: bool) -> dict[str, Any] | 
     if value is None:
         return None
     obj = expect_object(value, path)
-    check_keys(obj, _OVERRIDE_FIELDS, path, strict)
+    check_keys(obj, OVERRIDE_FIELDS, path, strict)
     result: dict[str, Any] = {}
     for key in ("startAddress", "endAddress"):
         if key in obj:

@@ -22,6 +22,7 @@ from route_planning_async.emulator._records import (
     StopRecord,
     UnassignedStopRecord,
 )
+from route_planning_async.emulator._requests import OVERRIDE_FIELDS
 from route_planning_async.emulator._services import service_json
 from route_planning_async.emulator._views import BaseViews, address_json
 
@@ -70,14 +71,8 @@ _UNASSIGNED_COPIED = (
 )
 """Unassigned stop keys v1 serves as the store keeps them."""
 
-_PLAN_OVERRIDES = (
-    "startTime",
-    "endTime",
-    "maxStops",
-    "drivingSpeed",
-    "deliverySpeed",
-    "vehicleType",
-)
+_PLAN_OVERRIDES = tuple(name for name in OVERRIDE_FIELDS if not name.endswith("Address"))
+"""The plan's route overrides served as kept (the addresses are rendered)."""
 
 
 def _eta(value: dict[str, Any] | None) -> dict[str, Any]:
