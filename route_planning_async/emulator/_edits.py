@@ -154,7 +154,16 @@ class Edits(Store):
             )
         stop_id = plan.stops.new_id() if isinstance(plan.stops, CompactStops) else self.new_id()
         body = stop_body(plan.id, stop_id, fields, placed, self._identifiers)
-        return StopRecord(stop_id, plan.id, body, placed[0], placed[1], tuple(refs), extra=extra)
+        return StopRecord(
+            stop_id,
+            plan.id,
+            body,
+            placed[0],
+            placed[1],
+            tuple(refs),
+            extra=extra,
+            created_at=self.config.wall_clock(),
+        )
 
     def add_stop(self, plan: PlanRecord, record: StopRecord) -> StopRecord:
         """Store a built stop; its drivers join the plan ("on first creation ... also added")."""
@@ -247,7 +256,9 @@ class Edits(Store):
         body["id"] = f"unassignedStops/{stop_id}"
         body["depot"] = f"depots/{depot}"
         body["allowedDriversIdentifiers"] = [self._identifiers.get(ref, f"drivers/{ref}") for ref in refs]
-        return UnassignedStopRecord(stop_id, body, placed[0], placed[1], extra=extra)
+        return UnassignedStopRecord(
+            stop_id, body, placed[0], placed[1], extra=extra, created_at=self.config.wall_clock()
+        )
 
     def create_unassigned(self, fields: dict[str, Any]) -> UnassignedStopRecord:
         """POST /unassignedStops."""

@@ -54,6 +54,8 @@ class StopRecord:
     extra: dict[str, Any] = attrs.field(factory=dict)
     """What a version writes that the v0.2b body has no field for (``invoiceNumber``,
     ``serviceInfo``)."""
+    created_at: float | None = None
+    """Epoch seconds of its creation (v1's stop search reads it as ``createdAt``)."""
 
     @property
     def terminal(self) -> bool:
@@ -83,6 +85,8 @@ class UnassignedStopRecord:
     extra: dict[str, Any] = attrs.field(factory=dict)
     """What a version writes that the v0.2b body has no field for (``invoiceNumber``,
     ``serviceInfo``)."""
+    created_at: float | None = None
+    """Epoch seconds of its creation (v1's stop search reads it as ``createdAt``)."""
 
     @property
     def external_id(self) -> str | None:

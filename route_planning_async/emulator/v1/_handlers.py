@@ -164,8 +164,8 @@ class Handlers(BaseHandlers):
         return Reply(200, {"stops": items, "nextPageToken": token})
 
     def _search_documents(self) -> tuple[list[dict[str, Any]], dict[int, Callable[[], dict[str, Any]]]]:
-        """The bodies the search reads (the stored form, with the route and the invoice number),
-        and how to render each found one."""
+        """The bodies the search reads (the stored form, with the route, the invoice number and
+        ``createdAt``), and how to render each found one."""
         documents: list[dict[str, Any]] = []
         render: dict[int, Callable[[], dict[str, Any]]] = {}
         for plan in self.state.plans.values():
@@ -179,7 +179,11 @@ class Handlers(BaseHandlers):
                     "stop": self.views.stop_json(record),
                 }
         for unassigned in self.state.unassigned_stops.values():
-            document = {**unassigned.body, "orderInfo": self.views.unassigned_json(unassigned)["orderInfo"]}
+            document = {
+                **unassigned.body,
+                "orderInfo": self.views.unassigned_json(unassigned)["orderInfo"],
+                "createdAt": unassigned.created_at,
+            }
             documents.append(document)
             render[id(document)] = lambda unassigned=unassigned: {  # type: ignore[misc]
                 "type": "unassignedStop",
@@ -193,6 +197,7 @@ class Handlers(BaseHandlers):
             **record.body,
             "orderInfo": {**record.body["orderInfo"], "invoiceNumber": record.extra.get("invoiceNumber")},
             "route": None if route is None else {"id": f"routes/{route.id}"},
+            "createdAt": record.created_at,
         }
 
     def _inaccessible(self, plan: PlanRecord) -> bool:

@@ -94,3 +94,36 @@ async def test_bad_search_parameters_are_answered_400_naming_them(
     answer = await api.checked("GET", "/stops:search", params=params)
     assert answer.status == 400
     assert answer.body["param"] == param
+
+
+class _Clock:
+    """A wall clock an hour later at each reading."""
+
+    def __init__(self) -> None:
+        self.now = 1_780_000_000.0
+
+    def __call__(self) -> float:
+        self.now += 3600
+        return self.now
+
+
+@pytest.mark.asyncio
+@pytest.mark.route_planning_emulator(wall_clock=_Clock())
+async def test_the_search_reads_when_each_stop_was_made(api: V1Api) -> None:
+    plan = await api.ok("POST", "/plans", {"title": "Made", "starts": STARTS})
+    for name in ("First", "Second", "Third"):
+        await api.ok(
+            "POST",
+            f"/{plan['id']}/stops",
+            {"address": {"addressLineOne": "1 Road"}, "recipient": {"name": name}},
+        )
+    oldest_first = await api.ok("GET", "/stops:search", params={"sortField": "createdAt"})
+    assert _ids(oldest_first) == ["First", "Second", "Third"]
+    newest_first = await api.ok(
+        "GET", "/stops:search", params={"sortField": "createdAt", "sortOrder": "desc"}
+    )
+    assert _ids(newest_first) == ["Third", "Second", "First"]
+    since = await api.ok("GET", "/stops:search", params={"filter": 'createdAt >= "2026-01-01"'})
+    assert len(since["stops"]) == 3
+    before = await api.ok("GET", "/stops:search", params={"filter": 'createdAt < "2026-01-01T00:00:00Z"'})
+    assert before["stops"] == []
