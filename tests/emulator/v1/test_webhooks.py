@@ -11,6 +11,7 @@ from aiohttp import web
 from aiohttp.test_utils import TestServer
 
 from emulator.openapi import V1
+from route_planning_async import ConfigurationError
 from route_planning_async.emulator import Emulator
 from route_planning_async.webhooks import SIGNATURE_HEADER, verify_signature
 
@@ -70,3 +71,8 @@ async def test_webhook_events_carry_their_version_and_only_the_spoke_signature(v
         assert errors == []
     else:
         assert stop["circuitClientId"] == "w-1"
+
+
+def test_a_webhook_version_the_emulator_does_not_serve_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="no API version 'v9'"):
+        Emulator(webhook_url="http://127.0.0.1:9/hook", webhook_version="v9")
