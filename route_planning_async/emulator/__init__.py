@@ -102,6 +102,7 @@ if TYPE_CHECKING:
         EmulatorConfig,
         LimiterKind,
         PunishSustained,
+        ServiceOfferingConfig,
         TeamConfig,
     )
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
@@ -135,6 +136,7 @@ __all__ = [
     "RequestLog",
     "RequestRecord",
     "RouteSpec",
+    "ServiceOfferingConfig",
     "TeamConfig",
     "TeamFile",
     "WebhookDelivery",

@@ -82,12 +82,6 @@ from route_planning_async.v1._inputs import (
     UnassignedStopUpdateFields,
     UnsetType,
     WeightInput,
-    check_batch,
-    check_depot_batch,
-    check_driver_batch,
-    check_member_batch,
-    check_no_depot,
-    reoptimization_body,
 )
 from route_planning_async.v1._models import (
     Activity,
@@ -277,10 +271,4 @@ __all__ = [
     "Weight",
     "WeightInput",
     "WeightUnit",
-    "check_batch",
-    "check_depot_batch",
-    "check_driver_batch",
-    "check_member_batch",
-    "check_no_depot",
-    "reoptimization_body",
 ]

@@ -18,7 +18,8 @@ import griffe
 import pytest
 
 import route_planning_async as rp
-from route_planning_async import emulator, redis, webhooks
+from route_planning_async import emulator, redis, v1, webhooks
+from route_planning_async.v1 import resources, search
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -57,6 +58,25 @@ def test_every_public_name_of_the_submodules_is_in_the_api_reference() -> None:
         for name in ("BASE_PATH", "ROUTES", "RouteSpec", "EmulatorState", "LimiterKind", "RateLimiter")
     )
     assert webhooks.__name__ in referenced
+
+
+def test_every_public_name_of_v1_is_in_the_api_reference() -> None:
+    referenced = _referenced()
+    # A class both versions share is documented once, under its top-level name.
+    missing = [
+        f"route_planning_async.v1.{name}"
+        for name in v1.__all__
+        if f"route_planning_async.v1.{name}" not in referenced
+        and not (getattr(rp, name, None) is getattr(v1, name) and f"route_planning_async.{name}" in referenced)
+    ]
+    missing += [
+        f"route_planning_async.v1.resources.{name}"
+        for name in resources.__all__
+        if f"route_planning_async.v1.resources.{name}" not in referenced
+        and f"route_planning_async.v1.{name}" not in referenced
+    ]
+    assert missing == []
+    assert search.__name__ in referenced
 
 
 def test_every_readme_section_is_on_a_docs_page() -> None:

@@ -21,7 +21,10 @@ from route_planning_async.emulator import Emulator
 
 _WEBHOOKS = "tests/v0_2b/test_webhooks.py::test_the_readme_app_and_its_emulator_test_run_as_written"
 ELSEWHERE = {
-    "asyncio.run(main())": "tests/project/test_readme.py::test_quickstart_runs_as_written",
+    'print("optimized:", operation.result)': "tests/project/test_readme.py::test_quickstart_runs_as_written",
+    "route_planning_async.v1.search import field": (
+        "tests/project/test_readme.py::test_the_v1_quickstart_runs_as_written"
+    ),
     "route_planning_emulator(speedup=60)": (
         "tests/project/test_readme.py::test_the_pytest_example_runs_with_the_installed_plugin"
     ),

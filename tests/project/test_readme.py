@@ -15,9 +15,9 @@ from route_planning_async import emulator
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 
 
-def _quickstart() -> str:
+def _quickstart(heading: str = "## Quickstart") -> str:
     text = README.read_text(encoding="utf-8")
-    section = text[text.index("## Quickstart") :]
+    section = text[text.index(heading) :]
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match is not None, "the Quickstart section has no python block"
     return match.group(1)
@@ -47,6 +47,21 @@ def test_quickstart_runs_as_written(
     route_lines = [line for line in out.splitlines() if line.startswith("Monday ")]
     assert len(route_lines) >= 50, out
     assert any(line.startswith("Monday 0 ") for line in route_lines), out
+
+
+def test_the_v1_quickstart_runs_as_written(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    real_emulator = emulator.Emulator
+    monkeypatch.setattr(emulator, "Emulator", lambda *a, **k: real_emulator(*a, **{"speedup": 50, **k}))
+    exec(compile(_quickstart("## API v1"), str(README), "exec"), {"__name__": "readme_v1_quickstart"})
+    out = capsys.readouterr().out
+    assert "50 stops created" in out
+    # Two drivers of the main depot, so two routes, each with its start and end stops.
+    routes = [line for line in out.splitlines() if line.startswith("routes/")]
+    assert len(routes) == 2, out
+    assert sum(int(line.split()[1]) for line in routes) == 50 + 2 * 2, out
+    assert re.search(r"^found plans/\S+/stops/\S+ available$", out, re.M), out
 
 
 def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Path) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from emulator.openapi import V1
 from route_planning_async.emulator import Emulator
@@ -39,3 +40,18 @@ def test_each_version_has_its_base_path() -> None:
     emu._port = 1  # the address of a running emulator, without starting one
     assert emu.base_url_for("v1") == emu.origin + "/public/v1"
     assert emu.base_url == emu.origin + "/public/v0.2b"
+
+
+def _readme_rows(section: str) -> set[str]:
+    readme = (Path(__file__).parents[3] / "README.md").read_text(encoding="utf-8")
+    start = readme.index(f"<!-- --8<-- [start:{section}] -->")
+    text = readme[start : readme.index(f"<!-- --8<-- [end:{section}] -->", start)]
+    return {line for line in text.splitlines() if re.match(r"\| (GET|POST|PATCH|DELETE) \|", line)}
+
+
+def test_the_readmes_v1_table_is_the_endpoint_table() -> None:
+    expected = {
+        f"| {e.method} | `{e.template}` | `client.{name}` | `{e.category}` |" for name, e in ENDPOINTS.items()
+    }
+    assert len(expected) == 52
+    assert _readme_rows("v1") == expected
