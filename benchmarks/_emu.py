@@ -19,6 +19,7 @@ import sys
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from types import ModuleType
 from typing import Any, Literal
 
 from benchmarks._emuserver import limits_from, limits_spec
@@ -174,10 +175,17 @@ class EmulatorServer:
         """User + system CPU seconds the emulator process has used so far."""
         return process_cpu_seconds(self.pid)
 
-    def client_kwargs(self) -> dict[str, Any]:
-        """base_url, ssl and rate_limits (the server's, sped up) for a RoutePlanningClient."""
+    def base_url_for(self, version: str) -> str:
+        """The address of an API version the server serves (``base_url`` is v0.2b's)."""
+        return self.base_url.rsplit("/public/", 1)[0] + "/public/" + version
+
+    def client_kwargs(self, api: ModuleType | None = None) -> dict[str, Any]:
+        """base_url, ssl and rate_limits (the server's, sped up) for the RoutePlanningClient of
+        ``api`` (the package of an API version, whose DEFAULT_BASE_URL ends in its version; None:
+        v0.2b's)."""
+        version = "v0.2b" if api is None else api.DEFAULT_BASE_URL.rsplit("/", 1)[1]
         return {
-            "base_url": self.base_url,
+            "base_url": self.base_url_for(version),
             "ssl": self.ssl_context,
             "rate_limits": self.limits.scaled(self.speedup),
         }

@@ -7,9 +7,10 @@ of them never sit in memory at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import ModuleType
 from typing import Any
 
-from route_planning_async import AddressInput, OrderInfoInput, RecipientInput, StopInput
+import route_planning_async
 
 DEPOT_LAT, DEPOT_LNG = 51.5074, -0.1278
 
@@ -130,28 +131,31 @@ def full_stop_page(size: int = 10) -> dict[str, Any]:
     return {"stops": [full_stop(plan, i) for i in range(size)], "nextPageToken": "next-page-token"}
 
 
-def stop_input(i: int) -> StopInput:
-    """The i-th stop as the library's input model; the same content as :func:`stop_body`."""
+def stop_input(i: int, api: ModuleType = route_planning_async) -> Any:
+    """The i-th stop as the input model of ``api`` (the package of an API version; v0.2b's by
+    default); the same content as :func:`stop_body`."""
     body = stop_body(i)
     address = body["address"]
-    return StopInput(
-        address=AddressInput(
+    return api.StopInput(
+        address=api.AddressInput(
             address_line_one=address["addressLineOne"],
             city=address["city"],
             country=address["country"],
             latitude=address["latitude"],
             longitude=address["longitude"],
         ),
-        recipient=RecipientInput(name=body["recipient"]["name"], external_id=body["recipient"]["externalId"]),
-        order_info=OrderInfoInput(seller_order_id=body["orderInfo"]["sellerOrderId"], products=["box"]),
+        recipient=api.RecipientInput(
+            name=body["recipient"]["name"], external_id=body["recipient"]["externalId"]
+        ),
+        order_info=api.OrderInfoInput(seller_order_id=body["orderInfo"]["sellerOrderId"], products=["box"]),
         package_count=body["packageCount"],
         notes=body["notes"],
     )
 
 
-def stop_inputs(count: int) -> Iterator[StopInput]:
-    """``count`` stop inputs, made one at a time (a stream, as a large import reads them)."""
-    return (stop_input(i) for i in range(count))
+def stop_inputs(count: int, api: ModuleType = route_planning_async) -> Iterator[Any]:
+    """``count`` stop inputs of ``api``, made one at a time (a stream, as a large import reads them)."""
+    return (stop_input(i, api) for i in range(count))
 
 
 CUSTOM_PROPERTY = "6f1c4f0e-4a44-4b7b-9d59-0d6f2b1d1a01"

@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 # name -> (module, function); the order is the order of RESULTS.md.
 BENCHMARKS: dict[str, tuple[str, str]] = {
     "import_utilization": ("benchmarks.bench_import", "run"),
+    "v1_import_utilization": ("benchmarks.bench_import_v1", "run"),
     "mixed_utilization": ("benchmarks.bench_mixed", "run"),
     "overhead": ("benchmarks.bench_overhead", "run"),
     "decoding": ("benchmarks.bench_decode", "run"),

@@ -21,6 +21,7 @@ import asyncio
 import datetime
 import math
 import time
+from types import ModuleType
 from typing import Any
 
 from benchmarks import baselines
@@ -28,7 +29,8 @@ from benchmarks._emu import EmulatorServer, category_figures
 from benchmarks._figures import check, median, result, rounded, table
 from benchmarks._payloads import stop_inputs
 from benchmarks._tracing import Latencies
-from route_planning_async import Category, RateLimits, RoutePlanningClient
+import route_planning_async
+from route_planning_async import Category, RateLimits
 
 RATIO_BAR = 1.03
 """Acceptance: time / theoretical minimum <= 1.03."""
@@ -45,24 +47,28 @@ def _sizes(quick: bool) -> tuple[int, float]:
     return (2_000, 600.0) if quick else (20_000, 60.0)
 
 
-async def _fresh_plan(server: EmulatorServer) -> str:
+async def _fresh_plan(server: EmulatorServer, api: ModuleType) -> str:
     """A plan to import into; the setup traffic is then forgotten by the log and the limiter."""
-    async with RoutePlanningClient(server.api_key, **server.client_kwargs()) as client:
+    async with api.RoutePlanningClient(server.api_key, **server.client_kwargs(api)) as client:
         plan = await client.plans.create(title="bench import", starts=PLAN_DATE)
     server.reset()
-    return plan.id
+    return str(plan.id)
 
 
-async def _library(server: EmulatorServer, n: int, cap: float) -> dict[str, Any]:
+async def library_import(
+    server: EmulatorServer, n: int, cap: float, api: ModuleType = route_planning_async
+) -> dict[str, Any]:
+    """``client.stops.import_many`` of ``n`` stops into a fresh plan, with the client of ``api``
+    (the package of an API version: v0.2b's by default, or ``route_planning_async.v1``)."""
     latencies = Latencies()
-    plan_id = await _fresh_plan(server)
+    plan_id = await _fresh_plan(server, api)
     async with (
         latencies.session() as session,
-        RoutePlanningClient(server.api_key, session=session, **server.client_kwargs()) as client,
+        api.RoutePlanningClient(server.api_key, session=session, **server.client_kwargs(api)) as client,
     ):
         started = time.monotonic()
         try:
-            report = await asyncio.wait_for(client.stops.import_many(plan_id, stop_inputs(n)), cap)
+            report = await asyncio.wait_for(client.stops.import_many(plan_id, stop_inputs(n, api)), cap)
         except TimeoutError:
             report = None
         elapsed = time.monotonic() - started
@@ -84,7 +90,7 @@ async def _library(server: EmulatorServer, n: int, cap: float) -> dict[str, Any]
 
 
 async def _baseline(server: EmulatorServer, name: str, n: int, cap: float) -> dict[str, Any]:
-    plan_id = await _fresh_plan(server)
+    plan_id = await _fresh_plan(server, route_planning_async)
     workload = baselines.import_calls(plan_id, n, BATCH)
     target = baselines.Target(server.base_url, server.api_key, server.ssl_context)
     strategy = baselines.strategies(server.limits.scaled(server.speedup))[name]
@@ -117,7 +123,7 @@ def _run(
     floor_schedule: float,
     quick: bool,
 ) -> dict[str, Any]:
-    lib = asyncio.run(_library(server, n, cap=10 * floor_schedule + 30))
+    lib = asyncio.run(library_import(server, n, cap=10 * floor_schedule + 30))
     last_latency = lib["last"][1] - lib["last"][0] if lib["last"] else math.nan
     t_min = floor_schedule + last_latency
     ratio = lib["elapsed"] / t_min
