@@ -24,12 +24,12 @@ import time
 from types import ModuleType
 from typing import Any
 
+import route_planning_async
 from benchmarks import baselines
 from benchmarks._emu import EmulatorServer, category_figures
 from benchmarks._figures import check, median, result, rounded, table
 from benchmarks._payloads import stop_inputs
 from benchmarks._tracing import Latencies
-import route_planning_async
 from route_planning_async import Category, RateLimits
 
 RATIO_BAR = 1.03

@@ -67,7 +67,8 @@ def run(quick: bool = False) -> dict[str, Any]:
             "limits": "100 requests / 600 s, 30 requests / 60 s, 1,000 stops / 60 s (public documentation), "
             "exact sliding windows, rejected requests count",
             "speed-up": speedup,
-            "transport": f"{'HTTP' if quick else 'HTTPS'} on loopback, emulator in its own process, /public/v1",
+            "transport": f"{'HTTP' if quick else 'HTTPS'} on loopback to /public/v1, "
+            "emulator in its own process",
         },
         figures={
             "elapsed (s)": rounded(lib["elapsed"], 3),
