@@ -46,6 +46,7 @@ from typing import TYPE_CHECKING, Any, Final
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import DecodeError, RoutePlanningError
 from route_planning_async.v0_2b._converter import structure
 from route_planning_async.v0_2b._models import Stop, UnassignedStop
@@ -101,20 +102,27 @@ class InvalidEventError(RoutePlanningError, ValueError):
     """A webhook body that is not an event envelope (not JSON, or a field missing or mistyped)."""
 
 
+@fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class WebhookEvent:
     """One event the service pushed to the webhook URL."""
 
-    type: str
-    """A :class:`WebhookEventType` member when known; a newer type is kept as the string sent."""
-    version: str
-    """The version of the event's format, as sent."""
-    created: datetime.datetime
-    """When the event happened (aware, UTC; sent as epoch milliseconds)."""
-    data: Stop | UnassignedStop | dict[str, Any] | None
-    """The stop (:class:`~route_planning_async.Stop`, or
-    :class:`~route_planning_async.UnassignedStop` for ``unassigned_stop.*``); for a type
-    whose data is neither, the JSON as sent."""
+    type: str = attrs.field(
+        metadata=described(
+            "A :class:`WebhookEventType` member when known; a newer type is kept as the string sent."
+        )
+    )
+    version: str = attrs.field(metadata=described("The version of the event's format, as sent."))
+    created: datetime.datetime = attrs.field(
+        metadata=described("When the event happened (aware, UTC; sent as epoch milliseconds).")
+    )
+    data: Stop | UnassignedStop | dict[str, Any] | None = attrs.field(
+        metadata=described(
+            "The stop (:class:`~route_planning_async.Stop`, or "
+            ":class:`~route_planning_async.UnassignedStop` for ``unassigned_stop.*``); for a type whose "
+            "data is neither, the JSON as sent."
+        )
+    )
 
     @property
     def dedupe_key(self) -> Hashable:

@@ -50,6 +50,7 @@ import random
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Category
 
 __all__ = ["Fault", "FaultEvent", "FaultInjector", "FaultKind"]
@@ -192,16 +193,16 @@ class Fault:
         return self.nth is not None and self.matched >= self.nth
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class FaultEvent:
     """A fault that fired."""
 
-    request_seq: int
-    """Sequence number of the request in the emulator's log."""
-    route: str
-    """Endpoint name of the request."""
-    fault: Fault
-    """The fault."""
+    request_seq: int = attrs.field(
+        metadata=described("Sequence number of the request in the emulator's log.")
+    )
+    route: str = attrs.field(metadata=described("Endpoint name of the request."))
+    fault: Fault = attrs.field(metadata=described("The fault."))
 
 
 class FaultInjector:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import PlanNotWritableError, RoutePlanningError
 from route_planning_async._import import (
     BatchAnswer,
@@ -235,22 +236,27 @@ class LiveImportOptions(ImportOptions, LiveEditOptions, total=False):
     (:class:`LiveEditOptions`)."""
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class LiveImport:
     """What ``stops.live_import_many`` did."""
 
-    report: ImportReport[StopInput]
-    """One outcome per input stop."""
-    pending: bool
-    """Whether the stops joined the plan's editing session (it was not writable),
-    or may have: answers were lost and the plan was then left with changes to
-    apply, or could not be read. The session was applied, unless the plan could
-    not be read: then ``edit.operation`` is None, and the stops reported
-    ``unknown`` may be waiting in the session until the plan is re-optimized and
-    redistributed (or saved)."""
-    edit: LiveEdit
-    """The live edit that applied the session: ``edit.operation`` (the
-    re-optimization) and ``edit.plan`` (after ``:redistribute``) once applied."""
+    report: ImportReport[StopInput] = attrs.field(metadata=described("One outcome per input stop."))
+    pending: bool = attrs.field(
+        metadata=described(
+            "Whether the stops joined the plan's editing session (it was not writable), or may have: "
+            "answers were lost and the plan was then left with changes to apply, or could not be read. "
+            "The session was applied, unless the plan could not be read: then ``edit.operation`` is "
+            "None, and the stops reported ``unknown`` may be waiting in the session until the plan is "
+            "re-optimized and redistributed (or saved)."
+        )
+    )
+    edit: LiveEdit = attrs.field(
+        metadata=described(
+            "The live edit that applied the session: ``edit.operation`` (the re-optimization) and "
+            "``edit.plan`` (after ``:redistribute``) once applied."
+        )
+    )
 
 
 @attrs.frozen

@@ -31,32 +31,6 @@ NAMESPACES = (
     "raw",
 )
 
-UNDOCUMENTED = {
-    "route_planning_async.DuplicateStop",
-    "route_planning_async.FailedBatch",
-    "route_planning_async.Grant",
-    "route_planning_async.ImportProgress",
-    "route_planning_async.LiveImport",
-    "route_planning_async.Page",
-    "route_planning_async.RejectedStop",
-    "route_planning_async.Request",
-    "route_planning_async.Response",
-    "route_planning_async.emulator.CustomStopPropertyConfig",
-    "route_planning_async.emulator.DepotConfig",
-    "route_planning_async.emulator.DriverConfig",
-    "route_planning_async.emulator.EmulatorConfig",
-    "route_planning_async.emulator.FaultEvent",
-    "route_planning_async.emulator.LimitChange",
-    "route_planning_async.emulator.PunishSustained",
-    "route_planning_async.emulator.RequestRecord",
-    "route_planning_async.emulator.RouteSpec",
-    "route_planning_async.emulator.TeamConfig",
-    "route_planning_async.emulator.WebhookDelivery",
-    "route_planning_async.webhooks.WebhookEvent",
-}
-"""Classes whose fields are still documented by attribute docstrings only."""
-
-
 def _help(obj: object) -> str:
     return pydoc.render_doc(obj, renderer=pydoc.plaintext)
 
@@ -115,24 +89,7 @@ def _qualified(cls: type) -> str:
     raise AssertionError(cls)  # pragma: no cover
 
 
-@pytest.mark.parametrize(
-    "cls",
-    [
-        pytest.param(
-            cls,
-            id=_qualified(cls),
-            marks=[
-                pytest.mark.xfail(
-                    reason="fields documented by attribute docstrings only, invisible to help()",
-                    strict=True,
-                )
-            ]
-            if _qualified(cls) in UNDOCUMENTED
-            else [],
-        )
-        for cls in _public_attrs_classes()
-    ],
-)
+@pytest.mark.parametrize("cls", _public_attrs_classes(), ids=_qualified)
 def test_help_of_a_public_attrs_class_describes_every_field(cls: type) -> None:
     entries = _section_entries(cls.__doc__ or "")
     shown = " ".join(_flat(_help(cls)).split())
