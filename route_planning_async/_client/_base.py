@@ -263,6 +263,8 @@ class BaseClient(abc.ABC):
         ``on_sent`` is called whenever an attempt is handed to the transport: up
         to then the service cannot have seen the request (the bulk importer
         tells a batch that never left from one that may have been applied).
+        When it has an ``attempt_ended()`` method, that is called as each
+        attempt ends (the importer times its waits for capacity by the two).
         """
         response = await self._send(request, on_sent=on_sent)
         return decode(request, response, base_url=self._base_url)
@@ -315,10 +317,17 @@ class BaseClient(abc.ABC):
 
 
 def _announcing(send: Send, on_sent: Callable[[], None]) -> Send:
-    """``send``, calling ``on_sent`` as each attempt is handed to it."""
+    """``send``, calling ``on_sent`` as each attempt is handed to it (and its ``attempt_ended``, if
+    it has one, as each attempt ends)."""
+    ended: Callable[[], None] | None = getattr(on_sent, "attempt_ended", None)
 
     async def announced(request: Request) -> Response:
         on_sent()
-        return await send(request)
+        if ended is None:
+            return await send(request)
+        try:
+            return await send(request)
+        finally:
+            ended()
 
     return announced

@@ -240,6 +240,9 @@ class ImportReport(Generic[T]):
         """Stops found stored twice after a late commit (and deleted with ``dedupe=True``)."""
         self.stopped: str | None = None
         """Why the import stopped sending early (deadline, breaker, stop request); None otherwise."""
+        self._waiting = 0
+        self._waiting_since = 0.0
+        self._waited = 0.0
 
     def __repr__(self) -> str:
         return (
@@ -268,6 +271,18 @@ class ImportReport(Generic[T]):
         """Seconds from the start of the import to its end (or to now, while it runs)."""
         end = self._finished if self._finished is not None else self._clock.now()
         return end - self._started
+
+    @property
+    def waited(self) -> float:
+        """Wall-clock seconds during which at least one batch waited for capacity: queued for the rate
+        limits before a request left, or between a refused attempt (a 429, a failure) and its retry.
+
+        Batches that wait side by side count once, so it never exceeds :attr:`elapsed`. The
+        scheduler's ``client.stats[category].wait_seconds`` sums the waits over requests instead.
+        """
+        if self._waiting and self._finished is None:
+            return self._waited + self._clock.now() - self._waiting_since
+        return self._waited
 
     @property
     def throughput(self) -> float:
@@ -380,6 +395,20 @@ class ImportReport(Generic[T]):
         name = "not_created" if outcome is Outcome.NOT_CREATED else outcome.value
         setattr(self, name, getattr(self, name) + delta)
 
+    def _record_waiting(self, waiting: bool) -> None:
+        """One batch begins (``True``) or ends (``False``) waiting for capacity (:attr:`waited`)."""
+        if self._finished is not None:
+            return
+        now = self._clock.now()
+        if waiting:
+            if not self._waiting:
+                self._waiting_since = now
+            self._waiting += 1
+            return
+        self._waiting -= 1
+        if not self._waiting:
+            self._waited += now - self._waiting_since
+
     def _record_skipped(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
         if self._set(batch, offset, Outcome.SKIPPED) and batch.ids is not None:
             batch.ids[offset] = stop_id
@@ -445,6 +474,9 @@ class ImportReport(Generic[T]):
 
     def _finish(self) -> None:
         self._finished = self._clock.now()
+        if self._waiting:  # batches abandoned while waiting: the wait ends with the import
+            self._waited += self._finished - self._waiting_since
+            self._waiting = 0
 
 
 @fields_documented(title="Attributes")
@@ -475,4 +507,11 @@ class ImportProgress(Generic[T]):
     skipped: int = attrs.field(
         default=0,
         metadata=described("Stops skipped so far, already in the collection (``skip_existing=True``)."),
+    )
+    waited: float = attrs.field(
+        default=0.0,
+        metadata=described(
+            "Seconds so far during which at least one batch waited for capacity "
+            "(:attr:`ImportReport.waited`)."
+        ),
     )
