@@ -31,6 +31,7 @@ NAMESPACES = (
     "raw",
 )
 
+
 def _help(obj: object) -> str:
     return pydoc.render_doc(obj, renderer=pydoc.plaintext)
 
@@ -102,3 +103,18 @@ def test_help_of_a_public_attrs_class_describes_every_field(cls: type) -> None:
         if field.name in texts:  # its described text is the one shown
             first_words = " ".join(texts[field.name].split()[:4])
             assert first_words in " ".join(entries[field.name].split())
+
+
+def test_each_fault_kind_is_described_once_in_its_module() -> None:
+    """The kinds' texts are ``FaultKind``'s ``Attributes:`` (what ``help(FaultKind)`` shows); the
+    module docstring points there instead of a copy that could drift."""
+    from route_planning_async.emulator import FaultKind, _faults
+
+    entries = _section_entries(FaultKind.__doc__ or "")
+    assert list(entries) == [kind.name for kind in FaultKind]
+    source = inspect.getsource(_faults)
+    shown = " ".join(_flat(_help(FaultKind)).split())
+    for text in entries.values():
+        assert " ".join(text.split()) in shown
+        words = r"\s+".join(map(re.escape, text.split()[:6]))
+        assert len(re.findall(words, source)) == 1, text
