@@ -41,7 +41,8 @@ import hashlib
 import hmac
 import json
 import logging
-from collections.abc import Awaitable, Callable, Hashable
+import sys
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, Final
 
 import attrs
@@ -208,6 +209,26 @@ def _decode_digest(text: str) -> bytes | None:
 _KNOWN_TYPES: Final = {member.value: member for member in WebhookEventType}
 
 
+_TOO_DEEP = "the webhook body nests too deep to decode (arrays or objects)"
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether JSON data nests arrays or objects more than ``limit`` levels (walked without recursion)."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            children: Iterable[object] = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 def parse_event(body: bytes) -> WebhookEvent:
     """The event in a webhook body (verify its signature first).
 
@@ -225,14 +246,17 @@ def parse_event(body: bytes) -> WebhookEvent:
 
     Raises:
         InvalidEventError: The body is not an event envelope, or its JSON nests
-            deeper than Python's recursion limit lets it decode.
+            deeper than Python's recursion limit (``sys.getrecursionlimit()``).
     """
     try:
         envelope = json.loads(body)
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidEventError(f"the webhook body is not JSON: {exc}") from None
     except RecursionError:
-        raise InvalidEventError("the webhook body nests too deep to decode (arrays or objects)") from None
+        raise InvalidEventError(_TOO_DEEP) from None
+    if _deeper_than(envelope, sys.getrecursionlimit()):
+        # Python 3.13's decoder nests deeper than the recursion limit; the rest could not.
+        raise InvalidEventError(_TOO_DEEP)
     if not isinstance(envelope, dict):
         raise InvalidEventError("the webhook body is not a JSON object")
     kind, version, created = envelope.get("type"), envelope.get("version"), envelope.get("created")
