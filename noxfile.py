@@ -2,13 +2,26 @@
 
 from __future__ import annotations
 
+import glob
+import os
+import shutil
+import subprocess
+
 import nox
 
 nox.options.sessions = ["lint", "docs", "tests"]
 nox.options.reuse_existing_virtualenvs = True
+# A Python that is not on this machine is skipped with a message ("Python
+# interpreter 3.13 not found"), on CI too (where nox would otherwise fail), and
+# never downloaded.
+nox.options.error_on_missing_interpreters = False
+if hasattr(nox.options, "download_python"):
+    nox.options.download_python = "never"
 
 TEST_DEPS = [
     "pytest>=8",
+    # The sessions run the suite on every core (-n auto): four of them fit in CI's ten minutes.
+    "pytest-xdist>=3.5",
     "pytest-asyncio>=0.24",
     "pytest-timeout>=2.3",
     "hypothesis>=6.100",
@@ -35,15 +48,46 @@ AIOHTTP_VERSIONS = {
     "latest": ["aiohttp"],
 }
 
+PYTHONS = ("3.11", "3.12", "3.13")
+"""The Pythons the package claims (``requires-python``) and is tested on: the oldest on
+both aiohttp lines, the newer ones on the newest aiohttp."""
+
+
+def _interpreter(version: str) -> str:
+    """A working ``python<version>``: on PATH, else one of pyenv's (``$PYENV_ROOT/versions``), so
+    an installed version is found when pyenv does not select it; else ``version``, which nox
+    then reports missing and skips."""
+    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    installed = glob.glob(os.path.join(root, "versions", f"{version}.*", "bin", f"python{version}"))
+    newest_first = sorted(installed, key=lambda path: [int(part) for part in _patch(path)], reverse=True)
+    for candidate in [shutil.which(f"python{version}"), *newest_first]:
+        # A pyenv shim of a version pyenv does not select is on PATH, but fails when run.
+        if candidate and subprocess.run([candidate, "-c", "pass"], capture_output=True).returncode == 0:
+            return candidate
+    return version
+
+
+def _patch(path: str) -> list[str]:
+    """The digits of the ``3.12.1`` directory of a pyenv interpreter's path."""
+    name = os.path.basename(os.path.dirname(os.path.dirname(path)))
+    return [part for part in name.split(".") if part.isdigit()]
+
+
+TEST_RUNS = [
+    nox.param(_interpreter(PYTHONS[0]), "3.13", id=f"{PYTHONS[0]}-aiohttp-3.13"),
+    *[nox.param(_interpreter(version), "latest", id=f"{version}-aiohttp-latest") for version in PYTHONS],
+]
+"""``nox -s tests`` runs all four; ``nox -s "tests(3.12-aiohttp-latest)"`` one of them."""
+
 
 @nox.session
-@nox.parametrize("aiohttp", list(AIOHTTP_VERSIONS))
+@nox.parametrize("python,aiohttp", TEST_RUNS)
 def tests(session: nox.Session, aiohttp: str) -> None:
-    """The whole test suite, once per aiohttp line."""
+    """The whole test suite: on 3.11 once per aiohttp line, on 3.12 and 3.13 with the newest."""
     session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS, *DOCS_DEPS)
     session.install("--upgrade", *AIOHTTP_VERSIONS[aiohttp])
-    session.run("python", "-c", "import aiohttp; print('aiohttp', aiohttp.__version__)")
-    args = ["-p", "no:cacheprovider", *session.posargs]
+    session.run("python", "-c", "import sys, aiohttp; print(sys.version, '/ aiohttp', aiohttp.__version__)")
+    args = ["-p", "no:cacheprovider", "-n", "auto", *session.posargs]
     if aiohttp == "latest":
         args += ["-m", "not aioresponses"]
     session.run("pytest", *args)

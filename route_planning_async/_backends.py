@@ -21,6 +21,7 @@ from typing import Protocol
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Rule
 
 __all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount", "learned_rules"]
@@ -44,6 +45,7 @@ def learned_rules(rules: Sequence[Rule], rate_factor: float) -> tuple[Rule, ...]
     return tuple(attrs.evolve(rule, amount=learned_amount(rule.amount, rate_factor)) for rule in rules)
 
 
+@fields_documented(title="Attributes")
 @attrs.define
 class Grant:
     """One admitted attempt's slot in a backend, to be released when the attempt ends.
@@ -52,14 +54,12 @@ class Grant:
     build): a backend makes it in ``acquire`` and nobody changes it afterwards.
     """
 
-    key: str
-    """The key the slot was taken in."""
-    token: str
-    """The backend's name for the slot."""
-    weight: int
-    """The weight the slot was taken with."""
-    rate_factor: float = 1.0
-    """The key's rate factor when it was granted (1.0: not slowed down)."""
+    key: str = attrs.field(metadata=described("The key the slot was taken in."))
+    token: str = attrs.field(metadata=described("The backend's name for the slot."))
+    weight: int = attrs.field(metadata=described("The weight the slot was taken with."))
+    rate_factor: float = attrs.field(
+        default=1.0, metadata=described("The key's rate factor when it was granted (1.0: not slowed down).")
+    )
 
 
 class RateLimitBackend(Protocol):

@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._error_answers import error_for_status
 from route_planning_async._errors import (
     AttemptRecord,
@@ -52,25 +53,34 @@ JSON_CONTENT_TYPE = "application/json"
 # changes them after they are built (a retry sends the same Request again).
 
 
+@fields_documented(title="Attributes")
 @attrs.define
 class Request:
     """One HTTP request, before it is sent. Paths are relative to the base URL."""
 
-    method: str
-    """HTTP method, upper case."""
-    path: str
-    """Path below the base URL, starting with ``/`` (``/plans/p1:optimize``)."""
-    category: Category
-    """The rate-limit category the endpoint belongs to."""
-    query: tuple[tuple[str, str], ...] = ()
-    """Query parameters in the order they are sent."""
-    body: bytes | None = None
-    """The JSON body, already encoded; None for requests without a body."""
-    weight: int = 1
-    """Weight for weighted rules: the number of stops in a batch import, else 1."""
-    api_version: str | None = attrs.field(default=None, kw_only=True)
-    """The API version of the endpoint (``"v0.2b"``, ``"v1"``): an error answer's code is
-    read as that version's (:meth:`ErrorCode.parse`); None reads it as any version's."""
+    method: str = attrs.field(metadata=described("HTTP method, upper case."))
+    path: str = attrs.field(
+        metadata=described("Path below the base URL, starting with ``/`` (``/plans/p1:optimize``).")
+    )
+    category: Category = attrs.field(metadata=described("The rate-limit category the endpoint belongs to."))
+    query: tuple[tuple[str, str], ...] = attrs.field(
+        default=(), metadata=described("Query parameters in the order they are sent.")
+    )
+    body: bytes | None = attrs.field(
+        default=None, metadata=described("The JSON body, already encoded; None for requests without a body.")
+    )
+    weight: int = attrs.field(
+        default=1,
+        metadata=described("Weight for weighted rules: the number of stops in a batch import, else 1."),
+    )
+    api_version: str | None = attrs.field(
+        default=None,
+        kw_only=True,
+        metadata=described(
+            """The API version of the endpoint (``"v0.2b"``, ``"v1"``): an error answer's code is
+            read as that version's (:meth:`ErrorCode.parse`); None reads it as any version's."""
+        ),
+    )
 
     @property
     def idempotent(self) -> bool:
@@ -86,16 +96,16 @@ class Request:
         return f"{self.method} {self.path}"
 
 
+@fields_documented(title="Attributes")
 @attrs.define
 class Response:
     """An HTTP answer, fully read."""
 
-    status: int
-    """HTTP status code."""
-    headers: Mapping[str, str]
-    """Response headers (case-insensitive mapping when it comes from aiohttp)."""
-    body: bytes
-    """The raw body."""
+    status: int = attrs.field(metadata=described("HTTP status code."))
+    headers: Mapping[str, str] = attrs.field(
+        metadata=described("Response headers (case-insensitive mapping when it comes from aiohttp).")
+    )
+    body: bytes = attrs.field(metadata=described("The raw body."))
 
     @property
     def ok(self) -> bool:

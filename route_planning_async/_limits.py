@@ -20,6 +20,7 @@ from typing import Any, Literal
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import ConfigurationError
 
 __all__ = ["Category", "RateLimits", "Rule"]
@@ -83,23 +84,27 @@ def _per(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
         raise ConfigurationError(f"Rule.per must be 'request' or 'weight', got {value!r}")
 
 
+@fields_documented
 @attrs.frozen
 class Rule:
-    """At most ``amount`` in any sliding window of ``period`` seconds.
+    """At most ``amount`` in any sliding window of ``period`` seconds."""
 
-    Keyword Args:
-        amount (int): How much may pass in one window: requests, or units of weight.
-        period (float): Length of the sliding window, in seconds.
-        per (Literal['request', 'weight']): ``request`` counts each request as 1; ``weight`` counts its
-            weight (stops in a batch).
-    """
-
-    amount: int = attrs.field(validator=_positive_amount)
-    """How much may pass in one window: requests, or units of weight."""
-    period: float = attrs.field(converter=_seconds, validator=_positive_period)
-    """Length of the sliding window, in seconds."""
-    per: Literal["request", "weight"] = attrs.field(default="request", validator=_per)
-    """``request`` counts each request as 1; ``weight`` counts its weight (stops in a batch)."""
+    amount: int = attrs.field(
+        validator=_positive_amount,
+        metadata=described("How much may pass in one window: requests, or units of weight."),
+    )
+    period: float = attrs.field(
+        converter=_seconds,
+        validator=_positive_period,
+        metadata=described("Length of the sliding window, in seconds."),
+    )
+    per: Literal["request", "weight"] = attrs.field(
+        default="request",
+        validator=_per,
+        metadata=described(
+            "``request`` counts each request as 1; ``weight`` counts its weight (stops in a batch)."
+        ),
+    )
 
     def cost(self, weight: int) -> int:
         """What one request of ``weight`` consumes of this rule.
@@ -159,6 +164,7 @@ _BEYOND_CONTRACT_RULES: dict[Category, list[Rule]] = {
 }
 
 
+@fields_documented
 @attrs.frozen
 class RateLimits:
     """The rules of every category. A category with no rules is not limited.
@@ -167,28 +173,24 @@ class RateLimits:
     teams can ask for higher ones, any values can be given::
 
         RateLimits({"read": [Rule(20, 1.0)], "write": [Rule(10, 1.0)]})
-
-    Keyword Args:
-        rules (Mapping[Category, tuple[Rule, ...]]): The rules of each category; all of a category's
-            rules must admit a request.
-        strict_windows (bool): Count each slot until one period after its *answer* (True): provably
-            never more than the amount in any of the service's windows, whatever the latency, at the
-            cost of one round trip per period. False (the default) counts it from its *send* plus the
-            spread of recent round trips, which keeps the windows as long as the one-way delays vary
-            less than the round trips do, and lets a category use its whole limit over a slow link; the
-            429 learning covers the rest. The scheduler's docstring states both guarantees.
     """
 
-    rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(converter=_freeze_rules)
-    """The rules of each category; all of a category's rules must admit a request."""
-    strict_windows: bool = attrs.field(default=False, kw_only=True)
-    """Count each slot until one period after its *answer* (True): provably never
-    more than the amount in any of the service's windows, whatever the latency,
-    at the cost of one round trip per period. False (the default) counts it from
-    its *send* plus the spread of recent round trips, which keeps the windows
-    as long as the one-way delays vary less than the round trips do, and lets a
-    category use its whole limit over a slow link; the 429 learning covers the
-    rest. The scheduler's docstring states both guarantees."""
+    rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(
+        converter=_freeze_rules,
+        metadata=described("The rules of each category; all of a category's rules must admit a request."),
+    )
+    strict_windows: bool = attrs.field(
+        default=False,
+        kw_only=True,
+        metadata=described(
+            "Count each slot until one period after its *answer* (True): provably never more than the "
+            "amount in any of the service's windows, whatever the latency, at the cost of one round "
+            "trip per period. False (the default) counts it from its *send* plus the spread of recent "
+            "round trips, which keeps the windows as long as the one-way delays vary less than the "
+            "round trips do, and lets a category use its whole limit over a slow link; the 429 learning "
+            "covers the rest. The scheduler's docstring states both guarantees."
+        ),
+    )
 
     @classmethod
     def default(cls, *, strict_windows: bool = False) -> RateLimits:

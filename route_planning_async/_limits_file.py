@@ -11,6 +11,7 @@ place in it.
 from __future__ import annotations
 
 import json
+import sys
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -36,14 +37,19 @@ not named keep the contract's rules, an empty list makes one unlimited.
 _RULE_KEYS = frozenset({"amount", "period", "per"})
 
 
-def load_data(path: Path, file: str) -> object:
+def load_data(path: Path, file: str, text: str | None = None) -> object:
     """The data of a JSON or TOML file: ``.json`` is JSON, ``.toml`` TOML, any other name JSON
-    first, then TOML; errors start with ``file``, the file as messages name it."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
-        raise ConfigurationError(f"{file}: cannot read it: {reason}") from None
+    first, then TOML; errors start with ``file``, the file as messages name it.
+
+    ``text`` is the file's content when the caller has read it already; the path ``-`` is
+    standard input (tried as JSON, then TOML).
+    """
+    if text is None:
+        try:
+            text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+            raise ConfigurationError(f"{file}: cannot read it: {reason}") from None
     suffix = path.suffix.lower()
     if suffix != ".toml":
         try:
@@ -111,7 +117,8 @@ def _rule(where: str, item: object) -> Rule:
         raise ConfigurationError(f"{where}: {exc}") from None
 
 
-def read_limits_file(path: Path, file: str | None = None) -> RateLimits:
-    """The limits of a limits file (see the module docstring); ``file``: how messages name it."""
+def read_limits_file(path: Path, file: str | None = None, *, text: str | None = None) -> RateLimits:
+    """The limits of a limits file (see the module docstring); ``file``: how messages name it;
+    ``text``: its content, when it was read already (``-``: standard input)."""
     name = str(path) if file is None else file
-    return limits_from_data(load_data(path, name), name)
+    return limits_from_data(load_data(path, name, text), name)

@@ -32,6 +32,7 @@ from typing import Any, Generic, Protocol, TypeVar
 import attrs
 
 from route_planning_async._core import Request
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import RoutePlanningError, ValidationError
 
 __all__ = ["FilterValue", "ListEndpoint", "Page", "Paginator", "check_page_token", "list_query"]
@@ -139,14 +140,15 @@ def list_query(
     return tuple(query)
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class Page(Generic[T]):
     """One page of a list."""
 
-    items: list[T]
-    """The resources of this page."""
-    next_page_token: str | None
-    """The token of the next page; None on the last page."""
+    items: list[T] = attrs.field(metadata=described("The resources of this page."))
+    next_page_token: str | None = attrs.field(
+        metadata=described("The token of the next page; None on the last page.")
+    )
 
 
 class Paginator(Generic[T]):

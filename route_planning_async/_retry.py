@@ -55,6 +55,7 @@ from typing import Any, Literal
 import attrs
 
 from route_planning_async._core import Request, Response, parse_retry_after
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import ConfigurationError, TransportError
 from route_planning_async._learning import LearningPolicy
 
@@ -128,6 +129,7 @@ class RetryDecision:
         return self.reason == "rate_limited"
 
 
+@fields_documented
 @attrs.frozen
 class RetryPolicy:
     """How failed attempts are retried, and how a 429 teaches its category the real limit.
@@ -139,50 +141,72 @@ class RetryPolicy:
 
         RetryPolicy(attempts=3, base=1.0, cap=10.0, rng=random.Random(7))
         RetryPolicy.testing()  # no waits at all, for tests
-
-    Keyword Args:
-        attempts (int): Attempts that fail with a 5xx or a lost connection, the first included; 1 turns
-            those retries off. 429s do not count: see ``max_wait``.
-        base (float): Upper bound of the first retry's random wait, in seconds; it doubles per retry.
-        cap (float): Largest upper bound of a backoff wait, in seconds.
-        max_retry_after (float): A 429 asking for a longer ``Retry-After`` than this is raised instead
-            of waited out.
-        honour_retry_after (bool): Wait what ``Retry-After`` says; False uses the backoff instead
-            (``testing()`` does).
-        learning (LearningPolicy | None): How a 429 teaches its category the service's real limit
-            (a :class:`LearningPolicy`); None keeps the configured limits whatever the 429s say.
-        max_wait (float | None): Seconds a request may spend, from its first queueing, before a 429 is
-            raised instead of waited out; None (the default) waits as long as the caller does (cancel
-            the task, or use ``asyncio.timeout``, to stop it).
-        rng (random.Random): The source of the jitter; seed it for reproducible waits.
-        jitter (Callable[[float], float] | None): Optional ``ceiling -> delay`` replacing
-            ``rng.uniform(0, ceiling)``.
     """
 
-    attempts: int = attrs.field(default=6, validator=_at_least_one)
-    """Attempts that fail with a 5xx or a lost connection, the first included; 1
-    turns those retries off. 429s do not count: see ``max_wait``."""
-    base: float = attrs.field(default=0.5, converter=_seconds, validator=_finite_non_negative)
-    """Upper bound of the first retry's random wait, in seconds; it doubles per retry."""
-    cap: float = attrs.field(default=30.0, converter=_seconds, validator=_finite_non_negative)
-    """Largest upper bound of a backoff wait, in seconds."""
-    max_retry_after: float = attrs.field(default=300.0, converter=_seconds, validator=_non_negative)
-    """A 429 asking for a longer ``Retry-After`` than this is raised instead of waited out."""
-    honour_retry_after: bool = True
-    """Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."""
-    learning: LearningPolicy | None = attrs.field(factory=LearningPolicy, validator=_learning_policy)
-    """How a 429 teaches its category the service's real limit (a :class:`LearningPolicy`);
-    None keeps the configured limits whatever the 429s say."""
-    max_wait: float | None = attrs.field(
-        default=None, converter=_optional_seconds, validator=attrs.validators.optional(_non_negative)
+    attempts: int = attrs.field(
+        default=6,
+        validator=_at_least_one,
+        metadata=described(
+            "Attempts that fail with a 5xx or a lost connection, the first included; 1 turns those "
+            "retries off. 429s do not count: see ``max_wait``."
+        ),
     )
-    """Seconds a request may spend, from its first queueing, before a 429 is
-    raised instead of waited out; None (the default) waits as long as the
-    caller does (cancel the task, or use ``asyncio.timeout``, to stop it)."""
-    rng: random.Random = attrs.field(factory=random.Random, eq=False, repr=False)
-    """The source of the jitter; seed it for reproducible waits."""
-    jitter: Callable[[float], float] | None = attrs.field(default=None, eq=False, repr=False)
-    """Optional ``ceiling -> delay`` replacing ``rng.uniform(0, ceiling)``."""
+    base: float = attrs.field(
+        default=0.5,
+        converter=_seconds,
+        validator=_finite_non_negative,
+        metadata=described("Upper bound of the first retry's random wait, in seconds; it doubles per retry."),
+    )
+    cap: float = attrs.field(
+        default=30.0,
+        converter=_seconds,
+        validator=_finite_non_negative,
+        metadata=described("Largest upper bound of a backoff wait, in seconds."),
+    )
+    max_retry_after: float = attrs.field(
+        default=300.0,
+        converter=_seconds,
+        validator=_non_negative,
+        metadata=described(
+            "A 429 asking for a longer ``Retry-After`` than this is raised instead of waited out."
+        ),
+    )
+    honour_retry_after: bool = attrs.field(
+        default=True,
+        metadata=described(
+            "Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."
+        ),
+    )
+    learning: LearningPolicy | None = attrs.field(
+        factory=LearningPolicy,
+        validator=_learning_policy,
+        metadata=described(
+            "How a 429 teaches its category the service's real limit (a :class:`LearningPolicy`); None "
+            "keeps the configured limits whatever the 429s say."
+        ),
+    )
+    max_wait: float | None = attrs.field(
+        default=None,
+        converter=_optional_seconds,
+        validator=attrs.validators.optional(_non_negative),
+        metadata=described(
+            "Seconds a request may spend, from its first queueing, before a 429 is raised instead of "
+            "waited out; None (the default) waits as long as the caller does (cancel the task, or use "
+            "``asyncio.timeout``, to stop it)."
+        ),
+    )
+    rng: random.Random = attrs.field(
+        factory=random.Random,
+        eq=False,
+        repr=False,
+        metadata=described("The source of the jitter; seed it for reproducible waits."),
+    )
+    jitter: Callable[[float], float] | None = attrs.field(
+        default=None,
+        eq=False,
+        repr=False,
+        metadata=described("Optional ``ceiling -> delay`` replacing ``rng.uniform(0, ceiling)``."),
+    )
 
     @classmethod
     def testing(cls, attempts: int = 3) -> RetryPolicy:

@@ -46,11 +46,13 @@ import hmac
 import importlib
 import json
 import logging
-from collections.abc import Awaitable, Callable, Hashable
+import sys
+from collections.abc import Awaitable, Callable, Hashable, Iterable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import DecodeError, RoutePlanningError
 
 if TYPE_CHECKING:
@@ -109,21 +111,30 @@ class InvalidEventError(RoutePlanningError, ValueError):
     """A webhook body that is not an event envelope (not JSON, or a field missing or mistyped)."""
 
 
+@fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class WebhookEvent:
     """One event the service pushed to the webhook URL."""
 
-    type: str
-    """A :class:`WebhookEventType` member when known; a newer type is kept as the string sent."""
-    version: str
-    """The API version of the event's format, as sent (``v0.2b``, ``v1``)."""
-    created: datetime.datetime
-    """When the event happened (aware, UTC; sent as epoch milliseconds)."""
-    data: EventStop | dict[str, Any] | None
-    """The stop, as a model of the event's version: ``Stop``, or ``UnassignedStop`` for
-    ``unassigned_stop.*`` (:class:`route_planning_async.Stop` for v0.2b,
-    :class:`route_planning_async.v1.Stop` for v1); for a type whose data is neither, or
-    a version the library does not know, the JSON as sent."""
+    type: str = attrs.field(
+        metadata=described(
+            "A :class:`WebhookEventType` member when known; a newer type is kept as the string sent."
+        )
+    )
+    version: str = attrs.field(
+        metadata=described("The API version of the event's format, as sent (``v0.2b``, ``v1``).")
+    )
+    created: datetime.datetime = attrs.field(
+        metadata=described("When the event happened (aware, UTC; sent as epoch milliseconds).")
+    )
+    data: EventStop | dict[str, Any] | None = attrs.field(
+        metadata=described(
+            "The stop, as a model of the event's version: ``Stop``, or ``UnassignedStop`` for "
+            "``unassigned_stop.*`` (:class:`route_planning_async.Stop` for v0.2b, "
+            ":class:`route_planning_async.v1.Stop` for v1); for a type whose data is neither, or "
+            "a version the library does not know, the JSON as sent."
+        )
+    )
 
     @property
     def dedupe_key(self) -> Hashable:
@@ -209,6 +220,26 @@ def _decode_digest(text: str) -> bytes | None:
 _KNOWN_TYPES: Final = {member.value: member for member in WebhookEventType}
 
 
+_TOO_DEEP = "the webhook body nests too deep to decode (arrays or objects)"
+
+
+def _deeper_than(value: object, limit: int) -> bool:
+    """Whether JSON data nests arrays or objects more than ``limit`` levels (walked without recursion)."""
+    pending: list[tuple[object, int]] = [(value, 1)]
+    while pending:
+        item, depth = pending.pop()
+        if isinstance(item, dict):
+            children: Iterable[object] = item.values()
+        elif isinstance(item, list):
+            children = item
+        else:
+            continue
+        if depth > limit:
+            return True
+        pending.extend((child, depth + 1) for child in children)
+    return False
+
+
 def parse_event(body: bytes) -> WebhookEvent:
     """The event in a webhook body (verify its signature first).
 
@@ -229,14 +260,17 @@ def parse_event(body: bytes) -> WebhookEvent:
 
     Raises:
         InvalidEventError: The body is not an event envelope, or its JSON nests
-            deeper than Python's recursion limit lets it decode.
+            deeper than Python's recursion limit (``sys.getrecursionlimit()``).
     """
     try:
         envelope = json.loads(body)
     except (UnicodeDecodeError, ValueError) as exc:
         raise InvalidEventError(f"the webhook body is not JSON: {exc}") from None
     except RecursionError:
-        raise InvalidEventError("the webhook body nests too deep to decode (arrays or objects)") from None
+        raise InvalidEventError(_TOO_DEEP) from None
+    if _deeper_than(envelope, sys.getrecursionlimit()):
+        # Python 3.13's decoder nests deeper than the recursion limit; the rest could not.
+        raise InvalidEventError(_TOO_DEEP)
     if not isinstance(envelope, dict):
         raise InvalidEventError("the webhook body is not a JSON object")
     kind, version, created = envelope.get("type"), envelope.get("version"), envelope.get("created")

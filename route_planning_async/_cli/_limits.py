@@ -2,7 +2,7 @@
 
 The file's format is the library's limits file (``route_planning_async/_limits_file.py``,
 its text :data:`LIMITS_FILE_FORMAT`, shown in the commands' help). Nothing here
-needs click or rich.
+needs rich; ``-`` (stdin) is read through ``_stdio``.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from pathlib import Path
 
 from route_planning_async import ConfigurationError, RateLimits
 from route_planning_async._cli._errors import InputError
+from route_planning_async._cli._stdio import is_stdio, read_text
 from route_planning_async._limits_file import read_limits_file as _read_limits_file
 
 __all__ = [
@@ -29,17 +30,27 @@ LIMITS_METAVAR = "public-docs|contract|FILE"
 
 LIMITS_HELP = (
     "The client's rate limits: contract (the default), public-docs (the public API documentation's "
-    "newer figures), or a JSON or TOML FILE of rules per category (see 'Limits file' below)."
+    "newer figures), or a JSON or TOML FILE of rules per category (see 'Limits file' below; "
+    "'-': stdin)."
 )
 """The option's help text."""
 
 
 def parse_limits(value: str) -> RateLimits:
-    """``contract``, ``public-docs``, or the path of a limits file."""
+    """``contract``, ``public-docs``, the path of a limits file, or ``-`` (a limits file on stdin)."""
     named = NAMED_LIMITS.get(value)
     if named is not None:
         return named()
     path = Path(value)
+    if is_stdio(value):
+        try:
+            text = read_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise InputError(f"--limits -: cannot read stdin: {exc}") from None
+        try:
+            return _read_limits_file(path, "--limits - (stdin)", text=text)
+        except ConfigurationError as exc:
+            raise InputError(str(exc)) from None
     if not path.exists():
         names = ", ".join(NAMED_LIMITS)
         raise InputError(f"--limits {value}: neither {names} nor an existing file")

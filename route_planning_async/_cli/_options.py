@@ -22,7 +22,7 @@ from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
 from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
-from route_planning_async._cli._stdio import STDIO, is_stdio
+from route_planning_async._cli._stdio import STDIO, claim_stdin, is_stdio
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._limits_file import LIMITS_FILE_FORMAT
 
@@ -93,9 +93,23 @@ class Group(Command, click.Group):
 
 POSITIVE = click.FloatRange(min=0, min_open=True)
 """A number above zero: seconds to wait, a speed-up."""
-FILE = click.Path(dir_okay=False, path_type=Path)
-"""A file the command reads, checked when it is read."""
-EXISTING_FILE = click.Path(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
+
+
+class _InputFile(click.Path):
+    """A file the command reads; ``-`` reads stdin, which one file of a command may do at most."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        if isinstance(value, str) and is_stdio(value) and ctx is not None and param is not None:
+            try:
+                claim_stdin(ctx, param.get_error_hint(ctx))
+            except click.BadParameter as exc:
+                self.fail(exc.message, param, ctx)
+        return super().convert(value, param, ctx)
+
+
+FILE = _InputFile(dir_okay=False, allow_dash=True, path_type=Path)
+"""A file the command reads, checked when it is read; ``-`` reads stdin."""
+EXISTING_FILE = _InputFile(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
 """A file the command reads, which must exist; ``-`` reads stdin."""
 OUTPUT_FILE = click.Path(dir_okay=False, writable=True, allow_dash=True, path_type=Path)
 """A file the command writes; ``-`` writes to stdout (see :func:`not_stdout` for ``--json``)."""
@@ -154,7 +168,11 @@ def _shared_option(
 
 
 def _check_limits(value: str) -> None:
-    """A bad ``--limits`` file is a usage error naming its place."""
+    """A bad ``--limits`` file is a usage error naming its place; ``-`` (stdin) is read when used,
+    once every option has claimed what it reads."""
+    if is_stdio(value):
+        claim_stdin(click.get_current_context(), "'--limits'")
+        return
     try:
         parse_limits(value)
     except InputError as exc:
@@ -162,8 +180,8 @@ def _check_limits(value: str) -> None:
 
 
 def _check_ca_file(value: Path) -> None:
-    """A ``--ca-file`` given on the command line must exist."""
-    if not value.is_file():
+    """A ``--ca-file`` given on the command line must exist (or be ``-``, stdin)."""
+    if not is_stdio(value) and not value.is_file():
         raise click.BadParameter(f"{value} does not exist or is not a file")
 
 
@@ -172,7 +190,9 @@ JSON_OPTION = _shared_option(
 )
 
 _SHARED_OPTIONS = (
-    _shared_option("--api-key-file", type=FILE, help=f"File holding the API key (default: ${API_KEY_ENV})."),
+    _shared_option(
+        "--api-key-file", type=FILE, help=f"File holding the API key ('-': stdin; default: ${API_KEY_ENV})."
+    ),
     _shared_option(
         "--api-version",
         type=click.Choice(API_VERSIONS),
@@ -189,7 +209,7 @@ _SHARED_OPTIONS = (
         type=FILE,
         envvar=CA_FILE_ENV,
         check=_check_ca_file,
-        help=f"PEM file of extra CA certificates to trust (${CA_FILE_ENV}).",
+        help=f"PEM file of extra CA certificates to trust ('-': stdin; ${CA_FILE_ENV}).",
     ),
     _shared_option(
         "--emulator",

@@ -57,7 +57,8 @@ def stats_rows(client: AnyClient) -> dict[str, dict[str, Any]]:
             "weight": item.sent_weight,
             "429s": item.rate_limited,
             "retries": item.retries,
-            "waited_s": round(item.wait_seconds, 2),
+            # Summed over the category's requests (several wait side by side).
+            "waited_s_summed": round(item.wait_seconds, 2),
         }
         for category, item in client.stats.items()
     }
@@ -110,6 +111,7 @@ class ProgressLines:
                 "not_sent": not_sent,
                 "unknown": progress.unknown,
                 "elapsed_s": round(progress.elapsed, 3),
+                "waited_s": round(progress.waited, 3),
                 "429s": stats.rate_limited,
                 "retries": stats.retries,
             }
@@ -296,7 +298,7 @@ def import_summary(client: AnyClient, report: ImportReport[Any]) -> dict[str, An
         "import_requests": stats.sent,
         "429s": stats.rate_limited + reads.rate_limited,
         "retries": stats.retries + reads.retries,
-        "waited_s_summed": round(stats.wait_seconds, 2),
+        "waited_s": round(report.waited, 2),
         "learned_limits": learned,
     }
 

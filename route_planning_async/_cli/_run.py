@@ -35,6 +35,7 @@ from route_planning_async._cli._emulated import CA_FILE_ENV
 from route_planning_async._cli._errors import CommandError, InputError
 from route_planning_async._cli._limits import parse_limits
 from route_planning_async._cli._render import Output
+from route_planning_async._cli._stdio import describe, is_stdio, read_text
 from route_planning_async._cli._versions import DEFAULT_API_VERSION, check_base_url, client_class
 from route_planning_async._client import API_KEY_ENV
 
@@ -96,12 +97,15 @@ def read_api_key(settings: Settings) -> str:
     in the shell history and the process list.
     """
     if settings.api_key_file is not None:
+        shown = describe(settings.api_key_file, reading=True)
         try:
-            key = settings.api_key_file.read_text(encoding="utf-8").strip()
+            key = read_text(settings.api_key_file).strip()
         except OSError as exc:
-            raise InputError(f"cannot read --api-key-file {settings.api_key_file}: {exc.strerror}") from None
+            raise InputError(f"cannot read --api-key-file {shown}: {exc.strerror}") from None
+        except UnicodeDecodeError:
+            raise InputError(f"--api-key-file {shown} is not UTF-8 text") from None
         if not key:
-            raise InputError(f"--api-key-file {settings.api_key_file} is empty")
+            raise InputError(f"--api-key-file {shown} is empty")
         return key
     key = os.environ.get(API_KEY_ENV, "").strip()
     if not key:
@@ -165,7 +169,12 @@ async def open_client(
         return
     check_base_url(settings.base_url, settings.api_version)
     ssl_context = None
-    if settings.ca_file is not None:
+    if settings.ca_file is not None and is_stdio(settings.ca_file):
+        try:
+            ssl_context = ssl.create_default_context(cadata=read_text(settings.ca_file))
+        except (OSError, UnicodeDecodeError, ssl.SSLError) as exc:
+            raise InputError(f"cannot use --ca-file - (stdin): {exc}") from None
+    elif settings.ca_file is not None:
         if not settings.ca_file.is_file():
             raise InputError(
                 f"--ca-file {settings.ca_file} does not exist (from ${CA_FILE_ENV}? "

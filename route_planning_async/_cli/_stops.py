@@ -149,10 +149,10 @@ def _dry_run(output: Output, table: StopCsv, duplicates: Sequence[tuple[CsvRow, 
 
 def _summary_line(summary: dict[str, Any]) -> str:
     parts = [
-        f"{summary['import_requests']} import requests in {summary['elapsed_s']} s",
+        f"{summary['import_requests']} import requests in {summary['elapsed_s']} s "
+        f"({summary['waited_s']} s of it waiting for capacity)",
         f"{summary['429s']} 429s",
         f"{summary['retries']} retries",
-        f"batches waited {summary['waited_s_summed']} s for capacity in all (summed over batches)",
     ]
     if summary["learned_limits"]:
         parts.append("learned limits: " + ", ".join(summary["learned_limits"]))

@@ -18,7 +18,7 @@ import click
 from route_planning_async._cli._errors import ExitCode, InputError
 from route_planning_async._cli._options import EXISTING_FILE, FILE, settings_of
 from route_planning_async._cli._run import jsonable, run_command
-from route_planning_async._cli._stdio import read_input
+from route_planning_async._cli._stdio import describe, read_input, read_text
 from route_planning_async.webhooks import (
     LEGACY_SIGNATURE_HEADER,
     SIGNATURE_HEADER,
@@ -33,13 +33,16 @@ __all__ = ["event_line", "listen", "read_secret", "verify", "webhooks"]
 
 
 def read_secret(path: Path) -> str:
-    """The webhook secret in ``path`` (surrounding whitespace dropped)."""
+    """The webhook secret in ``path`` (``-``: stdin; surrounding whitespace dropped)."""
+    shown = describe(path, reading=True)
     try:
-        secret = path.read_text(encoding="utf-8").strip()
+        secret = read_text(path).strip()
     except OSError as exc:
-        raise InputError(f"cannot read --secret-file {path}: {exc.strerror}") from None
+        raise InputError(f"cannot read --secret-file {shown}: {exc.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"--secret-file {shown} is not UTF-8 text") from None
     if not secret:
-        raise InputError(f"--secret-file {path} is empty")
+        raise InputError(f"--secret-file {shown} is empty")
     return secret
 
 
@@ -123,7 +126,7 @@ _SECRET_FILE = click.option(
     "--secret-file",
     required=True,
     type=FILE,
-    help="File holding the team's webhook secret.",
+    help="File holding the team's webhook secret ('-': stdin).",
 )
 _JSON = click.option("--json", "as_json", is_flag=True, help="Print JSON, one object per line.")
 

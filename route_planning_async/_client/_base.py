@@ -26,6 +26,7 @@ import aiohttp
 from route_planning_async._client._settings import (
     BASE_URL_ENV,
     ClientSettings,
+    SettingTexts,
     check_instance,
     checked_api_key,
     checked_base_url,
@@ -33,6 +34,7 @@ from route_planning_async._client._settings import (
     ssl_from_environment,
 )
 from route_planning_async._core import Request, Response, auth_header, decode, user_agent
+from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
 from route_planning_async._limits import RateLimits
 from route_planning_async._retry import RetryPolicy
@@ -54,6 +56,7 @@ class BaseClient(abc.ABC):
     default_base_url: ClassVar[str]
     """The version's service address, when neither ``base_url`` nor ``ROUTE_PLANNING_BASE_URL`` is given."""
 
+    @keywords_documented(keywords_of(SettingTexts, types=ClientSettings))
     def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
         """Check every setting, before anything is sent.
 
@@ -62,35 +65,6 @@ class BaseClient(abc.ABC):
                 characters. It is sent only in the ``Authorization``
                 header and never appears in ``repr()``, logs or exceptions. ``None``
                 (the default) reads it from ``ROUTE_PLANNING_API_KEY``.
-
-        Keyword Args:
-            base_url (str | None): The service address; ``http://`` is refused but for loopback
-                hosts, and so are an empty string, a relative URL, a query and credentials.
-                ``None`` (the default) means ``ROUTE_PLANNING_BASE_URL``, else the
-                version's service.
-            auth (str): ``"basic"`` (the primary scheme, the default) or ``"bearer"``.
-            rate_limits (RateLimits | None): The client-side limits; by default the version's:
-                v0.2b the contract's (:meth:`RateLimits.default`), v1 the public API
-                documentation's (:meth:`RateLimits.public_docs`).
-            retry (RetryPolicy | None): How 429s, 5xx answers and connection errors are retried.
-            rate_limit_backend (RateLimitBackend | None): Where the limit state lives; in memory
-                by default. A shared backend (Redis) lets many processes share one key's limits.
-            session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open
-                on exit. Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh
-                connection when a pooled one was closed; the client turns that off on the
-                session it creates.
-            ssl (ssl.SSLContext | None): An :class:`ssl.SSLContext` for a private CA. Verification
-                stays on. ``None`` (the default), without ``session`` or ``transport``, trusts
-                the CA file ``ROUTE_PLANNING_CA_FILE`` names when it is set, else the system's CAs.
-            timeout (float | None): Total seconds for one attempt of one request: finite and
-                positive, or ``None`` to turn the timeout off. Default 60.
-            transport (Transport | None): Send every attempt through this :class:`Transport`
-                instead of an aiohttp session (a test double, another HTTP library). It gets
-                requests relative to ``base_url`` and without credentials, and is neither
-                opened nor closed by the client; ``session`` and ``ssl`` do not apply.
-            trace_configs (Sequence[aiohttp.TraceConfig]): aiohttp :class:`aiohttp.TraceConfig`
-                objects for the session the client creates (tracing, metrics: see the docs'
-                OpenTelemetry recipe). A borrowed ``session`` keeps its own.
 
         Raises:
             ConfigurationError: A setting is invalid (the error names it).
@@ -294,6 +268,8 @@ class BaseClient(abc.ABC):
         ``on_sent`` is called whenever an attempt is handed to the transport: up
         to then the service cannot have seen the request (the bulk importer
         tells a batch that never left from one that may have been applied).
+        When it has an ``attempt_ended()`` method, that is called as each
+        attempt ends (the importer times its waits for capacity by the two).
         """
         response = await self._send(request, on_sent=on_sent)
         return decode(request, response, base_url=self._base_url)
@@ -346,10 +322,17 @@ class BaseClient(abc.ABC):
 
 
 def _announcing(send: Send, on_sent: Callable[[], None]) -> Send:
-    """``send``, calling ``on_sent`` as each attempt is handed to it."""
+    """``send``, calling ``on_sent`` as each attempt is handed to it (and its ``attempt_ended``, if
+    it has one, as each attempt ends)."""
+    ended: Callable[[], None] | None = getattr(on_sent, "attempt_ended", None)
 
     async def announced(request: Request) -> Response:
         on_sent()
-        return await send(request)
+        if ended is None:
+            return await send(request)
+        try:
+            return await send(request)
+        finally:
+            ended()
 
     return announced

@@ -15,10 +15,12 @@ from collections.abc import Sequence
 from typing import TypedDict
 
 import aiohttp
+import attrs
 import yarl
 
 from route_planning_async._backends import RateLimitBackend
 from route_planning_async._core import AuthScheme
+from route_planning_async._docs import described
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import RateLimits
 from route_planning_async._retry import RetryPolicy
@@ -29,6 +31,7 @@ __all__ = [
     "BASE_URL_ENV",
     "CA_FILE_ENV",
     "ClientSettings",
+    "SettingTexts",
     "check_instance",
     "checked_api_key",
     "checked_base_url",
@@ -62,6 +65,77 @@ class ClientSettings(TypedDict, total=False):
     timeout: float | None
     transport: Transport | None
     trace_configs: Sequence[aiohttp.TraceConfig]
+
+
+@attrs.frozen
+class SettingTexts:
+    """What each of the :class:`ClientSettings` is: the one place of the texts that the client's
+    ``__init__`` lists under ``Keyword Args:`` (its types are the ``ClientSettings``' own).
+
+    Never built: only its fields' ``described`` texts are read.
+    """
+
+    base_url: object = attrs.field(
+        metadata=described(
+            """The service address; ``http://`` is refused but for loopback hosts, and so are an
+            empty string, a relative URL, a query and credentials. ``None`` (the default) means
+            ``ROUTE_PLANNING_BASE_URL``, else the version's service."""
+        )
+    )
+    auth: object = attrs.field(
+        metadata=described('``"basic"`` (the primary scheme, the default) or ``"bearer"``.')
+    )
+    rate_limits: object = attrs.field(
+        metadata=described(
+            """The client-side limits; by default the version's: v0.2b the contract's
+            (:meth:`RateLimits.default`), v1 the public API documentation's
+            (:meth:`RateLimits.public_docs`)."""
+        )
+    )
+    retry: object = attrs.field(
+        metadata=described("How 429s, 5xx answers and connection errors are retried.")
+    )
+    rate_limit_backend: object = attrs.field(
+        metadata=described(
+            """Where the limit state lives; in memory by default. A shared backend (Redis) lets
+            many processes share one key's limits."""
+        )
+    )
+    session: object = attrs.field(
+        metadata=described(
+            """An aiohttp session to borrow; it is left open on exit. Note that aiohttp re-sends a
+            GET or DELETE once, unseen, over a fresh connection when a pooled one was closed; the
+            client turns that off on the session it creates."""
+        )
+    )
+    ssl: object = attrs.field(
+        metadata=described(
+            """An :class:`ssl.SSLContext` for a private CA. Verification stays on. ``None`` (the
+            default), without ``session`` or ``transport``, trusts the CA file
+            ``ROUTE_PLANNING_CA_FILE`` names when it is set, else the system's CAs."""
+        )
+    )
+    timeout: object = attrs.field(
+        metadata=described(
+            """Total seconds for one attempt of one request: finite and positive, or ``None`` to
+            turn the timeout off. Default 60."""
+        )
+    )
+    transport: object = attrs.field(
+        metadata=described(
+            """Send every attempt through this :class:`Transport` instead of an aiohttp session (a
+            test double, another HTTP library). It gets requests relative to ``base_url`` and
+            without credentials, and is neither opened nor closed by the client; ``session`` and
+            ``ssl`` do not apply."""
+        )
+    )
+    trace_configs: object = attrs.field(
+        metadata=described(
+            """aiohttp :class:`aiohttp.TraceConfig` objects for the session the client creates
+            (tracing, metrics: see the docs' OpenTelemetry recipe). A borrowed ``session`` keeps
+            its own."""
+        )
+    )
 
 
 def checked_base_url(base_url: object, setting: str = "base_url") -> str:

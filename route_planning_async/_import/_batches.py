@@ -51,14 +51,46 @@ from route_planning_async._errors import (
     ValidationError,
 )
 from route_planning_async._import._reconcile import Reconciler
-from route_planning_async._import._report import Outcome
+from route_planning_async._import._report import ImportReport, Outcome
 from route_planning_async._import._rows import unencodable
 from route_planning_async._import._state import BatchRun, RunParts
 from route_planning_async._import._target import BatchAnswer, ImportTarget
+from route_planning_async._scheduler import Clock
 
 __all__ = ["BatchSender"]
 
 T = TypeVar("T")
+
+
+class _Attempts:
+    """The ``on_sent`` of one batch's request: called as each attempt is handed to the transport
+    (the rows may then reach the service), and told by the client as each attempt ends.
+
+    Between being handed to the client and an attempt leaving, and between an attempt that ends
+    and the next, the batch waits for capacity (``ImportReport.waited``).
+    """
+
+    def __init__(self, report: ImportReport[Any], clock: Clock, run: BatchRun, offsets: list[int]) -> None:
+        self._report, self._clock, self._run, self._offsets = report, clock, run, offsets
+        self._waiting = False
+        self.sent_at = math.nan
+        """When the last attempt was handed to the transport; NaN while none was."""
+
+    def wait(self, waiting: bool) -> None:
+        """The batch begins or ends waiting for capacity."""
+        if waiting != self._waiting:
+            self._waiting = waiting
+            self._report._record_waiting(waiting)
+
+    def __call__(self) -> None:
+        self.sent_at = self._clock.now()
+        self._run.sending = True
+        self._run.in_air.update(self._offsets)
+        self.wait(False)
+
+    def attempt_ended(self) -> None:
+        """The attempt ended (answered, failed or cancelled): a retry waits for capacity again."""
+        self.wait(True)
 
 
 class BatchSender(Generic[T]):
@@ -83,24 +115,19 @@ class BatchSender(Generic[T]):
             self._count_rejected_batch(isolated)
 
     async def _send(self, run: BatchRun, offsets: list[int]) -> BatchAnswer:
-        sent_at = math.nan
-
-        def on_sent() -> None:
-            nonlocal sent_at
-            sent_at = self._clock.now()
-            run.sending = True
-            run.in_air.update(offsets)
-
+        attempts = _Attempts(self._report, self._clock, run, offsets)
+        attempts.wait(True)
         try:
-            return await self._target.send([run.items[o] for o in offsets], on_sent)
+            return await self._target.send([run.items[o] for o in offsets], attempts)
         except (UnicodeEncodeError, ValidationError) as exc:
-            if not math.isnan(sent_at):
+            if not math.isnan(attempts.sent_at):
                 raise
             raise _NotBuilt(self._row_error(run, offsets, exc)) from exc
         finally:
+            attempts.wait(False)
             run.sending = False
-            if not math.isnan(sent_at):
-                self._reconciler.flew(self._clock.now() - sent_at)
+            if not math.isnan(attempts.sent_at):
+                self._reconciler.flew(self._clock.now() - attempts.sent_at)
 
     async def _send_group(self, run: BatchRun, offsets: list[int], resends: int) -> BadRequestError | None:
         """Send ``offsets`` of the batch until each has an outcome.

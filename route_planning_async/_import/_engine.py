@@ -392,5 +392,6 @@ class _Importer(Generic[T]):
                 report=report,
                 final=final,
                 skipped=report.skipped,
+                waited=report.waited,
             )
         )

@@ -43,6 +43,7 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._scheduler import Clock
 
 __all__ = [
@@ -90,50 +91,55 @@ PENDING = ord("p")
 """The code of a position whose outcome is not known yet."""
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class RejectedStop(Generic[T]):
     """A stop the service refused inside a successful batch answer."""
 
-    position: int
-    """Its position in the input (0-based)."""
-    stop: T
-    """The input, to fix and send again."""
-    message: str
-    """The service's message."""
+    position: int = attrs.field(metadata=described("Its position in the input (0-based)."))
+    stop: T = attrs.field(metadata=described("The input, to fix and send again."))
+    message: str = attrs.field(metadata=described("The service's message."))
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class FailedBatch(Generic[T]):
     """Stops of one batch whose outcome is ``not_created`` or ``unknown``."""
 
-    outcome: Outcome
-    """:attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`."""
-    positions: tuple[int, ...]
-    """Their positions in the input, in order."""
-    stops: tuple[T, ...]
-    """The inputs, in the same order as ``positions``."""
-    error: BaseException
-    """Why: the API or transport error, a ``CancelledError``, or the reconciliation problem."""
+    outcome: Outcome = attrs.field(
+        metadata=described(":attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`.")
+    )
+    positions: tuple[int, ...] = attrs.field(metadata=described("Their positions in the input, in order."))
+    stops: tuple[T, ...] = attrs.field(metadata=described("The inputs, in the same order as ``positions``."))
+    error: BaseException = attrs.field(
+        metadata=described(
+            "Why: the API or transport error, a ``CancelledError``, or the reconciliation problem."
+        )
+    )
 
     def items(self) -> Iterator[tuple[int, T]]:
         """``(position, input)`` pairs."""
         return zip(self.positions, self.stops, strict=True)
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class DuplicateStop:
     """A key found more than once in the collection after a late commit."""
 
-    position: int
-    """The input position whose stop was stored more than once."""
-    kept: str
-    """The id the report gives for that position (the one that remains)."""
-    extra_ids: tuple[str, ...]
-    """The other stops carrying the same key."""
-    deleted: bool
-    """True when ``dedupe=True`` deleted every one of ``extra_ids``."""
-    error: BaseException | None = None
-    """Why a delete failed, when one did."""
+    position: int = attrs.field(
+        metadata=described("The input position whose stop was stored more than once.")
+    )
+    kept: str = attrs.field(
+        metadata=described("The id the report gives for that position (the one that remains).")
+    )
+    extra_ids: tuple[str, ...] = attrs.field(metadata=described("The other stops carrying the same key."))
+    deleted: bool = attrs.field(
+        metadata=described("True when ``dedupe=True`` deleted every one of ``extra_ids``.")
+    )
+    error: BaseException | None = attrs.field(
+        default=None, metadata=described("Why a delete failed, when one did.")
+    )
 
 
 class BatchOutcomes:
@@ -234,6 +240,9 @@ class ImportReport(Generic[T]):
         """Stops found stored twice after a late commit (and deleted with ``dedupe=True``)."""
         self.stopped: str | None = None
         """Why the import stopped sending early (deadline, breaker, stop request); None otherwise."""
+        self._waiting = 0
+        self._waiting_since = 0.0
+        self._waited = 0.0
 
     def __repr__(self) -> str:
         return (
@@ -262,6 +271,18 @@ class ImportReport(Generic[T]):
         """Seconds from the start of the import to its end (or to now, while it runs)."""
         end = self._finished if self._finished is not None else self._clock.now()
         return end - self._started
+
+    @property
+    def waited(self) -> float:
+        """Wall-clock seconds during which at least one batch waited for capacity: queued for the rate
+        limits before a request left, or between a refused attempt (a 429, a failure) and its retry.
+
+        Batches that wait side by side count once, so it never exceeds :attr:`elapsed`. The
+        scheduler's ``client.stats[category].wait_seconds`` sums the waits over requests instead.
+        """
+        if self._waiting and self._finished is None:
+            return self._waited + self._clock.now() - self._waiting_since
+        return self._waited
 
     @property
     def throughput(self) -> float:
@@ -374,6 +395,20 @@ class ImportReport(Generic[T]):
         name = "not_created" if outcome is Outcome.NOT_CREATED else outcome.value
         setattr(self, name, getattr(self, name) + delta)
 
+    def _record_waiting(self, waiting: bool) -> None:
+        """One batch begins (``True``) or ends (``False``) waiting for capacity (:attr:`waited`)."""
+        if self._finished is not None:
+            return
+        now = self._clock.now()
+        if waiting:
+            if not self._waiting:
+                self._waiting_since = now
+            self._waiting += 1
+            return
+        self._waiting -= 1
+        if not self._waiting:
+            self._waited += now - self._waiting_since
+
     def _record_skipped(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
         if self._set(batch, offset, Outcome.SKIPPED) and batch.ids is not None:
             batch.ids[offset] = stop_id
@@ -439,29 +474,44 @@ class ImportReport(Generic[T]):
 
     def _finish(self) -> None:
         self._finished = self._clock.now()
+        if self._waiting:  # batches abandoned while waiting: the wait ends with the import
+            self._waited += self._finished - self._waiting_since
+            self._waiting = 0
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class ImportProgress(Generic[T]):
     """A snapshot passed to ``on_progress`` each time a batch finishes."""
 
-    done: int
-    """Positions with a final outcome."""
-    read: int
-    """Positions read from the input so far."""
-    total: int | None
-    """Length of the input when it has one (a Sequence), else None."""
-    created: int
-    """Stops created so far."""
-    failed: int
-    """Stops known not to exist so far (rejected plus not created)."""
-    unknown: int
-    """Stops whose outcome is unknown so far."""
-    elapsed: float
-    """Seconds since the import started."""
-    report: ImportReport[T]
-    """The live report; complete for every position below ``done`` once ``final`` is set."""
-    final: bool = False
-    """True for the last call: the import ended, was cancelled, or is about to raise."""
-    skipped: int = 0
-    """Stops skipped so far, already in the collection (``skip_existing=True``)."""
+    done: int = attrs.field(metadata=described("Positions with a final outcome."))
+    read: int = attrs.field(metadata=described("Positions read from the input so far."))
+    total: int | None = attrs.field(
+        metadata=described("Length of the input when it has one (a Sequence), else None.")
+    )
+    created: int = attrs.field(metadata=described("Stops created so far."))
+    failed: int = attrs.field(
+        metadata=described("Stops known not to exist so far (rejected plus not created).")
+    )
+    unknown: int = attrs.field(metadata=described("Stops whose outcome is unknown so far."))
+    elapsed: float = attrs.field(metadata=described("Seconds since the import started."))
+    report: ImportReport[T] = attrs.field(
+        metadata=described(
+            "The live report; complete for every position below ``done`` once ``final`` is set."
+        )
+    )
+    final: bool = attrs.field(
+        default=False,
+        metadata=described("True for the last call: the import ended, was cancelled, or is about to raise."),
+    )
+    skipped: int = attrs.field(
+        default=0,
+        metadata=described("Stops skipped so far, already in the collection (``skip_existing=True``)."),
+    )
+    waited: float = attrs.field(
+        default=0.0,
+        metadata=described(
+            "Seconds so far during which at least one batch waited for capacity "
+            "(:attr:`ImportReport.waited`)."
+        ),
+    )

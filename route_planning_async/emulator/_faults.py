@@ -9,35 +9,8 @@ A :class:`Fault` says *what* goes wrong (``kind``), *for which requests*
     emu.faults.add(Fault("rate_limit", category="read", probability=0.1))
     emu.faults.add(Fault("drop", route="plans.get", nth=1))
 
-Kinds:
-
-``rate_limit``
-    429 with ``Retry-After`` (``retry_after`` contract seconds, sped up); nothing is done.
-``error``
-    An error answer (``status``, 500 by default); nothing is done.
-``drop``
-    The connection is closed without an answer; nothing is done.
-``delay``
-    The answer comes ``delay`` real seconds late; the request is handled normally.
-``malformed_json``
-    The request is handled, and the 2xx answer's body is cut short (not JSON).
-``error_after_commit``
-    The request is handled (an import is stored), then ``status`` (500) is answered.
-``drop_after_commit``
-    The request is handled, then the connection is closed without an answer.
-``hang``
-    No answer and nothing done: the connection is held open until the client
-    gives up (its timeout) or ``delay`` real seconds pass, then closed.
-``late_commit``
-    No answer: the connection is held open, the request is carried out
-    ``delay`` real seconds after it arrived (whether the client still waits or
-    not), then the connection is closed. A client timeout shorter than
-    ``delay`` sees a timeout, and the change lands later.
-``reject_stop``
-    A batch import holding a stop whose JSON contains ``marker`` is refused
-    with a 400 whose ``param`` names that stop (``[k].<param>``, or
-    ``unassignedStops[k].<param>``); with ``param=None`` the 400 names no
-    stop. Nothing is done. A batch without the marker is not matched.
+What each kind does is written once, in :class:`FaultKind` (``help(FaultKind)``;
+the docs' fault guide runs an example of each).
 
 Probabilities draw from one ``random.Random(seed)``, so a run is reproducible.
 Injected answers do not count in the rate-limit windows.
@@ -50,6 +23,7 @@ import random
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Category
 
 __all__ = ["Fault", "FaultEvent", "FaultInjector", "FaultKind"]
@@ -62,7 +36,8 @@ class FaultKind(enum.StrEnum):
     as without the fault, before the fault shows.
 
     Attributes:
-        RATE_LIMIT: 429 with ``Retry-After`` (``retry_after``); nothing done.
+        RATE_LIMIT: 429 with ``Retry-After`` (``retry_after`` contract seconds, divided by the
+            speed-up); nothing done.
         ERROR: An error answer (``status``, 500 by default); nothing done.
         DROP: The connection is closed without an answer; nothing done.
         DELAY: The answer comes ``delay`` real seconds late; the request is handled normally.
@@ -73,10 +48,12 @@ class FaultKind(enum.StrEnum):
             gives up (its timeout) or ``delay`` real seconds pass, then closed.
         LATE_COMMIT: No answer: the connection is held open, the request is handled
             ``delay`` real seconds after it arrived (whether the client still waits or
-            not), then the connection is closed.
+            not), then the connection is closed. A client timeout shorter than ``delay``
+            sees a timeout, and the change lands later.
         REJECT_STOP: A batch import holding a stop whose JSON contains ``marker`` is
-            refused with a 400 whose ``param`` names that stop; nothing done. A batch
-            without the marker is not matched.
+            refused with a 400 whose ``param`` names that stop (``[k].<param>``, or
+            ``unassignedStops[k].<param>``; with ``param=None`` it names no stop); nothing
+            done. A batch without the marker is not matched.
     """
 
     RATE_LIMIT = "rate_limit"
@@ -192,16 +169,16 @@ class Fault:
         return self.nth is not None and self.matched >= self.nth
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class FaultEvent:
     """A fault that fired."""
 
-    request_seq: int
-    """Sequence number of the request in the emulator's log."""
-    route: str
-    """Endpoint name of the request."""
-    fault: Fault
-    """The fault."""
+    request_seq: int = attrs.field(
+        metadata=described("Sequence number of the request in the emulator's log.")
+    )
+    route: str = attrs.field(metadata=described("Endpoint name of the request."))
+    fault: Fault = attrs.field(metadata=described("The fault."))
 
 
 class FaultInjector:

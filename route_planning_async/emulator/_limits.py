@@ -43,6 +43,7 @@ from collections.abc import Iterable
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._config import LimiterKind, PunishSustained
 
@@ -74,16 +75,20 @@ class Decision:
 # ------------------------------------------------------------------ timeline
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class LimitChange:
     """The limits in force from ``time`` on (until the next change)."""
 
-    time: float
-    """Server clock reading (monotonic, not sped up) from which these limits apply."""
-    limits: RateLimits
-    """The limits in contract seconds, as configured."""
-    server_limits: RateLimits
-    """The same limits in server seconds (periods divided by the speed-up): what is enforced."""
+    time: float = attrs.field(
+        metadata=described("Server clock reading (monotonic, not sped up) from which these limits apply.")
+    )
+    limits: RateLimits = attrs.field(metadata=described("The limits in contract seconds, as configured."))
+    server_limits: RateLimits = attrs.field(
+        metadata=described(
+            "The same limits in server seconds (periods divided by the speed-up): what is enforced."
+        )
+    )
 
 
 class LimitTimeline:

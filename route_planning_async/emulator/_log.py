@@ -19,6 +19,7 @@ from typing import Literal
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._limits import LimitChange, LimitTimeline
 
@@ -34,35 +35,45 @@ Outcome = Literal[
 ]
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class RequestRecord:
     """One request, as the server saw it."""
 
-    seq: int
-    """1-based order of arrival."""
-    time: float
-    """Server clock reading when the request was admitted or rejected (monotonic, not sped up)."""
-    method: str
-    """HTTP method."""
-    path: str
-    """Path below the base path, without the query."""
-    route: str | None
-    """Endpoint name (``stops.import_batch``); None when no endpoint matched."""
-    category: Category | None
-    """Rate-limit category; None when no endpoint matched."""
-    weight: int
-    """Stops in a batch import body, else 1."""
-    status: int | None
-    """HTTP status answered; None when the connection was dropped."""
-    outcome: Outcome
-    """``ok`` (2xx), ``error`` (4xx/5xx from the handler), ``rate_limited`` (429 from the limiter),
-    ``unauthorized``, ``not_found`` (no such endpoint) or ``fault`` (an injected fault fired)."""
-    admitted: bool
-    """Whether the rate limiter admitted it (it then counts in every window)."""
-    fault: str | None = None
-    """Kind of the injected fault, if one fired."""
-    reason: str = ""
-    """Why the limiter rejected it: ``window`` or ``sustained``."""
+    seq: int = attrs.field(metadata=described("1-based order of arrival."))
+    time: float = attrs.field(
+        metadata=described(
+            "Server clock reading when the request was admitted or rejected (monotonic, not sped up)."
+        )
+    )
+    method: str = attrs.field(metadata=described("HTTP method of the request."))
+    path: str = attrs.field(metadata=described("Path below the base path, without the query."))
+    route: str | None = attrs.field(
+        metadata=described("Endpoint name (``stops.import_batch``); None when no endpoint matched.")
+    )
+    category: Category | None = attrs.field(
+        metadata=described("Rate-limit category; None when no endpoint matched.")
+    )
+    weight: int = attrs.field(metadata=described("Stops in a batch import body, else 1."))
+    status: int | None = attrs.field(
+        metadata=described("HTTP status answered; None when the connection was dropped.")
+    )
+    outcome: Outcome = attrs.field(
+        metadata=described(
+            "``ok`` (2xx), ``error`` (4xx/5xx from the handler), ``rate_limited`` (429 from the "
+            "limiter), ``unauthorized``, ``not_found`` (no such endpoint) or ``fault`` (an injected "
+            "fault fired)."
+        )
+    )
+    admitted: bool = attrs.field(
+        metadata=described("Whether the rate limiter admitted it (it then counts in every window).")
+    )
+    fault: str | None = attrs.field(
+        default=None, metadata=described("Kind of the injected fault, if one fired.")
+    )
+    reason: str = attrs.field(
+        default="", metadata=described("Why the limiter rejected it: ``window`` or ``sustained``.")
+    )
 
 
 class RequestLog:

@@ -43,6 +43,12 @@ def _port(value: int) -> int:
     return value
 
 
+def _not_stdout(value: object) -> object:
+    if str(value) == "-":
+        raise ValueError("'-' (stdout) cannot be used here: stdout carries the emulator's lines; name a file")
+    return value
+
+
 def _not_negative(value: float) -> float:
     if value < 0:
         raise ValueError(f"must not be negative, got {value!r}")
@@ -92,14 +98,20 @@ OPTIONS: tuple[Option, ...] = (
         1.0,
         check=_positive,
     ),
-    Option("--ca-file", "path", "write the throwaway CA certificate (PEM) here", metavar="FILE"),
+    Option(
+        "--ca-file",
+        "path",
+        "write the throwaway CA certificate (PEM) here",
+        metavar="FILE",
+        check=_not_stdout,
+    ),
     Option("--seed", "int", "seed of ids and fault draws", 0),
     Option("--team", "path", TEAM_FILE_HELP, metavar="FILE"),
     Option(
         "--limits",
         "str",
         "the limits the emulator enforces: contract (the default), public-docs, or a JSON or TOML "
-        "FILE of rules per category (the format of a team file's limits table)",
+        "FILE of rules per category (the format of a team file's limits table; '-': stdin)",
         metavar="contract|public-docs|FILE",
     ),
     Option("--no-limits", "flag", "enforce no rate limits at all"),
@@ -150,11 +162,11 @@ OPTIONS: tuple[Option, ...] = (
 
 
 def limits_from_option(value: str) -> RateLimits:
-    """``--limits``: a name of :data:`NAMED_LIMITS` or the path of a limits file."""
+    """``--limits``: a name of :data:`NAMED_LIMITS`, the path of a limits file, or ``-`` (stdin)."""
     named = NAMED_LIMITS.get(value)
     if named is not None:
         return named()
-    if not Path(value).is_file():
+    if value != "-" and not Path(value).is_file():
         raise ConfigurationError(f"--limits {value}: neither {', '.join(NAMED_LIMITS)} nor an existing file")
     return read_limits(Path(value))
 
@@ -172,6 +184,8 @@ def config_from_options(values: Mapping[str, Any], limits: RateLimits | None = N
     """
     if values.get("no_limits") and values.get("limits") is not None:
         raise ConfigurationError("give --limits or --no-limits, not both")
+    if str(values.get("team")) == "-" and values.get("limits") == "-":
+        raise ConfigurationError("--team - and --limits - would both read stdin: name a file for one")
     team_file = read_team_file(values["team"]) if values.get("team") else None
     team = team_file.team if team_file is not None else _DEFAULT.team
     if values.get("capacity_unit") is not None:

@@ -15,6 +15,7 @@ from typing import Literal
 
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Category
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._validation import ID_RE
@@ -25,20 +26,18 @@ BodyMode = Literal["none", "required", "optional"]
 _SEGMENT = r"[^/:]+"
 
 
+@fields_documented(title="Attributes")
 @attrs.frozen
 class RouteSpec:
     """One endpoint of the emulator."""
 
-    name: str
-    """Endpoint name, the same as the client's endpoint table (``plans.optimize``)."""
-    method: str
-    """HTTP method."""
-    template: str
-    """Path below the base path with ``{placeholders}``."""
-    category: Category
-    """Rate-limit category (contract, Limits)."""
-    body: BodyMode
-    """Whether a JSON body is required, optional or refused."""
+    name: str = attrs.field(
+        metadata=described("Endpoint name, the same as the client's endpoint table (``plans.optimize``).")
+    )
+    method: str = attrs.field(metadata=described("HTTP method the endpoint takes."))
+    template: str = attrs.field(metadata=described("Path below the base path with ``{placeholders}``."))
+    category: Category = attrs.field(metadata=described("Rate-limit category (contract, Limits)."))
+    body: BodyMode = attrs.field(metadata=described("Whether a JSON body is required, optional or refused."))
 
     @property
     def pattern(self) -> re.Pattern[str]:

@@ -32,7 +32,7 @@ __all__ = ["TEAM_FILE_HELP", "TeamFile", "read_limits", "read_team_file"]
 TEAM_FILE_HELP = (
     "a TOML (or .json) file of the team to emulate: depots with their addresses, drivers, custom "
     "stop properties and limits (format: the emulator docs, 'Team file', or "
-    "help(route_planning_async.emulator.read_team_file))."
+    "help(route_planning_async.emulator.read_team_file)); '-' reads stdin."
 )
 """The ``--team`` option's help."""
 
@@ -158,16 +158,23 @@ def _made(cls: type[Any], where: str, kwargs: dict[str, Any]) -> Any:
         raise ConfigurationError(f"{where}: {exc}") from None
 
 
+def _name(path: Path) -> str:
+    """The file as messages name it: ``stdin`` for ``-``."""
+    return "stdin" if str(path) == "-" else str(path)
+
+
 def read_limits(path: Path) -> RateLimits:
     """The limits of a limits file (the format of the command line's ``--limits FILE``, which a
-    team file's ``limits`` table shares); a :class:`ConfigurationError` naming what is wrong."""
-    return read_limits_file(path)
+    team file's ``limits`` table shares; ``-``: standard input); a :class:`ConfigurationError`
+    naming what is wrong."""
+    return read_limits_file(path, _name(path))
 
 
 def read_team_file(path: str | Path) -> TeamFile:
     """The team (and limits) a team file describes.
 
-    A ``.json`` file is read as JSON, any other as TOML. Every key is optional: a section left
+    A ``.json`` file is read as JSON, any other as TOML; ``-`` reads standard input (JSON, else
+    TOML). Every key is optional: a section left
     out keeps the emulator's seed data (its depots, drivers or custom stop properties), and
     ``limits`` categories left out keep the contract's rules. At the top: ``timezone``,
     ``default_start_time``, ``default_attempt_duration`` and ``capacity_unit`` (the fields of
@@ -192,18 +199,19 @@ def read_team_file(path: str | Path) -> TeamFile:
             of the wrong type or value; the message names the file, the key and what is wrong.
     """
     path = Path(path)
-    data = load_data(path, str(path))
+    file = _name(path)
+    data = load_data(path, file)
     if not isinstance(data, Mapping):
-        raise ConfigurationError(f"{path}: expected a table at the top, got {type(data).__name__}")
+        raise ConfigurationError(f"{file}: expected a table at the top, got {type(data).__name__}")
     unknown = sorted(set(data) - {*_SECTIONS, *_TEAM_SCALARS, "limits"})
     if unknown:
         known = ", ".join((*_SECTIONS, *_TEAM_SCALARS, "limits"))
-        raise ConfigurationError(f"{path}: unknown key(s) {', '.join(unknown)} (known: {known})")
+        raise ConfigurationError(f"{file}: unknown key(s) {', '.join(unknown)} (known: {known})")
     skip = tuple(
         name for name in (field.name for field in attrs.fields(TeamConfig)) if name not in _TEAM_SCALARS
     )
     team_fields: dict[str, Any] = _fields(
-        TeamConfig, str(path), "", {k: data[k] for k in _TEAM_SCALARS if k in data}, skip
+        TeamConfig, file, "", {k: data[k] for k in _TEAM_SCALARS if k in data}, skip
     )
     for section, cls in _SECTIONS.items():
         if section not in data:
@@ -211,29 +219,29 @@ def read_team_file(path: str | Path) -> TeamFile:
         items = data[section]
         if not isinstance(items, list):
             raise ConfigurationError(
-                f"{path}: {section}: expected a list of tables, got {type(items).__name__}"
+                f"{file}: {section}: expected a list of tables, got {type(items).__name__}"
             )
         made = []
         for index, item in enumerate(items):
             place = f"{section}[{index}]"
-            made.append(_made(cls, _at(str(path), place), _fields(cls, str(path), place, item)))
+            made.append(_made(cls, _at(file, place), _fields(cls, file, place, item)))
         team_fields[section] = tuple(made)
-    team = _made(TeamConfig, str(path), team_fields)
-    _check_references(path, team)
-    limits = limits_from_data(data["limits"], str(path), "limits") if "limits" in data else None
+    team = _made(TeamConfig, file, team_fields)
+    _check_references(file, team)
+    limits = limits_from_data(data["limits"], file, "limits") if "limits" in data else None
     return TeamFile(team, limits)
 
 
-def _check_references(path: Path, team: TeamConfig) -> None:
+def _check_references(file: str, team: TeamConfig) -> None:
     """Drivers name depots of the team, and ids are not repeated."""
     depots = [depot.id for depot in team.depots]
     for section, ids in (("depots", depots), ("drivers", [driver.id for driver in team.drivers])):
         repeated = sorted({one for one in ids if ids.count(one) > 1})
         if repeated:
-            raise ConfigurationError(f"{path}: {section}: id(s) {', '.join(repeated)} given more than once")
+            raise ConfigurationError(f"{file}: {section}: id(s) {', '.join(repeated)} given more than once")
     for index, driver in enumerate(team.drivers):
         for depot in driver.depots:
             if depot not in depots:
                 raise ConfigurationError(
-                    f"{path}: drivers[{index}].depots: no depot {depot!r} (depots: {', '.join(depots)})"
+                    f"{file}: drivers[{index}].depots: no depot {depot!r} (depots: {', '.join(depots)})"
                 )

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any, Final
 import aiohttp
 import attrs
 
+from route_planning_async._docs import described, fields_documented
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.webhooks import SIGNATURE_HEADER, sign
 
@@ -42,20 +43,21 @@ logger = logging.getLogger("route_planning_async.emulator.webhooks")
 _ATTEMPT_TIMEOUT: Final = aiohttp.ClientTimeout(total=30.0)
 
 
+@fields_documented(title="Attributes")
 @attrs.define
 class WebhookDelivery:
     """One event and what became of its delivery."""
 
-    type: str
-    """The event type."""
-    body: bytes
-    """The body as sent (the signed bytes)."""
-    signature: str
-    """The ``spoke-signature`` header sent with it."""
-    statuses: list[int | None] = attrs.field(factory=list)
-    """The answer's status of each attempt; None when the receiver could not be reached."""
-    delivered: bool = False
-    """An attempt was answered with a 2xx."""
+    type: str = attrs.field(metadata=described("The event type."))
+    body: bytes = attrs.field(metadata=described("The body as sent (the signed bytes)."))
+    signature: str = attrs.field(metadata=described("The ``spoke-signature`` header sent with it."))
+    statuses: list[int | None] = attrs.field(
+        factory=list,
+        metadata=described(
+            "The answer's status of each attempt; None when the receiver could not be reached."
+        ),
+    )
+    delivered: bool = attrs.field(default=False, metadata=described("An attempt was answered with a 2xx."))
 
     @property
     def attempts(self) -> int:

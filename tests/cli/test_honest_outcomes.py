@@ -19,7 +19,7 @@ if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator
 
 ROWS = 1500
-VOLATILE = {"elapsed_s", "429s", "retries"}
+VOLATILE = {"elapsed_s", "waited_s", "429s", "retries"}
 """NDJSON fields that depend on timing, left out of the exact comparisons."""
 
 
@@ -31,6 +31,16 @@ def _sample(run: Cli, path: Path, count: int) -> Path:
 
 def _rows(text: str) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(text, newline="")))
+
+
+def assert_agrees(report: dict[str, Any], invalid: int = 0) -> None:
+    """The JSON report's counts and its ``summary`` say the same about every row."""
+    summary = report["summary"]
+    assert report["rows"] == report["imported"] + report["skipped"] + report["failed"] + report["not_sent"]
+    assert (report["imported"], report["skipped"]) == (summary["created"], summary["skipped"])
+    assert report["not_sent"] == summary["not_sent"]
+    assert report["failed"] == invalid + summary["rejected"] + summary["not_created"] + summary["unknown"]
+    assert 0 <= summary["waited_s"] <= summary["elapsed_s"]
 
 
 @pytest.fixture
@@ -80,7 +90,7 @@ def test_after_ctrl_c_rows_never_sent_are_not_sent_not_failed(
     ]
     assert notes[0] == "stopping: no new batches; waiting for those in flight (Ctrl-C again to abandon them)"
     assert notes[-3] == f"imported {stored} of {ROWS} stops into {plan}"
-    assert re.match(r"\d+ import requests in [\d.]+ s; ", notes[-2])
+    assert re.match(r"\d+ import requests in [\d.]+ s \([\d.]+ s of it waiting for capacity\); ", notes[-2])
     assert notes[-1] == (
         f"{left} row(s) not sent, written to {remaining}; "
         "import that file (or the original with --skip-existing) to finish"
@@ -112,6 +122,7 @@ def test_after_ctrl_c_the_json_report_counts_not_sent_apart(
     }
     summary = report["summary"]
     assert (summary["created"], summary["not_sent"], summary["not_created"]) == (stored, left, 0)
+    assert_agrees(report)
     assert report["failures_file"] == str(tmp_path / "stops.remaining.csv")
     assert len(report["failures"]) == left
 
@@ -146,15 +157,37 @@ def test_the_json_counts_agree_with_the_summary_on_a_resumed_import(run: Cli, tm
     assert (again["imported"], again["skipped"], again["failed"], again["not_sent"]) == (0, 300, 0, 0)
     assert (summary["created"], summary["skipped"]) == (again["imported"], again["skipped"])
     assert again["rows"] == again["imported"] + again["skipped"] + again["failed"] + again["not_sent"]
+    assert_agrees(again)
     assert len(again["stops"]) == 300  # every row's stop, created now or found there
 
 
-def test_the_wait_for_capacity_says_it_is_summed_over_batches(run: Cli, tmp_path: Path) -> None:
+def test_the_wait_for_capacity_is_wall_time_within_the_import(run: Cli, tmp_path: Path) -> None:
     plan = run.create_plan()
     source = _sample(run, tmp_path / "stops.csv", 30)
     result = run("stops", "import", plan, source, "--progress", "none")
     assert result.exit_code == 0, result.stderr
-    assert "s for capacity in all (summed over batches)" in result.stderr
+    line = next(line for line in result.stderr.splitlines() if "import requests in" in line)
+    found = re.match(r"\d+ import requests in ([\d.]+) s \(([\d.]+) s of it waiting for capacity\); ", line)
+    assert found, line
+    assert float(found.group(2)) <= float(found.group(1))
+    assert "summed" not in result.stderr
+
+
+def test_refused_and_invalid_rows_agree_between_the_counts_and_the_summary(
+    run: Cli, served_emulator: ServedEmulator, tmp_path: Path
+) -> None:
+    plan = run.create_plan()
+    text = "external_id,address,lat,lng,notes\n" + "".join(
+        f"r-{i},{i} Main St,52.1,4.3,{'REFUSE-ME' if i == 3 else ''}\n" for i in range(8)
+    )
+    text += "bad-1,9 Main St,999,4.3,\n"
+    served_emulator.emulator.faults.add(Fault("reject_stop", route="stops.import_batch", marker="REFUSE-ME"))
+    result = run("stops", "import", plan, "-", "--json", input=text)
+    assert result.exit_code == 3, result.stderr
+    report = json.loads(result.stdout)
+    assert (report["rows"], report["imported"], report["failed"]) == (9, 7, 2)
+    assert report["summary"]["rejected"] == 1
+    assert_agrees(report, invalid=1)
 
 
 def test_a_sample_piped_through_dashes_imports(run: Cli, served_emulator: ServedEmulator) -> None:

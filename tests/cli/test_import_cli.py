@@ -66,7 +66,7 @@ def test_json_progress_streams_ndjson_events_and_a_summary(run: Cli, tmp_path: P
     assert {"429s", "retries", "elapsed_s", "done", "total"} <= set(events[0])
     report = json.loads(result.stdout)
     assert report["imported"] == 250
-    assert {"429s", "retries", "waited_s_summed", "learned_limits"} <= set(report["summary"])
+    assert {"429s", "retries", "waited_s", "learned_limits"} <= set(report["summary"])
 
 
 def test_duplicate_external_ids_are_refused_naming_both_lines(

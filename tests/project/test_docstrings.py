@@ -352,6 +352,14 @@ def test_the_update_methods_have_their_sources() -> None:
             assert source_texts(keys).keys() >= keys, name
 
 
+def test_the_client_settings_have_their_sources() -> None:
+    """The settings' texts are described fields (``SettingTexts``), so their keyword test runs."""
+    inits = [keys for name, _, keys in KEYWORD_CASES if name.endswith("Client.__init__")]
+    assert inits
+    for keys in inits:
+        assert source_texts(keys).keys() >= keys
+
+
 DOCUMENTED_CLASSES = [
     *[(cls, "Keyword Args") for name in _inputs.__all__ if attrs.has(cls := getattr(_inputs, name))],
     *[(cls, "Attributes") for name in _models.__all__ if attrs.has(cls := getattr(_models, name))],

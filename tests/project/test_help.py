@@ -31,31 +31,6 @@ NAMESPACES = (
     "raw",
 )
 
-UNDOCUMENTED = {
-    "route_planning_async.DuplicateStop",
-    "route_planning_async.FailedBatch",
-    "route_planning_async.Grant",
-    "route_planning_async.ImportProgress",
-    "route_planning_async.LiveImport",
-    "route_planning_async.Page",
-    "route_planning_async.RejectedStop",
-    "route_planning_async.Request",
-    "route_planning_async.Response",
-    "route_planning_async.emulator.CustomStopPropertyConfig",
-    "route_planning_async.emulator.DepotConfig",
-    "route_planning_async.emulator.DriverConfig",
-    "route_planning_async.emulator.EmulatorConfig",
-    "route_planning_async.emulator.FaultEvent",
-    "route_planning_async.emulator.LimitChange",
-    "route_planning_async.emulator.PunishSustained",
-    "route_planning_async.emulator.RequestRecord",
-    "route_planning_async.emulator.RouteSpec",
-    "route_planning_async.emulator.TeamConfig",
-    "route_planning_async.emulator.WebhookDelivery",
-    "route_planning_async.webhooks.WebhookEvent",
-}
-"""Classes whose fields are still documented by attribute docstrings only."""
-
 
 def _help(obj: object) -> str:
     return pydoc.render_doc(obj, renderer=pydoc.plaintext)
@@ -115,24 +90,7 @@ def _qualified(cls: type) -> str:
     raise AssertionError(cls)  # pragma: no cover
 
 
-@pytest.mark.parametrize(
-    "cls",
-    [
-        pytest.param(
-            cls,
-            id=_qualified(cls),
-            marks=[
-                pytest.mark.xfail(
-                    reason="fields documented by attribute docstrings only, invisible to help()",
-                    strict=True,
-                )
-            ]
-            if _qualified(cls) in UNDOCUMENTED
-            else [],
-        )
-        for cls in _public_attrs_classes()
-    ],
-)
+@pytest.mark.parametrize("cls", _public_attrs_classes(), ids=_qualified)
 def test_help_of_a_public_attrs_class_describes_every_field(cls: type) -> None:
     entries = _section_entries(cls.__doc__ or "")
     shown = " ".join(_flat(_help(cls)).split())
@@ -145,3 +103,18 @@ def test_help_of_a_public_attrs_class_describes_every_field(cls: type) -> None:
         if field.name in texts:  # its described text is the one shown
             first_words = " ".join(texts[field.name].split()[:4])
             assert first_words in " ".join(entries[field.name].split())
+
+
+def test_each_fault_kind_is_described_once_in_its_module() -> None:
+    """The kinds' texts are ``FaultKind``'s ``Attributes:`` (what ``help(FaultKind)`` shows); the
+    module docstring points there instead of a copy that could drift."""
+    from route_planning_async.emulator import FaultKind, _faults
+
+    entries = _section_entries(FaultKind.__doc__ or "")
+    assert list(entries) == [kind.name for kind in FaultKind]
+    source = inspect.getsource(_faults)
+    shown = " ".join(_flat(_help(FaultKind)).split())
+    for text in entries.values():
+        assert " ".join(text.split()) in shown
+        words = r"\s+".join(map(re.escape, text.split()[:6]))
+        assert len(re.findall(words, source)) == 1, text

@@ -280,6 +280,20 @@ def test_parse_event_refuses_deeply_nested_json_as_an_invalid_event() -> None:
         parse_event(DEEP)
 
 
+def test_the_depth_limit_is_the_recursion_limit_on_every_python() -> None:
+    """Python 3.13's decoder reads nesting far past the recursion limit; the limit still holds."""
+    from route_planning_async.webhooks import _deeper_than
+
+    limit = 50
+    assert not _deeper_than([[{"a": [1]}]], 4)
+    assert _deeper_than([[{"a": [1]}]], 3)
+    nested: object = []
+    for _ in range(limit - 1):
+        nested = [nested, {"k": 1}]
+    assert not _deeper_than(nested, limit)
+    assert _deeper_than([nested], limit)
+
+
 @pytest.mark.asyncio
 async def test_the_handler_answers_400_to_a_signed_deeply_nested_body(session: ClientSession) -> None:
     events, on_event = recorder()
