@@ -49,7 +49,7 @@ The rooms, from the outside in:
 - ``_server.py``: :class:`Emulator`, the server on a loopback socket and its
   measures (``max_in_window`` ...); ``_tls.py``: the throwaway CA;
   ``__main__.py``: the process; ``pytest_plugin.py``: the fixtures;
-- ``_config.py``: :class:`EmulatorConfig` and the team (drivers, depots, custom
+- ``_config.py``: :class:`EmulatorConfig`; ``_team.py``: the team (drivers, depots, custom
   stop properties, service offerings); ``_team_file.py``: the team read from a TOML or JSON file;
   ``_options.py``: the command line both emulator commands take;
 - ``_app.py``: the aiohttp application and the request pipeline (base path,
@@ -95,22 +95,20 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from route_planning_async.emulator._config import (
-        CustomStopPropertyConfig,
-        DepotConfig,
-        DriverConfig,
-        EmulatorConfig,
-        LimiterKind,
-        PunishSustained,
-        ServiceOfferingConfig,
-        TeamConfig,
-    )
+    from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, PunishSustained
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
     from route_planning_async.emulator._limits import LimitChange, LimitTimeline, RateLimiter
     from route_planning_async.emulator._log import RequestLog, RequestRecord
     from route_planning_async.emulator._routes import RouteSpec
     from route_planning_async.emulator._server import Emulator
     from route_planning_async.emulator._state import EmulatorState
+    from route_planning_async.emulator._team import (
+        CustomStopPropertyConfig,
+        DepotConfig,
+        DriverConfig,
+        ServiceOfferingConfig,
+        TeamConfig,
+    )
     from route_planning_async.emulator._team_file import TeamFile, read_team_file
     from route_planning_async.emulator._webhooks import WebhookDelivery, WebhookSender
     from route_planning_async.emulator.v0_2b import BASE_PATH, ROUTES
@@ -148,14 +146,14 @@ _WHERE = {
     "BASE_PATH": "v0_2b",
     "ROUTES": "v0_2b",
     "RouteSpec": "_routes",
-    "CustomStopPropertyConfig": "_config",
-    "DepotConfig": "_config",
-    "DriverConfig": "_config",
+    "CustomStopPropertyConfig": "_team",
+    "DepotConfig": "_team",
+    "DriverConfig": "_team",
     "EmulatorConfig": "_config",
     "LimiterKind": "_config",
     "PunishSustained": "_config",
-    "ServiceOfferingConfig": "_config",
-    "TeamConfig": "_config",
+    "ServiceOfferingConfig": "_team",
+    "TeamConfig": "_team",
     "TeamFile": "_team_file",
     "read_team_file": "_team_file",
     "Fault": "_faults",

@@ -14,7 +14,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from route_planning_async.emulator._config import DepotConfig
+    from route_planning_async.emulator._team import DepotConfig
 
 __all__ = [
     "ETA_SPREAD",

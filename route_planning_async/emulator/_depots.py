@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from route_planning_async.emulator._config import DepotConfig
 from route_planning_async.emulator._geo import geocode
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._store import Imported, Store, import_each
+from route_planning_async.emulator._team import DepotConfig
 
 __all__ = ["TeamDepots"]
 

@@ -15,9 +15,9 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from route_planning_async.emulator._config import DriverConfig
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._store import Imported, Store, import_each
+from route_planning_async.emulator._team import DriverConfig
 
 __all__ = ["TeamDrivers"]
 

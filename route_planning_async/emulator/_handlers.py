@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from route_planning_async.emulator._api import NO_BODY, Call, Handler, OperationTimers, Reply
-from route_planning_async.emulator._config import DriverConfig, EmulatorConfig
+from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._pages import Pages
 from route_planning_async.emulator._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
 from route_planning_async.emulator._records import (
@@ -44,6 +44,7 @@ from route_planning_async.emulator._routes import RouteSpec
 from route_planning_async.emulator._state import EmulatorState
 from route_planning_async.emulator._stop_requests import BodyKind, StopBodies
 from route_planning_async.emulator._store import Imported
+from route_planning_async.emulator._team import DriverConfig
 from route_planning_async.emulator._validation import array_of, check_keys, expect_object, required
 from route_planning_async.emulator._views import BaseViews, failure_echo
 

@@ -17,7 +17,8 @@ import attrs
 
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import RateLimits
-from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, WeightUnit, loopback_host
+from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, loopback_host
+from route_planning_async.emulator._team import WeightUnit
 from route_planning_async.emulator._team_file import TEAM_FILE_HELP, read_limits, read_team_file
 
 __all__ = ["NAMED_LIMITS", "OPTIONS", "Option", "config_from_options", "limits_from_option"]

@@ -22,9 +22,9 @@ import datetime
 import zoneinfo
 from typing import Any
 
-from route_planning_async.emulator._config import ServiceOfferingConfig, TeamConfig
 from route_planning_async.emulator._geo import haversine_m
 from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._team import ServiceOfferingConfig, TeamConfig
 
 __all__ = ["checked_service", "service_json"]
 

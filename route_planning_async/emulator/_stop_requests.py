@@ -18,9 +18,9 @@ from typing import Any, Final, Literal, get_args
 import attrs
 
 from route_planning_async import PAYMENT_CURRENCIES
-from route_planning_async.emulator._config import WeightUnit
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._requests import address_fields, reference, time_of_day
+from route_planning_async.emulator._team import WeightUnit
 from route_planning_async.emulator._validation import (
     MAX_SAFE_INTEGER,
     array_of,

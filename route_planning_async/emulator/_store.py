@@ -20,7 +20,7 @@ import attrs
 
 from route_planning_async.emulator import _problems as problems
 from route_planning_async.emulator._collections import OrderedStore
-from route_planning_async.emulator._config import DepotConfig, DriverConfig, EmulatorConfig
+from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._records import (
     CompactStops,
@@ -30,6 +30,7 @@ from route_planning_async.emulator._records import (
     StopRecord,
     UnassignedStopRecord,
 )
+from route_planning_async.emulator._team import DepotConfig, DriverConfig
 
 __all__ = ["Imported", "Store", "import_each"]
 

@@ -14,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from route_planning_async.emulator._bodies import empty_recipient
-from route_planning_async.emulator._config import DriverConfig
 from route_planning_async.emulator._drivers import DriverAddress
 from route_planning_async.emulator._records import (
     OperationRecord,
@@ -26,6 +25,7 @@ from route_planning_async.emulator._records import (
 from route_planning_async.emulator._requests import ADDRESS_FIELDS
 from route_planning_async.emulator._state import EmulatorState
 from route_planning_async.emulator._store import Imported
+from route_planning_async.emulator._team import DriverConfig
 
 __all__ = ["BaseViews", "address_json", "failure_echo"]
 

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from route_planning_async.emulator._config import DepotConfig
 from route_planning_async.emulator._records import (
     MemberRecord,
     PlanRecord,
@@ -24,6 +23,7 @@ from route_planning_async.emulator._records import (
 )
 from route_planning_async.emulator._requests import OVERRIDE_FIELDS
 from route_planning_async.emulator._services import service_json
+from route_planning_async.emulator._team import DepotConfig
 from route_planning_async.emulator._views import BaseViews, address_json
 
 __all__ = ["Views"]
