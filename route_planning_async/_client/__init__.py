@@ -17,6 +17,7 @@ A version's client subclasses :class:`BaseClient`, in the version's package.
 from route_planning_async._client._base import BaseClient
 from route_planning_async._client._raw import Query, RawResource
 from route_planning_async._client._resource import (
+    NOT_UPDATABLE,
     ClientCalls,
     Resource,
     SerializedIdCalls,
@@ -33,6 +34,7 @@ __all__ = [
     "API_KEY_ENV",
     "BASE_URL_ENV",
     "CA_FILE_ENV",
+    "NOT_UPDATABLE",
     "BaseClient",
     "ClientCalls",
     "ClientSettings",

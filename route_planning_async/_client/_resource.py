@@ -25,6 +25,7 @@ from route_planning_async._scheduler import Clock
 from route_planning_async._validators import a_or_an
 
 __all__ = [
+    "NOT_UPDATABLE",
     "ClientCalls",
     "Resource",
     "SerializedIdCalls",
@@ -153,6 +154,13 @@ class Resource(abc.ABC, Generic[ClientT]):
         )
 
 
+NOT_UPDATABLE: Final = {
+    "address": "a stop's location cannot be updated; delete the stop and create a new one",
+    "client_id": "cannot be updated (it is set on create and import only)",
+}
+"""Fields no update of any version can carry, and why (a version's table adds its own)."""
+
+
 @attrs.frozen
 class VersionTable:
     """What a version's namespaces send through and decode with."""
@@ -165,6 +173,13 @@ class VersionTable:
     """The version's converter: a JSON array as a list of a model (raises :class:`DecodeError`)."""
     unstructure: Callable[[Any], Any]
     """The version's converter: an input as its JSON body."""
+    not_updatable: Mapping[str, str] = attrs.field(default=NOT_UPDATABLE, kw_only=True)
+    """Fields no update of the version can carry, and why (the message)."""
+
+    def update(self, cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
+        """The update object from either an instance of ``cls`` or its fields as keywords
+        (:func:`update_body` with the version's :attr:`not_updatable`)."""
+        return update_body(cls, update, fields, self.not_updatable)
 
 
 class TableResource(Resource[ClientT]):

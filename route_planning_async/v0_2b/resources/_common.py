@@ -7,15 +7,14 @@ shared ones of ``_client/_resource.py``, with v0.2b's fields that no update can 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Final, Protocol
 
 from route_planning_async._client import (
+    NOT_UPDATABLE,
     ClientCalls,
     TableResource,
     VersionTable,
     by_serialized_id,
-    update_body,
 )
 from route_planning_async._client import checked as _checked
 from route_planning_async._client import stop_path as _stop_path
@@ -40,25 +39,17 @@ if TYPE_CHECKING:
     from route_planning_async.v0_2b.resources.stops import Stops
     from route_planning_async.v0_2b.resources.unassigned_stops import UnassignedStops
 
-__all__ = ["TABLE", "_Resource", "_checked", "_stop_path", "_update_body", "get_by_serialized_id"]
-
-U = TypeVar("U")
-
-TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure)
-"""v0.2b's endpoint table and converter."""
+__all__ = ["TABLE", "_Resource", "_checked", "_stop_path", "get_by_serialized_id"]
 
 # Fields an update can never carry, and why (contract, Stops rule 2 and the
-# unassigned stop update table).
+# unassigned stop update table): the shared ones and v0.2b's own.
 _NOT_UPDATABLE: Final = {
-    "address": "a stop's location cannot be updated; delete the stop and create a new one",
-    "client_id": "cannot be updated (it is set on create and import only)",
+    **NOT_UPDATABLE,
     "service_client_id": "cannot be updated (it is set on create and import only)",
 }
 
-
-def _update_body(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
-    """The update object from either an instance of ``cls`` or its fields as keywords."""
-    return update_body(cls, update, fields, _NOT_UPDATABLE)
+TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure, not_updatable=_NOT_UPDATABLE)
+"""v0.2b's endpoint table, converter and the fields no update can carry (``TABLE.update``)."""
 
 
 class _Client(ClientCalls, Protocol):

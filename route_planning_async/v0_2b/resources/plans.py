@@ -25,7 +25,7 @@ from route_planning_async.v0_2b._models import (
     Operation,
     Plan,
 )
-from route_planning_async.v0_2b.resources._common import TABLE, _Client, _update_body
+from route_planning_async.v0_2b.resources._common import TABLE, _Client
 
 
 class Plans(PlansNamespace[_Client, Plan, Operation]):
@@ -89,7 +89,7 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
             for name, value in (("title", title), ("starts", starts), ("drivers", drivers), ("depot", depot))
             if not isinstance(value, UnsetType)
         }
-        body = _update_body(PlanUpdate, update, given)
+        body = TABLE.update(PlanUpdate, update, given)
         request = ENDPOINTS["plans.update"].request(path, json=unstructure(body))
         return await self._fetch(request, Plan)
 

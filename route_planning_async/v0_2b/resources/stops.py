@@ -20,7 +20,7 @@ from route_planning_async.v0_2b._models import (
     LiveChange,
     Stop,
 )
-from route_planning_async.v0_2b.resources._common import TABLE, _Client, _stop_path, _update_body
+from route_planning_async.v0_2b.resources._common import TABLE, _Client, _stop_path
 
 
 class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
@@ -53,7 +53,7 @@ class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
             The changed :class:`Stop`.
         """
         path = _stop_path(stop_id)
-        body = unstructure(_update_body(StopUpdate, update, fields))
+        body = unstructure(TABLE.update(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
 
     @keywords_documented(keywords_of(StopUpdate, types=StopUpdateFields))
@@ -70,5 +70,5 @@ class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
             The :class:`LiveChange`.
         """
         path = _stop_path(stop_id)
-        body = unstructure(_update_body(StopUpdate, update, fields))
+        body = unstructure(TABLE.update(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.live_update"].request(path, json=body), LiveChange)

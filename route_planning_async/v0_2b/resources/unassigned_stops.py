@@ -17,7 +17,7 @@ from route_planning_async.v0_2b._inputs import (
 from route_planning_async.v0_2b._models import (
     UnassignedStop,
 )
-from route_planning_async.v0_2b.resources._common import TABLE, _Client, _update_body
+from route_planning_async.v0_2b.resources._common import TABLE, _Client
 
 if TYPE_CHECKING:
     pass
@@ -50,6 +50,6 @@ class UnassignedStops(UnassignedStopsNamespace[_Client, UnassignedStop, Unassign
             The changed :class:`UnassignedStop`.
         """
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
-        body = unstructure(_update_body(UnassignedStopUpdate, update, fields))
+        body = unstructure(TABLE.update(UnassignedStopUpdate, update, fields))
         request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)
         return await self._fetch(request, UnassignedStop)

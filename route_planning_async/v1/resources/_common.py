@@ -7,10 +7,9 @@ shared ones of ``_client/_resource.py``, with v1's fields that no update can car
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Final, Protocol, TypeVar
+from typing import TYPE_CHECKING, Final, Protocol
 
-from route_planning_async._client import ClientCalls, TableResource, VersionTable, update_body
+from route_planning_async._client import NOT_UPDATABLE, ClientCalls, TableResource, VersionTable
 from route_planning_async.v1._converter import structure, structure_list, unstructure
 from route_planning_async.v1._endpoints import ENDPOINTS
 
@@ -24,26 +23,19 @@ if TYPE_CHECKING:
     from route_planning_async.v1.resources.stops import Stops
     from route_planning_async.v1.resources.unassigned_stops import UnassignedStops
 
-__all__ = ["TABLE", "V1Client", "V1Resource", "v1_update"]
+__all__ = ["TABLE", "V1Client", "V1Resource"]
 
-U = TypeVar("U")
-
-TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure)
-"""v1's endpoint table and converter."""
-
-# Fields an update can never carry in v1, and why (the v1 document's update bodies).
+# Fields an update can never carry in v1, and why (the v1 document's update bodies):
+# the shared ones and v1's own.
 _NOT_UPDATABLE: Final = {
-    "address": "a stop's location cannot be updated; delete the stop and create a new one",
-    "client_id": "cannot be updated (it is set on create and import only)",
+    **NOT_UPDATABLE,
     "email": "an e-mail cannot be changed (it is set on create and import only)",
     "phone": "a driver's phone cannot be changed (it is set on create and import only)",
     "linked_driver_id": "a member's linked driver is set on create and import only",
 }
 
-
-def v1_update(cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
-    """The v1 update object from either an instance of ``cls`` or its fields as keywords."""
-    return update_body(cls, update, fields, _NOT_UPDATABLE)
+TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure, not_updatable=_NOT_UPDATABLE)
+"""v1's endpoint table, converter and the fields no update can carry (``TABLE.update``)."""
 
 
 class V1Client(ClientCalls, Protocol):

@@ -16,7 +16,7 @@ from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._import_targets import DEPOT_ROWS, DepotsTarget
 from route_planning_async.v1._inputs import DepotInput, DepotUpdate, DepotUpdateFields, check_depot_batch
 from route_planning_async.v1._models import Depot, DepotImportResult
-from route_planning_async.v1.resources._common import TABLE, V1Client, v1_update
+from route_planning_async.v1.resources._common import TABLE, V1Client
 
 
 class Depots(DepotsReadNamespace[V1Client, Depot]):
@@ -53,7 +53,7 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
         Returns:
             The changed :class:`Depot`.
         """
-        body = unstructure(v1_update(DepotUpdate, update, fields))
+        body = unstructure(TABLE.update(DepotUpdate, update, fields))
         return await self._fetch(ENDPOINTS["depots.update"].request(_path(depot_id), json=body), Depot)
 
     async def delete(self, depot_id: str) -> None:

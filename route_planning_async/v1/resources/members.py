@@ -15,7 +15,7 @@ from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._import_targets import MEMBER_ROWS, MembersTarget
 from route_planning_async.v1._inputs import MemberInput, MemberUpdate, MemberUpdateFields, check_member_batch
 from route_planning_async.v1._models import Member, MemberImportResult
-from route_planning_async.v1.resources._common import V1Resource, v1_update
+from route_planning_async.v1.resources._common import V1Resource
 
 
 class Members(V1Resource):
@@ -52,7 +52,7 @@ class Members(V1Resource):
         Returns:
             The changed :class:`Member`.
         """
-        body = unstructure(v1_update(MemberUpdate, update, fields))
+        body = unstructure(self._table.update(MemberUpdate, update, fields))
         return await self._fetch(ENDPOINTS["members.update"].request(_path(member_id), json=body), Member)
 
     async def delete(self, member_id: str) -> None:

@@ -19,7 +19,7 @@ from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._inputs import PlanInput, PlanRouteOverridesInput, PlanUpdate
 from route_planning_async.v1._live_edit import LiveEdit, live_edit
 from route_planning_async.v1._models import Operation, Plan
-from route_planning_async.v1.resources._common import TABLE, V1Client, v1_update
+from route_planning_async.v1.resources._common import TABLE, V1Client
 
 
 class Plans(PlansNamespace[V1Client, Plan, Operation]):
@@ -98,7 +98,7 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
         fields = _given(
             title=title, starts=starts, drivers=drivers, depot=depot, route_overrides=route_overrides
         )
-        body = unstructure(v1_update(PlanUpdate, update, fields))
+        body = unstructure(TABLE.update(PlanUpdate, update, fields))
         return await self._fetch(ENDPOINTS["plans.update"].request(_plan(plan_id), json=body), Plan)
 
     @keywords_documented(keywords_of(LiveEditing, defaults=True))

@@ -29,7 +29,7 @@ from route_planning_async.v1._models import (
     StopSearchResult,
     UnassignedStop,
 )
-from route_planning_async.v1.resources._common import TABLE, V1Client, v1_update
+from route_planning_async.v1.resources._common import TABLE, V1Client
 
 SearchHit = Stop | UnassignedStop
 """What a stop search yields: a plan's :class:`Stop` or an :class:`UnassignedStop`."""
@@ -110,7 +110,7 @@ class Stops(StopsNamespace[V1Client, Stop, StopInput, LiveChange]):
         Returns:
             The changed :class:`Stop`.
         """
-        body = unstructure(v1_update(StopUpdate, update, fields))
+        body = unstructure(TABLE.update(StopUpdate, update, fields))
         return await self._fetch(ENDPOINTS["stops.update"].request(stop_path(stop_id), json=body), Stop)
 
     @keywords_documented(keywords_of(LiveStopUpdate, types=LiveStopUpdateFields))
@@ -126,7 +126,7 @@ class Stops(StopsNamespace[V1Client, Stop, StopInput, LiveChange]):
         Returns:
             The :class:`LiveChange`.
         """
-        body = unstructure(v1_update(LiveStopUpdate, update, fields))
+        body = unstructure(TABLE.update(LiveStopUpdate, update, fields))
         request = ENDPOINTS["stops.live_update"].request(stop_path(stop_id), json=body)
         return await self._fetch(request, LiveChange)
 

@@ -15,7 +15,7 @@ from route_planning_async.v1._inputs import (
     UnassignedStopUpdateFields,
 )
 from route_planning_async.v1._models import UnassignedStop
-from route_planning_async.v1.resources._common import TABLE, V1Client, v1_update
+from route_planning_async.v1.resources._common import TABLE, V1Client
 
 
 class UnassignedStops(UnassignedStopsNamespace[V1Client, UnassignedStop, UnassignedStopInput]):
@@ -44,7 +44,7 @@ class UnassignedStops(UnassignedStopsNamespace[V1Client, UnassignedStop, Unassig
         Returns:
             The changed :class:`UnassignedStop`.
         """
-        body = unstructure(v1_update(UnassignedStopUpdate, update, fields))
+        body = unstructure(TABLE.update(UnassignedStopUpdate, update, fields))
         request = ENDPOINTS["unassigned_stops.update"].request(_path(unassigned_stop_id), json=body)
         return await self._fetch(request, UnassignedStop)
 
