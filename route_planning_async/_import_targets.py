@@ -271,7 +271,7 @@ class LiveImport:
             "re-optimized and redistributed (or saved)."
         )
     )
-    edit: LiveEdit[Any, Any, Any] = attrs.field(
+    edit: LiveEdit[Any, Any, Any, Any] = attrs.field(
         metadata=described(
             "The live edit that applied the session: ``edit.operation`` (the re-optimization) and "
             "``edit.plan`` (after ``:redistribute``) once applied."
@@ -356,7 +356,7 @@ class LivePlanStopsTarget(_StopRows):
         await self.stops.live_delete(item_id)
 
 
-EditT = TypeVar("EditT", bound=LiveEdit[Any, Any, Any])
+EditT = TypeVar("EditT", bound=LiveEdit[Any, Any, Any, Any])
 
 
 async def live_import(

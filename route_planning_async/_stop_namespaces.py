@@ -231,7 +231,7 @@ class StopsNamespace(TableResource[ClientT], Generic[ClientT, ModelT, InputT, Ch
     @abc.abstractmethod
     def _live_edit(
         self, plan_id: str, **options: Unpack[LiveEditOptions]
-    ) -> AbstractAsyncContextManager[LiveEdit[Any, Any, Any]]:
+    ) -> AbstractAsyncContextManager[LiveEdit[Any, Any, Any, Any]]:
         """The version's ``client.plans.live_edit`` of ``plan_id`` (a checked bare id)."""
 
     async def create(self, plan_id: str, stop: InputT) -> ModelT:

@@ -59,6 +59,7 @@ __all__ = [
     "LiveEdit",
     "LiveEditOptions",
     "LiveEditing",
+    "LiveStopCalls",
     "OperationCalls",
     "Optimization",
     "OptimizationMetadata",
@@ -122,6 +123,18 @@ PlanT_co = TypeVar("PlanT_co", bound=PlanState, covariant=True)
 OptimizationT = TypeVar("OptimizationT", bound=Optimization)
 OptimizationT_co = TypeVar("OptimizationT_co", bound=Optimization, covariant=True)
 ChangeT = TypeVar("ChangeT", bound=LiveChangeState)
+ChangeT_co = TypeVar("ChangeT_co", bound=LiveChangeState, covariant=True)
+StopInputT = TypeVar("StopInputT")
+StopInputT_contra = TypeVar("StopInputT_contra", contravariant=True)
+
+
+class LiveStopCalls(Protocol[StopInputT_contra, ChangeT_co]):
+    """The live stop calls every version's :class:`LiveEdit` makes (``client.stops``);
+    a version's protocol adds its ``live_update``, typed by its update input."""
+
+    async def live_create(self, plan_id: str, stop: StopInputT_contra, /) -> ChangeT_co: ...
+
+    async def live_delete(self, stop_id: str, /) -> ChangeT_co: ...
 
 
 class PlanCalls(Protocol[PlanT_co, OptimizationT_co]):
@@ -297,19 +310,21 @@ async def optimize_and_wait(
     raise last_busy
 
 
-class LiveEdit(Generic[ChangeT, OptimizationT, PlanT]):
+class LiveEdit(Generic[ChangeT, OptimizationT, PlanT, StopInputT]):
     """The changes of one :func:`live_edit` block, sent as they are made.
 
-    A version's live edit adds the calls that make the changes (``create``,
-    ``update``, ``delete``), each answer kept in :attr:`changes`.
+    ``create`` and ``delete`` are every version's; a version's live edit adds
+    ``update``, typed by its update input. Each answer is kept in :attr:`changes`.
     """
 
-    def __init__(self, plan_id: str) -> None:
+    def __init__(self, stops: LiveStopCalls[StopInputT, ChangeT], plan_id: str) -> None:
         """Made by ``client.plans.live_edit``; not meant to be built by hand.
 
         Args:
+            stops: The live stop calls (``client.stops``).
             plan_id: The bare id of the plan being edited.
         """
+        self._stops = stops
         self.plan_id = plan_id
         """The bare id of the plan being edited."""
         self.changes: list[ChangeT] = []
@@ -337,8 +352,33 @@ class LiveEdit(Generic[ChangeT, OptimizationT, PlanT]):
         self.changes.append(change)
         return change
 
+    async def create(self, stop: StopInputT) -> ChangeT:
+        """Add a stop (``client.stops.live_create``).
 
-EditT = TypeVar("EditT", bound=LiveEdit[Any, Any, Any])
+        Args:
+            stop: The stop, a ``StopInput`` of the plan's version.
+
+        Returns:
+            The ``LiveChange``; ``change.stop`` is the new stop.
+        """
+        return self._record(await self._stops.live_create(self.plan_id, stop))
+
+    async def delete(self, stop_id: str) -> ChangeT:
+        """Remove a stop (``client.stops.live_delete``); applied by the re-optimization too.
+
+        Args:
+            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
+
+        Returns:
+            The ``LiveChange``.
+
+        Raises:
+            ValidationError: The stop is not one of this plan's.
+        """
+        return self._record(await self._stops.live_delete(self._own_stop(stop_id)))
+
+
+EditT = TypeVar("EditT", bound=LiveEdit[Any, Any, Any, Any])
 
 
 class _LiveEditContext(AbstractAsyncContextManager[EditT], Generic[EditT, PlanT, OptimizationT]):

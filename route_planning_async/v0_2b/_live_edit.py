@@ -15,19 +15,15 @@ from route_planning_async.v0_2b._models import LiveChange, Operation, Plan
 __all__ = ["LiveEdit", "LiveStopCalls", "live_edit"]
 
 
-class LiveStopCalls(Protocol):
+class LiveStopCalls(_workflows.LiveStopCalls[StopInput, LiveChange], Protocol):
     """The live stop calls of a :class:`LiveEdit` (``client.stops``)."""
-
-    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange: ...
 
     async def live_update(
         self, stop_id: str, update: StopUpdate | None = None, /, **fields: Unpack[StopUpdateFields]
     ) -> LiveChange: ...
 
-    async def live_delete(self, stop_id: str) -> LiveChange: ...
 
-
-class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
+class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan, StopInput]):
     """The changes of one ``client.plans.live_edit`` block, sent as they are made."""
 
     def __init__(self, stops: LiveStopCalls, plan_id: str) -> None:
@@ -37,19 +33,8 @@ class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
             stops: The live stop calls (``client.stops``).
             plan_id: The bare id of the plan being edited.
         """
-        super().__init__(plan_id)
-        self._stops = stops
-
-    async def create(self, stop: StopInput) -> LiveChange:
-        """Add a stop (``client.stops.live_create``).
-
-        Args:
-            stop: The stop, a :class:`StopInput`.
-
-        Returns:
-            The :class:`LiveChange`; ``change.stop`` is the new stop.
-        """
-        return self._record(await self._stops.live_create(self.plan_id, stop))
+        super().__init__(stops, plan_id)
+        self._stops: LiveStopCalls = stops
 
     @keywords_documented(keywords_of(StopUpdate, types=StopUpdateFields))
     async def update(
@@ -68,20 +53,6 @@ class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
             ValidationError: The stop is not one of this plan's.
         """
         return self._record(await self._stops.live_update(self._own_stop(stop_id), update, **fields))
-
-    async def delete(self, stop_id: str) -> LiveChange:
-        """Remove a stop (``client.stops.live_delete``); applied by the re-optimization too.
-
-        Args:
-            stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
-
-        Returns:
-            The :class:`LiveChange`.
-
-        Raises:
-            ValidationError: The stop is not one of this plan's.
-        """
-        return self._record(await self._stops.live_delete(self._own_stop(stop_id)))
 
 
 def live_edit(

@@ -15,19 +15,15 @@ from route_planning_async.v1._models import LiveChange, Operation, Plan
 __all__ = ["LiveEdit", "LiveStopCalls", "live_edit"]
 
 
-class LiveStopCalls(Protocol):
+class LiveStopCalls(_workflows.LiveStopCalls[StopInput, LiveChange], Protocol):
     """What a v1 :class:`LiveEdit` calls (``client.stops`` of a v1 client)."""
-
-    async def live_create(self, plan_id: str, stop: StopInput) -> LiveChange: ...
 
     async def live_update(
         self, stop_id: str, update: LiveStopUpdate | None = None, /, **fields: Unpack[LiveStopUpdateFields]
     ) -> LiveChange: ...
 
-    async def live_delete(self, stop_id: str) -> LiveChange: ...
 
-
-class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
+class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan, StopInput]):
     """One v1 ``client.plans.live_edit`` block: each change is sent at once and kept."""
 
     def __init__(self, stops: LiveStopCalls, plan_id: str) -> None:
@@ -37,12 +33,8 @@ class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
             stops: v1's ``client.stops``.
             plan_id: The plan's bare id.
         """
-        super().__init__(plan_id)
-        self._stops = stops
-
-    async def create(self, stop: StopInput) -> LiveChange:
-        """``stops.live_create`` of a v1 :class:`StopInput` in this plan; its change is kept."""
-        return self._record(await self._stops.live_create(self.plan_id, stop))
+        super().__init__(stops, plan_id)
+        self._stops: LiveStopCalls = stops
 
     @keywords_documented(keywords_of(LiveStopUpdate, types=LiveStopUpdateFields))
     async def update(
@@ -54,14 +46,6 @@ class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan]):
             ValidationError: ``stop_id`` is another plan's.
         """
         return self._record(await self._stops.live_update(self._own_stop(stop_id), update, **fields))
-
-    async def delete(self, stop_id: str) -> LiveChange:
-        """``stops.live_delete`` of one of this plan's stops.
-
-        Raises:
-            ValidationError: ``stop_id`` is another plan's.
-        """
-        return self._record(await self._stops.live_delete(self._own_stop(stop_id)))
 
 
 def live_edit(
