@@ -95,12 +95,15 @@ it queues.
 -----------------------------
 
 A 429 means the service's limit is lower than the configured one (it changed,
-the public documentation's numbers apply, another client shares the key, or a
-delay outran the anchor margin). The category pauses for the ``Retry-After``
-(or the backoff) the 429 asked for, for every process sharing the backend, and
-its learner (``_learning.py``, whose docstring states the algorithm and its
-bounds) cuts the category's rate factor to what the backend's slots show the
-service admitted in its trailing window, then probes back upward. Only a 429
+the public documentation's numbers apply, or a delay outran the anchor margin),
+or that others spent the budget (another client shares the key). The category
+pauses for the ``Retry-After`` (or the backoff) the 429 asked for, for every
+process sharing the backend, and its learner (``_learning.py``, whose docstring
+states the algorithm, its model of others on the key and its bounds) either
+reads the budget as busy (little of the window was this category's: pause for
+the window and keep the level) or cuts the category's rate factor to what the
+backend's slots show the service admitted in its trailing window, then probes
+back upward. Only a 429
 to an attempt sent after the last change teaches anything, so a storm makes
 one cut per round trip. The refused request goes back to the head of the line
 and waits for the learned rate: a 429 alone never makes a request fail. It
@@ -110,7 +113,18 @@ asks for more than ``RetryPolicy.max_retry_after``. A cut to a lower level is
 logged once at WARNING with the numbers (the refusals since the last warning,
 what the service admitted, the learned and configured limits), further cuts
 and probes at DEBUG; ``client.stats`` shows the learned limits beside the
-configured ones.
+configured ones; a busy budget is logged at INFO.
+
+Others on the key: warming up
+-----------------------------
+
+A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
+more: imports, optimize) *warms up* after a quiet period (nothing sent for its
+longest period): its first attempt goes out alone, and every answer that is not
+a 429 lets one more out at once (the window's worth after a few round trips).
+A restart into a window another process filled then costs one or two 429s and
+the wait for the window, not a refused window's worth; a fresh start pays a few
+round trips against a period of a minute.
 """
 
 from __future__ import annotations
@@ -139,6 +153,9 @@ Send = Callable[[Request], Awaitable[Response]]
 
 _TRUSTED_ROUND_TRIPS = 16
 """Round trips a category must have seen before it anchors answered slots early."""
+
+_WARMED_PERIOD = 10.0
+"""A category with a rule this long (seconds), or a weighted one, warms up after a quiet period."""
 
 
 def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
@@ -188,6 +205,16 @@ class Lane:
         self._shortest_period = min((rule.period for rule in rules), default=0.0)
         self._recheck = min([rule.period for rule in rules] + [1.0])
         self._closed = False
+        # Warming up (module docstring, "Others on the key"): where a refused burst is dear,
+        # the first attempt after a quiet period goes alone, and every answer that is not a
+        # 429 lets one more out at once, until a window's worth may be in flight.
+        self._warms_up = self._learner is not None and any(
+            rule.per == "weight" or rule.period >= _WARMED_PERIOD for rule in rules
+        )
+        self._longest_period = max((rule.period for rule in rules), default=0.0)
+        self._window_requests = min((rule.amount for rule in rules), default=1)
+        self._last_sent = -math.inf
+        self._warm_limit: int | None = None
         self.rate_factor = 1.0
         self.requests = 0
         self.sent = 0
@@ -265,11 +292,21 @@ class Lane:
                 while True:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
+                    if self._warm_limit is not None and self.in_flight >= self._warm_limit:
+                        # Warming up: the answers of those out say whether the budget is free
+                        # (each pokes the head).
+                        await self._wait_for_capacity(math.inf)
+                        now = self._clock.now()
+                        continue
                     grant = await self._backend.acquire(self.key, self.rules, weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
+                if self._warms_up:
+                    if self.in_flight == 0 and now - self._last_sent >= self._longest_period:
+                        self._warm_limit = 1
+                    self._last_sent = now
             finally:
                 self._pass_head()
         finally:
@@ -357,6 +394,7 @@ class Lane:
         try:
             response = await send(request)
         except TransportError as exc:
+            self.warmed(False)
             if exc.maybe_sent:
                 await self._release_unanswered(grant, sent_at)
             else:
@@ -364,9 +402,12 @@ class Lane:
                 self.poke()
             return exc
         except BaseException:
+            self.warmed(False)
             await self._release_unanswered(grant, sent_at)
             raise
         else:
+            if self._warm_limit is not None and response.status != 429:
+                self.warmed(True)
             answered_at = self._clock.now()
             if anchoring:
                 shift = self._anchor_shift(sent_at, answered_at)
@@ -379,6 +420,15 @@ class Lane:
         finally:
             self.in_flight -= 1
             self._in_flight_weight -= grant.weight
+
+    def warmed(self, admitted: bool) -> None:
+        """An attempt is settled while warming up: one more may go out if it was admitted."""
+        if self._warm_limit is not None:
+            if admitted:
+                self._warm_limit += 1
+                if self._warm_limit >= self._window_requests:
+                    self._warm_limit = None
+            self.poke()
 
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
         """How much earlier than its answer an answered slot is anchored (<= 0).
@@ -441,13 +491,28 @@ class Lane:
                 )
                 for used, rule in zip(usage, self.rules, strict=True)
             ]
-            before = learner.factor
-            factor = learner.cut(now, admitted)
-            if not self._strict and not probing and factor >= before - learner.unit:
-                # Refused though the service admitted what was believed: a late
-                # arrival, not a lower limit. Anchor answered slots later from now on.
-                self._caution += max(self._recent_spread, 1e-3)
-            self._log_cut(learner, admitted)
+            busy = learner.busy(now, admitted, pause)
+            if busy is not None:
+                # Little of the window was ours: others spent the budget. Wait until
+                # everything in the service's window now (ours too) has left it, and
+                # keep the level (the learner's docstring, "Others on the key").
+                pause = busy
+                logger.info(
+                    "%s: 429 though the service admitted %s of ours in its window: the budget is busy "
+                    "(another process on the key?); waiting %.3g s, then sending at %s",
+                    self.key,
+                    "/".join(str(count) for count in admitted),
+                    pause,
+                    ", ".join(_rule_text(rule) for rule in learner.learned()),
+                )
+            else:
+                before = learner.factor
+                factor = learner.cut(now, admitted)
+                if not self._strict and not probing and factor >= before - learner.unit:
+                    # Refused though the service admitted what was believed: a late
+                    # arrival, not a lower limit. Anchor answered slots later from now on.
+                    self._caution += max(self._recent_spread, 1e-3)
+                self._log_cut(learner, admitted)
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
         if learner is not None:
             learner.sync(self.rate_factor, now)
