@@ -7,9 +7,10 @@ are checked among its first :data:`STREAM_KEYS` keyed rows, a Sequence's in full
 
 Memory is bounded and flat: a key is remembered as a fixed-size digest (8 bytes
 of BLAKE2b) in an open-addressing table of two flat arrays (digests, and the
-position of the row that first had each), 16 bytes a slot, at most half full, so
-a stream's 100,000 keys take at most 4 MB whatever the keys' length, and no
-Python object per key. Collision rule: two different keys with the same digest
+position of the row that first had each), 16 bytes a slot, at most 4/5 full and
+sized once for all the keys it may hold: a stream's table is 2 MB from its first
+key to its 100,000th whatever the keys' length (a Sequence's is sized for its
+length), with no Python object per key. Collision rule: two different keys with the same digest
 (about one chance in 10^9 among 100,000 keys) are *never merged silently*; they
 are taken as a repeat, which can only refuse the rows (the error names the digest
 when it can show the earlier row's key is another), or, with
@@ -45,12 +46,19 @@ def digest(key: str) -> int:
 
 
 class DigestTable:
-    """Digests and a position for each, in two flat arrays with linear probing; grows by doubling."""
+    """Digests and a position for each, in two flat arrays with linear probing, at most 4/5 full.
 
-    def __init__(self) -> None:
-        self._digests = array("Q", bytes(8 * _FIRST_SLOTS))
-        self._positions = array("q", bytes(8 * _FIRST_SLOTS))
-        self._mask = _FIRST_SLOTS - 1
+    Sized for ``capacity`` entries when made (a stream's whole :data:`STREAM_KEYS`: its
+    memory is the same at the first key and the last); it doubles if ever more come.
+    """
+
+    def __init__(self, capacity: int = 0) -> None:
+        slots = _FIRST_SLOTS
+        while 4 * slots < 5 * capacity:
+            slots *= 2
+        self._digests = array("Q", bytes(8 * slots))
+        self._positions = array("q", bytes(8 * slots))
+        self._mask = slots - 1
         self.size = 0
 
     def setdefault(self, value: int, position: int) -> int:
@@ -67,7 +75,7 @@ class DigestTable:
         digests[slot] = value
         self._positions[slot] = position
         self.size += 1
-        if 2 * self.size > mask + 1:
+        if 5 * self.size > 4 * (mask + 1):
             self._grow()
         return position
 
@@ -104,13 +112,13 @@ class KeyBook(Generic[T]):
         self.items: Sequence[T] | None = None
         """The Sequence read, if it is one: a repeat's earlier row is read again to tell a
         repeated key from two keys with one digest."""
-        self._first = DigestTable()
+        self._first: DigestTable | None = None
         self._shared: set[int] = set()
 
     @property
     def proven(self) -> bool:
         """Whether every key read was checked for repeats (a stream's are, up to :data:`STREAM_KEYS`)."""
-        return self._whole or self._first.size < STREAM_KEYS
+        return self._whole or self._first is None or self._first.size < STREAM_KEYS
 
     def note(self, position: int, item: T, field: str) -> None:
         """Record the key of the row at ``position`` (named ``field``).
@@ -121,8 +129,12 @@ class KeyBook(Generic[T]):
         key = self._target.key(item)
         if key is None or not self.proven:
             return
+        table = self._first
+        if table is None:
+            # Made once, for all the keys it may hold: a Sequence's length, a stream's STREAM_KEYS.
+            table = self._first = DigestTable(len(self.items) if self.items is not None else STREAM_KEYS)
         value = digest(key)
-        first = self._first.setdefault(value, position)
+        first = table.setdefault(value, position)
         if first == position:
             return
         if not self._allow_duplicates:

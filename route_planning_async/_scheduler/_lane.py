@@ -412,9 +412,11 @@ class Lane:
             if anchoring:
                 shift = self._anchor_shift(sent_at, answered_at)
                 await self._backend.release(grant, answered_at, extra=shift)
-                self.poke_after_release(answered_at + shift)
+                answered_at += shift
             else:
                 await self._backend.release(grant, answered_at)
+            if self._wake is not None:
+                # Only a head waiting for capacity can use the slot (most of the time, none is).
                 self.poke_after_release(answered_at)
             return response
         finally:
