@@ -57,8 +57,8 @@ sharing its backend, whose slots the backend holds) is one user of it, and
 *others*, unseen, take ``O``; a 429 says ``own + O >= L``. Two anchors tell the
 causes apart:
 
-- **Busy, not smaller.** A 429 when the category had used at most ``busy_share``
-  of its learned level in the window (``admitted``; at a restart, nothing) says
+- **Busy, not smaller.** A 429 when the category had used less than ``busy_share``
+  (a tenth) of its learned level in the window (``admitted``: at a restart, nothing) says
   others filled the window, not that ``L`` is lower: a lower limit refuses a
   category that is *using* it. The level is kept, the attempts already sent
   teach nothing more, and the category waits until the service's window holds
@@ -88,10 +88,9 @@ or a bucket; refused requests may count), others are steady or gone (a process
 that bursts now and then looks like a busy window, then like nothing), and this
 process's slots (``usage``) are what it sent, as ``_scheduler/_lane.py`` keeps
 them. Where a refused burst is dear (a weighted rule, or a period of 10 s or
-more: imports), a category warms up after a quiet period: its first attempt goes
-alone and every answer that is not a 429 lets one more out at once, so a restart
-into a busy window costs one or two 429s, not a window's worth (the lane's
-docstring, "Others on the key").
+more: imports), a category scouts after a quiet period: its first attempt goes
+alone and the others wait for its answer, so a restart into a busy window costs
+one 429, not a window's worth (the lane's docstring, "Others on the key").
 
 Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
 after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,
@@ -150,7 +149,7 @@ class LearningPolicy:
             ``memory`` periods.
         memory (float): How many periods a level that held is remembered.
         confirm (float): Periods a raised level must pass without a 429 before the next, larger step.
-        busy_share (float): A 429 while the category had used at most this share of its learned level in
+        busy_share (float): A 429 while the category had used less than this share of its learned level in
             the window says the budget is busy (others spent it), not smaller: wait for the window and
             keep the level.
         probe_share (float): While a higher level held within ``memory`` periods (others, or a passing
@@ -174,8 +173,8 @@ class LearningPolicy:
     """How many periods a level that held is remembered."""
     confirm: float = attrs.field(default=0.25, converter=float, validator=_positive)
     """Periods a raised level must pass without a 429 before the next, larger step."""
-    busy_share: float = attrs.field(default=0.2, converter=float, validator=_fraction)
-    """A 429 while the category had used at most this share of its learned level in the
+    busy_share: float = attrs.field(default=0.1, converter=float, validator=_fraction)
+    """A 429 while the category had used less than this share of its learned level in the
     window says the budget is busy (others spent it), not smaller: wait for the window
     and keep the level."""
     probe_share: float = attrs.field(default=0.04, converter=float, validator=_fraction)
@@ -211,6 +210,7 @@ class LimitLearner:
         self._step = 1
         self._high: tuple[float, float] | None = None
         self._busy_until = -math.inf
+        self._cut_at: float | None = None
         self.busy_pauses = 0
         """Refusals read as a busy budget (others spent it) so far."""
 
@@ -247,21 +247,26 @@ class LimitLearner:
         """After a 429 that :meth:`teaches`: the pause to keep if it says the budget is busy
         rather than smaller, else None (then :meth:`cut`).
 
-        It is busy when the category had used at most ``busy_share`` of its learned level
+        It is busy when the category had used less than ``busy_share`` of its learned level
         in the window (``admitted`` as for :meth:`cut`), unless it was refused so within
         two periods of the end of the last busy pause: the level stays, the attempts
         already sent teach nothing more, and the category waits for the window (a
         period) or the ``pause`` the 429 asked for, whichever is longer.
         """
-        if self._observed(admitted) > self.policy.busy_share * self.factor:
+        if self._observed(admitted) >= self.policy.busy_share * self.factor:
             return None
         if now < self._busy_until + 2 * self.period:
             # Refused again soon after a busy window: the others stay, or the limit is
             # lower; either way it is what the service admits now (cut).
             return None
         pause = max(pause, self.period)
+        if now - self._changed_at >= self.period and self._raised_at is None:
+            # The level had held: what others take of it now is lent, not lost (probes
+            # soon, if they stay).
+            self._high = (self.factor, now)
         self._busy_until = now + pause
-        self._changed_at = now
+        # Nothing is sent in the pause; the level has to hold again after it.
+        self._changed_at = now + pause
         self.busy_pauses += 1
         return pause
 
@@ -288,12 +293,31 @@ class LimitLearner:
             # level that held a while ago keeps the wait short (_probe_cap).
             self._interval = min(self._interval * 2, self._probe_cap(now))
         self._last_cut_level = level
+        self._cut_at = now
         self._raised_at = None
         self._step = 1
         self.cuts += 1
         self.factor = level
         self._changed_at = now
         self._next_probe_at = now + self._interval * self.period if level < 1.0 else math.inf
+        return level
+
+    def corrects(self, sent_at: float) -> bool:
+        """Whether an admitted answer to an attempt sent at ``sent_at`` may correct the last
+        cut: it was sent before the cut (which took it for in flight, maybe refused yet)."""
+        return self._cut_at is not None and sent_at < self._cut_at
+
+    def correct(self, now: float, admitted: Sequence[int]) -> float | None:
+        """After such an answer, within a period of the cut: the level the window now shows
+        admitted, if the cut went below it (the cut never stays below what passed), else None."""
+        cut_at = self._cut_at
+        if cut_at is None or now - cut_at >= self.period or self._raised_at is not None:
+            return None
+        level = min(1.0, self._observed(admitted))
+        if level <= self.factor + self.unit / 2:
+            return None
+        self.factor = level
+        self._last_cut_level = level
         return level
 
     def _probe_cap(self, now: float) -> float:

@@ -115,16 +115,16 @@ what the service admitted, the learned and configured limits), further cuts
 and probes at DEBUG; ``client.stats`` shows the learned limits beside the
 configured ones; a busy budget is logged at INFO.
 
-Others on the key: warming up
------------------------------
+Others on the key: scouting
+---------------------------
 
 A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
-more: imports, optimize) *warms up* after a quiet period (nothing sent for its
-longest period): its first attempt goes out alone, and every answer that is not
-a 429 lets one more out at once (the window's worth after a few round trips).
-A restart into a window another process filled then costs one or two 429s and
-the wait for the window, not a refused window's worth; a fresh start pays a few
-round trips against a period of a minute.
+more: imports, optimize) *scouts* after a quiet period (nothing sent for its
+longest period): its first attempt goes out alone, and the others wait for its
+answer. Admitted, they go; refused, the 429 decides (a busy budget: the wait for
+the window). A restart into a window another process filled then costs one 429
+and the wait for the window, not a refused window's worth; a fresh start pays
+one round trip against a period of a minute.
 """
 
 from __future__ import annotations
@@ -154,8 +154,8 @@ Send = Callable[[Request], Awaitable[Response]]
 _TRUSTED_ROUND_TRIPS = 16
 """Round trips a category must have seen before it anchors answered slots early."""
 
-_WARMED_PERIOD = 10.0
-"""A category with a rule this long (seconds), or a weighted one, warms up after a quiet period."""
+_SCOUTED_PERIOD = 10.0
+"""A category with a rule this long (seconds), or a weighted one, scouts after a quiet period."""
 
 
 def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
@@ -205,16 +205,14 @@ class Lane:
         self._shortest_period = min((rule.period for rule in rules), default=0.0)
         self._recheck = min([rule.period for rule in rules] + [1.0])
         self._closed = False
-        # Warming up (module docstring, "Others on the key"): where a refused burst is dear,
-        # the first attempt after a quiet period goes alone, and every answer that is not a
-        # 429 lets one more out at once, until a window's worth may be in flight.
-        self._warms_up = self._learner is not None and any(
-            rule.per == "weight" or rule.period >= _WARMED_PERIOD for rule in rules
+        # Scouting (module docstring, "Others on the key"): where a refused burst is dear,
+        # the first attempt after a quiet period goes alone; the others wait for its answer.
+        self._scouts = self._learner is not None and any(
+            rule.per == "weight" or rule.period >= _SCOUTED_PERIOD for rule in rules
         )
         self._longest_period = max((rule.period for rule in rules), default=0.0)
-        self._window_requests = min((rule.amount for rule in rules), default=1)
         self._last_sent = -math.inf
-        self._warm_limit: int | None = None
+        self._scout_out = False
         self.rate_factor = 1.0
         self.requests = 0
         self.sent = 0
@@ -292,9 +290,8 @@ class Lane:
                 while True:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
-                    if self._warm_limit is not None and self.in_flight >= self._warm_limit:
-                        # Warming up: the answers of those out say whether the budget is free
-                        # (each pokes the head).
+                    if self._scout_out:
+                        # The scout's answer says whether the budget is free (it pokes the head).
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
@@ -303,9 +300,9 @@ class Lane:
                         break
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
-                if self._warms_up:
+                if self._scouts:
                     if self.in_flight == 0 and now - self._last_sent >= self._longest_period:
-                        self._warm_limit = 1
+                        self._scout_out = True
                     self._last_sent = now
             finally:
                 self._pass_head()
@@ -394,7 +391,7 @@ class Lane:
         try:
             response = await send(request)
         except TransportError as exc:
-            self.warmed(False)
+            self.scouted(False)
             if exc.maybe_sent:
                 await self._release_unanswered(grant, sent_at)
             else:
@@ -402,12 +399,12 @@ class Lane:
                 self.poke()
             return exc
         except BaseException:
-            self.warmed(False)
+            self.scouted(False)
             await self._release_unanswered(grant, sent_at)
             raise
         else:
-            if self._warm_limit is not None and response.status != 429:
-                self.warmed(True)
+            if self._scout_out and response.status != 429:
+                self.scouted(True)
             answered_at = self._clock.now()
             if anchoring:
                 shift = self._anchor_shift(sent_at, answered_at)
@@ -423,13 +420,11 @@ class Lane:
             self.in_flight -= 1
             self._in_flight_weight -= grant.weight
 
-    def warmed(self, admitted: bool) -> None:
-        """An attempt is settled while warming up: one more may go out if it was admitted."""
-        if self._warm_limit is not None:
-            if admitted:
-                self._warm_limit += 1
-                if self._warm_limit >= self._window_requests:
-                    self._warm_limit = None
+    def scouted(self, admitted: bool) -> None:
+        """An attempt is settled while a scout is out (it is the scout: nothing else is in
+        flight): the others go, at what its answer made of the category (a 429 paused it)."""
+        if self._scout_out:
+            self._scout_out = False
             self.poke()
 
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
@@ -477,22 +472,7 @@ class Lane:
         learner = self._learner
         if learner is not None and learner.teaches(sent_at):
             probing = learner.probing
-            horizon = now - learner.period
-            while refused and refused[0][0] <= horizon:
-                refused.popleft()
-            usage = await self._backend.usage(self.key, self.rules, now)
-            # Admitted: what the window holds, less what was refused in it and what
-            # this process still has in flight (it may be refused yet).
-            in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
-            admitted = [
-                max(
-                    0,
-                    used
-                    - in_flight[rule.per]
-                    - sum(rule.cost(w) for t, w in refused if t > now - rule.period),
-                )
-                for used, rule in zip(usage, self.rules, strict=True)
-            ]
+            admitted = await self._admitted(learner, now)
             busy = learner.busy(now, admitted, pause)
             if busy is not None:
                 # Little of the window was ours: others spent the budget. Wait until
@@ -519,6 +499,23 @@ class Lane:
         if learner is not None:
             learner.sync(self.rate_factor, now)
 
+    async def _admitted(self, learner: LimitLearner, now: float) -> list[int]:
+        """What the service admitted of this category in each rule's trailing window: what
+        the window holds, less what was refused in it and what this process still has in
+        flight (it may be refused yet)."""
+        refused = self._refused
+        horizon = now - learner.period
+        while refused and refused[0][0] <= horizon:
+            refused.popleft()
+        usage = await self._backend.usage(self.key, self.rules, now)
+        in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
+        return [
+            max(
+                0, used - in_flight[rule.per] - sum(rule.cost(w) for t, w in refused if t > now - rule.period)
+            )
+            for used, rule in zip(usage, self.rules, strict=True)
+        ]
+
     def _log_cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
         learned = ", ".join(_rule_text(rule) for rule in learner.learned())
         if learner.factor < self._warned_level - learner.unit / 2:
@@ -541,6 +538,19 @@ class Lane:
         """An answer that is not a 429, to an attempt sent at ``sent_at``: maybe probe upward."""
         learner = self._learner
         if learner is None:
+            return
+        if learner.corrects(sent_at):
+            # Sent before the last cut and admitted: the cut counted it as in flight. If the
+            # window now shows more admitted than the cut allowed, it was too deep.
+            now = self._clock.now()
+            level = learner.correct(now, await self._admitted(learner, now))
+            if level is not None:
+                self.rate_factor = await self._backend.recover(self.key, level)
+                learner.sync(self.rate_factor, now)
+                logger.debug(
+                    "%s: the cut was too deep; sending at %s", self.key, _rule_text(learner.learned()[0])
+                )
+                self.poke()
             return
         target = learner.probe(self._clock.now(), sent_at)
         if target is None:

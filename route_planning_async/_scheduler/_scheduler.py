@@ -156,9 +156,9 @@ class Scheduler:
                 try:
                     await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
                 finally:
-                    lane.warmed(False)
+                    lane.scouted(False)
             elif refused:
-                lane.warmed(False)
+                lane.scouted(False)
             elif isinstance(outcome, Response) and lane.rate_factor < 1.0:
                 await lane.after_answer(sent_at)
             if not decision.retry:

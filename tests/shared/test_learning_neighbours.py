@@ -57,11 +57,9 @@ def resume_import(batches: int, *, others_first: bool) -> tuple[float, LimitedSe
 
     async def main() -> tuple[float, Scheduler]:
         if others_first:
-            # The stopped run: its last window's ten batches, spread over the minute before the restart.
-            for _ in range(10):
-                await other(IMPORT)
-                await asyncio.sleep(5.9)
-        await asyncio.sleep(1.0)
+            # The stopped run: its last window's ten batches, sent at once 20 s before the restart.
+            await asyncio.gather(*(other(IMPORT) for _ in range(10)))
+        await asyncio.sleep(20.0)
         started = virtual_loop().time()
         scheduler = Scheduler(IMPORTS, RetryPolicy(rng=random.Random(5)))
         todo = list(range(batches))
