@@ -263,7 +263,7 @@ class LimitLearner:
         if now - self._changed_at >= self.period and self._raised_at is None:
             # The level had held: what others take of it now is lent, not lost (probes
             # soon, if they stay).
-            self._high = (self.factor, now)
+            self._held(now)
         self._busy_until = now + pause
         # Nothing is sent in the pause; the level has to hold again after it.
         self._changed_at = now + pause
@@ -285,13 +285,13 @@ class LimitLearner:
         if held and self.factor > level + self.unit / 2:
             # The level in force before this 429 held for a whole period, and was no
             # probe waiting for its confirmation: remember it.
-            self._high = (self.factor, now)
+            self._held(now)
         if self._last_cut_level is None:
             self._interval = policy.first_probe if self._high is not None else policy.first_probe_unproven
         else:
             # Every further cut: probe less often (each failed probe costs a 429). A
             # level that held a while ago keeps the wait short (_probe_cap).
-            self._interval = min(self._interval * 2, self._probe_cap(now))
+            self._interval = min(self._interval * 2, self._probe_cap(now, level))
         self._last_cut_level = level
         self._cut_at = now
         self._raised_at = None
@@ -301,6 +301,12 @@ class LimitLearner:
         self._changed_at = now
         self._next_probe_at = now + self._interval * self.period if level < 1.0 else math.inf
         return level
+
+    def _held(self, now: float) -> None:
+        """The level in force held: remember it, unless a higher one held within ``memory``."""
+        high = self._high
+        if high is None or high[0] <= self.factor or now - high[1] > self.policy.memory * self.period:
+            self._high = (self.factor, now)
 
     def corrects(self, sent_at: float) -> bool:
         """Whether an admitted answer to an attempt sent at ``sent_at`` may correct the last
@@ -320,13 +326,14 @@ class LimitLearner:
         self._last_cut_level = level
         return level
 
-    def _probe_cap(self, now: float) -> float:
+    def _probe_cap(self, now: float, level: float) -> float:
+        """The longest wait between probes at ``level``."""
         policy = self.policy
         high = self._high
-        if high is not None and high[0] > self.factor and now - high[1] <= policy.memory * self.period:
+        if high is not None and high[0] > level and now - high[1] <= policy.memory * self.period:
             # Others hold the rest (or the limit dropped for a while): probe often enough
             # to take it back soon after it is free, as rarely as probe_share allows.
-            sent = learned_amount(self._smallest, self.factor)
+            sent = learned_amount(self._smallest, level)
             return min(policy.recent_probe_interval, max(1.0, 1.0 / (policy.probe_share * sent)))
         return policy.max_probe_interval
 

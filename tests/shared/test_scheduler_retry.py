@@ -360,8 +360,8 @@ def test_a_429_in_one_scheduler_slows_every_scheduler_on_the_backend() -> None:
 
     assert run_virtual(main)
     # The first retried at 4 s and 8 s, when the pauses ended; the second waited out the
-    # same pause.
-    assert other_sent == [8.0]
+    # same pause, then the learned one request per period.
+    assert other_sent == [9.0]
 
 
 def test_testing_policy_makes_retries_instant() -> None:
