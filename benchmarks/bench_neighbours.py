@@ -96,7 +96,7 @@ async def _emulator_resume(server: EmulatorServer, stops: int, seed: int) -> dic
         server.api_key, base_url=server.base_url, ssl=server.ssl_context, rate_limits=limits
     ) as other:
         await other.stops.import_many(other_plan, stop_inputs(1000))
-    await asyncio.sleep(random.Random(seed).uniform(0.0, 0.5) * window)
+    await asyncio.sleep(random.Random(seed).uniform(0.0, 0.1) * window)
     resumed, refused, sent, created = await _emulator_import(server, resumed_plan, stops)
     return {
         "fresh": fresh,

@@ -225,8 +225,10 @@ class LimitLearner:
             if factor >= 1.0:
                 self._next_probe_at = math.inf
                 self._raised_at = None
-            elif math.isinf(self._next_probe_at) and self._raised_at is None:
-                # Cut by another process: probe on the usual schedule.
+            else:
+                # Changed by another process sharing the backend (a cut, or its probe): it
+                # learns for all; this one probes only if nobody has for a whole interval.
+                self._raised_at = None
                 self._next_probe_at = now + self._interval * self.period
 
     @property
