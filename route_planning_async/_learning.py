@@ -83,6 +83,12 @@ causes apart:
   costs a 429 while the others stay. Others that stay longer than ``memory``
   periods become the limit (probes back off to ``max_probe_interval``).
 
+Processes sharing a backend are one user of the budget: their slots are in
+``usage``, a cut or a probe by any of them is every one's (the backend keeps the
+lowest cut and the highest probe), and a change one of them sees made by another
+defers its own next probe by an interval, so they probe one at a time rather
+than four times as often.
+
 Assumptions: the service counts one budget per key and category (a sliding log
 or a bucket; refused requests may count), others are steady or gone (a process
 that bursts now and then looks like a busy window, then like nothing), and this

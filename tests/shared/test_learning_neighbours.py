@@ -18,6 +18,7 @@ import pytest
 from support.limited_service import LimitedService, SlidingWindow
 from support.virtual_time import run_virtual, virtual_loop
 
+from route_planning_async._backends import InMemoryBackend
 from route_planning_async._core import Request, Response
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
@@ -178,3 +179,34 @@ def test_a_busy_window_is_waited_for_at_the_same_level() -> None:
     # The first burst was refused (reads do not warm up); then the whole limit.
     assert service.admitted_between(2.0, 30.0, "client") >= 0.97 * 10 * 28
     assert stats.rate_limited <= 10
+
+
+def test_processes_sharing_a_backend_learn_a_lower_limit_together() -> None:
+    """Four schedulers on one backend (as four processes on one Redis), 5 tasks each, against a
+    service at half the configured 10 reads/s: they cut and probe for all, one at a time."""
+    rng = random.Random(2)
+    service = LimitedService(
+        [SlidingWindow(5, 1.0)],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+    answers: list[Response] = []
+
+    async def main() -> None:
+        backend = InMemoryBackend()
+        schedulers = [
+            Scheduler(limits, RetryPolicy(rng=random.Random(20 + i)), backend=backend) for i in range(4)
+        ]
+
+        async def worker(scheduler: Scheduler) -> None:
+            while virtual_loop().time() < 120.0:
+                answers.append(await scheduler.run(READ, service.send))
+
+        await asyncio.gather(*(worker(scheduler) for scheduler in schedulers for _ in range(5)))
+
+    run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    # Within 1.1x of the ideal over the last 100 s, and the probes' 429s shared, not multiplied.
+    assert service.admitted_between(20.0, 120.0) >= 0.9 * 5 * 100
+    assert service.refused <= 0.08 * len(service.arrivals)
