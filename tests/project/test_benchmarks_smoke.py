@@ -34,6 +34,7 @@ EXPECTED = {
     "scaling",
     "redis",
     "limit_mismatch",
+    "neighbours",
 }
 
 
