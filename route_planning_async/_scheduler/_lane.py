@@ -212,6 +212,7 @@ class Lane:
         )
         self._longest_period = max((rule.period for rule in rules), default=0.0)
         self._last_sent = -math.inf
+        self._burst_at = -math.inf
         self._scout_out = False
         self.rate_factor = 1.0
         self.requests = 0
@@ -300,9 +301,12 @@ class Lane:
                         break
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
-                if self._scouts:
-                    if self.in_flight == 0 and now - self._last_sent >= self._longest_period:
-                        self._scout_out = True
+                if self._learner is not None:
+                    if now - self._last_sent >= self._longest_period:
+                        # The first attempt after a quiet period (or ever): a burst begins.
+                        self._burst_at = now
+                        if self._scouts and self.in_flight == 0:
+                            self._scout_out = True
                     self._last_sent = now
             finally:
                 self._pass_head()
@@ -473,7 +477,15 @@ class Lane:
         if learner is not None and learner.teaches(sent_at):
             probing = learner.probing
             admitted = await self._admitted(learner, now)
-            busy = learner.busy(now, admitted, pause)
+            # Ours in the window: what it admitted; while sending steadily, with what is in
+            # flight too (a steady burst is mostly in flight when its first answer comes). Only
+            # the first period after a quiet one counts the answered alone (a burst into a
+            # window others filled is refused whole).
+            ours = admitted
+            if now - self._burst_at >= learner.period:
+                in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
+                ours = [count + in_flight[rule.per] for count, rule in zip(admitted, self.rules, strict=True)]
+            busy = learner.busy(now, ours, pause)
             if busy is not None:
                 # Little of the window was ours: others spent the budget. Wait until
                 # everything in the service's window now (ours too) has left it, and
