@@ -121,10 +121,14 @@ Others on the key: scouting
 A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
 more: imports, optimize) *scouts* after a quiet period (nothing sent for its
 longest period): its first attempt goes out alone, and the others wait for its
-answer. Admitted, they go; refused, the 429 decides (a busy budget: the wait for
-the window). A restart into a window another process filled then costs one 429
-and the wait for the window, not a refused window's worth; a fresh start pays
-one round trip against a period of a minute.
+answer. Admitted, it lets two go, and every admitted answer one more (TCP's
+slow start: the attempts out double per round trip, up to 16, then the burst
+goes ungated); the first refusal opens the gate and the 429 decides (a busy
+budget: the wait for the window; else the cut). A restart into a window another
+process filled then costs one 429 and the wait for the window, not a refused
+window's worth; a lower limit, or the tail of another's burst, refuses about as
+many as were admitted, not the rest of the burst; a fresh start pays a few round
+trips against a period of a minute.
 """
 
 from __future__ import annotations
@@ -153,6 +157,9 @@ Send = Callable[[Request], Awaitable[Response]]
 
 _TRUSTED_ROUND_TRIPS = 16
 """Round trips a category must have seen before it anchors answered slots early."""
+
+_SLOW_START_CAP = 16
+"""Scouts out at once after which a burst goes ungated."""
 
 _SCOUTED_PERIOD = 10.0
 """A category with a rule this long (seconds), or a weighted one, scouts after a quiet period."""
@@ -213,7 +220,8 @@ class Lane:
         self._longest_period = max((rule.period for rule in rules), default=0.0)
         self._last_sent = -math.inf
         self._burst_at = -math.inf
-        self._scout_out = False
+        self._gate: int | None = None
+        self._gated = 0
         self.rate_factor = 1.0
         self.requests = 0
         self.sent = 0
@@ -291,8 +299,8 @@ class Lane:
                 while True:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
-                    if self._scout_out:
-                        # The scout's answer says whether the budget is free (it pokes the head).
+                    if self._gate is not None and self._gated >= self._gate:
+                        # The scouts' answers say whether the budget is free (they poke the head).
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
@@ -306,8 +314,11 @@ class Lane:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
                         if self._scouts and self.in_flight == 0:
-                            self._scout_out = True
+                            self._gate = 1
+                            self._gated = 0
                     self._last_sent = now
+                    if self._gate is not None:
+                        self._gated += 1
             finally:
                 self._pass_head()
         finally:
@@ -407,7 +418,7 @@ class Lane:
             await self._release_unanswered(grant, sent_at)
             raise
         else:
-            if self._scout_out and response.status != 429:
+            if self._gate is not None and response.status != 429:
                 self.scouted(True)
             answered_at = self._clock.now()
             if anchoring:
@@ -425,10 +436,16 @@ class Lane:
             self._in_flight_weight -= grant.weight
 
     def scouted(self, admitted: bool) -> None:
-        """An attempt is settled while a scout is out (it is the scout: nothing else is in
-        flight): the others go, at what its answer made of the category (a 429 paused it)."""
-        if self._scout_out:
-            self._scout_out = False
+        """An attempt is settled while the burst is gated (module docstring, "Others on the
+        key"): admitted, one more may go; refused or failed, the gate opens (a 429 paused
+        or cut the category)."""
+        if self._gate is not None:
+            self._gated = max(0, self._gated - 1)
+            if admitted and self._gate < _SLOW_START_CAP:
+                # Each admitted scout lets two go (slow start: doubling per round trip).
+                self._gate += 1
+            else:
+                self._gate = None
             self.poke()
 
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
