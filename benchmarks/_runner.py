@@ -38,6 +38,7 @@ BENCHMARKS: dict[str, tuple[str, str]] = {
     "scaling": ("benchmarks.bench_memory", "run_scaling"),
     "redis": ("benchmarks.bench_redis", "main"),
     "limit_mismatch": ("benchmarks.bench_limit_mismatch", "run"),
+    "neighbours": ("benchmarks.bench_neighbours", "run"),
 }
 
 

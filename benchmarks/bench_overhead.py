@@ -29,6 +29,8 @@ from route_planning_async import RateLimits, RoutePlanningClient
 
 THROUGHPUT_BAR = 0.8
 """Acceptance: client GET throughput / raw aiohttp GET throughput >= 0.8."""
+CPU_BAR = 0.85
+"""Acceptance (issue 26): CPU per GET, raw aiohttp / client >= 0.85."""
 PLAN_DATE = datetime.date(2030, 1, 7)
 
 
@@ -202,12 +204,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         },
         checks=[
             check("GET throughput client / raw", rounded(ratio, 4), ">=", THROUGHPUT_BAR),
-            check(
-                "CPU per GET raw / client (companion to the throughput bar)",
-                rounded(cpu_ratio, 4),
-                ">=",
-                THROUGHPUT_BAR,
-            ),
+            check("CPU per GET raw / client", rounded(cpu_ratio, 4), ">=", CPU_BAR),
         ],
         tables=[
             table(
@@ -249,8 +246,8 @@ def run(quick: bool = False) -> dict[str, Any]:
         notes=[
             "Wall-clock throughput on a shared 2-core machine also depends on the emulator process and on "
             "other load; the client process's CPU time per request is the steadier measure of the client's "
-            "own cost, so its ratio is shown beside the throughput ratio and held to the same 0.8 (a "
-            "companion figure, not an acceptance bar).",
+            "own cost, so its ratio is shown beside the throughput ratio and held to 0.85 (issue 26; "
+            "valgrind's instruction count below is the steadiest form of the same figure).",
             "Instructions per GET are counted by valgrind (cachegrind, no cache simulation) in child "
             f"processes making {_instructions.SMALL:,} and {_instructions.LARGE:,} GETs against the same "
             "emulator; the difference cancels start-up and warm-up. Unlike CPU time, the count does not "

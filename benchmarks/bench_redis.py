@@ -70,14 +70,24 @@ TASKS = 3
 UTILIZATION_BAR = 0.95
 
 
-async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
-    """Four worker processes against one emulator; the figures of what the emulator saw."""
+def _halved(limits: RateLimits) -> RateLimits:
+    """Every rule at half its amount (at least 1): the service's real limits in the learning run."""
+    out = limits
+    for category, rules in limits.rules.items():
+        if rules:
+            out = out.replace(category, *(Rule(max(1, round(r.amount / 2)), r.period, r.per) for r in rules))
+    return out
+
+
+async def _fleet(redis_url: str | None, duration: float, served: RateLimits = LIMITS) -> dict[str, Any]:
+    """Four worker processes against one emulator enforcing ``served`` (the workers are always
+    configured with ``LIMITS``); the figures of what the emulator saw."""
     context = multiprocessing.get_context("spawn")
     ready: Queue[tuple[int, str]] = context.Queue()
     results: Queue[WorkerResult] = context.Queue()
     go = context.Event()
     key_prefix = f"bench-{uuid.uuid4().hex[:8]}"
-    async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
+    async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=served, keep_stops=False) as emu:
         processes = [
             context.Process(
                 target=worker_main,
@@ -123,7 +133,7 @@ async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
 
     per_category: dict[str, Any] = {}
     for category in Category:
-        rules = LIMITS.scaled(SPEEDUP).for_category(category)
+        rules = served.scaled(SPEEDUP).for_category(category)
         per_category[str(category)] = {
             "admitted": len(log.select(category, admitted=True)),
             "429": len(log.rejected(category)),
@@ -156,6 +166,7 @@ async def _fleet(redis_url: str | None, duration: float) -> dict[str, Any]:
             errors["RedisBackendError"] += outcome.backend_errors
     return {
         "429": len(log.rejected()),
+        "sent": len(log.select()),
         "client_429": sum(sum(outcome.rate_limited.values()) for outcome in outcomes),
         "failed_requests": dict(errors),
         "categories": per_category,
@@ -192,6 +203,8 @@ def _percentile(values: list[float], q: float) -> float:
 async def _measure(redis_url: str, duration: float, samples: int) -> dict[str, Any]:
     shared = await _fleet(redis_url, duration)
     separate = await _fleet(None, duration)
+    # Learning together: the service's real limits are half the configured ones.
+    learning = await _fleet(redis_url, duration, served=_halved(LIMITS))
     async with RedisBackend(redis_url, key_prefix=f"bench-{uuid.uuid4().hex[:8]}") as backend:
         timings = await _latency({"in_memory": InMemoryBackend(), "redis": backend}, samples)
     latency = {
@@ -204,7 +217,7 @@ async def _measure(redis_url: str, duration: float, samples: int) -> dict[str, A
     latency["added"] = {
         key: round(latency["redis"][key] - latency["in_memory"][key], 4) for key in ("median_ms", "p99_ms")
     }
-    return {"redis": shared, "in_memory": separate, "admission_latency": latency}
+    return {"redis": shared, "in_memory": separate, "learning": learning, "admission_latency": latency}
 
 
 def _free_port() -> int:
@@ -254,7 +267,18 @@ def _report(figures: dict[str, Any]) -> list[dict[str, Any]]:
                     figures["in_memory"]["categories"][str(category)]["429"],
                 ]
             )
+    learning = figures["learning"]["categories"]
+    learning_rows = [
+        [str(category), rule, values["utilization"], values["window_fill"], learning[str(category)]["429"]]
+        for category in Category
+        for rule, values in learning[str(category)]["rules"].items()
+    ]
     return [
+        {
+            "title": f"{WORKERS} processes learning through Redis, the service at half the configured limits",
+            "columns": ["category", "real rule", "utilization of the real rule", "window fill", "429s"],
+            "rows": learning_rows,
+        },
         {
             "title": f"{WORKERS} processes, one API key, one emulator",
             "columns": [
@@ -268,7 +292,7 @@ def _report(figures: dict[str, Any]) -> list[dict[str, Any]]:
                 "in-memory: 429s",
             ],
             "rows": rows,
-        }
+        },
     ]
 
 
@@ -278,7 +302,8 @@ def _print(outcome: dict[str, Any]) -> None:
         print(f"  {key}: {value}")
     for table in outcome["tables"]:
         print(table["title"])
-        widths = [max(len(str(row[i])) for row in [table["columns"], *table["rows"]]) for i in range(8)]
+        columns = len(table["columns"])
+        widths = [max(len(str(row[i])) for row in [table["columns"], *table["rows"]]) for i in range(columns)]
         for row in [table["columns"], *table["rows"]]:
             print("  " + "  ".join(str(cell).ljust(width) for cell, width in zip(row, widths, strict=True)))
     latency = outcome["figures"]["admission_latency"]
@@ -317,6 +342,37 @@ def main(quick: bool = False) -> dict[str, Any]:
                     "status": "PASS" if values["utilization"] >= UTILIZATION_BAR else "MISSED",
                 }
             )
+    learning = figures["learning"]
+    sent = sum(d["admitted"] + d["429"] for d in learning["categories"].values())
+    share_429 = learning["429"] / sent if sent else math.nan
+    # A closed loop for a fixed time: the time to do the admitted work at the real limits, over the
+    # ideal, is 1 / utilization of the real limits; the worst category's rule decides.
+    worst_utilization = min(
+        rule["utilization"]
+        for d in learning["categories"].values()
+        for rule in d["rules"].values()
+        if d["admitted"] or d["429"]
+    )
+    checks += [
+        {
+            "name": "Redis, real limits 0.5x, 4 processes learning: time / ideal (1 / worst utilization)",
+            "value": round(1 / worst_utilization, 4) if worst_utilization else math.inf,
+            "bar": "<= 1.25",
+            "status": "PASS" if worst_utilization and 1 / worst_utilization <= 1.25 else "MISSED",
+        },
+        {
+            "name": "Redis, real limits 0.5x, 4 processes learning: 429 share of requests sent",
+            "value": round(share_429, 4),
+            "bar": "<= 0.05",
+            "status": "PASS" if share_429 <= 0.05 else "MISSED",
+        },
+        {
+            "name": "Redis, real limits 0.5x, 4 processes learning: requests failed",
+            "value": sum(learning["failed_requests"].values()),
+            "bar": "== 0",
+            "status": "PASS" if not learning["failed_requests"] else "MISSED",
+        },
+    ]
     outcome = {
         "title": TITLE,
         "settings": {
@@ -327,6 +383,8 @@ def main(quick: bool = False) -> dict[str, Any]:
             "limits": "contract's, per-minute categories as per-second (read 10/s, write 5/s, "
             "batch import 10/s + 1000 stops/s, optimize 3/s), sped up x2",
             "latency samples": samples,
+            "learning run": "the same 4 processes through Redis, the emulator enforcing every rule at half "
+            "its amount (rounded; at least 1): optimize 2/s, the others exactly half",
         },
         "figures": figures,
         "checks": checks,

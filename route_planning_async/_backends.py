@@ -230,6 +230,8 @@ class _Bucket:
     """No slot is granted before this time."""
     rate_factor: float = 1.0
     """The learned share of every rule's amount (1.0: the configured limits)."""
+    counts: bool = True
+    """Whether answered slots count (the key has rules; without, only its pause applies)."""
 
     def acquire(self, rules: Sequence[Rule], weight: int, now: float, token: str) -> float:
         """Record slot ``token`` and answer 0.0, or answer the seconds to wait."""
@@ -242,9 +244,10 @@ class _Bucket:
                 wait = max(wait, self._wait_for(rule, weight, now))
             if wait > 0:
                 return wait
-        else:
+        elif self.settled:
             # Without rules only the pause applies; anchored slots never count.
             self.settled.clear()
+        self.counts = bool(rules)
         self.in_flight[token] = weight
         self.in_flight_weight += weight
         return 0.0
@@ -292,7 +295,8 @@ class _Bucket:
         if weight is None:
             return
         self.in_flight_weight -= weight
-        bisect.insort(self.settled, (anchor, token, weight))
+        if self.counts:
+            bisect.insort(self.settled, (anchor, token, weight))
 
     def cancel(self, token: str) -> None:
         weight = self.in_flight.pop(token, None)

@@ -257,6 +257,10 @@ def _utf8(text: str) -> bool:
     return True
 
 
+_JSON = json.JSONDecoder()
+_JSON_OPENERS = (b"{", b"[")
+
+
 def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     """The JSON data of a 2xx answer (None when it has no body), or raise the error.
 
@@ -266,10 +270,15 @@ def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     """
     if not response.ok:
         raise error_for(request, response, base_url=base_url)
-    if not response.body or response.body.isspace():
+    body = response.body
+    if not body or body.isspace():
         return None
     try:
-        return json.loads(response.body)
+        if body[:1] in _JSON_OPENERS:
+            # A body opening with { or [ is UTF-8 without a BOM (UTF-16 and UTF-32 would
+            # hold zero bytes): decoded at once, without json.loads's encoding sniffing.
+            return _JSON.decode(body.decode())
+        return json.loads(body)
     except ValueError:
         preview = response.body[:80].decode("utf-8", "replace")
         raise ServerError(

@@ -46,6 +46,58 @@ its last maximum, and of the client-side throttling in Google's SRE book,
 which accepts a bounded share of rejections as the price of finding capacity
 again.
 
+Others on the key
+-----------------
+
+A 429 has a second, common cause: someone else spent the key's budget (the
+stopped run of the same job, a web app and a batch job on one key without a
+shared backend, a colleague's script). The model: the service counts one budget
+of ``L`` per window for everybody on the key; this process (with every process
+sharing its backend, whose slots the backend holds) is one user of it, and
+*others*, unseen, take ``O``; a 429 says ``own + O >= L``. Two anchors tell the
+causes apart:
+
+- **Busy, not smaller.** A 429 when the category had used less than ``busy_share``
+  (a tenth) of its learned level in the window (``admitted``: at a restart, nothing) says
+  others filled the window, not that ``L`` is lower: a lower limit refuses a
+  category that is *using* it. The level is kept, the attempts already sent
+  teach nothing more, and the category waits until the service's window holds
+  nothing of now (one period, or the ``Retry-After`` if longer), then sends at
+  the learned rate again (:meth:`LimitLearner.busy`). A restart right after
+  another run used the whole window costs that one window, not the many periods
+  of a cut to the floor and its probes. Refused again within two periods of the
+  end of that wait, the others stay (or the limit is lower): the next rule.
+- **The remainder, and its give-back.** While others keep taking ``O``, a 429
+  comes when this process fills what they leave: ``admitted`` is ``L - O``,
+  and the cut lands on it, as for a lower limit (the two cannot be told apart
+  while they last; the refusals estimate ``O`` as the level that held less the
+  level cut to). The level cut from had held (``memory``), so the gap is taken
+  as lent, not lost: probes come every ``1 / (probe_share x n)`` periods for
+  ``n`` requests per period, at most ``recent_probe_interval`` (4 periods), and a
+  probe that passes doubles its step per ``confirm``: when the others stop, the
+  category is back at its full rate within about ``recent_probe_interval`` plus
+  half a period. The price is one 429 per probe while they stay, ``1 / (4 n)``
+  of the traffic at most: 3.6% for a remainder of 7 requests per period, 5% for
+  5, 8% for 3. No client can do better with one-request probes: coming back
+  within ``R`` periods needs a probe at least every ``R`` periods, and each
+  costs a 429 while the others stay. Others that stay longer than ``memory``
+  periods become the limit (probes back off to ``max_probe_interval``).
+
+Processes sharing a backend are one user of the budget: their slots are in
+``usage``, a cut or a probe by any of them is every one's (the backend keeps the
+lowest cut and the highest probe), and a change one of them sees made by another
+defers its own next probe by an interval, so they probe one at a time rather
+than four times as often.
+
+Assumptions: the service counts one budget per key and category (a sliding log
+or a bucket; refused requests may count), others are steady or gone (a process
+that bursts now and then looks like a busy window, then like nothing), and this
+process's slots (``usage``) are what it sent, as ``_scheduler/_lane.py`` keeps
+them. Where a refused burst is dear (a weighted rule, or a period of 10 s or
+more: imports), a category scouts after a quiet period: its first attempt goes
+alone and the others wait for its answer, so a restart into a busy window costs
+one 429, not a window's worth (the lane's docstring, "Others on the key").
+
 Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
 after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,
 exact when the service counts as the backend does), between probes it sends at
@@ -103,6 +155,11 @@ class LearningPolicy:
             ``memory`` periods.
         memory (float): How many periods a level that held is remembered.
         confirm (float): Periods a raised level must pass without a 429 before the next, larger step.
+        busy_share (float): A 429 while the category had used less than this share of its learned level in
+            the window says the budget is busy (others spent it), not smaller: wait for the window and
+            keep the level.
+        probe_share (float): While a higher level held within ``memory`` periods (others, or a passing
+            drop, hold the rest): the share of the category's requests that failed probes may cost.
     """
 
     floor: float = attrs.field(default=0.01, converter=float, validator=_fraction)
@@ -116,12 +173,19 @@ class LearningPolicy:
     its real limit, and an early probe would only cost a 429."""
     max_probe_interval: float = attrs.field(default=32.0, converter=float, validator=_positive)
     """The longest wait between probes while the limit stays where it was cut to."""
-    recent_probe_interval: float = attrs.field(default=2.0, converter=float, validator=_positive)
+    recent_probe_interval: float = attrs.field(default=4.0, converter=float, validator=_positive)
     """The longest wait between probes while a higher level held within ``memory`` periods."""
     memory: float = attrs.field(default=60.0, converter=float, validator=_positive)
     """How many periods a level that held is remembered."""
     confirm: float = attrs.field(default=0.25, converter=float, validator=_positive)
     """Periods a raised level must pass without a 429 before the next, larger step."""
+    busy_share: float = attrs.field(default=0.1, converter=float, validator=_fraction)
+    """A 429 while the category had used less than this share of its learned level in the
+    window says the budget is busy (others spent it), not smaller: wait for the window
+    and keep the level."""
+    probe_share: float = attrs.field(default=0.04, converter=float, validator=_fraction)
+    """While a higher level held within ``memory`` periods (others, or a passing drop, hold
+    the rest): the share of the category's requests that failed probes may cost."""
 
 
 class LimitLearner:
@@ -151,6 +215,10 @@ class LimitLearner:
         self._raised_at: float | None = None
         self._step = 1
         self._high: tuple[float, float] | None = None
+        self._busy_until = -math.inf
+        self._cut_at: float | None = None
+        self.busy_pauses = 0
+        """Refusals read as a busy budget (others spent it) so far."""
 
     def sync(self, factor: float, now: float) -> None:
         """The backend's factor in force at ``now`` (another process may have changed it)."""
@@ -163,8 +231,10 @@ class LimitLearner:
             if factor >= 1.0:
                 self._next_probe_at = math.inf
                 self._raised_at = None
-            elif math.isinf(self._next_probe_at) and self._raised_at is None:
-                # Cut by another process: probe on the usual schedule.
+            else:
+                # Changed by another process sharing the backend (a cut, or its probe): it
+                # learns for all; this one probes only if nobody has for a whole interval.
+                self._raised_at = None
                 self._next_probe_at = now + self._interval * self.period
 
     @property
@@ -176,13 +246,43 @@ class LimitLearner:
         """Whether a 429 to an attempt sent at ``sent_at`` says anything new (sent after the last change)."""
         return sent_at >= self._changed_at
 
+    def _observed(self, admitted: Sequence[int]) -> float:
+        return max(
+            (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
+        )
+
+    def busy(self, now: float, admitted: Sequence[int], pause: float) -> float | None:
+        """After a 429 that :meth:`teaches`: the pause to keep if it says the budget is busy
+        rather than smaller, else None (then :meth:`cut`).
+
+        It is busy when the category had used less than ``busy_share`` of its learned level
+        in the window (``admitted`` as for :meth:`cut`), unless it was refused so within
+        two periods of the end of the last busy pause: the level stays, the attempts
+        already sent teach nothing more, and the category waits for the window (a
+        period) or the ``pause`` the 429 asked for, whichever is longer.
+        """
+        if self._observed(admitted) >= self.policy.busy_share * self.factor:
+            return None
+        if now < self._busy_until + 2 * self.period:
+            # Refused again soon after a busy window: the others stay, or the limit is
+            # lower; either way it is what the service admits now (cut).
+            return None
+        pause = max(pause, self.period)
+        if now - self._changed_at >= self.period and self._raised_at is None:
+            # The level had held: what others take of it now is lent, not lost (probes
+            # soon, if they stay).
+            self._held(now)
+        self._busy_until = now + pause
+        # Nothing is sent in the pause; the level has to hold again after it.
+        self._changed_at = now + pause
+        self.busy_pauses += 1
+        return pause
+
     def cut(self, now: float, admitted: Sequence[int]) -> float:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
         admitted in each rule's trailing period (``usage`` minus what it refused)."""
         policy = self.policy
-        observed = max(
-            (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
-        )
+        observed = self._observed(admitted)
         level = min(self.factor, max(policy.floor, observed))
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
@@ -193,14 +293,15 @@ class LimitLearner:
         if held and self.factor > level + self.unit / 2:
             # The level in force before this 429 held for a whole period, and was no
             # probe waiting for its confirmation: remember it.
-            self._high = (self.factor, now)
+            self._held(now)
         if self._last_cut_level is None:
             self._interval = policy.first_probe if self._high is not None else policy.first_probe_unproven
         else:
             # Every further cut: probe less often (each failed probe costs a 429). A
             # level that held a while ago keeps the wait short (_probe_cap).
-            self._interval = min(self._interval * 2, self._probe_cap(now))
+            self._interval = min(self._interval * 2, self._probe_cap(now, level))
         self._last_cut_level = level
+        self._cut_at = now
         self._raised_at = None
         self._step = 1
         self.cuts += 1
@@ -209,11 +310,39 @@ class LimitLearner:
         self._next_probe_at = now + self._interval * self.period if level < 1.0 else math.inf
         return level
 
-    def _probe_cap(self, now: float) -> float:
+    def _held(self, now: float) -> None:
+        """The level in force held: remember it, unless a higher one held within ``memory``."""
+        high = self._high
+        if high is None or high[0] <= self.factor or now - high[1] > self.policy.memory * self.period:
+            self._high = (self.factor, now)
+
+    def corrects(self, sent_at: float) -> bool:
+        """Whether an admitted answer to an attempt sent at ``sent_at`` may correct the last
+        cut: it was sent before the cut (which took it for in flight, maybe refused yet)."""
+        return self._cut_at is not None and sent_at < self._cut_at
+
+    def correct(self, now: float, admitted: Sequence[int]) -> float | None:
+        """After such an answer, within a period of the cut: the level the window now shows
+        admitted, if the cut went below it (the cut never stays below what passed), else None."""
+        cut_at = self._cut_at
+        if cut_at is None or now - cut_at >= self.period or self._raised_at is not None:
+            return None
+        level = min(1.0, self._observed(admitted))
+        if level <= self.factor + self.unit / 2:
+            return None
+        self.factor = level
+        self._last_cut_level = level
+        return level
+
+    def _probe_cap(self, now: float, level: float) -> float:
+        """The longest wait between probes at ``level``."""
         policy = self.policy
         high = self._high
-        if high is not None and high[0] > self.factor and now - high[1] <= policy.memory * self.period:
-            return policy.recent_probe_interval
+        if high is not None and high[0] > level and now - high[1] <= policy.memory * self.period:
+            # Others hold the rest (or the limit dropped for a while): probe often enough
+            # to take it back soon after it is free, as rarely as probe_share allows.
+            sent = learned_amount(self._smallest, level)
+            return min(policy.recent_probe_interval, max(1.0, 1.0 / (policy.probe_share * sent)))
         return policy.max_probe_interval
 
     def probe(self, now: float, sent_at: float) -> float | None:

@@ -198,6 +198,7 @@ class _Importer(Generic[T]):
         checked = isinstance(rows, Sequence)
         if isinstance(rows, Sequence):
             self._length = len(rows)
+            self._keys.items = rows
             # Already in memory: check every row (its encoding, its key's
             # uniqueness) before the first batch goes out.
             for position, item in enumerate(rows):

@@ -95,12 +95,15 @@ it queues.
 -----------------------------
 
 A 429 means the service's limit is lower than the configured one (it changed,
-the public documentation's numbers apply, another client shares the key, or a
-delay outran the anchor margin). The category pauses for the ``Retry-After``
-(or the backoff) the 429 asked for, for every process sharing the backend, and
-its learner (``_learning.py``, whose docstring states the algorithm and its
-bounds) cuts the category's rate factor to what the backend's slots show the
-service admitted in its trailing window, then probes back upward. Only a 429
+the public documentation's numbers apply, or a delay outran the anchor margin),
+or that others spent the budget (another client shares the key). The category
+pauses for the ``Retry-After`` (or the backoff) the 429 asked for, for every
+process sharing the backend, and its learner (``_learning.py``, whose docstring
+states the algorithm, its model of others on the key and its bounds) either
+reads the budget as busy (little of the window was this category's: pause for
+the window and keep the level) or cuts the category's rate factor to what the
+backend's slots show the service admitted in its trailing window, then probes
+back upward. Only a 429
 to an attempt sent after the last change teaches anything, so a storm makes
 one cut per round trip. The refused request goes back to the head of the line
 and waits for the learned rate: a 429 alone never makes a request fail. It
@@ -110,7 +113,22 @@ asks for more than ``RetryPolicy.max_retry_after``. A cut to a lower level is
 logged once at WARNING with the numbers (the refusals since the last warning,
 what the service admitted, the learned and configured limits), further cuts
 and probes at DEBUG; ``client.stats`` shows the learned limits beside the
-configured ones.
+configured ones; a busy budget is logged at INFO.
+
+Others on the key: scouting
+---------------------------
+
+A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
+more: imports, optimize) *scouts* after a quiet period (nothing sent for its
+longest period): its first attempt goes out alone, and the others wait for its
+answer. Admitted, it lets two go, and every admitted answer one more (TCP's
+slow start: the attempts out double per round trip, up to 16, then the burst
+goes ungated); the first refusal opens the gate and the 429 decides (a busy
+budget: the wait for the window; else the cut). A restart into a window another
+process filled then costs one 429 and the wait for the window, not a refused
+window's worth; a lower limit, or the tail of another's burst, refuses about as
+many as were admitted, not the rest of the burst; a fresh start pays a few round
+trips against a period of a minute.
 """
 
 from __future__ import annotations
@@ -139,6 +157,12 @@ Send = Callable[[Request], Awaitable[Response]]
 
 _TRUSTED_ROUND_TRIPS = 16
 """Round trips a category must have seen before it anchors answered slots early."""
+
+_SLOW_START_CAP = 16
+"""Scouts out at once after which a burst goes ungated."""
+
+_SCOUTED_PERIOD = 10.0
+"""A category with a rule this long (seconds), or a weighted one, scouts after a quiet period."""
 
 
 def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
@@ -188,6 +212,16 @@ class Lane:
         self._shortest_period = min((rule.period for rule in rules), default=0.0)
         self._recheck = min([rule.period for rule in rules] + [1.0])
         self._closed = False
+        # Scouting (module docstring, "Others on the key"): where a refused burst is dear,
+        # the first attempt after a quiet period goes alone; the others wait for its answer.
+        self._scouts = self._learner is not None and any(
+            rule.per == "weight" or rule.period >= _SCOUTED_PERIOD for rule in rules
+        )
+        self._longest_period = max((rule.period for rule in rules), default=0.0)
+        self._last_sent = -math.inf
+        self._burst_at = -math.inf
+        self._gate: int | None = None
+        self._gated = 0
         self.rate_factor = 1.0
         self.requests = 0
         self.sent = 0
@@ -265,11 +299,26 @@ class Lane:
                 while True:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
+                    if self._gate is not None and self._gated >= self._gate:
+                        # The scouts' answers say whether the budget is free (they poke the head).
+                        await self._wait_for_capacity(math.inf)
+                        now = self._clock.now()
+                        continue
                     grant = await self._backend.acquire(self.key, self.rules, weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
+                if self._learner is not None:
+                    if now - self._last_sent >= self._longest_period:
+                        # The first attempt after a quiet period (or ever): a burst begins.
+                        self._burst_at = now
+                        if self._scouts and self.in_flight == 0:
+                            self._gate = 1
+                            self._gated = 0
+                    self._last_sent = now
+                    if self._gate is not None:
+                        self._gated += 1
             finally:
                 self._pass_head()
         finally:
@@ -357,6 +406,7 @@ class Lane:
         try:
             response = await send(request)
         except TransportError as exc:
+            self.scouted(False)
             if exc.maybe_sent:
                 await self._release_unanswered(grant, sent_at)
             else:
@@ -364,21 +414,39 @@ class Lane:
                 self.poke()
             return exc
         except BaseException:
+            self.scouted(False)
             await self._release_unanswered(grant, sent_at)
             raise
         else:
+            if self._gate is not None and response.status != 429:
+                self.scouted(True)
             answered_at = self._clock.now()
             if anchoring:
                 shift = self._anchor_shift(sent_at, answered_at)
                 await self._backend.release(grant, answered_at, extra=shift)
-                self.poke_after_release(answered_at + shift)
+                answered_at += shift
             else:
                 await self._backend.release(grant, answered_at)
+            if self._wake is not None:
+                # Only a head waiting for capacity can use the slot (most of the time, none is).
                 self.poke_after_release(answered_at)
             return response
         finally:
             self.in_flight -= 1
             self._in_flight_weight -= grant.weight
+
+    def scouted(self, admitted: bool) -> None:
+        """An attempt is settled while the burst is gated (module docstring, "Others on the
+        key"): admitted, one more may go; refused or failed, the gate opens (a 429 paused
+        or cut the category)."""
+        if self._gate is not None:
+            self._gated = max(0, self._gated - 1)
+            if admitted and self._gate < _SLOW_START_CAP:
+                # Each admitted scout lets two go (slow start: doubling per round trip).
+                self._gate += 1
+            else:
+                self._gate = None
+            self.poke()
 
     def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
         """How much earlier than its answer an answered slot is anchored (<= 0).
@@ -425,32 +493,57 @@ class Lane:
         learner = self._learner
         if learner is not None and learner.teaches(sent_at):
             probing = learner.probing
-            horizon = now - learner.period
-            while refused and refused[0][0] <= horizon:
-                refused.popleft()
-            usage = await self._backend.usage(self.key, self.rules, now)
-            # Admitted: what the window holds, less what was refused in it and what
-            # this process still has in flight (it may be refused yet).
-            in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
-            admitted = [
-                max(
-                    0,
-                    used
-                    - in_flight[rule.per]
-                    - sum(rule.cost(w) for t, w in refused if t > now - rule.period),
+            admitted = await self._admitted(learner, now)
+            # Ours in the window: what it admitted; while sending steadily, with what is in
+            # flight too (a steady burst is mostly in flight when its first answer comes). Only
+            # the first period after a quiet one counts the answered alone (a burst into a
+            # window others filled is refused whole).
+            ours = admitted
+            if now - self._burst_at >= learner.period:
+                in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
+                ours = [count + in_flight[rule.per] for count, rule in zip(admitted, self.rules, strict=True)]
+            busy = learner.busy(now, ours, pause)
+            if busy is not None:
+                # Little of the window was ours: others spent the budget. Wait until
+                # everything in the service's window now (ours too) has left it, and
+                # keep the level (the learner's docstring, "Others on the key").
+                pause = busy
+                logger.info(
+                    "%s: 429 though the service admitted %s of ours in its window: the budget is busy "
+                    "(another process on the key?); waiting %.3g s, then sending at %s",
+                    self.key,
+                    "/".join(str(count) for count in admitted),
+                    pause,
+                    ", ".join(_rule_text(rule) for rule in learner.learned()),
                 )
-                for used, rule in zip(usage, self.rules, strict=True)
-            ]
-            before = learner.factor
-            factor = learner.cut(now, admitted)
-            if not self._strict and not probing and factor >= before - learner.unit:
-                # Refused though the service admitted what was believed: a late
-                # arrival, not a lower limit. Anchor answered slots later from now on.
-                self._caution += max(self._recent_spread, 1e-3)
-            self._log_cut(learner, admitted)
+            else:
+                before = learner.factor
+                factor = learner.cut(now, admitted)
+                if not self._strict and not probing and factor >= before - learner.unit:
+                    # Refused though the service admitted what was believed: a late
+                    # arrival, not a lower limit. Anchor answered slots later from now on.
+                    self._caution += max(self._recent_spread, 1e-3)
+                self._log_cut(learner, admitted)
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
         if learner is not None:
             learner.sync(self.rate_factor, now)
+
+    async def _admitted(self, learner: LimitLearner, now: float) -> list[int]:
+        """What the service admitted of this category in each rule's trailing window: what
+        the window holds, less what was refused in it and what this process still has in
+        flight (it may be refused yet)."""
+        refused = self._refused
+        horizon = now - learner.period
+        while refused and refused[0][0] <= horizon:
+            refused.popleft()
+        usage = await self._backend.usage(self.key, self.rules, now)
+        in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
+        return [
+            max(
+                0, used - in_flight[rule.per] - sum(rule.cost(w) for t, w in refused if t > now - rule.period)
+            )
+            for used, rule in zip(usage, self.rules, strict=True)
+        ]
 
     def _log_cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
         learned = ", ".join(_rule_text(rule) for rule in learner.learned())
@@ -474,6 +567,19 @@ class Lane:
         """An answer that is not a 429, to an attempt sent at ``sent_at``: maybe probe upward."""
         learner = self._learner
         if learner is None:
+            return
+        if learner.corrects(sent_at):
+            # Sent before the last cut and admitted: the cut counted it as in flight. If the
+            # window now shows more admitted than the cut allowed, it was too deep.
+            now = self._clock.now()
+            level = learner.correct(now, await self._admitted(learner, now))
+            if level is not None:
+                self.rate_factor = await self._backend.recover(self.key, level)
+                learner.sync(self.rate_factor, now)
+                logger.debug(
+                    "%s: the cut was too deep; sending at %s", self.key, _rule_text(learner.learned()[0])
+                )
+                self.poke()
             return
         target = learner.probe(self._clock.now(), sent_at)
         if target is None:

@@ -153,7 +153,12 @@ class Scheduler:
                 waited=0.0 if queued_at is None else failed_at - queued_at,
             )
             if decision.rate_limited:
-                await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
+                try:
+                    await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
+                finally:
+                    lane.scouted(False)
+            elif refused:
+                lane.scouted(False)
             elif isinstance(outcome, Response) and lane.rate_factor < 1.0:
                 await lane.after_answer(sent_at)
             if not decision.retry:

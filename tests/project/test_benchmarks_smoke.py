@@ -35,6 +35,7 @@ EXPECTED = {
     "scaling",
     "redis",
     "limit_mismatch",
+    "neighbours",
 }
 
 

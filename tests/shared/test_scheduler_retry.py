@@ -305,14 +305,16 @@ def test_429_pauses_the_whole_category() -> None:
 
 
 def test_a_burst_of_429s_cuts_once_per_round_trip(caplog: pytest.LogCaptureFixture) -> None:
-    """Ten requests in flight all get a 429: the first teaches a cut (the service admitted
-    none of them: down to one per period), the nine sent before that cut teach nothing more."""
+    """Ten requests in flight all get a 429, twice: the first refusal of each round teaches
+    (the first says the budget is busy: wait a window at the same level; the second, soon
+    after, a cut: the service admitted none of them, down to one per period), the nine sent
+    before it teach nothing more."""
     caplog.set_level(logging.DEBUG, logger="route_planning_async.scheduler")
     limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
 
     async def main() -> list[float]:
         scheduler = Scheduler(limits, RetryPolicy())
-        answers = [status(429, "1")] * 10
+        answers = [status(429, "1")] * 20
         after_the_storm: list[float] = []
 
         async def send(request: Request) -> Response:
@@ -323,11 +325,13 @@ def test_a_burst_of_429s_cuts_once_per_round_trip(caplog: pytest.LogCaptureFixtu
             return OK
 
         await asyncio.gather(*(scheduler.run(GET, send) for _ in range(10)))
-        assert scheduler.stats[Category.READ].rate_limited == 10
+        assert scheduler.stats[Category.READ].rate_limited == 20
         return after_the_storm
 
     assert run_virtual(main)[0] == pytest.approx(0.01)
-    cuts = [message for message in caplog.messages if "429" in message and "sending at" in message]
+    busy = [message for message in caplog.messages if "the budget is busy" in message]
+    cuts = [message for message in caplog.messages if "429" in message and "probing upward" in message]
+    assert len(busy) == 1, busy
     assert len(cuts) == 1, cuts
 
 
@@ -340,23 +344,24 @@ def test_a_429_in_one_scheduler_slows_every_scheduler_on_the_backend() -> None:
     async def main() -> float:
         first = Scheduler(limits, RetryPolicy(), backend=backend)
         second = Scheduler(limits, RetryPolicy(), backend=backend)
-        await first.run(POST, Script([status(429, "4")]).send)
+        await first.run(POST, Script([status(429, "4"), status(429, "4")]).send)
 
         async def send(request: Request) -> Response:
             other_sent.append(virtual_loop().time())
             return OK
 
-        # The service admitted nothing in its window: the first cut to the floor (1 per
-        # period), and the second uses what it learned.
+        # The service admitted nothing in its window: the first 429 reads as a busy budget
+        # (a pause, the same level), the second, right after it, cuts to the floor (1 per
+        # period), and the second scheduler uses what the first learned.
         await second.run(POST, send)
         learned = first.stats[Category.WRITE].rate_factor
         assert learned < 1.0
         return second.stats[Category.WRITE].rate_factor == learned
 
     assert run_virtual(main)
-    # The first retried at 4 s, when the pause ended; the second waited out the same pause,
-    # then the learned one request per period.
-    assert other_sent == [5.0]
+    # The first retried at 4 s and 8 s, when the pauses ended; the second waited out the
+    # same pause, then the learned one request per period.
+    assert other_sent == [9.0]
 
 
 def test_testing_policy_makes_retries_instant() -> None:

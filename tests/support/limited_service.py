@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import collections
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import attrs
 
@@ -26,6 +26,7 @@ class Arrival:
     at: float
     weight: int
     admitted: bool
+    source: str = "client"
 
 
 @attrs.define
@@ -103,6 +104,17 @@ class LimitedService:
         self.arrivals: list[Arrival] = []
 
     async def send(self, request: Request) -> Response:
+        return await self.send_as(request, "client")
+
+    def sender(self, source: str) -> Callable[[Request], Awaitable[Response]]:
+        """A ``send`` whose arrivals are logged as ``source``'s (another process on the key)."""
+
+        async def send(request: Request) -> Response:
+            return await self.send_as(request, source)
+
+        return send
+
+    async def send_as(self, request: Request, source: str) -> Response:
         loop = asyncio.get_running_loop()
         up = self.up() if callable(self.up) else self.up
         if up:
@@ -112,7 +124,7 @@ class LimitedService:
             self.limiters = list(self.schedule.pop(0)[1])
         decisions = [limiter.admit(now, request.weight) for limiter in self.limiters]
         admitted = all(ok for ok, _ in decisions)
-        self.arrivals.append(Arrival(now, request.weight, admitted))
+        self.arrivals.append(Arrival(now, request.weight, admitted, source))
         down = self.down() if callable(self.down) else self.down
         if down:
             await asyncio.sleep(down)
@@ -123,9 +135,17 @@ class LimitedService:
             headers["Retry-After"] = f"{max(wait for _, wait in decisions):.6f}"
         return Response(429, headers, b'{"message": "rate limited", "code": "rate_limited"}')
 
-    def admitted_between(self, start: float, end: float) -> int:
-        """Requests admitted with arrivals in ``[start, end)``."""
-        return sum(1 for a in self.arrivals if a.admitted and start <= a.at < end)
+    def admitted_between(self, start: float, end: float, source: str | None = None) -> int:
+        """Requests admitted with arrivals in ``[start, end)`` (of ``source`` only, if given)."""
+        return sum(
+            1
+            for a in self.arrivals
+            if a.admitted and start <= a.at < end and (source is None or a.source == source)
+        )
+
+    def of(self, source: str, start: float = -math.inf, end: float = math.inf) -> list[Arrival]:
+        """``source``'s arrivals in ``[start, end)``."""
+        return [a for a in self.arrivals if a.source == source and start <= a.at < end]
 
     @property
     def refused(self) -> int:

@@ -126,3 +126,18 @@ def test_a_body_that_is_not_json_is_a_validation_error_naming_the_field(body: ob
     with pytest.raises(ValidationError) as info:
         encode_body(body)
     assert info.value.field == field
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"id": "plans/p1", "title": "Caf\xc3\xa9"}',
+        '{"id": "plans/p1", "title": "Café"}'.encode("utf-16"),
+        b'\xef\xbb\xbf{"id": "plans/p1", "title": "Caf\xc3\xa9"}',
+        b'  {"id": "plans/p1", "title": "Caf\xc3\xa9"}',
+    ],
+)
+def test_a_json_body_is_read_in_any_encoding_json_allows(body: bytes) -> None:
+    """UTF-8 opening with { or [ is decoded at once; anything else (UTF-16, a BOM) as json.loads reads it."""
+    request = Request("GET", "/plans/p1", Category.READ)
+    assert decode(request, Response(200, {}, body)) == {"id": "plans/p1", "title": "Café"}

@@ -1,0 +1,253 @@
+"""Scenarios of the learner in virtual time, seeded: minutes at the contract's real limits in milliseconds.
+
+The client's scheduler runs against the tests' socket-free service with limits of
+its own (``tests/support/limited_service.py``) on the virtual-time loop
+(``tests/support/virtual_time.py``), the same pieces the learning tests use. A
+seed draws the link's jitter, the other process's timing and the retry policy's
+randomness, so five seeds are five different runs of one scenario.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from support.limited_service import LimitedService, Limiter, SlidingWindow, TokenBucket
+from support.virtual_time import run_virtual, virtual_loop
+
+from route_planning_async._core import Request, Response
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import Scheduler
+
+__all__ = ["IMPORT_PERIOD", "mismatch", "neighbours", "resume"]
+
+READ = Request("GET", "/plans/p1", Category.READ)
+IMPORT = Request("POST", "/plans/p1/stops:import", Category.BATCH_IMPORT, body=b"[]", weight=100)
+CONTRACT = RateLimits.default()
+IMPORT_PERIOD = 60.0
+READ_RULE = CONTRACT.for_category(Category.READ)[0]
+IMPORT_RULES = CONTRACT.for_category(Category.BATCH_IMPORT)
+
+
+def _link(rng: random.Random, base: float, jitter: float) -> dict[str, Any]:
+    return {"up": lambda: base + rng.uniform(0, jitter), "down": lambda: base + rng.uniform(0, jitter)}
+
+
+def _server_import_rules(ratio: float, count_refused: bool = True) -> list[Limiter]:
+    return [
+        SlidingWindow(max(1, round(rule.amount * ratio)), rule.period, rule.per == "weight", count_refused)
+        for rule in IMPORT_RULES
+    ]
+
+
+def _import(
+    service: LimitedService, batches: int, seed: int, workers: int = 10
+) -> tuple[float, list[Response], Scheduler]:
+    """``batches`` batch imports of 100 stops by ``workers`` tasks, from now; answers the time taken."""
+    answers: list[Response] = []
+
+    async def main() -> tuple[float, Scheduler]:
+        started = virtual_loop().time()
+        scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
+        todo = list(range(batches))
+
+        async def worker() -> None:
+            while todo:
+                todo.pop()
+                answers.append(await scheduler.run(IMPORT, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(workers)))
+        return virtual_loop().time() - started, scheduler
+
+    elapsed, scheduler = run_virtual(main)
+    return elapsed, answers, scheduler
+
+
+def resume(seed: int, stops: int = 20_000) -> dict[str, Any]:
+    """An import right after another process used the whole window, beside the same import fresh.
+
+    The other process (the stopped run of the same import) sent its last window's ten batches
+    at once, at a random time of the minute before the restart.
+    """
+    rng = random.Random(seed)
+    batches = stops // 100
+    fresh_service = LimitedService(_server_import_rules(1.0), **_link(random.Random(seed), 0.02, 0.01))
+    fresh, fresh_answers, _ = _import(fresh_service, batches, seed)
+    service = LimitedService(_server_import_rules(1.0), **_link(rng, 0.02, 0.01))
+    before = rng.uniform(0.5, IMPORT_PERIOD - 0.5)
+    other = service.sender("others")
+
+    answers: list[Response] = []
+
+    async def whole() -> tuple[float, Scheduler]:
+        await asyncio.gather(*(other(IMPORT) for _ in range(10)))
+        await asyncio.sleep(before)
+        started = virtual_loop().time()
+        scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
+        todo = list(range(batches))
+
+        async def worker() -> None:
+            while todo:
+                todo.pop()
+                answers.append(await scheduler.run(IMPORT, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(10)))
+        return virtual_loop().time() - started, scheduler
+
+    elapsed, scheduler = run_virtual(whole)
+    own = service.of("client")
+    refused = sum(1 for arrival in own if not arrival.admitted)
+    return {
+        "fresh": fresh,
+        "resumed": elapsed,
+        "ratio": elapsed / (fresh + IMPORT_PERIOD),
+        "sent": len(own),
+        "refused": refused,
+        "share_429": refused / len(own),
+        "failed": sum(1 for a in answers + fresh_answers if a.status != 200),
+        "rate_factor": scheduler.stats[Category.BATCH_IMPORT].rate_factor,
+    }
+
+
+def neighbours(
+    share: float, seed: int, *, start: float = 10.0, stays: float = 40.0, after: float = 20.0
+) -> dict[str, Any]:
+    """Reads at the contract's 10/s from 30 tasks; from ``start`` an unseen neighbour sends ``share`` of
+    the limit, evenly, for ``stays`` periods, then stops; the reads go on ``after`` periods more."""
+    rng = random.Random(seed)
+    amount = READ_RULE.amount
+    until = start + stays
+    seconds = until + after
+    service = LimitedService([SlidingWindow(amount, 1.0)], **_link(rng, 0.002, 0.002))
+    limits = RateLimits.unlimited().replace(Category.READ, READ_RULE)
+    answers: list[Response] = []
+    phase = rng.uniform(0, 1 / (amount * share))
+
+    async def neighbour() -> None:
+        send = service.sender("neighbour")
+        sending: set[asyncio.Task[Response]] = set()
+        at = start + phase
+        while at < until:
+            await asyncio.sleep(max(0.0, at - virtual_loop().time()))
+            task = asyncio.ensure_future(send(READ))
+            sending.add(task)
+            task.add_done_callback(sending.discard)
+            at += 1 / (amount * share)
+        await asyncio.gather(*sending)
+
+    async def main() -> None:
+        scheduler = Scheduler(limits, RetryPolicy(rng=random.Random(seed)))
+
+        async def worker() -> None:
+            while virtual_loop().time() < seconds:
+                answers.append(await scheduler.run(READ, service.send))
+
+        other = asyncio.ensure_future(neighbour())
+        await asyncio.gather(*(worker() for _ in range(30)))
+        await other
+
+    run_virtual(main)
+    remainder = amount * (1 - share)
+    learned = stays - 5
+    own = service.of("client", start, until)
+    refused = sum(1 for arrival in own if not arrival.admitted)
+    return {
+        "of_remainder": service.admitted_between(start + 5, until, "client") / (remainder * learned),
+        "share_429": refused / len(own),
+        "refused": refused,
+        "periods_back": _periods_to_full(service, until, amount, seconds - 4),
+        "failed": sum(1 for a in answers if a.status != 200),
+    }
+
+
+def _periods_to_full(service: LimitedService, since: float, amount: int, last: float) -> float:
+    """Periods from ``since`` until the client holds 95% of the limit for four periods running."""
+    start = since
+    while start <= last:
+        if all(
+            service.admitted_between(t, t + 1.0, "client") >= 0.95 * amount
+            for t in (start, start + 1, start + 2, start + 3)
+        ):
+            return start - since
+        start += 0.1
+    return math.inf
+
+
+MODES: dict[str, dict[str, Any]] = {
+    "sliding windows, refused count": {"count_refused": True},
+    "sliding windows, refused not counted": {"count_refused": False},
+    "token bucket, burst = 1 period": {"bucket": True},
+}
+"""The server's reading of its limits (as in ``bench_limit_mismatch``)."""
+
+
+def _limiters(rules: Sequence[Rule], ratio: float, mode: str) -> list[Limiter]:
+    spec = MODES[mode]
+    out: list[Limiter] = []
+    for rule in rules:
+        amount = max(1, round(rule.amount * ratio))
+        weighted = rule.per == "weight"
+        if spec.get("bucket"):
+            out.append(TokenBucket(amount, rule.period, burst=amount, per_weight=weighted))
+        else:
+            out.append(SlidingWindow(amount, rule.period, weighted, spec["count_refused"]))
+    return out
+
+
+def _ideal(units: dict[str, int], rules: Sequence[Rule], ratio: float, bucket: bool) -> float:
+    worst = 0.0
+    for rule in rules:
+        amount = max(1, round(rule.amount * ratio))
+        n = units[rule.per]
+        periods = (n - amount) / amount if bucket else math.ceil(n / amount) - 1
+        worst = max(worst, periods * rule.period)
+    return worst
+
+
+def mismatch(workload: str, mode: str, ratio: float, seed: int) -> dict[str, Any]:
+    """``bench_limit_mismatch``'s matrix run in virtual time, at the contract's real limits:
+    400 reads from 50 tasks, or 20,000 stops in batches of 100 from 10 tasks."""
+    rng = random.Random(seed)
+    bucket = bool(MODES[mode].get("bucket"))
+    if workload == "reads":
+        rules: Sequence[Rule] = (READ_RULE,)
+        service = LimitedService(_limiters(rules, ratio, mode), **_link(rng, 0.002, 0.002))
+        n, tasks, request = 400, 50, READ
+        units = {"request": n, "weight": n}
+    else:
+        rules = IMPORT_RULES
+        service = LimitedService(_limiters(rules, ratio, mode), **_link(rng, 0.02, 0.01))
+        n, tasks, request = 200, 10, IMPORT
+        units = {"request": n, "weight": 100 * n}
+    answers: list[Response] = []
+
+    async def main() -> float:
+        scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
+        todo = list(range(n))
+
+        async def worker() -> None:
+            while todo:
+                todo.pop()
+                answers.append(await scheduler.run(request, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(tasks)))
+        return virtual_loop().time()
+
+    elapsed = run_virtual(main)
+    admitted = [a.at for a in service.arrivals if a.admitted]
+    last_latency = elapsed - max(admitted) if admitted else 0.0
+    ideal = _ideal(units, rules, ratio, bucket) + last_latency
+    refused = service.refused
+    return {
+        "ratio_to_ideal": elapsed / ideal if ideal else math.nan,
+        "share_429": refused / len(service.arrivals),
+        "failed": sum(1 for a in answers if a.status != 200),
+    }

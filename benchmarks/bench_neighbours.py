@@ -1,0 +1,253 @@
+"""9. Neighbours: others on the same key, and the learning's repeatability, worst of five seeds.
+
+- **resume**: a bulk import of 20,000 stops started right after another process
+  (the stopped run of the same import) used the whole window, beside the same
+  import fresh: at the contract's import limits in virtual time, and against the
+  emulator (sped up; the other process is a second client with its own backend);
+- **neighbours**: reads at the contract's 10/s while an unseen neighbour (not
+  sharing the backend) takes 30%, 50% or 70% of the limit for 40 periods, then
+  stops (virtual time);
+- **repeatability**: ``bench_limit_mismatch``'s matrix (reads and imports at 0.8,
+  0.5 and 0.3 of the configured limits, under the three server rules) in virtual
+  time at the contract's real limits.
+
+Every figure is run with five seeds (the link's jitter, the other process's
+timing, the retry policy's randomness); the bar applies to the worst of the
+five, and the tables show the median and the worst. The virtual-time runs use
+the tests' socket-free limited service (``_virtual.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import random
+import statistics
+import time
+from collections.abc import Callable
+from typing import Any
+
+from benchmarks import _virtual
+from benchmarks._emu import EmulatorServer
+from benchmarks._figures import check, result, rounded, table
+from benchmarks._payloads import stop_inputs
+from route_planning_async import Category, RateLimits, RoutePlanningClient
+
+SEEDS = (1, 2, 3, 4, 5)
+RESUME_TIME_BAR = 1.10
+"""Acceptance: resumed import time / (fresh import time + one window)."""
+RESUME_429_BAR = 0.01
+NEIGHBOUR_SHARE_BAR = 0.90
+"""Acceptance: the client's admitted reads / what the neighbour leaves."""
+NEIGHBOUR_429_BAR = 0.05
+NEIGHBOUR_BACK_BAR = 5.0
+"""Acceptance: periods after the neighbour stops until the client is back at >= 95% of the limit."""
+SHARES = (0.3, 0.5, 0.7)
+TIME_BARS = {0.8: 1.25, 0.5: 1.25, 0.3: 1.35}
+MISMATCH_429_BAR = 0.05
+RATIOS = (0.8, 0.5, 0.3)
+PLAN_DATE = datetime.date(2030, 1, 7)
+EMULATOR_SPEEDUP = 300.0
+
+
+def _worst(values: list[float], high_is_bad: bool = True) -> float:
+    return max(values) if high_is_bad else min(values)
+
+
+def _seeded(run: Callable[[int], dict[str, Any]], seeds: tuple[int, ...]) -> list[dict[str, Any]]:
+    return [run(seed) for seed in seeds]
+
+
+def _summary(runs: list[dict[str, Any]], key: str, high_is_bad: bool = True) -> tuple[float, float]:
+    values = [float(run[key]) for run in runs]
+    return statistics.median(values), _worst(values, high_is_bad)
+
+
+# ------------------------------------------------------------ emulator: resume
+
+
+async def _emulator_import(server: EmulatorServer, plan_id: str, stops: int) -> tuple[float, int, int, int]:
+    """One import by a fresh client; answers (seconds, 429s, requests sent, stops created)."""
+    limits = RateLimits.default().scaled(server.speedup)
+    async with RoutePlanningClient(
+        server.api_key, base_url=server.base_url, ssl=server.ssl_context, rate_limits=limits
+    ) as client:
+        started = time.monotonic()
+        report = await client.stops.import_many(plan_id, stop_inputs(stops))
+        elapsed = time.monotonic() - started
+        stats = client.stats[Category.BATCH_IMPORT]
+    return elapsed, stats.rate_limited, stats.sent, report.created
+
+
+async def _emulator_resume(server: EmulatorServer, stops: int, seed: int) -> dict[str, Any]:
+    window = 60.0 / server.speedup
+    limits = RateLimits.default().scaled(server.speedup)
+    async with RoutePlanningClient(
+        server.api_key, base_url=server.base_url, ssl=server.ssl_context, rate_limits=limits
+    ) as setup:
+        fresh_plan = (await setup.plans.create(title="bench fresh", starts=PLAN_DATE)).id
+        resumed_plan = (await setup.plans.create(title="bench resume", starts=PLAN_DATE)).id
+        other_plan = (await setup.plans.create(title="bench other", starts=PLAN_DATE)).id
+    await asyncio.sleep(window * 1.05)
+    fresh, _, _, fresh_created = await _emulator_import(server, fresh_plan, stops)
+    await asyncio.sleep(window * 1.05)
+    # The stopped run: its last window's ten batches, then the restart a random part of a window later.
+    async with RoutePlanningClient(
+        server.api_key, base_url=server.base_url, ssl=server.ssl_context, rate_limits=limits
+    ) as other:
+        await other.stops.import_many(other_plan, stop_inputs(1000))
+    await asyncio.sleep(random.Random(seed).uniform(0.0, 0.1) * window)
+    resumed, refused, sent, created = await _emulator_import(server, resumed_plan, stops)
+    return {
+        "fresh": fresh,
+        "resumed": resumed,
+        "ratio": resumed / (fresh + window),
+        "share_429": refused / sent if sent else 0.0,
+        "refused": refused,
+        "failed": 2 * stops - fresh_created - created,
+    }
+
+
+def _emulator_runs(stops: int, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
+    with EmulatorServer(limits=RateLimits.default(), speedup=EMULATOR_SPEEDUP, tls=False) as server:
+        return [asyncio.run(_emulator_resume(server, stops, seed)) for seed in seeds]
+
+
+# ------------------------------------------------------------ the run
+
+
+def run(quick: bool = False) -> dict[str, Any]:
+    seeds = SEEDS[:1] if quick else SEEDS
+    emulator_stops = 2_000 if quick else 20_000
+    contract = next(iter(_virtual.MODES))
+    cases = (
+        [("reads", contract, 0.5), ("imports", contract, 0.5)]
+        if quick
+        else [(w, m, r) for w in ("reads", "imports") for m in _virtual.MODES for r in RATIOS]
+    )
+    checks: list[dict[str, Any]] = []
+    tables: list[dict[str, Any]] = []
+    figures: dict[str, Any] = {}
+
+    # Resume, virtual time and emulator.
+    virtual = _seeded(_virtual.resume, seeds)
+    emulated = _emulator_runs(emulator_stops, seeds)
+    rows = []
+    for label, runs in (("virtual time, contract limits", virtual), ("emulator, sped up 300x", emulated)):
+        ratio = _summary(runs, "ratio")
+        share = _summary(runs, "share_429")
+        failed = sum(int(r["failed"]) for r in runs)
+        rows.append([label, *map(rounded, ratio), *map(rounded, share), failed])
+        figures[f"resume ({label}): time / (fresh + window), median / worst"] = [rounded(v) for v in ratio]
+        figures[f"resume ({label}): 429 share, median / worst"] = [rounded(v) for v in share]
+        checks.append(
+            check(
+                f"resume ({label}): worst time / (fresh + 1 window)", rounded(ratio[1]), "<=", RESUME_TIME_BAR
+            )
+        )
+        checks.append(check(f"resume ({label}): worst 429 share", rounded(share[1]), "<=", RESUME_429_BAR))
+        checks.append(check(f"resume ({label}): stops not created", failed, "==", 0))
+    tables.append(
+        table(
+            f"Resume after another process used the whole window ({len(seeds)} seeds)",
+            ["Run", "time / (fresh + window), median", "worst", "429 share, median", "worst", "failed"],
+            rows,
+        )
+    )
+
+    # Neighbours.
+    rows = []
+    for share in SHARES:
+        runs = _seeded(lambda seed, share=share: _virtual.neighbours(share, seed), seeds)
+        got = _summary(runs, "of_remainder", high_is_bad=False)
+        refused = _summary(runs, "share_429")
+        back = _summary(runs, "periods_back")
+        figures[f"neighbour at {share:.0%}: of the remainder, 429 share, periods back (worst)"] = [
+            rounded(got[1]),
+            rounded(refused[1]),
+            rounded(back[1]),
+        ]
+        rows.append([f"{share:.0%}", *map(rounded, got), *map(rounded, refused), *map(rounded, back)])
+        checks.append(
+            check(
+                f"neighbour at {share:.0%}: worst share of the remainder",
+                rounded(got[1]),
+                ">=",
+                NEIGHBOUR_SHARE_BAR,
+            )
+        )
+        checks.append(
+            check(f"neighbour at {share:.0%}: worst 429 share", rounded(refused[1]), "<=", NEIGHBOUR_429_BAR)
+        )
+        checks.append(
+            check(
+                f"neighbour at {share:.0%}: worst periods back to 95%",
+                rounded(back[1]),
+                "<=",
+                NEIGHBOUR_BACK_BAR,
+            )
+        )
+    tables.append(
+        table(
+            f"An unseen neighbour on the read limit (10/s), 40 periods, then gone ({len(seeds)} seeds)",
+            [
+                "Neighbour takes",
+                "of the remainder, median",
+                "worst",
+                "429 share, median",
+                "worst",
+                "periods back to 95%, median",
+                "worst",
+            ],
+            rows,
+        )
+    )
+
+    # Repeatability of the limit-mismatch matrix.
+    rows = []
+    for workload, mode, ratio in cases:
+        runs = _seeded(lambda seed, w=workload, m=mode, r=ratio: _virtual.mismatch(w, m, r, seed), seeds)
+        t = _summary(runs, "ratio_to_ideal")
+        s = _summary(runs, "share_429")
+        failed = sum(int(r["failed"]) for r in runs)
+        rows.append([workload, mode, f"{ratio:g}x", *map(rounded, t), *map(rounded, s), failed])
+        name = f"{workload}, {mode}, {ratio:g}x"
+        checks.append(check(f"{name}: worst time / ideal", rounded(t[1]), "<=", TIME_BARS[ratio]))
+        checks.append(check(f"{name}: worst 429 share", rounded(s[1]), "<=", MISMATCH_429_BAR))
+    tables.append(
+        table(
+            f"Limit mismatch in virtual time at the contract's limits ({len(seeds)} seeds)",
+            [
+                "Workload",
+                "Server rule",
+                "Real / configured",
+                "time / ideal, median",
+                "worst",
+                "429 share, median",
+                "worst",
+                "failed",
+            ],
+            rows,
+        )
+    )
+    return result(
+        "Neighbours on the key, and repeatability (worst of 5 seeds)",
+        settings={
+            "seeds": ", ".join(map(str, seeds)),
+            "resume": f"20,000 stops in batches of 100 after another process's 10 batches (virtual time: "
+            f"contract import limits, 20 ms +- 10 ms each way; emulator: {emulator_stops:,} stops, speed-up "
+            f"{EMULATOR_SPEEDUP:g}, plain HTTP)",
+            "neighbours": "30 readers at the contract's 10/s, 2 ms +- 2 ms each way; the neighbour sends "
+            "its share evenly from 10 s to 50 s, refused requests count (contract rule)",
+            "limit mismatch": "400 reads from 50 tasks, 20,000 stops from 10 tasks, as bench_limit_mismatch",
+        },
+        figures=figures,
+        checks=checks,
+        tables=tables,
+        notes=[
+            "A neighbour taking 50% or 70% of a 10/s limit leaves 5 or 3 requests per period: coming back "
+            "within 5 periods needs a probe at least every 4 periods, and each costs a 429 while the "
+            "neighbour stays, 1 / (4 n) of the traffic at n requests per period (5% at 5, 8% at 3); "
+            "the 429 bar and the give-back bar cannot both hold there (_learning.py, 'Others on the key').",
+        ],
+    )

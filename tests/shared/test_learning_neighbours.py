@@ -1,0 +1,265 @@
+"""Others on the same key: a budget that is busy, not smaller, in virtual time.
+
+A 429 has two causes: the service's limit is lower than configured, or someone
+else (the previous run of the same job, a neighbour on the key without a shared
+backend) spent the budget. These tests run the scheduler against
+``support.limited_service.LimitedService`` on the virtual-time loop, with the
+other party as plain arrivals at the same service, and assert the bars of the
+``neighbours`` benchmark (which measures them again on the emulator).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import random
+
+import pytest
+from support.limited_service import LimitedService, SlidingWindow
+from support.virtual_time import run_virtual, virtual_loop
+
+from route_planning_async._backends import InMemoryBackend
+from route_planning_async._core import Request, Response
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import Scheduler
+
+READ = Request("GET", "/plans/p1", Category.READ)
+IMPORT = Request("POST", "/plans/p1/stops:import", Category.BATCH_IMPORT, body=b"[]", weight=100)
+IMPORTS = RateLimits.unlimited().replace(
+    Category.BATCH_IMPORT, Rule(10, 60.0), Rule(1000, 60.0, per="weight")
+)
+
+
+async def neighbour(
+    service: LimitedService, request: Request, per_second: float, start: float, stop: float
+) -> None:
+    """Another process on the key: evenly spaced requests, not retried, unseen by the scheduler."""
+    loop = virtual_loop()
+    send = service.sender("neighbour")
+    sending: set[asyncio.Task[Response]] = set()
+    sent = 0
+    while start + sent / per_second < stop:
+        await asyncio.sleep(max(0.0, start + sent / per_second - loop.time()))
+        task = asyncio.ensure_future(send(request))
+        sending.add(task)
+        task.add_done_callback(sending.discard)
+        sent += 1
+    await asyncio.gather(*sending)
+
+
+def resume_import(batches: int, *, others_first: bool) -> tuple[float, LimitedService, Scheduler]:
+    """``batches`` imports of 100 stops by 10 workers, just after another process used the whole window."""
+    service = LimitedService(
+        [SlidingWindow(10, 60.0), SlidingWindow(1000, 60.0, per_weight=True)], up=0.02, down=0.02
+    )
+    answers: list[Response] = []
+    other = service.sender("neighbour")
+
+    async def main() -> tuple[float, Scheduler]:
+        if others_first:
+            # The stopped run: its last window's ten batches, sent at once 20 s before the restart.
+            await asyncio.gather(*(other(IMPORT) for _ in range(10)))
+        await asyncio.sleep(20.0)
+        started = virtual_loop().time()
+        scheduler = Scheduler(IMPORTS, RetryPolicy(rng=random.Random(5)))
+        todo = list(range(batches))
+
+        async def worker() -> None:
+            while todo:
+                todo.pop()
+                answers.append(await scheduler.run(IMPORT, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(10)))
+        return virtual_loop().time() - started, scheduler
+
+    elapsed, scheduler = run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    return elapsed, service, scheduler
+
+
+def test_a_resume_after_another_process_used_the_window_waits_one_window() -> None:
+    fresh, _, _ = resume_import(200, others_first=False)
+    resumed, service, scheduler = resume_import(200, others_first=True)
+    own = service.of("client")
+    refused = sum(1 for a in own if not a.admitted)
+    # 200 batches at 10 a minute: 19 minutes fresh; a resume pays one window, not many.
+    assert fresh == pytest.approx(19 * 60, abs=1.0)
+    assert resumed <= 1.10 * (fresh + 60.0)
+    assert refused <= 0.01 * len(own)
+    # The learned rate was kept: the budget was busy, not smaller.
+    assert scheduler.stats[Category.BATCH_IMPORT].rate_factor == 1.0
+
+
+def resume_into_a_tail(batches: int) -> tuple[float, LimitedService, Scheduler]:
+    """The emulator's case: the stopped run scouted (2 batches, then 8 five seconds later, a slow
+    link), and the restart comes as its first two leave the service's window but not the rest."""
+    service = LimitedService(
+        [SlidingWindow(10, 60.0), SlidingWindow(1000, 60.0, per_weight=True)], up=0.02, down=0.02
+    )
+    answers: list[Response] = []
+    other = service.sender("neighbour")
+
+    async def main() -> tuple[float, Scheduler]:
+        await asyncio.gather(*(other(IMPORT) for _ in range(2)))
+        await asyncio.sleep(5.0)
+        await asyncio.gather(*(other(IMPORT) for _ in range(8)))
+        # The first two arrived at 0.02 s; the restart's first attempt arrives just after they left.
+        await asyncio.sleep(60.05 - virtual_loop().time())
+        started = virtual_loop().time()
+        scheduler = Scheduler(IMPORTS, RetryPolicy(rng=random.Random(5)))
+        todo = list(range(batches))
+
+        async def worker() -> None:
+            while todo:
+                todo.pop()
+                answers.append(await scheduler.run(IMPORT, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(10)))
+        return virtual_loop().time() - started, scheduler
+
+    elapsed, scheduler = run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    return elapsed, service, scheduler
+
+
+def test_a_resume_into_the_tail_of_another_run_is_refused_once() -> None:
+    # The scouts go out doubling per round trip: the tail refuses one, not the rest of the burst.
+    _, service, _ = resume_into_a_tail(200)
+    own = service.of("client")
+    assert sum(1 for a in own if not a.admitted) <= 0.01 * len(own)
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known miss (issue 26): the restart's scout and one more pass as the other run's first "
+    "batches leave the window, the rest is refused by its tail; 2 of 10 admitted reads as a lower "
+    "limit (cut to 2 a minute, first probe 8 periods later) rather than a busy window",
+)
+def test_a_resume_into_the_tail_of_another_run_waits_rather_than_cuts() -> None:
+    fresh, _, _ = resume_import(200, others_first=False)
+    resumed, _, scheduler = resume_into_a_tail(200)
+    assert scheduler.stats[Category.BATCH_IMPORT].rate_factor == 1.0
+    # Measured: 1.35 (the emulator's worst seed: 1.35).
+    assert resumed <= 1.10 * (fresh + 60.0)
+
+
+def reads_beside(
+    share: float, *, start: float, until: float, seconds: float, amount: int = 10
+) -> LimitedService:
+    """Thirty readers for ``seconds``; from ``start`` to ``until`` a neighbour takes ``share`` of it."""
+    service = LimitedService([SlidingWindow(amount, 1.0)])
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(amount, 1.0))
+    answers: list[Response] = []
+
+    async def main() -> None:
+        scheduler = Scheduler(limits, RetryPolicy(rng=random.Random(3)))
+
+        async def worker() -> None:
+            while virtual_loop().time() < seconds:
+                answers.append(await scheduler.run(READ, service.send))
+
+        other = asyncio.ensure_future(neighbour(service, READ, amount * share, start, until))
+        await asyncio.gather(*(worker() for _ in range(30)))
+        await other
+        await asyncio.sleep(0)
+
+    run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    return service
+
+
+def periods_to_full(service: LimitedService, since: float, amount: int = 10, level: float = 0.95) -> float:
+    """Periods from ``since`` until the client holds ``level`` of the limit for four periods running."""
+    for tenth in range(300):
+        start = since + tenth / 10
+        if all(
+            service.admitted_between(t, t + 1.0, "client") >= level * amount
+            for t in (start, start + 1, start + 2, start + 3)
+        ):
+            return start - since
+    return math.inf
+
+
+@pytest.mark.parametrize("share", [0.3, 0.5, 0.7])
+def test_a_neighbour_taking_a_share_leaves_the_client_the_remainder_and_gives_it_back(share: float) -> None:
+    """A neighbour arrives after 10 s, takes ``share`` of 10 reads/s for 60 s, and stops."""
+    service = reads_beside(share, start=10.0, until=70.0, seconds=90.0)
+    remainder = 10 * (1 - share)
+    # While the neighbour runs (after five periods to learn): >= 90% of what it leaves.
+    assert service.admitted_between(15.0, 70.0, "client") >= 0.9 * remainder * 55
+    # When it stops: back at >= 95% of the whole limit within 5 periods.
+    assert periods_to_full(service, 70.0) <= 5.0
+    # 429s while it runs: its arrival, then one failed probe per probe interval (4 periods
+    # at most, for the give-back), 1 / (4 n) of n requests per period: <= 5% from n = 5 on.
+    own = service.of("client", 10.0, 70.0)
+    refused = sum(1 for arrival in own if not arrival.admitted)
+    assert refused <= max(0.05, 1 / (4 * int(remainder)) + 0.01) * len(own)
+    assert refused <= 20
+    if share <= 0.3:
+        assert refused <= 0.05 * len(own)
+
+
+def test_a_neighbour_that_stays_from_the_start_is_left_its_share() -> None:
+    """The neighbour was there first: the client cuts to the remainder at once, no busy pauses."""
+    service = reads_beside(0.5, start=0.0, until=60.0, seconds=60.0)
+    assert service.admitted_between(5.0, 60.0, "client") >= 0.9 * 5 * 55
+    assert service.admitted_between(5.0, 60.0) <= 10 * 55 + 10
+
+
+def test_a_busy_window_is_waited_for_at_the_same_level() -> None:
+    """Reads right after another process spent the window: one wait, then the full rate."""
+    service = LimitedService([SlidingWindow(10, 1.0)], up=0.01, down=0.01)
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+    other = service.sender("neighbour")
+    answers: list[Response] = []
+
+    async def main() -> Scheduler:
+        await asyncio.gather(*(other(READ) for _ in range(10)))
+        scheduler = Scheduler(limits, RetryPolicy(rng=random.Random(2)))
+
+        async def worker() -> None:
+            while virtual_loop().time() < 30.0:
+                answers.append(await scheduler.run(READ, service.send))
+
+        await asyncio.gather(*(worker() for _ in range(30)))
+        return scheduler
+
+    scheduler = run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    stats = scheduler.stats[Category.READ]
+    assert stats.rate_factor == 1.0
+    # The first burst was refused (reads do not warm up); then the whole limit.
+    assert service.admitted_between(2.0, 30.0, "client") >= 0.97 * 10 * 28
+    assert stats.rate_limited <= 10
+
+
+def test_processes_sharing_a_backend_learn_a_lower_limit_together() -> None:
+    """Four schedulers on one backend (as four processes on one Redis), 5 tasks each, against a
+    service at half the configured 10 reads/s: they cut and probe for all, one at a time."""
+    rng = random.Random(2)
+    service = LimitedService(
+        [SlidingWindow(5, 1.0)],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+    answers: list[Response] = []
+
+    async def main() -> None:
+        backend = InMemoryBackend()
+        schedulers = [
+            Scheduler(limits, RetryPolicy(rng=random.Random(20 + i)), backend=backend) for i in range(4)
+        ]
+
+        async def worker(scheduler: Scheduler) -> None:
+            while virtual_loop().time() < 120.0:
+                answers.append(await scheduler.run(READ, service.send))
+
+        await asyncio.gather(*(worker(scheduler) for scheduler in schedulers for _ in range(5)))
+
+    run_virtual(main)
+    assert all(answer.status == 200 for answer in answers)
+    # Within 1.1x of the ideal over the last 100 s, and the probes' 429s shared, not multiplied.
+    assert service.admitted_between(20.0, 120.0) >= 0.9 * 5 * 100
+    assert service.refused <= 0.08 * len(service.arrivals)
