@@ -59,9 +59,11 @@ LIMITS = (
     RateLimits.default()
     .replace(Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight"))
     .replace(Category.OPTIMIZE, Rule(3, 1.0))
-    # The workers send no driver requests.
+    # The workers send no driver, depot or member requests.
     .replace(Category.DRIVER_CREATE)
     .replace(Category.DRIVER_IMPORT)
+    .replace(Category.DEPOT_IMPORT)
+    .replace(Category.MEMBER_IMPORT)
 )
 SPEEDUP = 2.0
 WORKERS = 4
