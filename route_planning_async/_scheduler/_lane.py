@@ -144,6 +144,7 @@ from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, Rule
+from route_planning_async._scheduler._anchor import Anchor
 from route_planning_async._scheduler._clock import Clock, LoopClock
 from route_planning_async._stats import CategoryStats
 
@@ -154,9 +155,6 @@ logger = logging.getLogger("route_planning_async.scheduler")
 Send = Callable[[Request], Awaitable[Response]]
 """What the scheduler calls to put one attempt on the wire (the transport's ``send``)."""
 
-
-_TRUSTED_ROUND_TRIPS = 16
-"""Round trips a category must have seen before it anchors answered slots early."""
 
 _SLOW_START_CAP = 16
 """Scouts out at once after which a burst goes ungated."""
@@ -192,14 +190,8 @@ class Lane:
         self._strict = strict_windows
         # Answered slots are anchored before their answer (unlimited categories have no windows).
         self._anchoring = bool(rules) and not strict_windows
-        # The shortest round trip seen, the recent ones (for their spread), and the
-        # caution that 429s which look like late arrivals added (see _anchor_shift).
-        self._fastest = math.inf
-        self._round_trips: collections.deque[float] = collections.deque(maxlen=64)
-        self._answers = 0
-        self._recent_spread = 0.0
+        self._anchor = Anchor()
         self._in_flight_weight = 0
-        self._caution = 0.0
         # This process's refused attempts as (answer time, weight), for the learning.
         self._refused: collections.deque[tuple[float, int]] = collections.deque()
         self._warned_level = 1.0
@@ -422,7 +414,7 @@ class Lane:
                 self.scouted(True)
             answered_at = self._clock.now()
             if anchoring:
-                shift = self._anchor_shift(sent_at, answered_at)
+                shift = self._anchor.shift(sent_at, answered_at)
                 await self._backend.release(grant, answered_at, extra=shift)
                 answered_at += shift
             else:
@@ -447,33 +439,6 @@ class Lane:
             else:
                 self._gate = None
             self.poke()
-
-    def _anchor_shift(self, sent_at: float, answered_at: float) -> float:
-        """How much earlier than its answer an answered slot is anchored (<= 0).
-
-        Strict windows anchor at the answer (this is not called). Otherwise the slot is anchored the
-        shortest round trip seen before its answer (never before its send): see
-        the module docstring, "Latency".
-        """
-        round_trip = answered_at - sent_at
-        if round_trip < self._fastest:
-            self._fastest = round_trip
-        round_trips = self._round_trips
-        round_trips.append(round_trip)
-        self._answers += 1
-        if self._answers % 16 == 0:
-            # Every 16th answer is enough to follow the spread, at a 64th of the cost.
-            self._recent_spread = max(round_trips) - min(round_trips)
-        if self._answers < _TRUSTED_ROUND_TRIPS:
-            # Too few to know the shortest (a first burst queues them all): strict.
-            return 0.0
-        # Taken off: the shortest round trip, less a share of the spread of the
-        # recent ones (the shortest of n round trips exceeds the true shortest by
-        # about spread / (n + 1); eight times that is kept back) and the caution
-        # of past late arrivals. A microsecond: a tie goes to the safe side.
-        doubt = min(1.0, 8 / (self._answers + 1)) * self._recent_spread
-        credit = self._fastest - doubt - self._caution
-        return min(0.0, 1e-6 - credit)
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -522,7 +487,7 @@ class Lane:
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
-                    self._caution += max(self._recent_spread, 1e-3)
+                    self._anchor.late_arrival()
                 self._log_cut(learner, admitted)
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
         if learner is not None:

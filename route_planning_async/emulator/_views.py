@@ -9,6 +9,7 @@ Depot in its own shapes. Views read the state and change nothing.
 
 from __future__ import annotations
 
+import abc
 import datetime
 from collections.abc import Callable
 from typing import Any
@@ -30,7 +31,7 @@ from route_planning_async.emulator._team import DriverConfig
 __all__ = ["BaseViews", "address_json", "failure_echo"]
 
 
-class BaseViews:
+class BaseViews(abc.ABC):
     """The state's records as JSON, where every version agrees."""
 
     def __init__(self, state: EmulatorState) -> None:
@@ -38,21 +39,21 @@ class BaseViews:
 
     # What each version renders its own way -------------------------------------
 
+    @abc.abstractmethod
     def plan_json(self, plan: PlanRecord) -> dict[str, Any]:
         """The Plan representation."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def stop_json(self, record: StopRecord) -> dict[str, Any]:
         """The Stop representation, with its current Route."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def unassigned_json(self, record: UnassignedStopRecord) -> dict[str, Any]:
         """The UnassignedStop representation."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def depot_json(self, depot_id: str) -> dict[str, Any]:
         """The Depot representation."""
-        raise NotImplementedError
 
     # What every version renders alike -------------------------------------------
 

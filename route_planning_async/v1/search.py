@@ -55,6 +55,7 @@ is not this language: it takes only ``externalId``, an exact match.
 
 from __future__ import annotations
 
+import abc
 import datetime
 import enum
 import math
@@ -295,7 +296,7 @@ def _literal(spec: SearchField, operator: str, value: Value) -> str:
     return str(value) if isinstance(value, int) else _number_text(value)
 
 
-class Expression:
+class Expression(abc.ABC):
     """A filter: a comparison or comparisons joined by ``and``/``or``.
 
     ``a & b`` is ``a and b``, ``a | b`` is ``a or b``; ``str(expression)`` is
@@ -313,8 +314,9 @@ class Expression:
     def __bool__(self) -> NoReturn:
         raise TypeError("a filter expression has no truth value: join with & and |, not and/or")
 
+    @abc.abstractmethod
     def _text(self, within: str | None) -> str:
-        raise NotImplementedError
+        """The filter text, bracketed when ``within`` (the enclosing group's word) needs it."""
 
     def __str__(self) -> str:
         return self._text(None)
@@ -345,6 +347,11 @@ class Comparison(Expression):
         return f"Comparison({str(self)!r})"
 
 
+def _is_expression(instance: object, attribute: attrs.Attribute[object], value: object) -> None:
+    if not isinstance(value, Expression):
+        raise TypeError(f"{attribute.name} must be filter expressions, got {type(value).__name__}")
+
+
 @attrs.frozen(eq=False, repr=False)
 class Group(Expression):
     """Expressions joined by one boolean operator (``and`` or ``or``)."""
@@ -352,9 +359,7 @@ class Group(Expression):
     operator: str = attrs.field(validator=attrs.validators.in_(("and", "or")))
     """``and`` or ``or``."""
     parts: tuple[Expression, ...] = attrs.field(
-        validator=attrs.validators.deep_iterable(
-            attrs.validators.instance_of(Expression), attrs.validators.min_len(1)
-        )
+        validator=attrs.validators.deep_iterable(_is_expression, attrs.validators.min_len(1))
     )
     """The joined expressions (a part joined by the same operator is flattened in)."""
 
