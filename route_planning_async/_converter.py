@@ -138,17 +138,33 @@ def _unstructure_time(value: datetime.time) -> dict[str, int]:
     return {"hour": value.hour, "minute": value.minute}
 
 
+_from_epoch = datetime.datetime.fromtimestamp
+_UTC = datetime.UTC
+
+
 def _structure_epoch(value: Any, _: Any) -> datetime.datetime:
-    if isinstance(value, bool) or not isinstance(value, int | float):
+    # A stop carries up to seven times: the exact types JSON delivers are tested
+    # first, the cheapest test there is (a bool, JSON's true or false, is neither).
+    kind = type(value)
+    exact = kind is int or kind is float
+    if not exact and (isinstance(value, bool) or not isinstance(value, int | float)):
         raise DecodeError("", value, f"expected epoch seconds (a number), got {json_type(value)}")
     try:
-        return datetime.datetime.fromtimestamp(value, datetime.UTC)
+        return _from_epoch(value, _UTC)
     except (OverflowError, OSError, ValueError) as exc:
         raise DecodeError("", value, f"not a usable epoch time: {exc}") from None
 
 
 def _structure_epoch_or_none(value: Any, _: Any) -> datetime.datetime | None:
-    return None if value is None else _structure_epoch(value, None)
+    if value is None:
+        return None
+    kind = type(value)
+    if kind is int or kind is float:
+        try:
+            return _from_epoch(value, _UTC)
+        except (OverflowError, OSError, ValueError):
+            pass
+    return _structure_epoch(value, None)
 
 
 def _unstructure_epoch(value: datetime.datetime) -> int | float:

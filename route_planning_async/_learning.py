@@ -32,7 +32,12 @@ without a 429 (``first_probe_unproven`` when no higher level ever held, as when
 the configured limits were never the service's), ``f`` grows by one *unit* (one request of the category's
 smallest rule); if the raised level holds for ``confirm`` of a period, and an
 attempt sent at it was answered without a 429, it grows again by twice the
-step (TCP's slow start), until a 429 or the configured limit. Every cut after
+step (TCP's slow start), until a 429 or the configured limit. A probe that
+fails goes back to the last level of its ramp that held a whole period (the
+window's count at the 429 misses the answers still in flight), and a 429 to an
+attempt sent *before* the raise, while it waits for its confirmation, fails it
+too: the level below was already full, and confirming the raise by the answers
+that pass would only raise further into a full window. Every cut after
 the first doubles the wait before the next probe, up to ``max_probe_interval``
 periods: the limit is where the probes keep finding it, and each failed probe
 costs a 429, so for a category that admits ``L`` requests per period the
@@ -65,7 +70,12 @@ causes apart:
   nothing of now (one period, or the ``Retry-After`` if longer), then sends at
   the learned rate again (:meth:`LimitLearner.busy`). A restart right after
   another run used the whole window costs that one window, not the many periods
-  of a cut to the floor and its probes. Refused again within two periods of the
+  of a cut to the floor and its probes. The judgement is made at the first 429,
+  and the answers to one burst arrive in any order: an admitted answer to an
+  attempt sent before the pause began, arriving in it, says the window was not
+  others' alone (a burst into a window others filled is refused whole), and the
+  category is cut to what the window shows admitted, as for a lower limit
+  (:meth:`LimitLearner.refutes_busy`). Refused again within two periods of the
   end of that wait, the others stay (or the limit is lower): the next rule.
 - **The remainder, and its give-back.** While others keep taking ``O``, a 429
   comes when this process fills what they leave: ``admitted`` is ``L - O``,
@@ -213,9 +223,13 @@ class LimitLearner:
         self._interval = policy.first_probe
         self._next_probe_at = math.inf
         self._raised_at: float | None = None
+        self._raised_from = 1.0
+        self._proven: float | None = None
         self._step = 1
         self._high: tuple[float, float] | None = None
-        self._busy_until = -math.inf
+        self.busy_until = -math.inf
+        """The end of the last busy pause (:meth:`busy`)."""
+        self._busy_since = math.inf
         self._cut_at: float | None = None
         self.busy_pauses = 0
         """Refusals read as a busy budget (others spent it) so far."""
@@ -263,7 +277,7 @@ class LimitLearner:
         """
         if self._observed(admitted) >= self.policy.busy_share * self.factor:
             return None
-        if now < self._busy_until + 2 * self.period:
+        if now < self.busy_until + 2 * self.period:
             # Refused again soon after a busy window: the others stay, or the limit is
             # lower; either way it is what the service admits now (cut).
             return None
@@ -272,11 +286,26 @@ class LimitLearner:
             # The level had held: what others take of it now is lent, not lost (probes
             # soon, if they stay).
             self._held(now)
-        self._busy_until = now + pause
+        self._busy_since = now
+        self.busy_until = now + pause
         # Nothing is sent in the pause; the level has to hold again after it.
         self._changed_at = now + pause
         self.busy_pauses += 1
         return pause
+
+    def refutes_busy(self, sent_at: float, now: float) -> bool:
+        """Whether an admitted answer to an attempt sent at ``sent_at`` says the last busy
+        pause misread its 429: the attempt was sent before it, so the window was not others'
+        alone (a burst into a window others filled is refused whole); then :meth:`cut`.
+
+        The 429 that started the pause came before this answer: answers to one burst
+        arrive in any order, and the answered count it was judged by missed this one.
+        """
+        if sent_at < self._busy_since <= now < self.busy_until:
+            self._busy_since = math.inf
+            self.busy_until = -math.inf
+            return True
+        return False
 
     def cut(self, now: float, admitted: Sequence[int]) -> float:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
@@ -284,6 +313,10 @@ class LimitLearner:
         policy = self.policy
         observed = self._observed(admitted)
         level = min(self.factor, max(policy.floor, observed))
+        if self._raised_at is not None and self._proven is not None:
+            # A failed probe: the level its ramp began from held a whole period, which
+            # says more than the window's count now (answers still in flight are not in it).
+            level = max(level, min(self._proven, self.factor - self.unit))
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
             # too much now (the limit dropped by a request, or traffic near the limit
@@ -308,6 +341,25 @@ class LimitLearner:
         self.factor = level
         self._changed_at = now
         self._next_probe_at = now + self._interval * self.period if level < 1.0 else math.inf
+        return level
+
+    def probe_refused(self, now: float) -> float:
+        """After a 429, while a raised level waits for its confirmation, to an attempt sent
+        before the raise: the level below it was already all the service admits, so the
+        raised one cannot hold. The factor to go back to (the one raised from); the next
+        probe waits as after a cut.
+
+        Such an answer teaches nothing about the raised level itself (:meth:`teaches`),
+        but confirming the raise by the answers that pass would go on raising into a
+        full window, and pay a whole burst of 429s for it.
+        """
+        level = self._raised_from
+        self._interval = min(self._interval * 2, self._probe_cap(now, level))
+        self._raised_at = None
+        self._step = 1
+        self.factor = level
+        self._changed_at = now
+        self._next_probe_at = now + self._interval * self.period
         return level
 
     def _held(self, now: float) -> None:
@@ -357,11 +409,17 @@ class LimitLearner:
                 return None
             # The raised level held: a larger step.
             self._step *= 2
+            if now - self._changed_at >= self.period:
+                self._proven = self.factor
         elif now < self._next_probe_at:
             return None
+        else:
+            # A ramp begins: the level it starts from held a whole period, or nothing is proven.
+            self._proven = self.factor if now - self._changed_at >= self.period else None
         # Whole requests of the smallest rule: from n admitted per period to n + step.
         admitted = learned_amount(self._smallest, self.factor)
         target = min(1.0, (admitted + self._step) / self._smallest)
+        self._raised_from = self.factor
         self._raised_at = now if target < 1.0 else None
         self.factor = target
         self._changed_at = now

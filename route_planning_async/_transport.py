@@ -65,13 +65,14 @@ class AiohttpTransport:
             self._options["timeout"] = timeout
         if headers:
             self._options["headers"] = dict(headers)
-        if "Content-Type" not in session.skip_auto_headers:
-            # aiohttp adds "Content-Type: application/octet-stream" to a POST or
-            # PATCH without a body; the client's own session skips it for every
-            # request, a borrowed one is told so per request. A request with a
-            # body names its Content-Type itself.
-            self._options["skip_auto_headers"] = ("Content-Type",)
+        # A request with a body names its Content-Type itself.
         self._body_options = {**self._options, "headers": {**headers, "Content-Type": JSON_CONTENT_TYPE}}
+        # aiohttp adds "Content-Type: application/octet-stream" to a POST, PUT or
+        # PATCH without a body (an action call); only those are told to skip it,
+        # since asking aiohttp to skip a header costs it time on every request.
+        self._action_options = dict(self._options)
+        if "Content-Type" not in session.skip_auto_headers:
+            self._action_options["skip_auto_headers"] = ("Content-Type",)
         # Every form of the key, to scrub from the text of an error (the key is
         # in ``headers`` or in the session's own default headers).
         self._secrets = _secret_forms(headers.get("Authorization") or session.headers.get("Authorization"))
@@ -83,7 +84,12 @@ class AiohttpTransport:
         url = self._base_url + request.path
         # Action calls without a body send neither a body nor a Content-Type
         # (contract, General conventions).
-        options = self._options if request.body is None else {**self._body_options, "data": request.body}
+        if request.body is not None:
+            options = {**self._body_options, "data": request.body}
+        elif request.method in _BODY_METHODS:
+            options = self._action_options
+        else:
+            options = self._options
         if client_timeout is not None:
             options = {**options, "timeout": client_timeout}
         if request.query:
@@ -171,6 +177,9 @@ def _certificate_error(exc: BaseException) -> ssl.SSLCertVerificationError | Non
         found = exc.__cause__
     return found if isinstance(found, ssl.SSLCertVerificationError) else None
 
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+"""The methods aiohttp gives a default Content-Type when they carry no body."""
 
 _CREDENTIAL_HEADERS = frozenset({"authorization", "proxy-authorization", "cookie"})
 

@@ -146,6 +146,7 @@ from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
 from route_planning_async._scheduler._clock import Clock, LoopClock
+from route_planning_async._scheduler._line import Line
 from route_planning_async._stats import CategoryStats
 
 __all__ = ["Lane", "Send"]
@@ -196,9 +197,7 @@ class Lane:
         self._refused: collections.deque[tuple[float, int]] = collections.deque()
         self._warned_level = 1.0
         self._refused_since_warning = 0
-        self._queue: collections.deque[asyncio.Future[None]] = collections.deque()
-        self._abandoned = 0
-        self._head_taken = False
+        self._line = Line()
         self._wake: asyncio.Future[None] | None = None
         self._wake_at = -math.inf
         self._shortest_period = min((rule.period for rule in rules), default=0.0)
@@ -215,6 +214,9 @@ class Lane:
         self._gate: int | None = None
         self._gated = 0
         self.rate_factor = 1.0
+        self.busy_pause = False
+        """Whether the category waits out a window it judged busy (others spent it): an
+        admitted answer may still refute that (:meth:`after_answer`), at any rate factor."""
         self.requests = 0
         self.sent = 0
         self.sent_weight = 0
@@ -280,13 +282,10 @@ class Lane:
         started = now = self._clock.now()
         self.waiting += 1
         try:
-            # Whenever the queue holds anybody, the head is taken (it empties the
-            # queue before letting go), so this is the one test that keeps FIFO.
-            if self._head_taken:
-                await self._wait_in_line(first)
+            if self._closed:
+                raise RoutePlanningError("the client was closed")
+            if await self._line.take_head(first):
                 now = self._clock.now()
-            else:
-                self._head_taken = True
             try:
                 while True:
                     if self._closed:
@@ -312,7 +311,7 @@ class Lane:
                     if self._gate is not None:
                         self._gated += 1
             finally:
-                self._pass_head()
+                self._line.pass_head()
         finally:
             self.waiting -= 1
         self.rate_factor = grant.rate_factor
@@ -320,41 +319,6 @@ class Lane:
             self._learner.sync(grant.rate_factor, now)
         self.wait_seconds += now - started
         return grant, now
-
-    async def _wait_in_line(self, first: bool) -> None:
-        if self._closed:
-            raise RoutePlanningError("the client was closed")
-        turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        if first:
-            self._queue.appendleft(turn)
-        else:
-            self._queue.append(turn)
-        try:
-            await turn
-        except asyncio.CancelledError:
-            if turn.done() and not turn.cancelled():
-                # Promoted, then cancelled before it could run: hand the head on.
-                self._pass_head()
-            else:
-                self._forget_abandoned()
-            raise
-
-    def _forget_abandoned(self) -> None:
-        # Cancelled waiters are skipped lazily when the head passes; compacting
-        # now and then keeps mass cancellation behind a blocked head from piling up.
-        self._abandoned += 1
-        if self._abandoned > 64 and self._abandoned * 2 > len(self._queue):
-            self._queue = collections.deque(turn for turn in self._queue if not turn.done())
-            self._abandoned = 0
-
-    def _pass_head(self) -> None:
-        while self._queue:
-            turn = self._queue.popleft()
-            if not turn.done():
-                turn.set_result(None)
-                return
-            self._abandoned = max(0, self._abandoned - 1)
-        self._head_taken = False
 
     async def _wait_for_capacity(self, wait: float) -> None:
         """Sleep the ``wait`` seconds the backend answered, or less if poked."""
@@ -473,6 +437,7 @@ class Lane:
                 # everything in the service's window now (ours too) has left it, and
                 # keep the level (the learner's docstring, "Others on the key").
                 pause = busy
+                self.busy_pause = True
                 logger.info(
                     "%s: 429 though the service admitted %s of ours in its window: the budget is busy "
                     "(another process on the key?); waiting %.3g s, then sending at %s",
@@ -489,6 +454,10 @@ class Lane:
                     # arrival, not a lower limit. Anchor answered slots later from now on.
                     self._anchor.late_arrival()
                 self._log_cut(learner, admitted)
+        elif learner is not None and learner.probing:
+            # Refused at the level below the probe: the probe fails with it.
+            factor = learner.probe_refused(now)
+            logger.debug("%s: 429 while probing; back to %s", self.key, _rule_text(learner.learned()[0]))
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
         if learner is not None:
             learner.sync(self.rate_factor, now)
@@ -533,10 +502,20 @@ class Lane:
         learner = self._learner
         if learner is None:
             return
+        now = self._clock.now()
+        if self.busy_pause:
+            self.busy_pause = learner.busy_until > now
+        if learner.refutes_busy(sent_at, now):
+            # Part of the burst the pause was for passed: the service admits that much.
+            self.busy_pause = False
+            admitted = await self._admitted(learner, now)
+            self.rate_factor = await self._backend.penalize(self.key, 0.0, learner.cut(now, admitted), now)
+            learner.sync(self.rate_factor, now)
+            self._log_cut(learner, admitted)
+            return
         if learner.corrects(sent_at):
             # Sent before the last cut and admitted: the cut counted it as in flight. If the
             # window now shows more admitted than the cut allowed, it was too deep.
-            now = self._clock.now()
             level = learner.correct(now, await self._admitted(learner, now))
             if level is not None:
                 self.rate_factor = await self._backend.recover(self.key, level)
@@ -561,12 +540,7 @@ class Lane:
 
     def close(self) -> None:
         self._closed = True
-        closed = RoutePlanningError("the client was closed")
-        while self._queue:
-            turn = self._queue.popleft()
-            if not turn.done():
-                turn.set_exception(closed)
-        self._abandoned = 0
+        self._line.close(RoutePlanningError("the client was closed"))
         self.poke()
 
 

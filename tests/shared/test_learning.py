@@ -192,3 +192,57 @@ def test_the_learner_alone() -> None:
     assert learner.cut(2.0, [3]) == pytest.approx(0.3)
     assert learner.probe(3.5, 3.4) is None
     assert learner.probe(4.0, 3.9) == pytest.approx(0.4)
+
+
+def test_a_failed_probe_goes_back_to_the_level_that_held() -> None:
+    learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    assert learner.cut(0.5, [7]) == pytest.approx(0.7)
+    # 7 held a whole period: the probe to 8 starts from a proven level.
+    assert learner.probe(1.6, 1.5) == pytest.approx(0.8)
+    # Refused at 8 while answers of the 7 were still in flight (the window shows 5): back
+    # to 7, not to the count of the moment.
+    assert learner.cut(1.7, [5]) == pytest.approx(0.7)
+
+
+def test_a_refusal_below_a_probe_fails_the_probe() -> None:
+    learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    learner.cut(0.5, [7])
+    assert learner.probe(1.6, 1.5) == pytest.approx(0.8)
+    # A 429 to an attempt sent before the raise teaches nothing of 8 itself...
+    assert not learner.teaches(1.55)
+    # ...but 7 was already full: the probe cannot hold, and the next one waits as after a cut.
+    assert learner.probe_refused(1.62) == pytest.approx(0.7)
+    assert not learner.probing
+    assert learner.probe(2.6, 2.55) is None
+    assert learner.probe(3.7, 3.65) == pytest.approx(0.8)
+
+
+def test_an_admitted_answer_refutes_a_busy_pause() -> None:
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    # The first 429 of a fresh burst comes before any admitted answer: the window looks busy.
+    assert learner.busy(0.005, [0], 0.0) == pytest.approx(1.0)
+    assert learner.busy_until == pytest.approx(1.005)
+    # An attempt sent after the pause began proves nothing; one of the burst itself does.
+    assert not learner.refutes_busy(0.01, 0.02)
+    assert learner.refutes_busy(0.0, 0.006)
+    assert not learner.refutes_busy(0.0, 0.007)  # once
+    assert learner.cut(0.006, [3]) == pytest.approx(0.3)
+
+
+def test_a_fresh_burst_partly_refused_is_not_sent_again_in_full() -> None:
+    # The service admits 3 of the first 10 and counts the refused ones: the answers
+    # that pass refute the busy pause, so the next period sends 3, not 10 again.
+    # Answers come back in any order (2 to 4 ms each way), refusals often first.
+    rng = random.Random(3)
+    service = LimitedService(
+        [SlidingWindow(3, 1.0, count_refused=True)],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+    scheduler, answers = read_for(service, 2.5)
+    assert all(answer.status == 200 for answer in answers)
+    assert service.refused <= 8
+    assert scheduler.stats[Category.READ].learned_limits == (Rule(3, 1.0),)

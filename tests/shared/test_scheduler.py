@@ -488,7 +488,7 @@ def test_mass_cancellation_behind_a_blocked_head_does_not_pile_up() -> None:
         await asyncio.sleep(0)
         assert scheduler.stats[Category.OPTIMIZE].queued == 100
         lane = scheduler._lanes[Category.OPTIMIZE]
-        assert len(lane._queue) <= 2 * 100 + 64
+        assert len(lane._line._queue) <= 2 * 100 + 64
         await asyncio.gather(tasks[0], *tasks[9_901:])
         return [a.at for a in service.arrivals]
 
