@@ -178,6 +178,24 @@ class RateLimitBackend(Protocol):
             The rate factor now in force.
         """
 
+    async def claim_probe(self, key: str, turn: float, now: float) -> float:
+        """Take the key's turn to probe its rate factor upward, for every process sharing it.
+
+        Atomically: while a turn taken earlier lasts, answer the seconds left of
+        it; else start a turn of ``turn`` seconds and answer 0.0. Processes
+        sharing a backend then probe one at a time, a turn apart, rather than
+        each at its own pace (a process that sends little may never see the
+        factor change while another's probe fails, and probe again at once).
+
+        Args:
+            key: The scheduler's key of the category.
+            turn: Seconds before anybody may probe again (the wait after a failed probe).
+            now: The scheduler's clock.
+
+        Returns:
+            0.0 when the turn is the caller's, else the seconds until the current one ends.
+        """
+
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
 
@@ -230,6 +248,8 @@ class _Bucket:
     """No slot is granted before this time."""
     rate_factor: float = 1.0
     """The learned share of every rule's amount (1.0: the configured limits)."""
+    probe_turn_until: float = -math.inf
+    """Nobody probes the rate factor upward before this time (:meth:`RateLimitBackend.claim_probe`)."""
     counts: bool = True
     """Whether answered slots count (the key has rules; without, only its pause applies)."""
 
@@ -339,6 +359,13 @@ class InMemoryBackend(RateLimitBackend):
         bucket = self._buckets[key]
         bucket.rate_factor = max(bucket.rate_factor, min(1.0, factor))
         return bucket.rate_factor
+
+    async def claim_probe(self, key: str, turn: float, now: float) -> float:
+        bucket = self._buckets[key]
+        if now < bucket.probe_turn_until:
+            return bucket.probe_turn_until - now
+        bucket.probe_turn_until = now + turn
+        return 0.0
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         return self._buckets[key].usage(rules, now)

@@ -276,8 +276,13 @@ def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     try:
         if body[:1] in _JSON_OPENERS:
             # A body opening with { or [ is UTF-8 without a BOM (UTF-16 and UTF-32 would
-            # hold zero bytes): decoded at once, without json.loads's encoding sniffing.
-            return _JSON.decode(body.decode())
+            # hold zero bytes): decoded at once, without json.loads's encoding sniffing
+            # or the whitespace it skips (only whitespace may follow the value).
+            text = body.decode()
+            data, end = _JSON.raw_decode(text)
+            if end != len(text) and not text[end:].isspace():
+                raise ValueError("extra data after the JSON value")
+            return data
         return json.loads(body)
     except ValueError:
         preview = response.body[:80].decode("utf-8", "replace")

@@ -95,9 +95,13 @@ causes apart:
 
 Processes sharing a backend are one user of the budget: their slots are in
 ``usage``, a cut or a probe by any of them is every one's (the backend keeps the
-lowest cut and the highest probe), and a change one of them sees made by another
-defers its own next probe by an interval, so they probe one at a time rather
-than four times as often.
+lowest cut and the highest probe). They probe one at a time rather than four
+times as often: a ramp upward begins only with the backend's turn to probe
+(``claim_probe``), which lasts the wait that follows a failed probe; a cut one
+of them sees made by another spaces its own probes as a cut of its own would;
+and a probe one of them sees made by another defers its own by an interval. (A
+process that sends little may never see another's probe fail: the turn is what
+keeps it from probing again at once.)
 
 Assumptions: the service counts one budget per key and category (a sliding log
 or a bucket; refused requests may count), others are steady or gone (a process
@@ -240,6 +244,11 @@ class LimitLearner:
             self._active_since = now
             self._changed_at = now
         if abs(factor - self.factor) > 1e-12:
+            if factor < self.factor:
+                # Another process's cut is this one's too: the wait before its next probe
+                # grows as after a cut of its own. (Whether the level cut from held, only
+                # the process that cut can tell: this one may not have sent for a while.)
+                self._space_probes(now, factor)
             self.factor = factor
             self._changed_at = now
             if factor >= 1.0:
@@ -327,13 +336,7 @@ class LimitLearner:
             # The level in force before this 429 held for a whole period, and was no
             # probe waiting for its confirmation: remember it.
             self._held(now)
-        if self._last_cut_level is None:
-            self._interval = policy.first_probe if self._high is not None else policy.first_probe_unproven
-        else:
-            # Every further cut: probe less often (each failed probe costs a 429). A
-            # level that held a while ago keeps the wait short (_probe_cap).
-            self._interval = min(self._interval * 2, self._probe_cap(now, level))
-        self._last_cut_level = level
+        self._space_probes(now, level)
         self._cut_at = now
         self._raised_at = None
         self._step = 1
@@ -361,6 +364,17 @@ class LimitLearner:
         self._changed_at = now
         self._next_probe_at = now + self._interval * self.period
         return level
+
+    def _space_probes(self, now: float, level: float) -> None:
+        """A cut to ``level``: the wait before the next probe."""
+        policy = self.policy
+        if self._last_cut_level is None:
+            self._interval = policy.first_probe if self._high is not None else policy.first_probe_unproven
+        else:
+            # Every further cut: probe less often (each failed probe costs a 429). A
+            # level that held a while ago keeps the wait short (_probe_cap).
+            self._interval = min(self._interval * 2, self._probe_cap(now, level))
+        self._last_cut_level = level
 
     def _held(self, now: float) -> None:
         """The level in force held: remember it, unless a higher one held within ``memory``."""
@@ -396,6 +410,21 @@ class LimitLearner:
             sent = learned_amount(self._smallest, level)
             return min(policy.recent_probe_interval, max(1.0, 1.0 / (policy.probe_share * sent)))
         return policy.max_probe_interval
+
+    def ramp_due(self, now: float) -> bool:
+        """Whether :meth:`probe` would begin a ramp upward now (the shared backend's turn
+        is claimed first: :meth:`defer_probe`)."""
+        return self.factor < 1.0 and self._raised_at is None and now >= self._next_probe_at
+
+    @property
+    def probe_turn(self) -> float:
+        """Seconds before anybody sharing the backend may probe after a probe begun now:
+        the wait that follows it if it fails."""
+        return min(self._interval * 2, self._probe_cap(self._changed_at, self.factor)) * self.period
+
+    def defer_probe(self, until: float) -> None:
+        """Another process sharing the backend has the turn to probe: wait for its end."""
+        self._next_probe_at = max(self._next_probe_at, until)
 
     def probe(self, now: float, sent_at: float) -> float | None:
         """After an answer that is not a 429, to an attempt sent at ``sent_at``: the

@@ -525,6 +525,12 @@ class Lane:
                 )
                 self.poke()
             return
+        if learner.ramp_due(now):
+            # One probe at a time among the processes sharing the backend.
+            wait = await self._backend.claim_probe(self.key, learner.probe_turn, now)
+            if wait > 0:
+                learner.defer_probe(now + wait)
+                return
         target = learner.probe(self._clock.now(), sent_at)
         if target is None:
             return

@@ -99,7 +99,7 @@ class RedisBackend(RateLimitBackend):
     It fails closed: a request Redis did not admit is not sent. The methods
     called after a request was sent (:meth:`release`, :meth:`cancel`,
     :meth:`recover`) only log their failures, on the ``route_planning_async.redis``
-    logger.
+    logger; :meth:`claim_probe` logs its failure and gives the turn.
 
     Every process sharing a ``key_prefix`` must configure the same rules. The
     first acquisition in a category stores its rules under the prefix, kept as
@@ -338,6 +338,19 @@ class RedisBackend(RateLimitBackend):
             return self._factors.get(key, 1.0)
         self._factors[key] = learned
         return learned
+
+    async def claim_probe(self, key: str, turn: float, now: float) -> float:
+        """On Redis's clock. When Redis cannot be reached the turn is the caller's: a probe
+        out of turn costs at most a 429, and acquisitions fail closed anyway."""
+        penalty = self.keys(key)[2]
+        try:
+            wait_us = await self._call(
+                self._scripts.claim_probe, (penalty,), [turn * _MICROS, self._horizon_us(key)]
+            )
+        except RedisBackendError as exc:
+            logger.warning("%s; probing without a turn", exc)
+            return 0.0
+        return int(wait_us) / _MICROS
 
     @_fails_closed
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:

@@ -35,6 +35,7 @@ class Scripts:
     cancel: AsyncScript
     penalize: AsyncScript
     recover: AsyncScript
+    claim_probe: AsyncScript
     usage: AsyncScript
 
     @classmethod
@@ -54,5 +55,6 @@ class Scripts:
             cancel=client.register_script(prelude + _source("cancel")),
             penalize=client.register_script(prelude + _source("penalize")),
             recover=client.register_script(prelude + _source("recover")),
+            claim_probe=client.register_script(prelude + _source("claim_probe")),
             usage=client.register_script(prelude + _source("usage")),
         )

@@ -247,6 +247,25 @@ async def test_a_pause_is_never_shortened(
 
 
 @pytest.mark.asyncio
+async def test_processes_take_turns_to_probe(
+    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+) -> None:
+    async with (
+        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
+        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
+    ):
+        _, _, penalty, _ = first.keys("read")
+        assert await first.claim_probe("read", 0.05, 0.0) == 0.0
+        # The turn is the first process's for 50 ms, on Redis's clock.
+        wait = await second.claim_probe("read", 0.05, 0.0)
+        assert 0.0 < wait <= 0.05
+        assert await redis_client.hget(penalty, "probe") is not None
+        assert await redis_client.pttl(penalty) > 0  # forgotten with the learned factor
+        await sleep_until(redis_client, float(await redis_client.hget(penalty, "probe") or 0))
+        assert await second.claim_probe("read", 0.05, 0.0) == 0.0
+
+
+@pytest.mark.asyncio
 async def test_usage_counts_in_flight_and_trailing_slots_per_rule(
     redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
 ) -> None:

@@ -34,7 +34,7 @@ def test_without_redis_py_the_import_names_the_extra() -> None:
 
 
 def test_the_contract_has_every_method_of_a_backend() -> None:
-    assert CONTRACT == ["acquire", "release", "cancel", "penalize", "recover", "usage"]
+    assert CONTRACT == ["acquire", "release", "cancel", "penalize", "recover", "claim_probe", "usage"]
 
 
 @pytest.mark.parametrize("backend", [InMemoryBackend, RedisBackend])

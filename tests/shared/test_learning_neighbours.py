@@ -260,6 +260,8 @@ def test_processes_sharing_a_backend_learn_a_lower_limit_together() -> None:
 
     run_virtual(main)
     assert all(answer.status == 200 for answer in answers)
-    # Within 1.1x of the ideal over the last 100 s, and the probes' 429s shared, not multiplied.
+    # Within 1.1x of the ideal over the last 100 s, and the probes' 429s shared, not multiplied:
+    # they take turns through the backend (RateLimitBackend.claim_probe), and a process that
+    # sees another's cut spaces its own probes as after a cut of its own.
     assert service.admitted_between(20.0, 120.0) >= 0.9 * 5 * 100
-    assert service.refused <= 0.08 * len(service.arrivals)
+    assert service.refused <= 0.04 * len(service.arrivals)

@@ -667,6 +667,11 @@ def test_backend_contract_of_the_in_memory_backend() -> None:
         assert await backend.recover("p", 0.7) == 0.7
         assert await backend.recover("p", 0.6) == 0.7
         assert await backend.recover("p", 2.0) == 1.0
+        # One turn to probe at a time: the next caller is told how long the turn lasts.
+        assert await backend.claim_probe("p", 4.0, 20.0) == 0.0
+        assert await backend.claim_probe("p", 1.0, 21.0) == 3.0
+        assert await backend.claim_probe("q", 1.0, 21.0) == 0.0  # per key
+        assert await backend.claim_probe("p", 1.0, 24.0) == 0.0
 
     run_virtual(main)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 import email.utils
+import json
 
 import pytest
 
@@ -35,6 +36,15 @@ def answer(status: int, body: bytes, **headers: str) -> Response:
 
 def test_a_2xx_json_body_is_decoded() -> None:
     assert decode(GET, answer(200, b'{"id": "plans/p1"}')) == {"id": "plans/p1"}
+
+
+@pytest.mark.parametrize("body", [b'{"a": 1}\n', b"[1, 2] \r\n\t", b'{"a": "\xc3\xa9"}'])
+def test_a_json_value_may_be_followed_by_whitespace_only(body: bytes) -> None:
+    assert decode(GET, answer(200, body)) == json.loads(body)
+    with pytest.raises(ServerError, match="not JSON"):
+        decode(GET, answer(200, body + b"x"))
+    with pytest.raises(ServerError, match="not JSON"):
+        decode(GET, answer(200, body.strip() + b"{}"))
 
 
 def test_an_empty_2xx_body_decodes_to_none() -> None:
