@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import sys
+import textwrap
 import tomllib
 from collections.abc import Mapping
 from pathlib import Path
@@ -21,12 +22,16 @@ from route_planning_async._limits import Category, RateLimits, Rule
 
 __all__ = ["LIMITS_FILE_FORMAT", "limits_from_data", "load_data", "read_limits_file"]
 
-LIMITS_FILE_FORMAT = """\b
-Limits file (--limits FILE): categories read, write, batch_import, optimize,
-driver_create, driver_import, each a list of rules {amount, period in
-seconds, per: request (default) or weight (stops in a batch)}; categories
-not named keep the contract's rules, an empty list makes one unlimited.
-  JSON: {"read": [{"amount": 20, "period": 1}], "optimize": []}
+_CATEGORIES_TEXT = textwrap.fill(
+    f"Limits file (--limits FILE): categories {', '.join(category.value for category in Category)}, "
+    "each a list of rules {amount, period in seconds, per: request (default) or weight "
+    "(stops in a batch)}; categories not named keep the contract's rules, an empty list "
+    "makes one unlimited.",
+    width=76,
+)
+LIMITS_FILE_FORMAT = f"""\b
+{_CATEGORIES_TEXT}
+  JSON: {{"read": [{{"amount": 20, "period": 1}}], "optimize": []}}
   TOML: optimize = []
         [[read]]
         amount = 20

@@ -11,10 +11,12 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import attrs
 import pytest
 
 from route_planning_async._cli import _progress
 from route_planning_async._cli._render import line_ranges
+from route_planning_async._limits import Category
 from route_planning_async.emulator import Fault
 
 if TYPE_CHECKING:
@@ -147,8 +149,14 @@ def test_ctrl_c_stops_writes_the_rest_and_exits_130_then_skip_existing_resumes(
             pressed.append(progress)
             signal.raise_signal(signal.SIGINT)
 
+    # The client at the emulator's pace (a contract minute lasts half a second), as a user
+    # testing against a sped-up emulator configures it: the resume then waits half a
+    # second for a window, not a real minute.
+    limits = tmp_path / "limits.json"
+    rules = served_emulator.emulator.config.server_limits.for_category(Category.BATCH_IMPORT)
+    limits.write_text(json.dumps({"batch_import": [attrs.asdict(rule) for rule in rules]}))
     monkeypatch.setattr(_progress, "on_progress_event", press_ctrl_c)
-    result = run("stops", "import", plan, source)
+    result = run("stops", "import", plan, source, "--limits", limits)
     assert result.exit_code == 130, result.stderr
     assert "stopping: no new batches" in result.stderr
     remaining = tmp_path / "s.remaining.csv"
@@ -161,7 +169,7 @@ def test_ctrl_c_stops_writes_the_rest_and_exits_130_then_skip_existing_resumes(
     assert f"imported {stored} of 1500" in result.stderr
 
     monkeypatch.setattr(_progress, "on_progress_event", lambda progress: None)
-    again = run.json("stops", "import", plan, source, "--skip-existing")
+    again = run.json("stops", "import", plan, source, "--skip-existing", "--limits", limits)
     assert again["skipped"] == stored
     assert again["imported"] == again["summary"]["created"] == 1500 - stored
     keys = [stop["recipient"]["externalId"] for stop in served_emulator.plan_stops(plan)]

@@ -54,6 +54,12 @@ def test_named_limits() -> None:
     assert parse_limits("public-docs") == RateLimits.public_docs()
 
 
+def test_the_help_names_every_category_a_file_may_hold(run: Cli) -> None:
+    help_text = " ".join(run("stops", "import", "--help", connect=False).stdout.split())
+    named = help_text.split("Limits file (--limits FILE): categories ", 1)[1].split(", each a list", 1)[0]
+    assert named.split(", ") == [category.value for category in Category]
+
+
 def test_a_toml_file_replaces_the_categories_it_names(tmp_path: Path) -> None:
     limits = parse_limits(str(_write(tmp_path / "limits.toml", GOOD_TOML)))
     contract = RateLimits.default()
