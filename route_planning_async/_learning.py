@@ -416,11 +416,10 @@ class LimitLearner:
         is claimed first: :meth:`defer_probe`)."""
         return self.factor < 1.0 and self._raised_at is None and now >= self._next_probe_at
 
-    @property
-    def probe_turn(self) -> float:
-        """Seconds before anybody sharing the backend may probe after a probe begun now:
-        the wait that follows it if it fails."""
-        return min(self._interval * 2, self._probe_cap(self._changed_at, self.factor)) * self.period
+    def probe_turn(self, now: float) -> float:
+        """Seconds before anybody sharing the backend may probe after a probe begun at
+        ``now``: the wait that follows it if it fails."""
+        return min(self._interval * 2, self._probe_cap(now, self.factor)) * self.period
 
     def defer_probe(self, until: float) -> None:
         """Another process sharing the backend has the turn to probe: wait for its end."""

@@ -527,7 +527,7 @@ class Lane:
             return
         if learner.ramp_due(now):
             # One probe at a time among the processes sharing the backend.
-            wait = await self._backend.claim_probe(self.key, learner.probe_turn, now)
+            wait = await self._backend.claim_probe(self.key, learner.probe_turn(now), now)
             if wait > 0:
                 learner.defer_probe(now + wait)
                 return
