@@ -392,9 +392,9 @@ def structure_items(value: Any, hook: Callable[[Any, Any], T], cl: Any) -> list[
     return result
 
 
-def structure_with(converter: cattrs.Converter, data: Any, cl: type[T]) -> T:
-    """JSON data -> an instance of ``cl`` through ``converter``; a :class:`DecodeError` if it cannot be."""
-    hook: Callable[[Any, Any], T] = converter.get_structure_hook(cl)
+def structure_with(hook: Callable[[Any, Any], T], data: Any, cl: type[T]) -> T:
+    """JSON data -> an instance of ``cl`` through its structure ``hook``; a :class:`DecodeError`
+    if it cannot be."""
     try:
         return hook(data, cl)
     except DecodeError:
@@ -434,6 +434,8 @@ class Codec:
         self._hooks: Final = hooks
         self.converter: Final = self.make_converter()
         """The converter the version's client uses."""
+        # Each class's hook, looked up in cattrs' dispatch once rather than per answer.
+        self._structure_hooks: dict[Any, Callable[[Any, Any], Any]] = {}
 
     def make_converter(self) -> cattrs.Converter:
         """A new converter configured for the version's JSON."""
@@ -441,12 +443,17 @@ class Codec:
 
     def structure(self, data: Any, cl: type[T]) -> T:
         """JSON data -> an instance of the model ``cl``; a :class:`DecodeError` if it cannot be."""
-        return structure_with(self.converter, data, cl)
+        return structure_with(self._hook(cl), data, cl)
 
     def structure_list(self, data: Any, cl: type[T]) -> list[T]:
         """A JSON array -> a list of ``cl``; a :class:`DecodeError` naming ``[index]`` if it cannot be."""
-        hook: Callable[[Any, Any], T] = self.converter.get_structure_hook(cl)
-        return structure_items(data, hook, cl)
+        return structure_items(data, self._hook(cl), cl)
+
+    def _hook(self, cl: type[T]) -> Callable[[Any, Any], T]:
+        hook = self._structure_hooks.get(cl)
+        if hook is None:
+            hook = self._structure_hooks[cl] = self.converter.get_structure_hook(cl)
+        return hook
 
     def unstructure(self, value: Any) -> Any:
         """A model or input -> its JSON data (camelCase; UNSET input fields omitted)."""
