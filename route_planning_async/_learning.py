@@ -83,12 +83,13 @@ causes apart:
   while they last; the refusals estimate ``O`` as the level that held less the
   level cut to). The level cut from had held (``memory``), so the gap is taken
   as lent, not lost: probes come every ``1 / (probe_share x n)`` periods for
-  ``n`` requests per period, at most ``recent_probe_interval`` (4 periods), and a
+  ``n`` requests per period, at most ``recent_probe_interval`` (3 periods), and a
   probe that passes doubles its step per ``confirm``: when the others stop, the
   category is back at its full rate within about ``recent_probe_interval`` plus
-  half a period. The price is one 429 per probe while they stay, ``1 / (4 n)``
-  of the traffic at most: 3.6% for a remainder of 7 requests per period, 5% for
-  5, 8% for 3. No client can do better with one-request probes: coming back
+  a period or two (a limit that dropped for a while and came back is met the
+  same way). The price is one 429 per probe while they stay, ``1 / (3 n)`` of
+  the traffic at least: 4.8% for a remainder of 7 requests per period, 6.7% for
+  5, 11% for 3. No client can do better with one-request probes: coming back
   within ``R`` periods needs a probe at least every ``R`` periods, and each
   costs a 429 while the others stay. Others that stay longer than ``memory``
   periods become the limit (probes back off to ``max_probe_interval``).
@@ -181,13 +182,13 @@ class LearningPolicy:
     first_probe: float = attrs.field(default=1.0, converter=float, validator=_positive)
     """Periods after a first cut before the first probe upward, when the level cut from
     had held (a limit that dropped is likely to come back)."""
-    first_probe_unproven: float = attrs.field(default=8.0, converter=float, validator=_positive)
+    first_probe_unproven: float = attrs.field(default=16.0, converter=float, validator=_positive)
     """Periods after a first cut before the first probe upward, when no higher level
     ever held: the configured limits were never the service's, so the cut is likely
     its real limit, and an early probe would only cost a 429."""
     max_probe_interval: float = attrs.field(default=32.0, converter=float, validator=_positive)
     """The longest wait between probes while the limit stays where it was cut to."""
-    recent_probe_interval: float = attrs.field(default=4.0, converter=float, validator=_positive)
+    recent_probe_interval: float = attrs.field(default=3.0, converter=float, validator=_positive)
     """The longest wait between probes while a higher level held within ``memory`` periods."""
     memory: float = attrs.field(default=60.0, converter=float, validator=_positive)
     """How many periods a level that held is remembered."""
