@@ -19,7 +19,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from support.limited_service import LimitedService, Limiter, SlidingWindow, TokenBucket
+from support.limited_service import LimitedService, Limiter, SlidingWindow, TokenBucket, run_requests
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._core import Request, Response
@@ -52,23 +52,14 @@ def _import(
     service: LimitedService, batches: int, seed: int, workers: int = 10
 ) -> tuple[float, list[Response], Scheduler]:
     """``batches`` batch imports of 100 stops by ``workers`` tasks, from now; answers the time taken."""
-    answers: list[Response] = []
 
-    async def main() -> tuple[float, Scheduler]:
+    async def main() -> tuple[float, list[Response], Scheduler]:
         started = virtual_loop().time()
         scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
-        todo = list(range(batches))
+        answers = await run_requests(scheduler, IMPORT, service.send, batches, workers)
+        return virtual_loop().time() - started, answers, scheduler
 
-        async def worker() -> None:
-            while todo:
-                todo.pop()
-                answers.append(await scheduler.run(IMPORT, service.send))
-
-        await asyncio.gather(*(worker() for _ in range(workers)))
-        return virtual_loop().time() - started, scheduler
-
-    elapsed, scheduler = run_virtual(main)
-    return elapsed, answers, scheduler
+    return run_virtual(main)
 
 
 def resume(seed: int, stops: int = 20_000) -> dict[str, Any]:
@@ -85,24 +76,15 @@ def resume(seed: int, stops: int = 20_000) -> dict[str, Any]:
     before = rng.uniform(0.5, IMPORT_PERIOD - 0.5)
     other = service.sender("others")
 
-    answers: list[Response] = []
-
-    async def whole() -> tuple[float, Scheduler]:
+    async def whole() -> tuple[float, list[Response], Scheduler]:
         await asyncio.gather(*(other(IMPORT) for _ in range(10)))
         await asyncio.sleep(before)
         started = virtual_loop().time()
         scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
-        todo = list(range(batches))
+        answers = await run_requests(scheduler, IMPORT, service.send, batches, 10)
+        return virtual_loop().time() - started, answers, scheduler
 
-        async def worker() -> None:
-            while todo:
-                todo.pop()
-                answers.append(await scheduler.run(IMPORT, service.send))
-
-        await asyncio.gather(*(worker() for _ in range(10)))
-        return virtual_loop().time() - started, scheduler
-
-    elapsed, scheduler = run_virtual(whole)
+    elapsed, answers, scheduler = run_virtual(whole)
     own = service.of("client")
     refused = sum(1 for arrival in own if not arrival.admitted)
     return {
@@ -227,21 +209,13 @@ def mismatch(workload: str, mode: str, ratio: float, seed: int) -> dict[str, Any
         service = LimitedService(_limiters(rules, ratio, mode), **_link(rng, 0.02, 0.01))
         n, tasks, request = 200, 10, IMPORT
         units = {"request": n, "weight": 100 * n}
-    answers: list[Response] = []
 
-    async def main() -> float:
+    async def main() -> tuple[float, list[Response]]:
         scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
-        todo = list(range(n))
+        answers = await run_requests(scheduler, request, service.send, n, tasks)
+        return virtual_loop().time(), answers
 
-        async def worker() -> None:
-            while todo:
-                todo.pop()
-                answers.append(await scheduler.run(request, service.send))
-
-        await asyncio.gather(*(worker() for _ in range(tasks)))
-        return virtual_loop().time()
-
-    elapsed = run_virtual(main)
+    elapsed, answers = run_virtual(main)
     admitted = [a.at for a in service.arrivals if a.admitted]
     last_latency = elapsed - max(admitted) if admitted else 0.0
     ideal = _ideal(units, rules, ratio, bucket) + last_latency

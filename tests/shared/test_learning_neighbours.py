@@ -13,9 +13,10 @@ from __future__ import annotations
 import asyncio
 import math
 import random
+from collections.abc import Awaitable, Callable
 
 import pytest
-from support.limited_service import LimitedService, SlidingWindow
+from support.limited_service import LimitedService, SlidingWindow, run_requests
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._backends import InMemoryBackend
@@ -49,39 +50,45 @@ async def neighbour(
     await asyncio.gather(*sending)
 
 
-def resume_import(batches: int, *, others_first: bool) -> tuple[float, LimitedService, Scheduler]:
-    """``batches`` imports of 100 stops by 10 workers, just after another process used the whole window."""
+Other = Callable[[Request], Awaitable[Response]]
+"""Sends one request as the other process on the key."""
+
+
+def import_after(
+    batches: int, others: Callable[[Other], Awaitable[None]]
+) -> tuple[float, LimitedService, Scheduler]:
+    """``batches`` imports of 100 stops by 10 workers, once ``others`` has played the other process
+    on the key (and waited until the restart); the import's time, the service and the scheduler."""
     service = LimitedService(
         [SlidingWindow(10, 60.0), SlidingWindow(1000, 60.0, per_weight=True)], up=0.02, down=0.02
     )
-    answers: list[Response] = []
-    other = service.sender("neighbour")
 
-    async def main() -> tuple[float, Scheduler]:
-        if others_first:
-            # The stopped run: its last window's ten batches, sent at once 20 s before the restart.
-            await asyncio.gather(*(other(IMPORT) for _ in range(10)))
-        await asyncio.sleep(20.0)
+    async def main() -> tuple[float, list[Response], Scheduler]:
+        await others(service.sender("neighbour"))
         started = virtual_loop().time()
         scheduler = Scheduler(IMPORTS, RetryPolicy(rng=random.Random(5)))
-        todo = list(range(batches))
+        answers = await run_requests(scheduler, IMPORT, service.send, batches, 10)
+        return virtual_loop().time() - started, answers, scheduler
 
-        async def worker() -> None:
-            while todo:
-                todo.pop()
-                answers.append(await scheduler.run(IMPORT, service.send))
-
-        await asyncio.gather(*(worker() for _ in range(10)))
-        return virtual_loop().time() - started, scheduler
-
-    elapsed, scheduler = run_virtual(main)
+    elapsed, answers, scheduler = run_virtual(main)
     assert all(answer.status == 200 for answer in answers)
     return elapsed, service, scheduler
 
 
+async def nobody(other: Other) -> None:
+    """A fresh start: nobody used the key."""
+    await asyncio.sleep(20.0)
+
+
+async def a_whole_window(other: Other) -> None:
+    """The stopped run: its last window's ten batches, sent at once 20 s before the restart."""
+    await asyncio.gather(*(other(IMPORT) for _ in range(10)))
+    await asyncio.sleep(20.0)
+
+
 def test_a_resume_after_another_process_used_the_window_waits_one_window() -> None:
-    fresh, _, _ = resume_import(200, others_first=False)
-    resumed, service, scheduler = resume_import(200, others_first=True)
+    fresh, _, _ = import_after(200, nobody)
+    resumed, service, scheduler = import_after(200, a_whole_window)
     own = service.of("client")
     refused = sum(1 for a in own if not a.admitted)
     # 200 batches at 10 a minute: 19 minutes fresh; a resume pays one window, not many.
@@ -92,41 +99,19 @@ def test_a_resume_after_another_process_used_the_window_waits_one_window() -> No
     assert scheduler.stats[Category.BATCH_IMPORT].rate_factor == 1.0
 
 
-def resume_into_a_tail(batches: int) -> tuple[float, LimitedService, Scheduler]:
+async def a_scouted_tail(other: Other) -> None:
     """The emulator's case: the stopped run scouted (2 batches, then 8 five seconds later, a slow
     link), and the restart comes as its first two leave the service's window but not the rest."""
-    service = LimitedService(
-        [SlidingWindow(10, 60.0), SlidingWindow(1000, 60.0, per_weight=True)], up=0.02, down=0.02
-    )
-    answers: list[Response] = []
-    other = service.sender("neighbour")
-
-    async def main() -> tuple[float, Scheduler]:
-        await asyncio.gather(*(other(IMPORT) for _ in range(2)))
-        await asyncio.sleep(5.0)
-        await asyncio.gather(*(other(IMPORT) for _ in range(8)))
-        # The first two arrived at 0.02 s; the restart's first attempt arrives just after they left.
-        await asyncio.sleep(60.05 - virtual_loop().time())
-        started = virtual_loop().time()
-        scheduler = Scheduler(IMPORTS, RetryPolicy(rng=random.Random(5)))
-        todo = list(range(batches))
-
-        async def worker() -> None:
-            while todo:
-                todo.pop()
-                answers.append(await scheduler.run(IMPORT, service.send))
-
-        await asyncio.gather(*(worker() for _ in range(10)))
-        return virtual_loop().time() - started, scheduler
-
-    elapsed, scheduler = run_virtual(main)
-    assert all(answer.status == 200 for answer in answers)
-    return elapsed, service, scheduler
+    await asyncio.gather(*(other(IMPORT) for _ in range(2)))
+    await asyncio.sleep(5.0)
+    await asyncio.gather(*(other(IMPORT) for _ in range(8)))
+    # The first two arrived at 0.02 s; the restart's first attempt arrives just after they left.
+    await asyncio.sleep(60.05 - virtual_loop().time())
 
 
 def test_a_resume_into_the_tail_of_another_run_is_refused_once() -> None:
     # The scouts go out doubling per round trip: the tail refuses one, not the rest of the burst.
-    _, service, _ = resume_into_a_tail(200)
+    _, service, _ = import_after(200, a_scouted_tail)
     own = service.of("client")
     assert sum(1 for a in own if not a.admitted) <= 0.01 * len(own)
 
@@ -135,11 +120,11 @@ def test_a_resume_into_the_tail_of_another_run_is_refused_once() -> None:
     strict=True,
     reason="known miss (issue 26): the restart's scout and one more pass as the other run's first "
     "batches leave the window, the rest is refused by its tail; 2 of 10 admitted reads as a lower "
-    "limit (cut to 2 a minute, first probe 8 periods later) rather than a busy window",
+    "limit (cut to 2 a minute, first probe 16 periods later) rather than a busy window",
 )
 def test_a_resume_into_the_tail_of_another_run_waits_rather_than_cuts() -> None:
-    fresh, _, _ = resume_import(200, others_first=False)
-    resumed, _, scheduler = resume_into_a_tail(200)
+    fresh, _, _ = import_after(200, nobody)
+    resumed, _, scheduler = import_after(200, a_scouted_tail)
     assert scheduler.stats[Category.BATCH_IMPORT].rate_factor == 1.0
     # Measured: 1.35 (the emulator's worst seed: 1.35).
     assert resumed <= 1.10 * (fresh + 60.0)

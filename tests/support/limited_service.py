@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable, Sequence
 import attrs
 
 from route_planning_async._core import Request, Response
+from route_planning_async._scheduler import Scheduler
 
 OK = Response(200, {}, b"{}")
 
@@ -150,3 +151,25 @@ class LimitedService:
     @property
     def refused(self) -> int:
         return sum(1 for a in self.arrivals if not a.admitted)
+
+
+async def run_requests(
+    scheduler: Scheduler,
+    request: Request,
+    send: Callable[[Request], Awaitable[Response]],
+    count: int,
+    tasks: int,
+) -> list[Response]:
+    """``count`` copies of ``request`` through ``scheduler`` from ``tasks`` tasks, each sending its next
+    as soon as its last is answered (a bulk job's workers); the answers, in the order they came."""
+    answers: list[Response] = []
+    left = count
+
+    async def worker() -> None:
+        nonlocal left
+        while left > 0:
+            left -= 1
+            answers.append(await scheduler.run(request, send))
+
+    await asyncio.gather(*(worker() for _ in range(tasks)))
+    return answers
