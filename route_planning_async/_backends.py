@@ -127,18 +127,22 @@ class RateLimitBackend(Protocol):
             A :class:`Grant`, or the seconds to wait before trying again.
         """
 
-    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
         """Anchor the grant's in-flight slot at ``now + extra``.
 
         Called by the scheduler once the attempt ended. ``extra`` may be
         negative: the scheduler anchors an answered slot at its send time plus
-        a margin (see its docstring). Releasing an unknown or already released
-        grant does nothing.
+        a margin (see its docstring). The slot counts in :meth:`acquire`
+        whether or not the service admitted the attempt (a service may count
+        the requests it refuses); :meth:`usage` counts only the admitted ones.
+        Releasing an unknown or already released grant does nothing.
 
         Args:
             grant: The grant of :meth:`acquire`.
             now: The scheduler's clock.
             extra: Seconds added to the anchor (the spread of recent round trips).
+            admitted: Whether the service admitted the attempt: False for a 429,
+                and for an attempt that ended without an answer (unknown).
         """
 
     async def cancel(self, grant: Grant) -> None:
@@ -197,12 +201,15 @@ class RateLimitBackend(Protocol):
         """
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's slots in flight or anchored in the trailing period.
+        """Per rule, the cost of the key's admitted slots anchored in the trailing period.
 
-        That is, the cost of the key's in-flight slots plus that of its anchored
-        slots with ``anchor > now - rule.period``: what the service has seen of
-        this key in its trailing window, as far as the slots tell. The scheduler
-        reads it when a 429 comes, to learn the service's real limit.
+        That is, the cost of the slots released with ``admitted`` (answered
+        without a 429) and ``anchor > now - rule.period``, by every process
+        sharing the key: what the service is known to have admitted of this key
+        in its trailing window. In-flight slots, refused ones and those that
+        ended without an answer are left out: nobody knows yet, or they were not
+        admitted. The scheduler reads it when a 429 comes, to learn the
+        service's real limit.
 
         Args:
             key: The scheduler's key of the category.
@@ -230,7 +237,7 @@ def _split_at_sections(doc: str) -> tuple[str, str]:
     return "\n".join(lines[:at]).strip(), "\n".join(lines[at:]).strip()
 
 
-def _slot_anchor(slot: tuple[float, str, int]) -> float:
+def _slot_anchor(slot: tuple[float, str, int, bool]) -> float:
     return slot[0]
 
 
@@ -238,8 +245,8 @@ def _slot_anchor(slot: tuple[float, str, int]) -> float:
 class _Bucket:
     """The in-memory state of one key."""
 
-    settled: list[tuple[float, str, int]] = attrs.field(factory=list)
-    """Anchored slots as ``(anchor, token, weight)``, sorted by anchor."""
+    settled: list[tuple[float, str, int, bool]] = attrs.field(factory=list)
+    """Anchored slots as ``(anchor, token, weight, admitted)``, sorted by anchor."""
     in_flight: dict[str, int] = attrs.field(factory=dict)
     """In-flight slots: token -> weight."""
     in_flight_weight: int = 0
@@ -275,7 +282,7 @@ class _Bucket:
     def _wait_for(self, rule: Rule, weight: int, now: float) -> float:
         amount = learned_amount(rule.amount, self.rate_factor)
 
-        def expiry(slot: tuple[float, str, int]) -> float:
+        def expiry(slot: tuple[float, str, int, bool]) -> float:
             # The same expression decides "still counts" and "wait until", so a
             # head that sleeps until the returned time is admitted when it wakes.
             return slot[0] + rule.period
@@ -297,10 +304,8 @@ class _Bucket:
         return math.inf
 
     def usage(self, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        in_flight = (len(self.in_flight), self.in_flight_weight)
         return tuple(
-            (in_flight[0] if rule.per == "request" else in_flight[1])
-            + sum(rule.cost(slot[2]) for slot in self.settled if slot[0] > now - rule.period)
+            sum(rule.cost(slot[2]) for slot in self.settled if slot[3] and slot[0] > now - rule.period)
             for rule in rules
         )
 
@@ -310,13 +315,13 @@ class _Bucket:
         if stale:
             del self.settled[:stale]
 
-    def release(self, token: str, anchor: float) -> None:
+    def release(self, token: str, anchor: float, admitted: bool) -> None:
         weight = self.in_flight.pop(token, None)
         if weight is None:
             return
         self.in_flight_weight -= weight
         if self.counts:
-            bisect.insort(self.settled, (anchor, token, weight))
+            bisect.insort(self.settled, (anchor, token, weight, admitted))
 
     def cancel(self, token: str) -> None:
         weight = self.in_flight.pop(token, None)
@@ -343,8 +348,8 @@ class InMemoryBackend(RateLimitBackend):
             return wait
         return Grant(key, token, weight, bucket.rate_factor)
 
-    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
-        self._buckets[grant.key].release(grant.token, now + extra)
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
+        self._buckets[grant.key].release(grant.token, now + extra, admitted)
 
     async def cancel(self, grant: Grant) -> None:
         self._buckets[grant.key].cancel(grant.token)

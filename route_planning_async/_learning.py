@@ -14,10 +14,13 @@ The algorithm
 
 **Cut to what the service admitted.** A 429 says the service counted at least
 its limit in its trailing window. When it comes, the slots the backend holds in
-the trailing period of each rule (``usage``: in flight, or answered within the
-period) minus the ones this process saw refused in that period are what the
-service admitted, near enough; ``f_obs = max over rules of admitted / amount``
-is the level it allows. The category is cut to ``f = max(floor, f_obs)`` (never
+the trailing period of each rule that were answered without a 429 (``usage``,
+by every process sharing the backend) are what the service is known to have
+admitted; ``f_obs = max over rules of admitted / amount`` is the level it
+allows. Attempts still in flight are not in it (they may yet be refused: in a
+first burst, most are), so a cut made on the first answers of a burst may go
+too deep; the admitted answers that follow correct it
+(:meth:`LimitLearner.correct`). The category is cut to ``f = max(floor, f_obs)`` (never
 raised by a cut). This is the multiplicative decrease of TCP's AIMD and of
 botocore's adaptive retry mode, except that the new rate is *measured* rather
 than a fixed fraction of the old one: a real limit of 0.8, 0.5 or 0.3 of the
@@ -96,7 +99,11 @@ causes apart:
 
 Processes sharing a backend are one user of the budget: their slots are in
 ``usage``, a cut or a probe by any of them is every one's (the backend keeps the
-lowest cut and the highest probe). They probe one at a time rather than four
+lowest cut and the highest probe). A process that cuts after another did, on
+more answers than it had, raises the factor back to what it sees admitted; a
+429 that teaches nothing leaves the factor as it is; and a 429 within a period
+of another's probe fails that probe, back to the level it was raised from. They
+probe one at a time rather than four
 times as often: a ramp upward begins only with the backend's turn to probe
 (``claim_probe``), which lasts the wait that follows a failed probe; a cut one
 of them sees made by another spaces its own probes as a cut of its own would;
@@ -107,8 +114,9 @@ keeps it from probing again at once.)
 Assumptions: the service counts one budget per key and category (a sliding log
 or a bucket; refused requests may count), others are steady or gone (a process
 that bursts now and then looks like a busy window, then like nothing), and this
-process's slots (``usage``) are what it sent, as ``_scheduler/_lane.py`` keeps
-them. Where a refused burst is dear (a weighted rule, or a period of 10 s or
+process's slots are what it sent, released as admitted or not by its
+answers, as ``_scheduler/_lane.py`` keeps them. Where a refused burst is dear
+(a weighted rule, or a period of 10 s or
 more: imports), a category scouts after a quiet period: its first attempt goes
 alone and the others wait for its answer, so a restart into a busy window costs
 one 429, not a window's worth (the lane's docstring, "Others on the key").
@@ -236,6 +244,7 @@ class LimitLearner:
         """The end of the last busy pause (:meth:`busy`)."""
         self._busy_since = math.inf
         self._cut_at: float | None = None
+        self._probed_by_others: tuple[float, float] | None = None
         self.busy_pauses = 0
         """Refusals read as a busy budget (others spent it) so far."""
 
@@ -250,6 +259,14 @@ class LimitLearner:
                 # grows as after a cut of its own. (Whether the level cut from held, only
                 # the process that cut can tell: this one may not have sent for a while.)
                 self._space_probes(now, factor)
+                # Its cut saw only the answers in by then: this process's admitted
+                # answers to attempts sent before it may correct it (:meth:`correct`).
+                self._cut_at = now
+                self._probed_by_others = None
+            else:
+                # Another process's probe: a 429 at the raised level fails it, and the
+                # level it was raised from held (the prober waited for that).
+                self._probed_by_others = (self.factor, now)
             self.factor = factor
             self._changed_at = now
             if factor >= 1.0:
@@ -319,7 +336,7 @@ class LimitLearner:
 
     def cut(self, now: float, admitted: Sequence[int]) -> float:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
-        admitted in each rule's trailing period (``usage`` minus what it refused)."""
+        admitted in each rule's trailing period (``usage``)."""
         policy = self.policy
         observed = self._observed(admitted)
         level = min(self.factor, max(policy.floor, observed))
@@ -327,6 +344,11 @@ class LimitLearner:
             # A failed probe: the level its ramp began from held a whole period, which
             # says more than the window's count now (answers still in flight are not in it).
             level = max(level, min(self._proven, self.factor - self.unit))
+        elif self._probed_by_others is not None and now - self._probed_by_others[1] < self.period:
+            # Another process's probe failed here, within a period of the raise: back to
+            # the level it was raised from (it held: the prober waited for that).
+            level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
+        self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
             # too much now (the limit dropped by a request, or traffic near the limit

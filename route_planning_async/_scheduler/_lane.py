@@ -134,7 +134,6 @@ trips against a period of a minute.
 from __future__ import annotations
 
 import asyncio
-import collections
 import logging
 import math
 from collections.abc import Awaitable, Callable, Sequence
@@ -193,8 +192,6 @@ class Lane:
         self._anchoring = bool(rules) and not strict_windows
         self._anchor = Anchor()
         self._in_flight_weight = 0
-        # This process's refused attempts as (answer time, weight), for the learning.
-        self._refused: collections.deque[tuple[float, int]] = collections.deque()
         self._warned_level = 1.0
         self._refused_since_warning = 0
         self._line = Line()
@@ -377,12 +374,13 @@ class Lane:
             if self._gate is not None and response.status != 429:
                 self.scouted(True)
             answered_at = self._clock.now()
+            admitted = response.status != 429
             if anchoring:
                 shift = self._anchor.shift(sent_at, answered_at)
-                await self._backend.release(grant, answered_at, extra=shift)
+                await self._backend.release(grant, answered_at, extra=shift, admitted=admitted)
                 answered_at += shift
             else:
-                await self._backend.release(grant, answered_at)
+                await self._backend.release(grant, answered_at, admitted=admitted)
             if self._wake is not None:
                 # Only a head waiting for capacity can use the slot (most of the time, none is).
                 self.poke_after_release(answered_at)
@@ -408,21 +406,22 @@ class Lane:
         ended = self._clock.now()
         # Without an answer the request may still arrive later: add the time it was
         # in flight as a margin (module docstring, "Safety").
-        await self._backend.release(grant, ended, extra=ended - sent_at)
+        await self._backend.release(grant, ended, extra=ended - sent_at, admitted=False)
         self.poke_after_release(ended)
 
-    async def rate_limited_answer(self, pause: float, sent_at: float, weight: int) -> None:
+    async def rate_limited_answer(self, pause: float, sent_at: float) -> None:
         """A 429: pause the category and, once per round trip, cut it to what the service admitted."""
         self.rate_limited += 1
         self._refused_since_warning += 1
         now = self._clock.now()
-        refused = self._refused
-        refused.append((now, weight))
-        factor = self.rate_factor
+        # A 429 that teaches nothing pauses the category and keeps its factor (the
+        # backend keeps the lowest; this process may not have seen the latest).
+        factor = 1.0
         learner = self._learner
+        cut = False
         if learner is not None and learner.teaches(sent_at):
             probing = learner.probing
-            admitted = await self._admitted(learner, now)
+            admitted = await self._admitted(now)
             # Ours in the window: what it admitted; while sending steadily, with what is in
             # flight too (a steady burst is mostly in flight when its first answer comes). Only
             # the first period after a quiet one counts the answered alone (a burst into a
@@ -449,6 +448,7 @@ class Lane:
             else:
                 before = learner.factor
                 factor = learner.cut(now, admitted)
+                cut = True
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
@@ -459,25 +459,17 @@ class Lane:
             factor = learner.probe_refused(now)
             logger.debug("%s: 429 while probing; back to %s", self.key, _rule_text(learner.learned()[0]))
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
+        if cut and learner is not None and self.rate_factor < factor - learner.unit / 2:
+            # Another process sharing the backend cut deeper on the answers in by then;
+            # the window now shows more admitted (a cut never goes below what passed).
+            self.rate_factor = await self._backend.recover(self.key, factor)
         if learner is not None:
             learner.sync(self.rate_factor, now)
 
-    async def _admitted(self, learner: LimitLearner, now: float) -> list[int]:
-        """What the service admitted of this category in each rule's trailing window: what
-        the window holds, less what was refused in it and what this process still has in
-        flight (it may be refused yet)."""
-        refused = self._refused
-        horizon = now - learner.period
-        while refused and refused[0][0] <= horizon:
-            refused.popleft()
-        usage = await self._backend.usage(self.key, self.rules, now)
-        in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
-        return [
-            max(
-                0, used - in_flight[rule.per] - sum(rule.cost(w) for t, w in refused if t > now - rule.period)
-            )
-            for used, rule in zip(usage, self.rules, strict=True)
-        ]
+    async def _admitted(self, now: float) -> list[int]:
+        """What the service admitted of this category in each rule's trailing window, by
+        every process sharing the backend (answered without a 429: ``usage``)."""
+        return list(await self._backend.usage(self.key, self.rules, now))
 
     def _log_cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
         learned = ", ".join(_rule_text(rule) for rule in learner.learned())
@@ -508,7 +500,7 @@ class Lane:
         if learner.refutes_busy(sent_at, now):
             # Part of the burst the pause was for passed: the service admits that much.
             self.busy_pause = False
-            admitted = await self._admitted(learner, now)
+            admitted = await self._admitted(now)
             self.rate_factor = await self._backend.penalize(self.key, 0.0, learner.cut(now, admitted), now)
             learner.sync(self.rate_factor, now)
             self._log_cut(learner, admitted)
@@ -516,7 +508,7 @@ class Lane:
         if learner.corrects(sent_at):
             # Sent before the last cut and admitted: the cut counted it as in flight. If the
             # window now shows more admitted than the cut allowed, it was too deep.
-            level = learner.correct(now, await self._admitted(learner, now))
+            level = learner.correct(now, await self._admitted(now))
             if level is not None:
                 self.rate_factor = await self._backend.recover(self.key, level)
                 learner.sync(self.rate_factor, now)

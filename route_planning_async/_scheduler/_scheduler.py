@@ -154,7 +154,7 @@ class Scheduler:
             )
             if decision.rate_limited:
                 try:
-                    await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
+                    await lane.rate_limited_answer(decision.delay, sent_at)
                 finally:
                     lane.scouted(False)
             elif refused:

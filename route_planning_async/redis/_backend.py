@@ -308,11 +308,12 @@ class RedisBackend(RateLimitBackend):
         except RedisBackendError as exc:
             logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
 
-    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
         args: list[EncodableT] = [
             f"{grant.token}|{grant.weight}",
             extra * _MICROS,
             self._horizon_us(grant.key),
+            1 if admitted else 0,
         ]
         await self._settle(self._scripts.release, self.keys(grant.key), args)
 
@@ -356,9 +357,9 @@ class RedisBackend(RateLimitBackend):
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         if not rules:
             return ()
-        slots, inflight, _, _ = self.keys(key)
+        slots = self.keys(key)[0]
         args: list[EncodableT] = []
         for rule in rules:
             args += [rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
-        answer = await self._call(self._scripts.usage, (slots, inflight), args)
+        answer = await self._call(self._scripts.usage, (slots,), args)
         return tuple(int(used) for used in answer)

@@ -266,7 +266,7 @@ async def test_processes_take_turns_to_probe(
 
 
 @pytest.mark.asyncio
-async def test_usage_counts_in_flight_and_trailing_slots_per_rule(
+async def test_usage_counts_the_admitted_slots_of_each_trailing_window(
     redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
 ) -> None:
     rules = [Rule(10, 20.0), Rule(10, 60.0), Rule(100, 60.0, per="weight")]
@@ -278,28 +278,31 @@ async def test_usage_counts_in_flight_and_trailing_slots_per_rule(
         assert await first.usage("batch", rules, 0.0) == (0, 0, 0)
         assert await first.usage("batch", [], 0.0) == ()
         grants: dict[str, Grant] = {}
-        for name, weight in (("gone", 3), ("older", 4), ("recent", 5), ("flying", 6)):
+        for name, weight in (("gone", 3), ("older", 4), ("recent", 5), ("refused", 8), ("flying", 6)):
             grant = await first.acquire("batch", rules, weight, 0.0)
             assert isinstance(grant, Grant)
             grants[name] = grant
         await first.release(grants["gone"], 0.0, extra=-90.0)  # left every window
         await first.release(grants["older"], 0.0, extra=-40.0)  # only in the 60 s windows
         await first.release(grants["recent"], 0.0)  # in every window
-        # In flight in one process, counted by every process.
-        assert await second.usage("batch", rules, 0.0) == (2, 3, 4 + 5 + 6)
-        # A slot whose holder died counts from its lease's end, as acquire anchors it.
+        await first.release(grants["refused"], 0.0, admitted=False)  # a 429: counts, but not as admitted
+        # Admitted in one process, counted by every process; in flight or refused, by none.
+        assert await second.usage("batch", rules, 0.0) == (1, 2, 4 + 5)
+        # The refused slot still holds its place in the window: 4 + 5 + 8 + 6 stops and 78 more
+        # exceed the 100 (without it they would fit).
+        assert not isinstance(await second.acquire("batch", rules, 78, 0.0), Grant)
+        # A slot whose holder died is anchored at its lease's end: nobody knows it was admitted.
         lost = await dying.acquire("batch", rules, 7, 0.0)
         assert isinstance(lost, Grant)
-        assert await second.usage("batch", rules, 0.0) == (3, 4, 4 + 5 + 6 + 7)
         _, inflight, _, _ = dying.keys("batch")
         lease_end = await redis_client.zscore(inflight, member(lost))
         assert lease_end is not None
         await sleep_until(redis_client, lease_end)
-        assert await second.usage("batch", rules, 0.0) == (3, 4, 4 + 5 + 6 + 7)
+        assert await second.usage("batch", rules, 0.0) == (1, 2, 4 + 5)
         # Only the rules asked about, in their order.
-        assert await first.usage("batch", [rules[2], rules[0]], 0.0) == (4 + 5 + 6 + 7, 3)
-        await first.cancel(grants["flying"])
-        assert await first.usage("batch", rules, 0.0) == (2, 3, 4 + 5 + 7)
+        assert await first.usage("batch", [rules[2], rules[0]], 0.0) == (4 + 5, 1)
+        await first.release(grants["flying"], 0.0)
+        assert await first.usage("batch", rules, 0.0) == (2, 3, 4 + 5 + 6)
 
 
 @pytest.mark.asyncio
@@ -389,6 +392,8 @@ async def test_the_script_answers_what_the_in_memory_backend_answers(
     # Anchored 500 s ago a slot counts nowhere, 150 s ago only for the 200 s rules.
     extras = [-500.0, -500.0, -150.0, -60.0, 0.0, 7.0]
     rng = random.Random(20240613)
+    # Which releases were 429s: drawn apart, so that the runs' other draws stay the same.
+    refusals = random.Random(7)
     memory = InMemoryBackend()
     origin = await server_us(redis_client)
 
@@ -431,15 +436,16 @@ async def test_the_script_answers_what_the_in_memory_backend_answers(
                     pair = held.pop(rng.randrange(len(held)))
                     extra = rng.choice(extras)
                     before = await server_us(redis_client)
-                    await backend.release(pair[0], 0.0, extra=extra)
+                    admitted = refusals.random() < 0.7
+                    await backend.release(pair[0], 0.0, extra=extra, admitted=admitted)
                     slots, _, _, _ = backend.keys(key)
-                    anchor = await redis_client.zscore(slots, member(pair[0]))
+                    anchor = await redis_client.zscore(slots, member(pair[0]) + ("" if admitted else "|r"))
                     if anchor is None:
                         # Anchored where it counts for no rule, and the newest slot of the
                         # key: the key expired at once (any anchor that far back does here).
                         assert extra * MICROS + 200 * MICROS < 0
                         anchor = before + extra * MICROS
-                    await memory.release(pair[1], local(anchor) - extra, extra=extra)
+                    await memory.release(pair[1], local(anchor) - extra, extra=extra, admitted=admitted)
                     done.append(pair)
                 elif action == "cancel" and held:
                     pair = held.pop(rng.randrange(len(held)))

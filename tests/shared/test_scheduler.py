@@ -661,7 +661,11 @@ def test_backend_contract_of_the_in_memory_backend() -> None:
         # A request heavier than a learned amount passes alone in an empty window.
         heavy = await backend.acquire("p", rules, 4, 15.0)
         assert isinstance(heavy, Grant)
-        assert await backend.usage("p", rules, 15.0) == (1, 4)
+        # Usage counts what the service admitted: not what is in flight, nor what it refused.
+        assert await backend.usage("p", rules, 15.0) == (0, 0)
+        await backend.release(heavy, 15.0, admitted=False)
+        assert await backend.usage("p", rules, 15.5) == (0, 0)
+        assert await backend.acquire("p", rules, 1, 15.5) == 9.5  # a refused slot counts all the same
         await backend.cancel(heavy)
         # Recovering raises the factor, never lowers it, and never beyond 1.
         assert await backend.recover("p", 0.7) == 0.7

@@ -1,5 +1,7 @@
 -- Anchors an in-flight slot at the server's now plus extra.
--- KEYS: slots, inflight, penalty, rules. ARGV: member, extra_us, horizon_us.
+-- KEYS: slots, inflight, penalty, rules. ARGV: member, extra_us, horizon_us,
+-- admitted ("1" when the service admitted the attempt; else the anchored slot is
+-- marked '|r', which counts as any slot but not in usage.lua).
 -- Answers 1 if anchored, 0 if the slot was unknown.
 
 local slots, inflight, penalty, rules = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
@@ -14,6 +16,7 @@ if redis.call('ZREM', inflight, member) == 0 then
   -- Others were already told the slot counts from its lease's end: never earlier.
   anchor = math.max(anchor, tonumber(lease_end))
 end
+if ARGV[4] ~= '1' then member = member .. '|r' end
 redis.call('ZADD', slots, anchor, member)
 expire_after_last(slots, horizon)
 keep_rules(rules, slots, inflight, 0)

@@ -1,20 +1,19 @@
--- KEYS: slots, inflight. ARGV: per rule: period_us, per ("w" for weight rules).
--- Answers, per rule, the cost of the slots that count in the window ending now:
--- in-flight slots (an expired lease counts as a slot anchored at its end, as
--- acquire would anchor it) and anchored ones with anchor > now - period.
+-- KEYS: slots. ARGV: per rule: period_us, per ("w" for weight rules).
+-- Answers, per rule, the cost of the admitted slots anchored in the window ending
+-- now (anchor > now - period): neither in flight, nor refused ('|r', release.lua),
+-- nor anchored at an expired lease's end ('|x', acquire.lua: nobody knows).
 
-local slots, inflight = KEYS[1], KEYS[2]
+local slots = KEYS[1]
 local usage = {}
 for i = 1, #ARGV, 2 do
   local since = string.format('(%.17g', now - tonumber(ARGV[i]))
+  local weighted = ARGV[i + 1] == 'w'
   local used = 0
-  if ARGV[i + 1] == 'w' then
-    for _, key in ipairs({slots, inflight}) do
-      local live = redis.call('ZRANGEBYSCORE', key, since, '+inf')
-      for j = 1, #live do used = used + weight_of(live[j]) end
+  local live = redis.call('ZRANGEBYSCORE', slots, since, '+inf')
+  for j = 1, #live do
+    if not string.find(live[j], '|[rx]$') then
+      used = used + (weighted and weight_of(live[j]) or 1)
     end
-  else
-    used = redis.call('ZCOUNT', slots, since, '+inf') + redis.call('ZCOUNT', inflight, since, '+inf')
   end
   usage[#usage + 1] = used
 end
