@@ -281,7 +281,8 @@ class Lane:
         try:
             if self._closed:
                 raise RoutePlanningError("the client was closed")
-            if await self._line.take_head(first):
+            if not self._line.take_free_head():
+                await self._line.take_head(first)
                 now = self._clock.now()
             try:
                 while True:

@@ -21,17 +21,22 @@ class Line:
         self._abandoned = 0
         self._head_taken = False
 
-    async def take_head(self, first: bool) -> bool:
-        """Return once this caller is the head (True if it had to wait for it); it must
-        :meth:`pass_head` when done.
+    def take_free_head(self) -> bool:
+        """Become the head at once if nobody is (True), without waiting; then :meth:`pass_head`
+        when done. Else (False) wait for it with :meth:`take_head`."""
+        # Whenever the queue holds anybody, the head is taken (it empties the
+        # queue before letting go), so this is the one test that keeps FIFO.
+        if self._head_taken:
+            return False
+        self._head_taken = True
+        return True
+
+    async def take_head(self, first: bool) -> None:
+        """Return once this caller is the head, after waiting for the one that holds it (only
+        when :meth:`take_free_head` answered False); it must :meth:`pass_head` when done.
 
         ``first`` queues at the front of the line instead of the back.
         """
-        # Whenever the queue holds anybody, the head is taken (it empties the
-        # queue before letting go), so this is the one test that keeps FIFO.
-        if not self._head_taken:
-            self._head_taken = True
-            return False
         turn: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         if first:
             self._queue.appendleft(turn)
@@ -46,7 +51,6 @@ class Line:
             else:
                 self._forget_abandoned()
             raise
-        return True
 
     def pass_head(self) -> None:
         """Hand the head to the next waiter still waiting, or leave it free."""
