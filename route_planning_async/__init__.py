@@ -63,6 +63,7 @@ from route_planning_async._import import (
     Outcome,
     RejectedStop,
 )
+from route_planning_async._learning import LearningPolicy
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._pagination import Page, Paginator
 from route_planning_async._retry import RetryPolicy
@@ -186,6 +187,7 @@ __all__ = [
     "ImportReport",
     "ImportResult",
     "InMemoryBackend",
+    "LearningPolicy",
     "LiveChange",
     "LiveEdit",
     "LiveImport",

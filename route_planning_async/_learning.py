@@ -139,6 +139,7 @@ from collections.abc import Sequence
 import attrs
 
 from route_planning_async._backends import learned_amount, learned_rules
+from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import Rule
 
@@ -155,6 +156,7 @@ def _fraction(instance: object, attribute: attrs.Attribute[float], value: float)
         raise ConfigurationError(f"LearningPolicy.{attribute.name} must be in (0, 1], got {value}")
 
 
+@fields_documented
 @attrs.frozen
 class LearningPolicy:
     """How a category learns the service's real limit from 429s (see the module docstring).
@@ -164,51 +166,77 @@ class LearningPolicy:
 
         RetryPolicy(learning=LearningPolicy(max_probe_interval=16))  # fewer probes
         RetryPolicy(learning=None)                                   # keep the configured limits
-
-    Keyword Args:
-        floor (float): The lowest rate factor a cut can reach (a share of the configured limits).
-        first_probe (float): Periods after a first cut before the first probe upward, when the level cut
-            from had held (a limit that dropped is likely to come back).
-        first_probe_unproven (float): Periods after a first cut before the first probe upward, when no
-            higher level ever held: the configured limits were never the service's, so the cut is likely
-            its real limit, and an early probe would only cost a 429.
-        max_probe_interval (float): The longest wait between probes while the limit stays where it was
-            cut to.
-        recent_probe_interval (float): The longest wait between probes while a higher level held within
-            ``memory`` periods.
-        memory (float): How many periods a level that held is remembered.
-        confirm (float): Periods a raised level must pass without a 429 before the next, larger step.
-        busy_share (float): A 429 while the category had used less than this share of its learned level in
-            the window says the budget is busy (others spent it), not smaller: wait for the window and
-            keep the level.
-        probe_share (float): While a higher level held within ``memory`` periods (others, or a passing
-            drop, hold the rest): the share of the category's requests that failed probes may cost.
     """
 
-    floor: float = attrs.field(default=0.01, converter=float, validator=_fraction)
-    """The lowest rate factor a cut can reach (a share of the configured limits)."""
-    first_probe: float = attrs.field(default=1.0, converter=float, validator=_positive)
-    """Periods after a first cut before the first probe upward, when the level cut from
-    had held (a limit that dropped is likely to come back)."""
-    first_probe_unproven: float = attrs.field(default=16.0, converter=float, validator=_positive)
-    """Periods after a first cut before the first probe upward, when no higher level
-    ever held: the configured limits were never the service's, so the cut is likely
-    its real limit, and an early probe would only cost a 429."""
-    max_probe_interval: float = attrs.field(default=32.0, converter=float, validator=_positive)
-    """The longest wait between probes while the limit stays where it was cut to."""
-    recent_probe_interval: float = attrs.field(default=3.0, converter=float, validator=_positive)
-    """The longest wait between probes while a higher level held within ``memory`` periods."""
-    memory: float = attrs.field(default=60.0, converter=float, validator=_positive)
-    """How many periods a level that held is remembered."""
-    confirm: float = attrs.field(default=0.25, converter=float, validator=_positive)
-    """Periods a raised level must pass without a 429 before the next, larger step."""
-    busy_share: float = attrs.field(default=0.1, converter=float, validator=_fraction)
-    """A 429 while the category had used less than this share of its learned level in the
-    window says the budget is busy (others spent it), not smaller: wait for the window
-    and keep the level."""
-    probe_share: float = attrs.field(default=0.04, converter=float, validator=_fraction)
-    """While a higher level held within ``memory`` periods (others, or a passing drop, hold
-    the rest): the share of the category's requests that failed probes may cost."""
+    floor: float = attrs.field(
+        default=0.01,
+        converter=float,
+        validator=_fraction,
+        metadata=described("The lowest rate factor a cut can reach (a share of the configured limits)."),
+    )
+    first_probe: float = attrs.field(
+        default=1.0,
+        converter=float,
+        validator=_positive,
+        metadata=described(
+            "Periods after a first cut before the first probe upward, when the level cut from had held "
+            "(a limit that dropped is likely to come back)."
+        ),
+    )
+    first_probe_unproven: float = attrs.field(
+        default=16.0,
+        converter=float,
+        validator=_positive,
+        metadata=described(
+            "Periods after a first cut before the first probe upward, when no higher level ever held: the "
+            "configured limits were never the service's, so the cut is likely its real limit, and an early "
+            "probe would only cost a 429."
+        ),
+    )
+    max_probe_interval: float = attrs.field(
+        default=32.0,
+        converter=float,
+        validator=_positive,
+        metadata=described("The longest wait between probes while the limit stays where it was cut to."),
+    )
+    recent_probe_interval: float = attrs.field(
+        default=3.0,
+        converter=float,
+        validator=_positive,
+        metadata=described(
+            "The longest wait between probes while a higher level held within ``memory`` periods."
+        ),
+    )
+    memory: float = attrs.field(
+        default=60.0,
+        converter=float,
+        validator=_positive,
+        metadata=described("How many periods a level that held is remembered."),
+    )
+    confirm: float = attrs.field(
+        default=0.25,
+        converter=float,
+        validator=_positive,
+        metadata=described("Periods a raised level must pass without a 429 before the next, larger step."),
+    )
+    busy_share: float = attrs.field(
+        default=0.1,
+        converter=float,
+        validator=_fraction,
+        metadata=described(
+            "A 429 while the category had used less than this share of its learned level in the window "
+            "says the budget is busy (others spent it), not smaller: wait for the window and keep the level."
+        ),
+    )
+    probe_share: float = attrs.field(
+        default=0.04,
+        converter=float,
+        validator=_fraction,
+        metadata=described(
+            "While a higher level held within ``memory`` periods (others, or a passing drop, hold the "
+            "rest): the share of the category's requests that failed probes may cost."
+        ),
+    )
 
 
 class LimitLearner:
