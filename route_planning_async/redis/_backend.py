@@ -196,9 +196,14 @@ class RedisBackend(RateLimitBackend):
     async def aclose(self) -> None:
         """Finish the round trips still under way, then close the connections this backend
         opened (a borrowed client stays open)."""
-        # A finished acquisition may start one more round trip (giving a slot back).
+        # A finished round trip leaves the set, and a finished acquisition may start one
+        # more (giving a slot back), in its done callbacks, which run only once the loop
+        # has control. On Python 3.12+ a gather of tasks that are all done is done at once
+        # and awaiting it does not yield: without the sleep, a round trip that finished
+        # just before this call kept this loop spinning forever.
         while self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
+            await asyncio.sleep(0)
         if self._owned:
             await self._redis.aclose()
 

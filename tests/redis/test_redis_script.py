@@ -17,6 +17,7 @@ import logging
 import math
 import random
 import time
+from typing import Any
 
 import pytest
 import redis.asyncio as redis_asyncio
@@ -541,6 +542,53 @@ async def test_a_borrowed_client_stays_open(redis_server: RedisServer, key_prefi
         assert await client.ping()
     finally:
         await client.aclose()
+
+
+class HeldAnswers(redis_asyncio.Redis):
+    """A client that, once :attr:`gate` is set, keeps each script's answer until the gate opens."""
+
+    gate: asyncio.Future[None] | None = None
+    answered: asyncio.Event
+
+    async def evalsha(self, sha: str, numkeys: int, *keys_and_args: Any) -> Any:
+        answer = await super().evalsha(sha, numkeys, *keys_and_args)
+        if self.gate is not None:
+            self.answered.set()
+            await self.gate
+        return answer
+
+
+# On a loaded machine aclose() takes milliseconds; the timeout only ends a spinning one.
+@pytest.mark.timeout(30)
+@pytest.mark.asyncio
+async def test_aclose_returns_when_a_round_trip_just_finished(
+    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+) -> None:
+    # aclose() waits for the round trips under way, which leave the backend's set in
+    # their done callbacks. A round trip that ends just before aclose() starts has its
+    # callbacks queued behind it, and on Python 3.12+ awaiting a gather() of finished
+    # tasks does not yield: aclose() spun forever without letting them run (a
+    # multi-process test's worker never exited).
+    client = HeldAnswers.from_url(redis_server.url)
+    assert isinstance(client, HeldAnswers)
+    client.answered = asyncio.Event()
+    try:
+        backend = RedisBackend(client, key_prefix=key_prefix)
+        grant = await backend.acquire("read", [Rule(5, 10.0)], 1, 0.0)
+        assert isinstance(grant, Grant)
+        client.gate = asyncio.get_running_loop().create_future()
+        releasing = asyncio.create_task(backend.release(grant, 0.0))
+        # The release round trip has run its script and waits at the gate.
+        await client.answered.wait()
+        client.gate.set_result(None)
+        # This task resumes right after the round trip ends, before its done callbacks run.
+        await asyncio.sleep(0)
+        await backend.aclose()
+        await releasing
+    finally:
+        await client.aclose()
+    _, inflight, _, _ = backend.keys("read")
+    assert await redis_client.zcard(inflight) == 0
 
 
 @pytest.mark.asyncio
