@@ -420,9 +420,13 @@ class Lane:
         factor = 1.0
         learner = self._learner
         cut = False
+        admitted: list[int] | None = None
         if learner is not None and learner.teaches(sent_at):
-            probing = learner.probing
+            # Asking a shared backend takes a round trip, in which another 429's answer may
+            # have changed the level: then this one was sent before that change.
             admitted = await self._admitted(now)
+        if learner is not None and admitted is not None and learner.teaches(sent_at):
+            probing = learner.probing
             # Ours in the window: what it admitted; while sending steadily, with what is in
             # flight too (a steady burst is mostly in flight when its first answer comes). Only
             # the first period after a quiet one counts the answered alone (a burst into a

@@ -11,11 +11,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Sequence
 
 import pytest
 from support.limited_service import LimitedService, SlidingWindow, TokenBucket
 from support.virtual_time import run_virtual, virtual_loop
 
+from route_planning_async._backends import InMemoryBackend
 from route_planning_async._core import Request, Response
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, RateLimits, Rule
@@ -246,3 +248,32 @@ def test_a_fresh_burst_partly_refused_is_not_sent_again_in_full() -> None:
     assert all(answer.status == 200 for answer in answers)
     assert service.refused <= 8
     assert scheduler.stats[Category.READ].learned_limits == (Rule(3, 1.0),)
+
+
+class RemoteBackend(InMemoryBackend):
+    """The in-memory backend answering after a round trip, as a shared one does (Redis)."""
+
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        await asyncio.sleep(0.0005)
+        return await super().usage(key, rules, now)
+
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        await asyncio.sleep(0.0005)
+        return await super().penalize(key, pause, factor, now)
+
+
+def test_two_429s_of_one_burst_make_one_cut_with_a_backend_that_answers_later() -> None:
+    # Both 429s were sent at the configured level; the second is judged after the
+    # first one's cut, while the backend's answer was on its way. It used to cut
+    # again ("one request less": refused at the level in force), to 4 of the 5.
+    service = LimitedService([SlidingWindow(5, 1.0)], up=lambda: 0.002, down=lambda: 0.002)
+
+    async def main() -> Scheduler:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=RemoteBackend())
+        answers = await asyncio.gather(*(scheduler.run(READ, service.send) for _ in range(7)))
+        assert all(answer.status == 200 for answer in answers)
+        return scheduler
+
+    stats = run_virtual(main).stats[Category.READ]
+    assert service.refused == 2
+    assert stats.rate_factor == 0.5
