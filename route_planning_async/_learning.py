@@ -292,8 +292,8 @@ class LimitLearner:
                 self._cut_at = now
                 self._probed_by_others = None
             else:
-                # Another process's probe: a 429 at the raised level fails it, and the
-                # level it was raised from held (the prober waited for that).
+                # Raised by another process (its probe, or its correction of a cut): a
+                # 429 here within a period fails the raise (:meth:`cut`).
                 self._probed_by_others = (self.factor, now)
             self.factor = factor
             self._changed_at = now
@@ -373,8 +373,8 @@ class LimitLearner:
             # says more than the window's count now (answers still in flight are not in it).
             level = max(level, min(self._proven, self.factor - self.unit))
         elif self._probed_by_others is not None and now - self._probed_by_others[1] < self.period:
-            # Another process's probe failed here, within a period of the raise: back to
-            # the level it was raised from (it held: the prober waited for that).
+            # A raise by another process failed here: back to the level it was raised
+            # from at least (the window's count misses the answers still in flight).
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
         self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
@@ -435,7 +435,7 @@ class LimitLearner:
 
     def corrects(self, sent_at: float) -> bool:
         """Whether an admitted answer to an attempt sent at ``sent_at`` may correct the last
-        cut: it was sent before the cut (which took it for in flight, maybe refused yet)."""
+        cut: it was sent before the cut (which left it out: it was in flight, maybe refused yet)."""
         return self._cut_at is not None and sent_at < self._cut_at
 
     def correct(self, now: float, admitted: Sequence[int]) -> float | None:

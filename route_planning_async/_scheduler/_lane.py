@@ -423,8 +423,11 @@ class Lane:
         admitted: list[int] | None = None
         if learner is not None and learner.teaches(sent_at):
             # Asking a shared backend takes a round trip, in which another 429's answer may
-            # have changed the level: then this one was sent before that change.
+            # have changed the level (then this one was sent before that change), and more
+            # attempts may have gone out at the level in force (they teach nothing new: the
+            # change is dated after them).
             admitted = await self._admitted(now)
+            now = self._clock.now()
         if learner is not None and admitted is not None and learner.teaches(sent_at):
             probing = learner.probing
             # Ours in the window: what it admitted; while sending steadily, with what is in
@@ -464,9 +467,15 @@ class Lane:
             factor = learner.probe_refused(now)
             logger.debug("%s: 429 while probing; back to %s", self.key, _rule_text(learner.learned()[0]))
         self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
-        if cut and learner is not None and self.rate_factor < factor - learner.unit / 2:
-            # Another process sharing the backend cut deeper on the answers in by then;
-            # the window now shows more admitted (a cut never goes below what passed).
+        if (
+            cut
+            and learner is not None
+            and learner.factor == factor
+            and self.rate_factor < factor - learner.unit / 2
+        ):
+            # Another process sharing the backend cut deeper on the answers in by then (not
+            # this one again, meanwhile); the window now shows more admitted (a cut never goes
+            # below what passed).
             self.rate_factor = await self._backend.recover(self.key, factor)
         if learner is not None:
             learner.sync(self.rate_factor, now)
@@ -511,8 +520,8 @@ class Lane:
             self._log_cut(learner, admitted)
             return
         if learner.corrects(sent_at):
-            # Sent before the last cut and admitted: the cut counted it as in flight. If the
-            # window now shows more admitted than the cut allowed, it was too deep.
+            # Sent before the last cut and admitted: the cut left it out (it was in flight). If
+            # the window now shows more admitted than the cut allowed, it was too deep.
             level = learner.correct(now, await self._admitted(now))
             if level is not None:
                 self.rate_factor = await self._backend.recover(self.key, level)

@@ -176,8 +176,8 @@ class RedisBackend(RateLimitBackend):
         self._where = _where(self._redis)
         self._scripts = Scripts.register(self._redis)
         self.instance = secrets.token_hex(6)
-        """Names this backend's slots in Redis (``<instance>:<serial>|<weight>``), so that the
-        slots of one process can be told apart when inspecting the keys."""
+        """Names this backend's slots in Redis (``<instance>:<serial>|<weight>``, docs/redis.md,
+        "Keys"), so that the slots of one process can be told apart when inspecting the keys."""
         self._serials = itertools.count(1)
         self._horizons: dict[str, float] = {}
         self._run_ids: dict[str, str] = {}

@@ -291,13 +291,22 @@ async def test_usage_counts_the_admitted_slots_of_each_trailing_window(
         # The refused slot still holds its place in the window: 4 + 5 + 8 + 6 stops and 78 more
         # exceed the 100 (without it they would fit).
         assert not isinstance(await second.acquire("batch", rules, 78, 0.0), Grant)
-        # A slot whose holder died is anchored at its lease's end: nobody knows it was admitted.
+        # A slot whose holder died is anchored at its lease's end by the next acquisition
+        # ('|x'): it counts, but nobody knows it was admitted.
         lost = await dying.acquire("batch", rules, 7, 0.0)
         assert isinstance(lost, Grant)
-        _, inflight, _, _ = dying.keys("batch")
+        slots, inflight, _, _ = dying.keys("batch")
         lease_end = await redis_client.zscore(inflight, member(lost))
         assert lease_end is not None
         await sleep_until(redis_client, lease_end)
+        probe = await second.acquire("batch", rules, 1, 0.0)
+        assert isinstance(probe, Grant)
+        await second.cancel(probe)
+        assert await redis_client.zscore(slots, member(lost) + "|x") == lease_end
+        assert await second.usage("batch", rules, 0.0) == (1, 2, 4 + 5)
+        # Released late without an answer, it stays not known admitted.
+        await dying.release(lost, 0.0, admitted=False)
+        assert await redis_client.zscore(slots, member(lost) + "|r") is not None
         assert await second.usage("batch", rules, 0.0) == (1, 2, 4 + 5)
         # Only the rules asked about, in their order.
         assert await first.usage("batch", [rules[2], rules[0]], 0.0) == (4 + 5, 1)

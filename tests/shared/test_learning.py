@@ -196,6 +196,18 @@ def test_the_learner_alone() -> None:
     assert learner.probe(4.0, 3.9) == pytest.approx(0.4)
 
 
+def test_a_raise_by_another_process_that_fails_goes_back_to_the_level_it_raised() -> None:
+    # Processes sharing a backend: another one raised 5 to 6 (its probe). A 429 here within a
+    # period fails that raise, back to 5, though the window shows only the 3 answered so far.
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(0.5, 0.0)
+    learner.sync(0.6, 10.0)
+    assert learner.cut(10.5, [3]) == pytest.approx(0.5)
+    # A period after such a raise, it held: a 429 then cuts to what the window shows.
+    learner.sync(0.6, 20.0)
+    assert learner.cut(21.5, [3]) == pytest.approx(0.3)
+
+
 def test_a_failed_probe_goes_back_to_the_level_that_held() -> None:
     learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(10, 1.0),))
     learner.sync(1.0, 0.0)

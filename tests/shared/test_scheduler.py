@@ -666,7 +666,9 @@ def test_backend_contract_of_the_in_memory_backend() -> None:
         await backend.release(heavy, 15.0, admitted=False)
         assert await backend.usage("p", rules, 15.5) == (0, 0)
         assert await backend.acquire("p", rules, 1, 15.5) == 9.5  # a refused slot counts all the same
+        # Cancelling a released grant changes nothing: the refused slot still counts.
         await backend.cancel(heavy)
+        assert await backend.acquire("p", rules, 1, 15.5) == 9.5
         # Recovering raises the factor, never lowers it, and never beyond 1.
         assert await backend.recover("p", 0.7) == 0.7
         assert await backend.recover("p", 0.6) == 0.7

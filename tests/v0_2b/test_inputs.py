@@ -1,8 +1,8 @@
 """Client-side validation: every documented rule fails with ValidationError(field, rule), and nothing is sent.
 
-"Nothing is sent" is checked at the client's one seam, ``_execute``: every
+"Nothing is sent" is checked at the client's one seam, ``_send``: every
 request (and so every rate-limit admission) passes through it, and the
-recording client below fails the test if a rejected call reached it.
+recording client below records what reached it.
 """
 
 from __future__ import annotations

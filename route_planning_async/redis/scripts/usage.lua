@@ -1,7 +1,8 @@
 -- KEYS: slots. ARGV: per rule: period_us, per ("w" for weight rules).
 -- Answers, per rule, the cost of the admitted slots anchored in the window ending
--- now (anchor > now - period): neither in flight, nor refused ('|r', release.lua),
--- nor anchored at an expired lease's end ('|x', acquire.lua: nobody knows).
+-- now (anchor > now - period): neither in flight, nor released as not known
+-- admitted ('|r', release.lua: a 429 or no answer), nor anchored at an expired
+-- lease's end ('|x', acquire.lua).
 
 local slots = KEYS[1]
 local usage = {}
