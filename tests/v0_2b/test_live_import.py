@@ -89,7 +89,8 @@ async def test_live_import_many_applies_the_session_and_redistributes() -> None:
         assert {stop_id for _, stop_id in done.report.created_ids()} <= ids
         assert all(s.route is not None for s in stops)
         imports = emu.log.select(route="stops.live_import_batch")
-        assert [r.weight for r in imports] == [40, 40, 40, 30]
+        # Batches of 40 and the rest, sent concurrently: they arrive in any order.
+        assert sorted((r.weight for r in imports), reverse=True) == [40, 40, 40, 30]
         assert {r.category for r in imports} == {rp.Category.BATCH_IMPORT}
         assert len(emu.log.select(route="plans.reoptimize")) == 1
         assert len(emu.log.select(route="plans.redistribute")) == 1
