@@ -20,8 +20,8 @@ admitted; ``f_obs = max over rules of admitted / amount`` is the level it
 allows. Attempts still in flight are not in it (they may yet be refused: in a
 first burst, most are), so a cut made on the first answers of a burst may go
 too deep; the admitted answers that follow correct it
-(:meth:`LimitLearner.correct`). The category is cut to ``f = max(floor, f_obs)`` (never
-raised by a cut). This is the multiplicative decrease of TCP's AIMD and of
+(:meth:`LimitLearner.correct`). The category is cut to
+``f = max(floor, f_obs)`` (never raised by a cut). This is the multiplicative decrease of TCP's AIMD and of
 botocore's adaptive retry mode, except that the new rate is *measured* rather
 than a fixed fraction of the old one: a real limit of 0.8, 0.5 or 0.3 of the
 configured one is reached at the first cut, instead of after halving past it
@@ -98,28 +98,27 @@ causes apart:
   periods become the limit (probes back off to ``max_probe_interval``).
 
 Processes sharing a backend are one user of the budget: their slots are in
-``usage``, a cut or a probe by any of them is every one's (the backend keeps the
-lowest cut and the highest probe). A process that cuts after another did, on
-more answers than it had, raises the factor back to what it sees admitted; a
+``usage``, a cut or a probe by any of them is every one's (the backend keeps
+the lowest cut and the highest probe). A process that cuts after another did,
+on more answers than it had, raises the factor back to what it sees admitted; a
 429 that teaches nothing leaves the factor as it is; and a 429 within a period
 of another's probe fails that probe, back to the level it was raised from. They
-probe one at a time rather than four
-times as often: a ramp upward begins only with the backend's turn to probe
-(``claim_probe``), which lasts the wait that follows a failed probe; a cut one
-of them sees made by another spaces its own probes as a cut of its own would;
-and a probe one of them sees made by another defers its own by an interval. (A
-process that sends little may never see another's probe fail: the turn is what
-keeps it from probing again at once.)
+probe one at a time rather than four times as often: a ramp upward begins only
+with the backend's turn to probe (``claim_probe``), which lasts the wait that
+follows a failed probe; a cut one of them sees made by another spaces its own
+probes as a cut of its own would; and a probe one of them sees made by another
+defers its own by an interval. (A process that sends little may never see
+another's probe fail: the turn is what keeps it from probing again at once.)
 
 Assumptions: the service counts one budget per key and category (a sliding log
 or a bucket; refused requests may count), others are steady or gone (a process
 that bursts now and then looks like a busy window, then like nothing), and this
-process's slots are what it sent, released as admitted or not by its
-answers, as ``_scheduler/_lane.py`` keeps them. Where a refused burst is dear
-(a weighted rule, or a period of 10 s or
-more: imports), a category scouts after a quiet period: its first attempt goes
-alone and the others wait for its answer, so a restart into a busy window costs
-one 429, not a window's worth (the lane's docstring, "Others on the key").
+process's slots are what it sent, released as admitted or not by its answers,
+as ``_scheduler/_lane.py`` keeps them. Where a refused burst is dear (a
+weighted rule, or a period of 10 s or more: imports), a category scouts after a
+quiet period: its first attempt goes alone and the others wait for its answer,
+so a restart into a busy window costs one 429, not a window's worth (the lane's
+docstring, "Others on the key").
 
 Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
 after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,

@@ -221,6 +221,30 @@ def test_a_busy_window_is_waited_for_at_the_same_level() -> None:
     assert stats.rate_limited <= 10
 
 
+def sharing_a_backend(
+    limits: RateLimits, request: Request, service: LimitedService, seeds: list[int], tasks: int, until: float
+) -> tuple[list[Scheduler], list[Response]]:
+    """A scheduler per seed on one backend (as processes on one Redis), ``tasks`` tasks each, sending
+    ``request`` back to back until ``until`` in virtual time; the schedulers and every answer."""
+    schedulers: list[Scheduler] = []
+    answers: list[Response] = []
+
+    async def main() -> None:
+        backend = InMemoryBackend()
+        schedulers.extend(
+            Scheduler(limits, RetryPolicy(rng=random.Random(seed)), backend=backend) for seed in seeds
+        )
+
+        async def worker(scheduler: Scheduler) -> None:
+            while virtual_loop().time() < until:
+                answers.append(await scheduler.run(request, service.send))
+
+        await asyncio.gather(*(worker(scheduler) for scheduler in schedulers for _ in range(tasks)))
+
+    run_virtual(main)
+    return schedulers, answers
+
+
 def test_processes_sharing_a_backend_learn_a_lower_limit_together() -> None:
     """Four schedulers on one backend (as four processes on one Redis), 5 tasks each, against a
     service at half the configured 10 reads/s: they cut and probe for all, one at a time."""
@@ -231,21 +255,7 @@ def test_processes_sharing_a_backend_learn_a_lower_limit_together() -> None:
         down=lambda: 0.002 + rng.uniform(0, 0.002),
     )
     limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
-    answers: list[Response] = []
-
-    async def main() -> None:
-        backend = InMemoryBackend()
-        schedulers = [
-            Scheduler(limits, RetryPolicy(rng=random.Random(20 + i)), backend=backend) for i in range(4)
-        ]
-
-        async def worker(scheduler: Scheduler) -> None:
-            while virtual_loop().time() < 120.0:
-                answers.append(await scheduler.run(READ, service.send))
-
-        await asyncio.gather(*(worker(scheduler) for scheduler in schedulers for _ in range(5)))
-
-    run_virtual(main)
+    _, answers = sharing_a_backend(limits, READ, service, [20, 21, 22, 23], tasks=5, until=120.0)
     assert all(answer.status == 200 for answer in answers)
     # Within 1.1x of the ideal over the last 100 s, and the probes' 429s shared, not multiplied:
     # they take turns through the backend (RateLimitBackend.claim_probe), and a process that
@@ -271,23 +281,9 @@ def test_processes_sharing_a_backend_cut_once_to_what_was_admitted(seed: int) ->
     limits = RateLimits.unlimited().replace(
         Category.BATCH_IMPORT, Rule(10, 1.0), Rule(1000, 1.0, per="weight")
     )
-    schedulers: list[Scheduler] = []
-
-    async def main() -> None:
-        backend = InMemoryBackend()
-        schedulers.extend(
-            Scheduler(limits, RetryPolicy(rng=random.Random(10 * seed + i)), backend=backend)
-            for i in range(4)
-        )
-
-        async def worker(scheduler: Scheduler) -> None:
-            while virtual_loop().time() < 20.0:
-                answer = await scheduler.run(IMPORT, service.send)
-                assert answer.status == 200
-
-        await asyncio.gather(*(worker(scheduler) for scheduler in schedulers for _ in range(3)))
-
-    run_virtual(main)
+    seeds = [10 * seed + i for i in range(4)]
+    schedulers, answers = sharing_a_backend(limits, IMPORT, service, seeds, tasks=3, until=20.0)
+    assert all(answer.status == 200 for answer in answers)
     assert {scheduler.stats[Category.BATCH_IMPORT].rate_factor for scheduler in schedulers} == {0.5}
     assert service.admitted_between(1.0, 20.0) >= 0.97 * 5 * 19
     # The first window's overflow (5 of 10) and at most a probe or two.
