@@ -129,6 +129,14 @@ process filled then costs one 429 and the wait for the window, not a refused
 window's worth; a lower limit, or the tail of another's burst, refuses about as
 many as were admitted, not the rest of the burst; a fresh start pays a few round
 trips against a period of a minute.
+
+A probe upward (a raise of the learned level, ``_learning.py``) is gated the
+same way, in every category that learns: its attempts go one at a time until
+the raise is confirmed (``LearningPolicy.confirm`` of a period), then double per
+round trip. The ramp doubles its step, so one raise may add several requests to
+the window; where others still fill it, the first of them is refused and its
+429 fails the probe before the rest go: a failed probe costs one 429, not the
+step's worth.
 """
 
 from __future__ import annotations
@@ -209,6 +217,8 @@ class Lane:
         self._last_sent = -math.inf
         self._burst_at = -math.inf
         self._gate: int | None = None
+        self._gate_since = math.inf
+        self._alone_until = -math.inf
         self._gated = 0
         self.rate_factor = 1.0
         self.busy_pause = False
@@ -303,8 +313,7 @@ class Lane:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
                         if self._scouts and self.in_flight == 0:
-                            self._gate = 1
-                            self._gated = 0
+                            self._close_gate(now)
                     self._last_sent = now
                     if self._gate is not None:
                         self._gated += 1
@@ -352,6 +361,7 @@ class Lane:
         self._in_flight_weight += grant.weight
         self.sent += 1
         self.sent_weight += grant.weight
+        gated = sent_at >= self._gate_since
         anchoring = self._anchoring
         if anchoring:
             # The send itself, for the anchor of the answered slot (with a remote
@@ -372,7 +382,7 @@ class Lane:
             await self._release_unanswered(grant, sent_at)
             raise
         else:
-            if self._gate is not None and response.status != 429:
+            if gated and response.status != 429:
                 self.scouted(True)
             answered_at = self._clock.now()
             admitted = response.status != 429
@@ -390,6 +400,14 @@ class Lane:
             self.in_flight -= 1
             self._in_flight_weight -= grant.weight
 
+    def _close_gate(self, now: float, *, alone_until: float = -math.inf) -> None:
+        """From ``now`` one attempt goes alone; each admitted answer lets the next go, and
+        from ``alone_until`` on one more (module docstring, "Others on the key")."""
+        self._gate = 1
+        self._gated = 0
+        self._gate_since = now
+        self._alone_until = alone_until
+
     def scouted(self, admitted: bool) -> None:
         """An attempt is settled while the burst is gated (module docstring, "Others on the
         key"): admitted, one more may go; refused or failed, the gate opens (a 429 paused
@@ -397,10 +415,12 @@ class Lane:
         if self._gate is not None:
             self._gated = max(0, self._gated - 1)
             if admitted and self._gate < _SLOW_START_CAP:
-                # Each admitted scout lets two go (slow start: doubling per round trip).
-                self._gate += 1
+                if self._clock.now() >= self._alone_until:
+                    # Each admitted scout lets two go (slow start: doubling per round trip).
+                    self._gate += 1
             else:
                 self._gate = None
+                self._gate_since = math.inf
             self.poke()
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
@@ -541,7 +561,11 @@ class Lane:
         if target is None:
             return
         self.rate_factor = await self._backend.recover(self.key, target)
-        learner.sync(self.rate_factor, self._clock.now())
+        now = self._clock.now()
+        learner.sync(self.rate_factor, now)
+        # A probe's attempts go one at a time until it is confirmed: a level the service does
+        # not admit costs one 429, not the step's worth (module docstring, "Others on the key").
+        self._close_gate(now, alone_until=now + learner.policy.confirm * learner.period)
         if self.rate_factor >= 1.0 and self._warned_level < 1.0:
             logger.info("%s: back at the configured limits", self.key)
             self._warned_level = 1.0

@@ -92,6 +92,30 @@ def test_a_limit_that_drops_and_comes_back_is_followed() -> None:
     assert back - 40.0 <= 5.0
 
 
+def test_a_failed_step_of_a_ramp_costs_one_429() -> None:
+    """The limit drops to 4, then rises to 7: the ramp back doubles its step (4, 5, 7, then the
+    configured 10) and the last step fails. Each raise sends its first attempt alone, so every
+    failed probe is refused once, not once per request of its step."""
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(10.0, [SlidingWindow(4, 1.0)]), (20.0, [SlidingWindow(7, 1.0)])],
+        up=0.002,
+        down=0.002,
+    )
+    _, answers = read_for(service, 60.0)
+    assert all(answer.status == 200 for answer in answers)
+    refused = [arrival.at for arrival in service.arrivals if arrival.at > 20.0 and not arrival.admitted]
+    probes: list[list[float]] = []
+    for at in refused:
+        if probes and at - probes[-1][-1] < 0.5:
+            probes[-1].append(at)
+        else:
+            probes.append([at])
+    assert len(probes) >= 5
+    assert [len(probe) for probe in probes] == [1] * len(probes)
+    assert service.admitted_between(25.0, 60.0) >= 0.9 * 7 * 35
+
+
 def test_a_service_that_counts_refused_requests_is_learned_too() -> None:
     service = LimitedService([SlidingWindow(5, 1.0, count_refused=True)])
     _, answers = read_for(service, 120.0)
