@@ -136,7 +136,9 @@ the raise is confirmed (``LearningPolicy.confirm`` of a period), then double per
 round trip. The ramp doubles its step, so one raise may add several requests to
 the window; where others still fill it, the first of them is refused and its
 429 fails the probe before the rest go: a failed probe costs one 429, not the
-step's worth.
+step's worth. A raise that another process sharing the backend made is gated
+in this one too, from the first attempt it sees at the raised level (each
+process gates its own attempts, so two may still go at once).
 """
 
 from __future__ import annotations
@@ -308,12 +310,17 @@ class Lane:
                         break
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
-                if self._learner is not None:
+                learner = self._learner
+                if learner is not None:
                     if now - self._last_sent >= self._longest_period:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
                         if self._scouts and self.in_flight == 0:
                             self._close_gate(now)
+                    if grant.rate_factor > self.rate_factor + 1e-12:
+                        # Raised by another process sharing the backend (its probe): this
+                        # attempt goes alone, as after a raise of this process's own.
+                        self._close_gate(now, alone_until=now + learner.policy.confirm * learner.period)
                     self._last_sent = now
                     if self._gate is not None:
                         self._gated += 1

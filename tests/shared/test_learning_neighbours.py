@@ -288,3 +288,33 @@ def test_processes_sharing_a_backend_cut_once_to_what_was_admitted(seed: int) ->
     assert service.admitted_between(1.0, 20.0) >= 0.97 * 5 * 19
     # The first window's overflow (5 of 10) and at most a probe or two.
     assert service.refused <= 8
+
+
+def test_a_failed_probe_shared_by_processes_costs_about_one_429() -> None:
+    """Four schedulers on one backend; the limit drops to 4, then rises to 7. A raise by one of
+    them is every one's: the others' first attempts at the raised level go alone too, so a
+    failed step is refused about once, not once per process and request of the step (up to 3
+    at once, 1.41 per probe, when only the process that raised went one at a time)."""
+    rng = random.Random(4)
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(10.0, [SlidingWindow(4, 1.0)]), (20.0, [SlidingWindow(7, 1.0)])],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+    _, answers = sharing_a_backend(limits, READ, service, [30, 31, 32, 33], tasks=5, until=80.0)
+    assert all(answer.status == 200 for answer in answers)
+    refused = [arrival.at for arrival in service.arrivals if arrival.at > 25.0 and not arrival.admitted]
+    probes: list[list[float]] = []
+    for at in refused:
+        if probes and at - probes[-1][-1] < 0.5:
+            probes[-1].append(at)
+        else:
+            probes.append([at])
+    # Each process's first attempt at the raised level goes alone, but two processes may send
+    # theirs before the first 429 is back: the gate is each process's own.
+    assert len(probes) >= 10
+    assert max(len(probe) for probe in probes) <= 2
+    assert len(refused) <= 1.25 * len(probes)
+    assert service.admitted_between(25.0, 80.0) >= 0.95 * 7 * 55
