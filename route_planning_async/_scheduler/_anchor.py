@@ -47,10 +47,11 @@ class Anchor:
             # Too few to know the shortest (a first burst queues them all): strict.
             return 0.0
         # Taken off: the shortest round trip, less a share of the spread of the
-        # recent ones (the shortest of n round trips exceeds the true shortest by
-        # about spread / (n + 1); eight times that is kept back) and the caution
-        # of past late arrivals. A microsecond: a tie goes to the safe side.
-        doubt = min(1.0, 8 / (self._answers + 1)) * self._recent_spread
+        # recent ones (the lane's module docstring, "Latency": the shortest of n
+        # exceeds the true shortest by about spread / (2 sqrt(n)); four times that
+        # is kept back) and the caution of past late arrivals. A microsecond: a tie
+        # goes to the safe side.
+        doubt = min(1.0, 2 / math.sqrt(self._answers + 1)) * self._recent_spread
         credit = self._fastest - doubt - self._caution
         return min(0.0, 1e-6 - credit)
 

@@ -54,9 +54,11 @@ back at least the fastest way back, so ``b_i + d* >= d_min + b_min``, the true
 shortest round trip: the guarantee holds whatever the delays, if ``f`` is not
 above it. The shortest round trip *seen* can be (until the fastest has come
 by), so ``f`` is that less a share of the spread of the last 64 round trips
-(the shortest of ``n`` exceeds the true shortest by about the spread divided by
-``n + 1`` when they vary at random; eight times that is kept back, and nothing
-is taken off before 16 have been seen: a first burst queues them all), and
+(a round trip is the sum of two delays that vary, out and back, and such a sum
+is rarely near its minimum: the shortest of ``n`` exceeds the true shortest by
+about half the spread divided by ``sqrt(n)``, not by the spread divided by
+``n`` as for one delay; twice the spread over ``sqrt(n + 1)`` is kept back, and
+nothing is taken off before 16 have been seen: a first burst queues them all), and
 less a caution that grows by the spread with every 429 that looks like a late
 arrival (the service refused though it had admitted what the category
 believed; it is also cut, as any 429). In return a slot cycles in ``period``
