@@ -11,6 +11,7 @@ other party as plain arrivals at the same service, and assert the bars of the
 from __future__ import annotations
 
 import asyncio
+import itertools
 import math
 import random
 from collections.abc import Awaitable, Callable
@@ -290,31 +291,31 @@ def test_processes_sharing_a_backend_cut_once_to_what_was_admitted(seed: int) ->
     assert service.refused <= 8
 
 
-def test_a_failed_probe_shared_by_processes_costs_about_one_429() -> None:
-    """Four schedulers on one backend; the limit drops to 4, then rises to 7. A raise by one of
-    them is every one's: the others' first attempts at the raised level go alone too, so a
-    failed step is refused about once, not once per process and request of the step (up to 3
-    at once, 1.41 per probe, when only the process that raised went one at a time)."""
-    rng = random.Random(4)
-    service = LimitedService(
-        [SlidingWindow(10, 1.0)],
-        schedule=[(10.0, [SlidingWindow(4, 1.0)]), (20.0, [SlidingWindow(7, 1.0)])],
-        up=lambda: 0.002 + rng.uniform(0, 0.002),
-        down=lambda: 0.002 + rng.uniform(0, 0.002),
-    )
+def test_a_raise_made_by_another_process_sharing_the_backend_is_probed_one_attempt_at_a_time() -> None:
+    """Another process raised the shared level (its probe) from 7 to 8 reads/s: this one's first
+    attempt at the raised level goes alone, and the next ones one after another until the raise is
+    confirmed, so a raise the service refuses costs one 429 here, not one per request queued."""
     limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
-    _, answers = sharing_a_backend(limits, READ, service, [30, 31, 32, 33], tasks=5, until=80.0)
-    assert all(answer.status == 200 for answer in answers)
-    refused = [arrival.at for arrival in service.arrivals if arrival.at > 25.0 and not arrival.admitted]
-    probes: list[list[float]] = []
-    for at in refused:
-        if probes and at - probes[-1][-1] < 0.5:
-            probes[-1].append(at)
-        else:
-            probes.append([at])
-    # Each process's first attempt at the raised level goes alone, but two processes may send
-    # theirs before the first 429 is back: the gate is each process's own.
-    assert len(probes) >= 10
-    assert max(len(probe) for probe in probes) <= 2
-    assert len(refused) <= 1.25 * len(probes)
-    assert service.admitted_between(25.0, 80.0) >= 0.95 * 7 * 55
+    spans: list[tuple[float, float]] = []
+
+    async def send(request: Request) -> Response:
+        started = virtual_loop().time()
+        await asyncio.sleep(0.01)
+        spans.append((started, virtual_loop().time()))
+        return Response(200, {}, b"{}")
+
+    async def main() -> None:
+        backend = InMemoryBackend()
+        scheduler = Scheduler(limits, RetryPolicy(rng=random.Random(1)), backend=backend)
+        await backend.penalize(Category.READ.value, 0.0, 0.7, 0.0)
+        await asyncio.gather(*(scheduler.run(READ, send) for _ in range(7)))
+        assert scheduler.stats[Category.READ].rate_factor == 0.7
+        await asyncio.sleep(1.5)
+        spans.clear()
+        await backend.recover(Category.READ.value, 0.8)
+        await asyncio.gather(*(scheduler.run(READ, send) for _ in range(5)))
+
+    run_virtual(main)
+    assert len(spans) == 5
+    # One at a time: each starts when the one before it has its answer.
+    assert all(after[0] >= before[1] for before, after in itertools.pairwise(spans))
