@@ -88,17 +88,17 @@ causes apart:
   while they last; the refusals estimate ``O`` as the level that held less the
   level cut to). The level cut from had held (``memory``), so the gap is taken
   as lent, not lost: probes come every ``1 / (probe_share x n)`` periods for
-  ``n`` requests per period, at most ``recent_probe_interval`` (4 periods), and a
+  ``n`` requests per period, at most ``recent_probe_interval`` (3 periods), and a
   probe that passes doubles its step per ``confirm``: when the others stop, the
   category is back at its full rate within about ``recent_probe_interval`` plus
   a period or two (a limit that dropped for a while and came back is met the
-  same way). The price is one 429 per probe while they stay, ``probe_share`` of
-  the traffic or ``1 / (4 n)``, whichever is more: 4% for a remainder of 7
-  requests per period, 5% for 5, 8.3% for 3 (and the arrival, a burst's worth
-  at most). No client can do better with one-request probes: coming back
-  within ``R`` periods needs a probe at least every ``R`` periods, and each
-  costs a 429 while the others stay. Others that stay longer than ``memory``
-  periods become the limit (probes back off to ``max_probe_interval``).
+  same way). The price is one 429 per probe while they stay, ``1 / (3 n)`` of
+  the traffic at least: 4.8% for a remainder of 7 requests per period, 6.7% for
+  5, 11% for 3 (and the arrival, a burst's worth at most). No client can do
+  better with one-request probes: coming back within ``R`` periods needs a
+  probe at least every ``R`` periods, and each costs a 429 while the others
+  stay. Others that stay longer than ``memory`` periods become the limit
+  (probes back off to ``max_probe_interval``).
 
 Processes sharing a backend are one user of the budget: their slots are in
 ``usage``, a cut or a probe by any of them is every one's (the backend keeps
@@ -202,7 +202,7 @@ class LearningPolicy:
         metadata=described("The longest wait between probes while the limit stays where it was cut to."),
     )
     recent_probe_interval: float = attrs.field(
-        default=4.0,
+        default=3.0,
         converter=float,
         validator=_positive,
         metadata=described(
