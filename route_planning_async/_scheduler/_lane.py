@@ -57,14 +57,14 @@ by), so ``f`` is that less a share of the spread of the last 64 round trips
 (a round trip is the sum of two delays that vary, out and back, and such a sum
 is rarely near its minimum: the shortest of ``n`` exceeds the true shortest by
 about half the spread divided by ``sqrt(n)``, not by the spread divided by
-``n`` as for one delay; twice the spread over ``sqrt(n + 1)`` is kept back, and
-nothing is taken off before 16 have been seen: a first burst queues them all), and
-less a caution that grows by the spread with every 429 that looks like a late
-arrival (the service refused though it had admitted what the category
-believed; it is also cut, as any 429). In return a slot cycles in ``period``
-plus about twice the jitter of the round trip, not the round trip itself: about
-97% of the limit over a link of 150 ms +- 10 ms each way, where strict windows
-keep 77%.
+``n`` as for one delay; twice the spread over ``sqrt(n + 1)`` is kept back,
+and nothing is taken off before 16 have been seen: a first burst queues them
+all), and less a caution that grows by the spread with every 429 that looks
+like a late arrival (the service refused though it had admitted what the
+category believed; it is also cut, as any 429). In return a slot cycles in
+``period`` plus about twice the jitter of the round trip, not the round trip
+itself: about 95% of the limit over a link of 150 ms +- 10 ms each way, where
+strict windows keep 77%.
 
 Why not aiolimiter
 ------------------
