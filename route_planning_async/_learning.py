@@ -36,8 +36,8 @@ the configured limits were never the service's), ``f`` grows by one *unit* (one 
 smallest rule); if the raised level holds for ``confirm`` of a period, and an
 attempt sent at it was answered without a 429, it grows again by twice the
 step (TCP's slow start), until a 429 or the configured limit. The lane sends
-a raise's attempts one at a time until it is confirmed, so a step the service
-does not admit costs one 429, whatever its size. A probe that
+a raise's attempts one at a time for ``confirm`` of a period, so a step the
+service does not admit costs one 429, whatever its size. A probe that
 fails goes back to the last level of its ramp that held a whole period (the
 window's count at the 429 misses the answers still in flight), and a 429 to an
 attempt sent *before* the raise, while it waits for its confirmation, fails it

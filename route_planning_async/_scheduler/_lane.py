@@ -133,14 +133,16 @@ many as were admitted, not the rest of the burst; a fresh start pays a few round
 trips against a period of a minute.
 
 A probe upward (a raise of the learned level, ``_learning.py``) is gated the
-same way, in every category that learns: its attempts go one at a time until
-the raise is confirmed (``LearningPolicy.confirm`` of a period), then double per
-round trip. The ramp doubles its step, so one raise may add several requests to
-the window; where others still fill it, the first of them is refused and its
-429 fails the probe before the rest go: a failed probe costs one 429, not the
-step's worth. A raise that another process sharing the backend made is gated
-in this one too, from the first attempt it sees at the raised level (each
-process gates its own attempts, so two may still go at once).
+same way, in every category that learns: its attempts go one at a time for
+``LearningPolicy.confirm`` of a period, then double per round trip. The ramp
+doubles its step, so one raise may add several requests to the window; where
+others still fill it, the first of them is refused and its 429 fails the probe
+before the rest go: a failed probe costs one 429, not the step's worth. A raise
+that another process sharing the backend made is gated in this one too, from
+the first attempt it sees at the raised level (each process gates its own
+attempts, so two may still go at once). Only an attempt asked for after the
+gate closed counts for it: one whose grant was on its way from a shared backend
+when a raise closed the gate is not waited for.
 """
 
 from __future__ import annotations
@@ -303,10 +305,15 @@ class Lane:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
                     if self._gate is not None and self._gated >= self._gate:
-                        # The scouts' answers say whether the budget is free (they poke the head).
-                        await self._wait_for_capacity(math.inf)
-                        now = self._clock.now()
-                        continue
+                        if self.in_flight == 0:
+                            # Nothing gated is out (an attempt goes from here to send without
+                            # yielding): no answer will come to open the gate.
+                            self._gated = 0
+                        else:
+                            # The scouts' answers say whether the budget is free (they poke the head).
+                            await self._wait_for_capacity(math.inf)
+                            now = self._clock.now()
+                            continue
                     grant = await self._backend.acquire(self.key, self.rules, weight, now)
                     if isinstance(grant, Grant):
                         break
@@ -319,12 +326,14 @@ class Lane:
                         self._burst_at = now
                         if self._scouts and self.in_flight == 0:
                             self._close_gate(now)
-                    if grant.rate_factor > self.rate_factor + 1e-12:
+                    if grant.rate_factor > self.rate_factor + 1e-12 and self._gate is None:
                         # Raised by another process sharing the backend (its probe): this
                         # attempt goes alone, as after a raise of this process's own.
                         self._close_gate(now, alone_until=now + learner.policy.confirm * learner.period)
                     self._last_sent = now
-                    if self._gate is not None:
+                    if now >= self._gate_since:
+                        # Counted only if asked for after the gate closed (a raise may close it
+                        # while a shared backend's answer is on its way): send counts it alike.
                         self._gated += 1
             finally:
                 self._line.pass_head()
@@ -379,7 +388,8 @@ class Lane:
         try:
             response = await send(request)
         except TransportError as exc:
-            self.scouted(False)
+            if gated:
+                self.scouted(False)
             if exc.maybe_sent:
                 await self._release_unanswered(grant, sent_at)
             else:
@@ -387,7 +397,8 @@ class Lane:
                 self.poke()
             return exc
         except BaseException:
-            self.scouted(False)
+            if gated:
+                self.scouted(False)
             await self._release_unanswered(grant, sent_at)
             raise
         else:
@@ -569,12 +580,13 @@ class Lane:
         target = learner.probe(self._clock.now(), sent_at)
         if target is None:
             return
-        self.rate_factor = await self._backend.recover(self.key, target)
+        # A probe's attempts go one at a time for ``confirm`` of a period: a level the service
+        # does not admit costs one 429, not the step's worth (module docstring, "Others on the
+        # key"). Closed before the backend hears of the raise, so that nothing slips past it.
         now = self._clock.now()
-        learner.sync(self.rate_factor, now)
-        # A probe's attempts go one at a time until it is confirmed: a level the service does
-        # not admit costs one 429, not the step's worth (module docstring, "Others on the key").
         self._close_gate(now, alone_until=now + learner.policy.confirm * learner.period)
+        self.rate_factor = await self._backend.recover(self.key, target)
+        learner.sync(self.rate_factor, self._clock.now())
         if self.rate_factor >= 1.0 and self._warned_level < 1.0:
             logger.info("%s: back at the configured limits", self.key)
             self._warned_level = 1.0

@@ -17,7 +17,7 @@ import pytest
 from support.limited_service import LimitedService, SlidingWindow, TokenBucket
 from support.virtual_time import run_virtual, virtual_loop
 
-from route_planning_async._backends import InMemoryBackend
+from route_planning_async._backends import Grant, InMemoryBackend
 from route_planning_async._core import Request, Response
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, RateLimits, Rule
@@ -289,6 +289,14 @@ def test_a_fresh_burst_partly_refused_is_not_sent_again_in_full() -> None:
 class RemoteBackend(InMemoryBackend):
     """The in-memory backend answering after a round trip, as a shared one does (Redis)."""
 
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        await asyncio.sleep(0.0005)
+        return await super().acquire(key, rules, weight, now)
+
+    async def recover(self, key: str, factor: float) -> float:
+        await asyncio.sleep(0.0005)
+        return await super().recover(key, factor)
+
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         await asyncio.sleep(0.0005)
         return await super().usage(key, rules, now)
@@ -313,3 +321,31 @@ def test_two_429s_of_one_burst_make_one_cut_with_a_backend_that_answers_later() 
     stats = run_virtual(main).stats[Category.READ]
     assert service.refused == 2
     assert stats.rate_factor == 0.5
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_probe_with_a_backend_that_answers_later_never_stalls_the_category(seed: int) -> None:
+    """A raise may close a probe's gate while an attempt's grant is on its way from a shared
+    backend: that attempt is not one of the probe's, and the gate must not wait for its answer
+    (it used to wait forever: the category stopped after the limit came back)."""
+    rng = random.Random(seed)
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(10.0, [SlidingWindow(4, 1.0)]), (30.0, [SlidingWindow(10, 1.0)])],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+
+    async def main() -> None:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=RemoteBackend())
+
+        async def worker() -> None:
+            while virtual_loop().time() < 60.0:
+                # A stalled category fails here, not by hanging the test.
+                await asyncio.wait_for(scheduler.run(READ, service.send), 30.0)
+
+        await asyncio.gather(*(worker() for _ in range(30)))
+
+    run_virtual(main)
+    # Back at the full limit after the return.
+    assert service.admitted_between(40.0, 60.0) >= 0.95 * 10 * 20

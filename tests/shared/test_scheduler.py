@@ -555,7 +555,8 @@ def test_by_default_no_window_holds_more_over_a_link_that_jitters_both_ways(seed
     """Anchored before the answer over a link of 2 ms + up to 2 ms each way, drawn at random: a
     round trip is rarely near its true shortest (4 ms), so the shortest seen overstates it for
     long; the margin kept back must cover that, or slots expire before their arrivals leave the
-    service's window (with a margin of the spread over n, a window of seed 1 held 11)."""
+    service's window (with a margin of eight times the spread over n + 1, a window of seed 1
+    held 11)."""
     rng = random.Random(seed)
     arrivals: list[tuple[float, int]] = []
 
