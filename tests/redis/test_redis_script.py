@@ -597,7 +597,9 @@ async def test_cancelled_callers_neither_leak_slots_nor_lose_their_cancellation(
 ) -> None:
     rules = [Rule(1_000_000, 10.0)]
     rng = random.Random(99)
-    backend = RedisBackend(redis_server.url, key_prefix=key_prefix)
+    # Cancellation is under test, not the bound on a round trip: on a loaded machine ten
+    # tasks hammering Redis may wait longer than the default 2 s for one.
+    backend = RedisBackend(redis_server.url, key_prefix=key_prefix, timeout=60.0)
 
     async def busy() -> None:
         while True:
