@@ -140,9 +140,7 @@ others still fill it, the first of them is refused and its 429 fails the probe
 before the rest go: a failed probe costs one 429, not the step's worth. A raise
 that another process sharing the backend made is gated in this one too, from
 the first attempt it sees at the raised level (each process gates its own
-attempts, so two may still go at once). Only an attempt asked for after the
-gate closed counts for it: one whose grant was on its way from a shared backend
-when a raise closed the gate is not waited for.
+attempts, so two may still go at once). The gate's bookkeeping is ``_gate.py``.
 """
 
 from __future__ import annotations
@@ -159,6 +157,7 @@ from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
 from route_planning_async._scheduler._clock import Clock, LoopClock
+from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._line import Line
 from route_planning_async._stats import CategoryStats
 
@@ -169,9 +168,6 @@ logger = logging.getLogger("route_planning_async.scheduler")
 Send = Callable[[Request], Awaitable[Response]]
 """What the scheduler calls to put one attempt on the wire (the transport's ``send``)."""
 
-
-_SLOW_START_CAP = 16
-"""Scouts out at once after which a burst goes ungated."""
 
 _SCOUTED_PERIOD = 10.0
 """A category with a rule this long (seconds), or a weighted one, scouts after a quiet period."""
@@ -222,10 +218,7 @@ class Lane:
         self._longest_period = max((rule.period for rule in rules), default=0.0)
         self._last_sent = -math.inf
         self._burst_at = -math.inf
-        self._gate: int | None = None
-        self._gate_since = math.inf
-        self._alone_until = -math.inf
-        self._gated = 0
+        self._gate = Gate()
         self.rate_factor = 1.0
         self.busy_pause = False
         """Whether the category waits out a window it judged busy (others spent it): an
@@ -304,16 +297,11 @@ class Lane:
                 while True:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
-                    if self._gate is not None and self._gated >= self._gate:
-                        if self.in_flight == 0:
-                            # Nothing gated is out (an attempt goes from here to send without
-                            # yielding): no answer will come to open the gate.
-                            self._gated = 0
-                        else:
-                            # The scouts' answers say whether the budget is free (they poke the head).
-                            await self._wait_for_capacity(math.inf)
-                            now = self._clock.now()
-                            continue
+                    if self._gate.allowed is not None and self._gate.holds(self.in_flight):
+                        # The scouts' answers say whether the budget is free (they poke the head).
+                        await self._wait_for_capacity(math.inf)
+                        now = self._clock.now()
+                        continue
                     grant = await self._backend.acquire(self.key, self.rules, weight, now)
                     if isinstance(grant, Grant):
                         break
@@ -325,16 +313,13 @@ class Lane:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
                         if self._scouts and self.in_flight == 0:
-                            self._close_gate(now)
-                    if grant.rate_factor > self.rate_factor + 1e-12 and self._gate is None:
+                            self._gate.close(now)
+                    if grant.rate_factor > self.rate_factor + 1e-12 and self._gate.allowed is None:
                         # Raised by another process sharing the backend (its probe): this
                         # attempt goes alone, as after a raise of this process's own.
-                        self._close_gate(now, alone_until=now + learner.policy.confirm * learner.period)
+                        self._gate_a_raise(learner, now)
                     self._last_sent = now
-                    if now >= self._gate_since:
-                        # Counted only if asked for after the gate closed (a raise may close it
-                        # while a shared backend's answer is on its way): send counts it alike.
-                        self._gated += 1
+                    self._gate.let_through(now)
             finally:
                 self._line.pass_head()
         finally:
@@ -379,7 +364,7 @@ class Lane:
         self._in_flight_weight += grant.weight
         self.sent += 1
         self.sent_weight += grant.weight
-        gated = sent_at >= self._gate_since
+        gated = sent_at >= self._gate.since
         anchoring = self._anchoring
         if anchoring:
             # The send itself, for the anchor of the answered slot (with a remote
@@ -420,27 +405,16 @@ class Lane:
             self.in_flight -= 1
             self._in_flight_weight -= grant.weight
 
-    def _close_gate(self, now: float, *, alone_until: float = -math.inf) -> None:
-        """From ``now`` one attempt goes alone; each admitted answer lets the next go, and
-        from ``alone_until`` on one more (module docstring, "Others on the key")."""
-        self._gate = 1
-        self._gated = 0
-        self._gate_since = now
-        self._alone_until = alone_until
+    def _gate_a_raise(self, learner: LimitLearner, now: float) -> None:
+        """A raised level's attempts go one at a time for ``confirm`` of a period (module
+        docstring, "Others on the key")."""
+        self._gate.close(now, alone_until=now + learner.policy.confirm * learner.period)
 
     def scouted(self, admitted: bool) -> None:
-        """An attempt is settled while the burst is gated (module docstring, "Others on the
-        key"): admitted, one more may go; refused or failed, the gate opens (a 429 paused
-        or cut the category)."""
-        if self._gate is not None:
-            self._gated = max(0, self._gated - 1)
-            if admitted and self._gate < _SLOW_START_CAP:
-                if self._clock.now() >= self._alone_until:
-                    # Each admitted scout lets two go (slow start: doubling per round trip).
-                    self._gate += 1
-            else:
-                self._gate = None
-                self._gate_since = math.inf
+        """An attempt under the gate is settled (``_gate.py``): admitted, the next may go;
+        refused or failed, the gate opens (a 429 paused or cut the category)."""
+        if self._gate.allowed is not None:
+            self._gate.settled(admitted, self._clock.now())
             self.poke()
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
@@ -580,11 +554,9 @@ class Lane:
         target = learner.probe(self._clock.now(), sent_at)
         if target is None:
             return
-        # A probe's attempts go one at a time for ``confirm`` of a period: a level the service
-        # does not admit costs one 429, not the step's worth (module docstring, "Others on the
-        # key"). Closed before the backend hears of the raise, so that nothing slips past it.
-        now = self._clock.now()
-        self._close_gate(now, alone_until=now + learner.policy.confirm * learner.period)
+        # A level the service does not admit costs one 429, not the step's worth. The gate
+        # closes before the backend hears of the raise, so that nothing slips past it.
+        self._gate_a_raise(learner, self._clock.now())
         self.rate_factor = await self._backend.recover(self.key, target)
         learner.sync(self.rate_factor, self._clock.now())
         if self.rate_factor >= 1.0 and self._warned_level < 1.0:
