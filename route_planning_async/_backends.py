@@ -190,6 +190,11 @@ class RateLimitBackend(Protocol):
         sharing a backend then probe one at a time, a turn apart, rather than
         each at its own pace (a process that sends little may never see the
         factor change while another's probe fails, and probe again at once).
+        A turn outlives a raise of the factor to 1.0 (the raise may be the
+        probe). The scheduler also takes the turn of ``<key>/scout`` before a
+        category's first attempt after a quiet period (its docstring,
+        "Others on the key"): one process sharing the backend scouts the
+        window for all.
 
         Args:
             key: The scheduler's key of the category.

@@ -188,6 +188,40 @@ _AS_IS: Final = _AsIsHook()
 _JSON_NATIVE: Final = (str, int, float, bool)
 
 
+class _StrHook:
+    """The hook of a ``NewType`` of ``str`` (the ids, ``PlanId``): ``str(value)``, as cattrs
+    makes a str, without its wrapper for the ``NewType``.
+
+    :func:`make_model_structure_fn` recognizes it and calls ``str`` inline.
+    """
+
+    def __call__(self, value: Any, _: Any) -> str:
+        return str(value)
+
+
+_STR: Final = _StrHook()
+
+
+def _is_str_newtype(t: Any) -> bool:
+    return getattr(t, "__supertype__", None) is str
+
+
+class _ItemsHook:
+    """The hook of a list of models: each item through the model's hook (:func:`structure_items`).
+
+    :func:`make_model_structure_fn` recognizes it and calls :func:`structure_items` inline.
+    """
+
+    __slots__ = ("item_hook", "model")
+
+    def __init__(self, item_hook: Callable[[Any, Any], Any], model: Any) -> None:
+        self.item_hook = item_hook
+        self.model = model
+
+    def __call__(self, value: Any, _: Any) -> list[Any]:
+        return structure_items(value, self.item_hook, self.model)
+
+
 def _optional_member(t: Any) -> Any:
     """``X`` for ``X | None``; None for any other type."""
     if typing.get_origin(t) not in (types.UnionType, typing.Union):
@@ -214,18 +248,27 @@ def make_model_structure_fn(
     - a missing key takes the field's default; without one, :class:`KeyError`;
     - a value JSON already gives as it is kept (strings, numbers, lists of
       strings, free-form objects: the as-is hook) is stored unchanged;
+    - an id (a ``NewType`` of ``str``) is ``str(value)``, and a list of models goes
+      item by item through :func:`structure_items`, both called inline;
     - ``X | None`` of a model stores None or the model;
     - every other value goes through the converter's hook for its type.
 
     Unknown keys are ignored. An attribute of ``wire_names`` is read from
     the first of its keys present. Any failure becomes a
     :class:`~route_planning_async.DecodeError` naming the key (the local ``k``
-    holds the key being read, so the happy path pays one store per field).
+    holds the key being read, so the happy path pays one store per field that
+    can fail).
     """
     attrs.resolve_types(cl)
     if "__slots__" not in cl.__dict__ or hasattr(cl, "__attrs_post_init__"):
         raise TypeError(f"{cl.__name__}: only slotted attrs classes without __attrs_post_init__")
-    namespace: dict[str, Any] = {"__cl": cl, "__new": object.__new__, "__located": located}
+    namespace: dict[str, Any] = {
+        "__cl": cl,
+        "__new": object.__new__,
+        "__located": located,
+        "__str": str,
+        "__items": structure_items,
+    }
     body = ["k = None", "get = o.get", "i = __new(__cl)"]
     for field in attrs.fields(cl):
         if field.validator is not None or field.converter is not None or not field.init:
@@ -244,34 +287,41 @@ def make_model_structure_fn(
             body.append(f"i.{name} = {read}")
             continue
         key = camel_case(name)
-        body.append(f"k = {key!r}")
+        note_key = f"k = {key!r}"
         member = _optional_member(field.type)
         if member is not None and attrs.has(member) and (required or field.default is None):
             # X | None of a model: the None test inline, then the model's own function.
             namespace[f"h_{name}"] = converter.get_structure_hook(member)
             namespace[f"t_{name}"] = member
+            body.append(note_key)
             body.append(f"v = o[{key!r}]" if required else f"v = get({key!r})")
             body.append(f"i.{name} = None if v is None else h_{name}(v, t_{name})")
             continue
         hook = converter.get_structure_hook(field.type)
         if hook is _AS_IS or field.type in _JSON_NATIVE:
             value = f"o[{key!r}]"
+        elif hook is _STR:
+            value = f"__str(o[{key!r}])"
+        elif isinstance(hook, _ItemsHook):
+            namespace[f"h_{name}"], namespace[f"t_{name}"] = hook.item_hook, hook.model
+            value = f"__items(o[{key!r}], h_{name}, t_{name})"
         else:
             namespace[f"h_{name}"], namespace[f"t_{name}"] = hook, field.type
             value = f"h_{name}(o[{key!r}], t_{name})"
         if required:
-            body.append(f"i.{name} = {value}")
+            body += [note_key, f"i.{name} = {value}"]
         elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
             if field.default.takes_self:
                 raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
             namespace[f"f_{name}"] = field.default.factory
-            body.append(f"i.{name} = {value} if {key!r} in o else f_{name}()")
+            body += [note_key, f"i.{name} = {value} if {key!r} in o else f_{name}()"]
+        elif value == f"o[{key!r}]":
+            # A value read as it is, with a default, cannot fail: no key to note.
+            namespace[f"d_{name}"] = field.default
+            body.append(f"i.{name} = get({key!r}, d_{name})")
         else:
             namespace[f"d_{name}"] = field.default
-            if value == f"o[{key!r}]":
-                body.append(f"i.{name} = get({key!r}, d_{name})")
-            else:
-                body.append(f"i.{name} = {value} if {key!r} in o else d_{name}")
+            body += [note_key, f"i.{name} = {value} if {key!r} in o else d_{name}"]
     body.append("return i")
     lines = ["def structure(o, _=None):", "    try:"]
     lines += [f"        {line}" for line in body]
@@ -320,6 +370,7 @@ def make_converter(
     free_form = (dict[str, Any], dict[str, str | None], dict[str, str], dict[str, str | None] | None)
     as_is = (*_JSON_NATIVE, list[str], *free_form)
     converter.register_structure_hook_func(lambda t: t in as_is, _AS_IS)
+    converter.register_structure_hook_func(_is_str_newtype, _STR)
 
     def optional_hook(t: Any) -> Callable[[Any, Any], Any]:
         # cattrs' own Optional handling dispatches on every call; resolving the
@@ -358,12 +409,7 @@ def make_converter(
 
     def list_hook(t: Any) -> Callable[[Any, Any], Any]:
         member = typing.get_args(t)[0]
-        inner = converter.get_structure_hook(member)
-
-        def structure_list(value: Any, _: Any) -> list[Any]:
-            return structure_items(value, inner, member)
-
-        return structure_list
+        return _ItemsHook(converter.get_structure_hook(member), member)
 
     converter.register_structure_hook_factory(is_list_of_models, list_hook)
     converter.register_unstructure_hook_factory(

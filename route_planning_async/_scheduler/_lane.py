@@ -130,7 +130,13 @@ budget: the wait for the window; else the cut). A restart into a window another
 process filled then costs one 429 and the wait for the window, not a refused
 window's worth; a lower limit, or the tail of another's burst, refuses about as
 many as were admitted, not the rest of the burst; a fresh start pays a few round
-trips against a period of a minute.
+trips against a period of a minute. Processes sharing a backend scout one at a
+time: before its scout, a process takes the backend's turn of ``<key>/scout``
+(``RateLimitBackend.claim_probe``, for ``LearningPolicy.confirm`` of the period,
+at most a second); a process that finds it taken waits for it to end (a refused
+scout pauses the key for all meanwhile), then scouts on its own. A fleet
+restarted into a window another run filled then costs one 429, not one per
+process.
 
 A probe upward (a raise of the learned level, ``_learning.py``) is gated the
 same way, in every category that learns: its attempts go one at a time for
@@ -171,6 +177,9 @@ Send = Callable[[Request], Awaitable[Response]]
 
 _SCOUTED_PERIOD = 10.0
 """A category with a rule this long (seconds), or a weighted one, scouts after a quiet period."""
+
+_SCOUT_TURN = 1.0
+"""Seconds, at most, of a scout's turn among processes sharing the backend ("Others on the key")."""
 
 
 def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
@@ -216,6 +225,11 @@ class Lane:
             rule.per == "weight" or rule.period >= _SCOUTED_PERIOD for rule in rules
         )
         self._longest_period = max((rule.period for rule in rules), default=0.0)
+        # One process sharing the backend scouts at a time: the turn of ``<key>/scout``
+        # (``RateLimitBackend.claim_probe``) lasts while its scout's answer is awaited.
+        self._scout_key = f"{self.key}/scout"
+        self._scout_turn = min(_SCOUT_TURN, self._longest_period * (learning.confirm if learning else 0.0))
+        self._scout_turn_asked = False
         self._last_sent = -math.inf
         self._burst_at = -math.inf
         self._gate = Gate()
@@ -302,6 +316,15 @@ class Lane:
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
+                    if self._scouts and not self._scout_turn_asked and self._scouting_begins(now):
+                        self._scout_turn_asked = True
+                        wait = await self._backend.claim_probe(self._scout_key, self._scout_turn, now)
+                        if wait > 0:
+                            # Another process sharing the backend scouts: its answer tells for
+                            # both (a refusal pauses the key). Then this one scouts on its own.
+                            await self._wait_for_capacity(wait)
+                            now = self._clock.now()
+                            continue
                     grant = await self._backend.acquire(self.key, self.rules, weight, now)
                     if isinstance(grant, Grant):
                         break
@@ -312,6 +335,7 @@ class Lane:
                     if now - self._last_sent >= self._longest_period:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
+                        self._scout_turn_asked = False
                         if self._scouts and self.in_flight == 0:
                             self._gate.close(now)
                     if grant.rate_factor > self.rate_factor + 1e-12 and self._gate.allowed is None:
@@ -329,6 +353,11 @@ class Lane:
             self._learner.sync(grant.rate_factor, now)
         self.wait_seconds += now - started
         return grant, now
+
+    def _scouting_begins(self, now: float) -> bool:
+        """Whether an attempt granted at ``now`` would be a scout: the first after a quiet
+        period, in a category that scouts, with nothing of the lane's in flight."""
+        return self._scouts and self.in_flight == 0 and now - self._last_sent >= self._longest_period
 
     async def _wait_for_capacity(self, wait: float) -> None:
         """Sleep the ``wait`` seconds the backend answered, or less if poked."""

@@ -266,6 +266,26 @@ async def test_processes_take_turns_to_probe(
 
 
 @pytest.mark.asyncio
+async def test_a_probe_up_to_the_configured_limits_keeps_the_turn(
+    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+) -> None:
+    # The raise to the configured limits may be the probe itself: if it fails, the others
+    # must not probe again at once (they did, one after another, while it cleared the turn).
+    async with (
+        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
+        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
+    ):
+        _, _, penalty, _ = first.keys("optimize")
+        assert await first.penalize("optimize", 0.0, 0.5, 0.0) == 0.5
+        assert await first.claim_probe("optimize", 60.0, 0.0) == 0.0
+        assert await first.recover("optimize", 1.0) == 1.0
+        assert await redis_client.hget(penalty, "factor") is None
+        assert await first.penalize("optimize", 0.0, 0.5, 0.0) == 0.5  # the probe failed
+        wait = await second.claim_probe("optimize", 60.0, 0.0)
+        assert 59.0 < wait <= 60.0
+
+
+@pytest.mark.asyncio
 async def test_usage_counts_the_admitted_slots_of_each_trailing_window(
     redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
 ) -> None:

@@ -291,6 +291,36 @@ def test_processes_sharing_a_backend_cut_once_to_what_was_admitted(seed: int) ->
     assert service.refused <= 8
 
 
+def test_processes_sharing_a_backend_restart_into_a_busy_window_with_one_scout() -> None:
+    """Four schedulers on one backend (a fleet restarted at once) import right after another run
+    used the whole window: one of them scouts for all (the turn of ``batch_import/scout``), so
+    the restart costs one 429, not one per process (4 before the turn)."""
+    service = LimitedService(
+        [SlidingWindow(10, 60.0), SlidingWindow(1000, 60.0, per_weight=True)], up=0.02, down=0.02
+    )
+    answers: list[Response] = []
+
+    async def main() -> None:
+        await a_whole_window(service.sender("neighbour"))
+        backend = InMemoryBackend()
+        schedulers = [
+            Scheduler(IMPORTS, RetryPolicy(rng=random.Random(seed)), backend=backend) for seed in range(4)
+        ]
+
+        async def worker(scheduler: Scheduler) -> None:
+            for _ in range(10):
+                answers.append(await scheduler.run(IMPORT, service.send))
+
+        await asyncio.gather(*(worker(scheduler) for scheduler in schedulers for _ in range(3)))
+
+    run_virtual(main)
+    assert len(answers) == 120
+    assert all(answer.status == 200 for answer in answers)
+    assert sum(1 for arrival in service.of("client") if not arrival.admitted) == 1
+    # Then ten a minute: the budget was busy, not smaller.
+    assert service.admitted_between(60.0, 660.0, "client") == 100
+
+
 def test_a_raise_made_by_another_process_sharing_the_backend_is_probed_one_attempt_at_a_time() -> None:
     """Another process raised the shared level (its probe) from 7 to 8 reads/s: this one's first
     attempt at the raised level goes alone, and the next ones one after another until the raise is

@@ -39,6 +39,13 @@ class _VirtualSelector(selectors.DefaultSelector):  # type: ignore[misc,valid-ty
             # passes on every iteration; without that, a callback that keeps
             # rescheduling itself "now" (aiolimiter's waker can) would spin forever.
             self._loop.advance(0.0)
+        else:
+            # Others are ready, and asyncio will run a timer due within its clock's
+            # resolution at once: time passes to it, as on a real clock. Without that,
+            # heads waiting a few ulps for a slot to expire, in turn, would keep each
+            # other's iterations at the same instant forever (four schedulers on one
+            # backend did).
+            self._loop.reach_next_timer()
         return []
 
 
@@ -57,6 +64,14 @@ class VirtualTimeLoop(asyncio.SelectorEventLoop):
         # At least one representable step: a wait smaller than the clock's
         # precision must still let time pass, as it does on a real clock.
         self._virtual_now = max(self._virtual_now + seconds, math.nextafter(self._virtual_now, math.inf))
+
+    def reach_next_timer(self) -> None:
+        """Move the clock to the next timer if asyncio would run it now, before its time."""
+        scheduled = self._scheduled  # type: ignore[attr-defined]
+        if scheduled:
+            due = scheduled[0].when()
+            if self._virtual_now < due < self._virtual_now + self._clock_resolution:  # type: ignore[attr-defined]
+                self._virtual_now = due
 
     def pending_timers(self) -> int:
         """Timers scheduled and not cancelled: what a sleeping task costs the loop."""

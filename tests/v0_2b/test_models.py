@@ -277,6 +277,24 @@ def test_a_missing_required_key_raises_decode_error() -> None:
     assert (info.value.path, info.value.value) == ("id", None)
 
 
+def test_ids_are_made_str_as_cattrs_makes_a_newtype_of_str() -> None:
+    # The compiled functions call str inline for an id (a NewType of str), as cattrs' own hook does.
+    answer = {"id": 5, "title": "t", "starts": {"day": 1, "month": 2, "year": 2030}, "drivers": [{"id": 3}]}
+    plan = structure(answer, rp.Plan)
+    assert plan.id == cattrs.Converter().structure(5, rp.PlanId) == "5"
+    assert plan.drivers[0].id == "3"
+
+
+def test_a_list_of_models_names_the_item_that_cannot_be_decoded() -> None:
+    answer = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 2, "year": 2030}}
+    with pytest.raises(rp.DecodeError) as info:
+        structure({**answer, "drivers": [{"id": "drivers/d1"}, 7]}, rp.Plan)
+    assert (info.value.path, info.value.value) == ("drivers[1]", 7)
+    with pytest.raises(rp.DecodeError, match="expected an array") as info:
+        structure({**answer, "drivers": {}}, rp.Plan)
+    assert info.value.path == "drivers"
+
+
 def test_compiled_functions_refuse_classes_whose_init_does_more_than_assign() -> None:
     @attrs.define
     class Checked:

@@ -6,11 +6,17 @@
 
 local penalty = KEYS[1]
 local turn, horizon = tonumber(ARGV[1]), tonumber(ARGV[2])
-local state = redis.call('HMGET', penalty, 'until', 'probe')
+local state = redis.call('HMGET', penalty, 'until', 'probe', 'factor')
 local taken_until = tonumber(state[2]) or 0
 if taken_until > now then
   return math.max(1, math.floor(taken_until - now))
 end
+local paused_until = tonumber(state[1]) or 0
 redis.call('HSET', penalty, 'probe', now + math.floor(turn))
-keep_penalty(penalty, tonumber(state[1]) or 0, horizon)
+if state[3] then
+  keep_penalty(penalty, paused_until, horizon)
+else
+  -- Nothing learned to keep: the hash lives as long as its pause or this turn.
+  redis.call('PEXPIRE', penalty, ttl_ms(math.max(paused_until, now + turn)))
+end
 return 0
