@@ -16,6 +16,8 @@ import pytest_asyncio
 import redis.asyncio as redis_asyncio
 from redis_server import RedisServer, free_port
 
+from route_planning_async.redis import RedisBackend
+
 
 def _executable() -> str:
     found = shutil.which("redis-server")
@@ -60,3 +62,15 @@ async def redis_client(redis_server: RedisServer) -> AsyncIterator[redis_asyncio
         yield client
     finally:
         await client.aclose()
+
+
+@pytest_asyncio.fixture
+async def two_processes(
+    redis_server: RedisServer, key_prefix: str
+) -> AsyncIterator[tuple[RedisBackend, RedisBackend]]:
+    """Two backends on one prefix of the shared server: two processes sharing every key."""
+    async with (
+        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
+        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
+    ):
+        yield first, second

@@ -171,118 +171,106 @@ async def test_a_request_heavier_than_the_learned_amount_passes_alone(
 
 @pytest.mark.asyncio
 async def test_penalize_lowers_and_recover_raises_the_shared_factor(
-    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+    two_processes: tuple[RedisBackend, RedisBackend], redis_client: redis_asyncio.Redis
 ) -> None:
     rules = [Rule(10, 30.0)]
-    async with (
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
-    ):
-        _, _, penalty, _ = first.keys("write")
-        assert await first.recover("write", 0.5) == 1.0
-        assert await redis_client.exists(penalty) == 0
-        assert await first.penalize("write", 0.0, 0.5, 0.0) == 0.5
-        # A penalty never raises the factor, whichever process gives it.
-        assert await second.penalize("write", 0.0, 0.7, 0.0) == 0.5
-        assert await second.penalize("write", 0.0, 0.3, 0.0) == 0.3
-        # A recovery never lowers it.
-        assert await first.recover("write", 0.2) == 0.3
-        assert await first.recover("write", 0.6) == 0.6
-        grant = await second.acquire("write", rules, 1, 0.0)
-        assert isinstance(grant, Grant)
-        assert grant.rate_factor == 0.6
-        await second.cancel(grant)
-        # The factor is kept exactly as given, not rounded by Lua's 14 digits.
-        exact = 0.1234567890123456789
-        assert await second.penalize("write", 0.0, exact, 0.0) == exact
-        assert await first.recover("write", exact / 2) == exact
-        assert await redis_client.hget(penalty, "factor") == repr(exact).encode()
-        # Never beyond the configured limits: back at 1.0 (no pause left) the penalty is gone.
-        assert await second.recover("write", 1.7) == 1.0
-        assert await redis_client.exists(penalty) == 0
-        grant = await first.acquire("write", rules, 1, 0.0)
-        assert isinstance(grant, Grant)
-        assert grant.rate_factor == 1.0
-        await first.cancel(grant)
+    first, second = two_processes
+    _, _, penalty, _ = first.keys("write")
+    assert await first.recover("write", 0.5) == 1.0
+    assert await redis_client.exists(penalty) == 0
+    assert await first.penalize("write", 0.0, 0.5, 0.0) == 0.5
+    # A penalty never raises the factor, whichever process gives it.
+    assert await second.penalize("write", 0.0, 0.7, 0.0) == 0.5
+    assert await second.penalize("write", 0.0, 0.3, 0.0) == 0.3
+    # A recovery never lowers it.
+    assert await first.recover("write", 0.2) == 0.3
+    assert await first.recover("write", 0.6) == 0.6
+    grant = await second.acquire("write", rules, 1, 0.0)
+    assert isinstance(grant, Grant)
+    assert grant.rate_factor == 0.6
+    await second.cancel(grant)
+    # The factor is kept exactly as given, not rounded by Lua's 14 digits.
+    exact = 0.1234567890123456789
+    assert await second.penalize("write", 0.0, exact, 0.0) == exact
+    assert await first.recover("write", exact / 2) == exact
+    assert await redis_client.hget(penalty, "factor") == repr(exact).encode()
+    # Never beyond the configured limits: back at 1.0 (no pause left) the penalty is gone.
+    assert await second.recover("write", 1.7) == 1.0
+    assert await redis_client.exists(penalty) == 0
+    grant = await first.acquire("write", rules, 1, 0.0)
+    assert isinstance(grant, Grant)
+    assert grant.rate_factor == 1.0
+    await first.cancel(grant)
 
 
 @pytest.mark.asyncio
 async def test_a_pause_is_never_shortened(
-    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+    two_processes: tuple[RedisBackend, RedisBackend], redis_client: redis_asyncio.Redis
 ) -> None:
     rules = [Rule(10, 1.0)]
-    async with (
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
-    ):
-        _, _, penalty, _ = first.keys("write")
-        # Each process has sent a request of the category, so both know its longest period.
-        for backend in (first, second):
-            grant = await backend.acquire("write", rules, 1, 0.0)
-            assert isinstance(grant, Grant)
-            await backend.release(grant, 0.0)
-        before = await server_us(redis_client)
-        assert await first.penalize("write", 30.0, 0.5, 0.0) == 0.5
-        after = await server_us(redis_client)
-        until = await pause_end(redis_client, penalty)
-        assert before + 30 * MICROS <= until <= after + 30 * MICROS
-        # A shorter pause from another process leaves it; its factor still applies.
-        assert await second.penalize("write", 1.0, 0.4, 0.0) == 0.4
-        assert await pause_end(redis_client, penalty) == until
-        # A longer one extends it, and the factor is kept ten periods after it.
-        before = await server_us(redis_client)
-        await second.penalize("write", 60.0, 0.9, 0.0)
-        after = await server_us(redis_client)
-        until = await pause_end(redis_client, penalty)
-        assert before + 60 * MICROS <= until <= after + 60 * MICROS
-        assert_expires_at(await pexpiretime(redis_client, penalty), until + 10 * MICROS, before, after)
-        # Recovering to the configured limits does not end the pause.
-        assert await first.recover("write", 1.0) == 1.0
-        assert await redis_client.hget(penalty, "until") is not None
-        assert await redis_client.hget(penalty, "factor") is None
-        before = await server_us(redis_client)
-        pause = await first.acquire("write", rules, 1, 0.0)
-        after = await server_us(redis_client)
-        assert_wait(pause, until, before, after)
+    first, second = two_processes
+    _, _, penalty, _ = first.keys("write")
+    # Each process has sent a request of the category, so both know its longest period.
+    for backend in (first, second):
+        grant = await backend.acquire("write", rules, 1, 0.0)
+        assert isinstance(grant, Grant)
+        await backend.release(grant, 0.0)
+    before = await server_us(redis_client)
+    assert await first.penalize("write", 30.0, 0.5, 0.0) == 0.5
+    after = await server_us(redis_client)
+    until = await pause_end(redis_client, penalty)
+    assert before + 30 * MICROS <= until <= after + 30 * MICROS
+    # A shorter pause from another process leaves it; its factor still applies.
+    assert await second.penalize("write", 1.0, 0.4, 0.0) == 0.4
+    assert await pause_end(redis_client, penalty) == until
+    # A longer one extends it, and the factor is kept ten periods after it.
+    before = await server_us(redis_client)
+    await second.penalize("write", 60.0, 0.9, 0.0)
+    after = await server_us(redis_client)
+    until = await pause_end(redis_client, penalty)
+    assert before + 60 * MICROS <= until <= after + 60 * MICROS
+    assert_expires_at(await pexpiretime(redis_client, penalty), until + 10 * MICROS, before, after)
+    # Recovering to the configured limits does not end the pause.
+    assert await first.recover("write", 1.0) == 1.0
+    assert await redis_client.hget(penalty, "until") is not None
+    assert await redis_client.hget(penalty, "factor") is None
+    before = await server_us(redis_client)
+    pause = await first.acquire("write", rules, 1, 0.0)
+    after = await server_us(redis_client)
+    assert_wait(pause, until, before, after)
 
 
 @pytest.mark.asyncio
 async def test_processes_take_turns_to_probe(
-    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+    two_processes: tuple[RedisBackend, RedisBackend], redis_client: redis_asyncio.Redis
 ) -> None:
-    async with (
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
-    ):
-        _, _, penalty, _ = first.keys("read")
-        assert await first.claim_probe("read", 0.05, 0.0) == 0.0
-        # The turn is the first process's for 50 ms, on Redis's clock.
-        wait = await second.claim_probe("read", 0.05, 0.0)
-        assert 0.0 < wait <= 0.05
-        assert await redis_client.hget(penalty, "probe") is not None
-        assert await redis_client.pttl(penalty) > 0  # forgotten with the learned factor
-        await sleep_until(redis_client, float(await redis_client.hget(penalty, "probe") or 0))
-        assert await second.claim_probe("read", 0.05, 0.0) == 0.0
+    first, second = two_processes
+    _, _, penalty, _ = first.keys("read")
+    assert await first.claim_probe("read", 0.05, 0.0) == 0.0
+    # The turn is the first process's for 50 ms, on Redis's clock.
+    wait = await second.claim_probe("read", 0.05, 0.0)
+    assert 0.0 < wait <= 0.05
+    assert await redis_client.hget(penalty, "probe") is not None
+    assert await redis_client.pttl(penalty) > 0  # forgotten with the learned factor
+    await sleep_until(redis_client, float(await redis_client.hget(penalty, "probe") or 0))
+    assert await second.claim_probe("read", 0.05, 0.0) == 0.0
 
 
 @pytest.mark.asyncio
 async def test_a_probe_up_to_the_configured_limits_keeps_the_turn(
-    redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
+    two_processes: tuple[RedisBackend, RedisBackend], redis_client: redis_asyncio.Redis
 ) -> None:
     # The raise to the configured limits may be the probe itself: if it fails, the others
     # must not probe again at once (they did, one after another, while it cleared the turn).
-    async with (
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as first,
-        RedisBackend(redis_server.url, key_prefix=key_prefix) as second,
-    ):
-        _, _, penalty, _ = first.keys("optimize")
-        assert await first.penalize("optimize", 0.0, 0.5, 0.0) == 0.5
-        assert await first.claim_probe("optimize", 60.0, 0.0) == 0.0
-        assert await first.recover("optimize", 1.0) == 1.0
-        assert await redis_client.hget(penalty, "factor") is None
-        assert await first.penalize("optimize", 0.0, 0.5, 0.0) == 0.5  # the probe failed
-        wait = await second.claim_probe("optimize", 60.0, 0.0)
-        assert 59.0 < wait <= 60.0
+    first, second = two_processes
+    _, _, penalty, _ = first.keys("optimize")
+    assert await first.penalize("optimize", 0.0, 0.5, 0.0) == 0.5
+    assert await first.claim_probe("optimize", 60.0, 0.0) == 0.0
+    assert await first.recover("optimize", 1.0) == 1.0
+    assert await redis_client.hget(penalty, "factor") is None
+    assert await first.penalize("optimize", 0.0, 0.5, 0.0) == 0.5  # the probe failed
+    wait = await second.claim_probe("optimize", 60.0, 0.0)
+    assert 59.0 < wait <= 60.0
 
 
 @pytest.mark.asyncio
