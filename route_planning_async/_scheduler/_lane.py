@@ -231,6 +231,7 @@ class Lane:
         self._scout_turn = min(_SCOUT_TURN, self._longest_period * (learning.confirm if learning else 0.0))
         self._scout_turn_asked = False
         self._last_sent = -math.inf
+        self._own_change_at = -math.inf
         self._burst_at = -math.inf
         self._gate = Gate()
         self.rate_factor = 1.0
@@ -331,6 +332,10 @@ class Lane:
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
                 learner = self._learner
+                # A grant asked for before this lane's own last change of the factor was
+                # confirmed may carry the factor from before it (a shared backend's answer
+                # crossing the change): it tells nothing of other processes.
+                current = now >= self._own_change_at
                 if learner is not None:
                     if now - self._last_sent >= self._longest_period:
                         # The first attempt after a quiet period (or ever): a burst begins.
@@ -338,7 +343,8 @@ class Lane:
                         self._scout_turn_asked = False
                         if self._scouts and self.in_flight == 0:
                             self._gate.close(now)
-                    if grant.rate_factor > self.rate_factor + 1e-12 and self._gate.allowed is None:
+                    raised_elsewhere = current and grant.rate_factor > self.rate_factor + 1e-12
+                    if raised_elsewhere and self._gate.allowed is None:
                         # Raised by another process sharing the backend (its probe): this
                         # attempt goes alone, as after a raise of this process's own.
                         self._gate_a_raise(learner, now)
@@ -348,9 +354,10 @@ class Lane:
                 self._line.pass_head()
         finally:
             self.waiting -= 1
-        self.rate_factor = grant.rate_factor
-        if self._learner is not None:
-            self._learner.sync(grant.rate_factor, now)
+        if current:
+            self.rate_factor = grant.rate_factor
+            if self._learner is not None:
+                self._learner.sync(grant.rate_factor, now)
         self.wait_seconds += now - started
         return grant, now
 
@@ -509,7 +516,7 @@ class Lane:
             # Refused at the level below the probe: the probe fails with it.
             factor = learner.probe_refused(now)
             logger.debug("%s: 429 while probing; back to %s", self.key, _rule_text(learner.learned()[0]))
-        self.rate_factor = await self._backend.penalize(self.key, pause, factor, now)
+        self.rate_factor = await self._penalize(pause, factor, now)
         if (
             cut
             and learner is not None
@@ -519,9 +526,21 @@ class Lane:
             # Another process sharing the backend cut deeper on the answers in by then (not
             # this one again, meanwhile); the window now shows more admitted (a cut never goes
             # below what passed).
-            self.rate_factor = await self._backend.recover(self.key, factor)
+            self.rate_factor = await self._recover(factor)
         if learner is not None:
             learner.sync(self.rate_factor, now)
+
+    async def _penalize(self, pause: float, factor: float, now: float) -> float:
+        """Pause the category and cut its factor through the backend (this lane's own change)."""
+        factor = await self._backend.penalize(self.key, pause, factor, now)
+        self._own_change_at = self._clock.now()
+        return factor
+
+    async def _recover(self, factor: float) -> float:
+        """Raise the category's factor through the backend (this lane's own change)."""
+        factor = await self._backend.recover(self.key, factor)
+        self._own_change_at = self._clock.now()
+        return factor
 
     async def _admitted(self, now: float) -> list[int]:
         """What the service admitted of this category in each rule's trailing window, by
@@ -558,7 +577,7 @@ class Lane:
             # Part of the burst the pause was for passed: the service admits that much.
             self.busy_pause = False
             admitted = await self._admitted(now)
-            self.rate_factor = await self._backend.penalize(self.key, 0.0, learner.cut(now, admitted), now)
+            self.rate_factor = await self._penalize(0.0, learner.cut(now, admitted), now)
             learner.sync(self.rate_factor, now)
             self._log_cut(learner, admitted)
             return
@@ -567,7 +586,7 @@ class Lane:
             # the window now shows more admitted than the cut allowed, it was too deep.
             level = learner.correct(now, await self._admitted(now))
             if level is not None:
-                self.rate_factor = await self._backend.recover(self.key, level)
+                self.rate_factor = await self._recover(level)
                 learner.sync(self.rate_factor, now)
                 logger.debug(
                     "%s: the cut was too deep; sending at %s", self.key, _rule_text(learner.learned()[0])
@@ -586,7 +605,7 @@ class Lane:
         # A level the service does not admit costs one 429, not the step's worth. The gate
         # closes before the backend hears of the raise, so that nothing slips past it.
         self._gate_a_raise(learner, self._clock.now())
-        self.rate_factor = await self._backend.recover(self.key, target)
+        self.rate_factor = await self._recover(target)
         learner.sync(self.rate_factor, self._clock.now())
         if self.rate_factor >= 1.0 and self._warned_level < 1.0:
             logger.info("%s: back at the configured limits", self.key)

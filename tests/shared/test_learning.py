@@ -323,6 +323,56 @@ def test_two_429s_of_one_burst_make_one_cut_with_a_backend_that_answers_later() 
     assert stats.rate_factor == 0.5
 
 
+class CrossingBackend(InMemoryBackend):
+    """A shared backend whose grant is made at once and reaches the caller a round trip later,
+    so that it may cross the caller's own penalize or recover (Redis answers so)."""
+
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        grant = await super().acquire(key, rules, weight, now)
+        await asyncio.sleep(0.001)
+        return grant
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_grant_that_crossed_the_lanes_own_change_is_not_taken_for_another_process(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Alone on its backend, a process changes the factor only itself: a grant made before its
+    own cut or raise, arriving after it, must not read as another process's raise or cut (it
+    did: the learner went back up to the old level, then down again, doubling its probe wait)."""
+    moved: list[tuple[float, float]] = []
+    sync = LimitLearner.sync
+
+    def recording_sync(self: LimitLearner, factor: float, now: float) -> None:
+        before = self.factor
+        sync(self, factor, now)
+        if self.factor != before:
+            moved.append((before, self.factor))
+
+    monkeypatch.setattr(LimitLearner, "sync", recording_sync)
+    rng = random.Random(seed)
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(10.0, [SlidingWindow(5, 1.0)]), (30.0, [SlidingWindow(10, 1.0)])],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+
+    async def main() -> None:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=CrossingBackend())
+
+        async def worker() -> None:
+            while virtual_loop().time() < 50.0:
+                await scheduler.run(READ, service.send)
+
+        await asyncio.gather(*(worker() for _ in range(30)))
+
+    run_virtual(main)
+    assert moved == []
+    # Cut at the drop, probing every few periods, and back within them of the return.
+    assert service.admitted_between(35.0, 50.0) >= 0.95 * 10 * 15
+
+
 @pytest.mark.parametrize("seed", range(4))
 def test_a_probe_with_a_backend_that_answers_later_never_stalls_the_category(seed: int) -> None:
     """A raise may close a probe's gate while an attempt's grant is on its way from a shared
