@@ -323,6 +323,31 @@ def test_two_429s_of_one_burst_make_one_cut_with_a_backend_that_answers_later() 
     assert stats.rate_factor == 0.5
 
 
+def through_a_drop(backend: InMemoryBackend, seed: int, *, low: int, seconds: float) -> LimitedService:
+    """30 readers at the configured 10/s for ``seconds``, through ``backend``, against a service
+    whose limit drops to ``low`` from 10 s to 30 s, over a link of 2 to 4 ms each way."""
+    rng = random.Random(seed)
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(10.0, [SlidingWindow(low, 1.0)]), (30.0, [SlidingWindow(10, 1.0)])],
+        up=lambda: 0.002 + rng.uniform(0, 0.002),
+        down=lambda: 0.002 + rng.uniform(0, 0.002),
+    )
+
+    async def main() -> None:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=backend)
+
+        async def worker() -> None:
+            while virtual_loop().time() < seconds:
+                # A stalled category fails here, not by hanging the test.
+                await asyncio.wait_for(scheduler.run(READ, service.send), 30.0)
+
+        await asyncio.gather(*(worker() for _ in range(30)))
+
+    run_virtual(main)
+    return service
+
+
 class CrossingBackend(InMemoryBackend):
     """A shared backend whose grant is made at once and reaches the caller a round trip later,
     so that it may cross the caller's own penalize or recover (Redis answers so)."""
@@ -350,24 +375,7 @@ def test_a_grant_that_crossed_the_lanes_own_change_is_not_taken_for_another_proc
             moved.append((before, self.factor))
 
     monkeypatch.setattr(LimitLearner, "sync", recording_sync)
-    rng = random.Random(seed)
-    service = LimitedService(
-        [SlidingWindow(10, 1.0)],
-        schedule=[(10.0, [SlidingWindow(5, 1.0)]), (30.0, [SlidingWindow(10, 1.0)])],
-        up=lambda: 0.002 + rng.uniform(0, 0.002),
-        down=lambda: 0.002 + rng.uniform(0, 0.002),
-    )
-
-    async def main() -> None:
-        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=CrossingBackend())
-
-        async def worker() -> None:
-            while virtual_loop().time() < 50.0:
-                await scheduler.run(READ, service.send)
-
-        await asyncio.gather(*(worker() for _ in range(30)))
-
-    run_virtual(main)
+    service = through_a_drop(CrossingBackend(), seed, low=5, seconds=50.0)
     assert moved == []
     # Cut at the drop, probing every few periods, and back within them of the return.
     assert service.admitted_between(35.0, 50.0) >= 0.95 * 10 * 15
@@ -378,24 +386,6 @@ def test_a_probe_with_a_backend_that_answers_later_never_stalls_the_category(see
     """A raise may close a probe's gate while an attempt's grant is on its way from a shared
     backend: that attempt is not one of the probe's, and the gate must not wait for its answer
     (it used to wait forever: the category stopped after the limit came back)."""
-    rng = random.Random(seed)
-    service = LimitedService(
-        [SlidingWindow(10, 1.0)],
-        schedule=[(10.0, [SlidingWindow(4, 1.0)]), (30.0, [SlidingWindow(10, 1.0)])],
-        up=lambda: 0.002 + rng.uniform(0, 0.002),
-        down=lambda: 0.002 + rng.uniform(0, 0.002),
-    )
-
-    async def main() -> None:
-        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=RemoteBackend())
-
-        async def worker() -> None:
-            while virtual_loop().time() < 60.0:
-                # A stalled category fails here, not by hanging the test.
-                await asyncio.wait_for(scheduler.run(READ, service.send), 30.0)
-
-        await asyncio.gather(*(worker() for _ in range(30)))
-
-    run_virtual(main)
+    service = through_a_drop(RemoteBackend(), seed, low=4, seconds=60.0)
     # Back at the full limit after the return.
     assert service.admitted_between(40.0, 60.0) >= 0.95 * 10 * 20
