@@ -354,7 +354,7 @@ class RedisBackend(RateLimitBackend):
                 self._scripts.claim_probe, (penalty,), [turn * _MICROS, self._horizon_us(key)]
             )
         except RedisBackendError as exc:
-            logger.warning("%s; probing without a turn", exc)
+            logger.warning("%s; going ahead without the turn", exc)
             return 0.0
         return int(wait_us) / _MICROS
 
