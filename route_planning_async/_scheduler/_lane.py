@@ -154,7 +154,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable
 
 from route_planning_async._backends import Grant, RateLimitBackend, learned_rules
 from route_planning_async._core import Request, Response
@@ -164,6 +164,7 @@ from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
 from route_planning_async._scheduler._clock import Clock, LoopClock
 from route_planning_async._scheduler._gate import Gate
+from route_planning_async._scheduler._level_log import LevelLog
 from route_planning_async._scheduler._line import Line
 from route_planning_async._stats import CategoryStats
 
@@ -211,8 +212,7 @@ class Lane:
         self._anchoring = bool(rules) and not strict_windows
         self._anchor = Anchor()
         self._in_flight_weight = 0
-        self._warned_level = 1.0
-        self._refused_since_warning = 0
+        self._level_log = LevelLog(self.key, rules)
         self._line = Line()
         self._wake: asyncio.Future[None] | None = None
         self._wake_at = -math.inf
@@ -463,7 +463,7 @@ class Lane:
     async def rate_limited_answer(self, pause: float, sent_at: float) -> None:
         """A 429: pause the category and, once per round trip, cut it to what the service admitted."""
         self.rate_limited += 1
-        self._refused_since_warning += 1
+        self._level_log.refused()
         now = self._clock.now()
         # A 429 that teaches nothing pauses the category and keeps its factor (the
         # backend keeps the lowest; this process may not have seen the latest).
@@ -495,14 +495,7 @@ class Lane:
                 # keep the level (the learner's docstring, "Others on the key").
                 pause = busy
                 self.busy_pause = True
-                logger.info(
-                    "%s: 429 though the service admitted %s of ours in its window: the budget is busy "
-                    "(another process on the key?); waiting %.3g s, then sending at %s",
-                    self.key,
-                    "/".join(str(count) for count in admitted),
-                    pause,
-                    ", ".join(_rule_text(rule) for rule in learner.learned()),
-                )
+                self._level_log.busy(learner, admitted, pause)
             else:
                 before = learner.factor
                 factor = learner.cut(now, admitted)
@@ -511,11 +504,11 @@ class Lane:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
                     self._anchor.late_arrival()
-                self._log_cut(learner, admitted)
+                self._level_log.cut(learner, admitted)
         elif learner is not None and learner.probing:
             # Refused at the level below the probe: the probe fails with it.
             factor = learner.probe_refused(now)
-            logger.debug("%s: 429 while probing; back to %s", self.key, _rule_text(learner.learned()[0]))
+            self._level_log.probe_failed(learner)
         self.rate_factor = await self._penalize(pause, factor, now)
         if (
             cut
@@ -547,24 +540,6 @@ class Lane:
         every process sharing the backend (answered without a 429: ``usage``)."""
         return list(await self._backend.usage(self.key, self.rules, now))
 
-    def _log_cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
-        learned = ", ".join(_rule_text(rule) for rule in learner.learned())
-        if learner.factor < self._warned_level - learner.unit / 2:
-            configured = ", ".join(_rule_text(rule) for rule in self.rules)
-            logger.warning(
-                "%s: %d requests refused with 429; the service admitted %s in its window: "
-                "sending at %s (configured %s) and probing upward",
-                self.key,
-                self._refused_since_warning,
-                "/".join(str(count) for count in admitted),
-                learned,
-                configured,
-            )
-            self._warned_level = learner.factor
-            self._refused_since_warning = 0
-        else:
-            logger.debug("%s: 429; sending at %s", self.key, learned)
-
     async def after_answer(self, sent_at: float) -> None:
         """An answer that is not a 429, to an attempt sent at ``sent_at``: maybe probe upward."""
         learner = self._learner
@@ -579,7 +554,7 @@ class Lane:
             admitted = await self._admitted(now)
             self.rate_factor = await self._penalize(0.0, learner.cut(now, admitted), now)
             learner.sync(self.rate_factor, now)
-            self._log_cut(learner, admitted)
+            self._level_log.cut(learner, admitted)
             return
         if learner.corrects(sent_at):
             # Sent before the last cut and admitted: the cut left it out (it was in flight). If
@@ -588,9 +563,7 @@ class Lane:
             if level is not None:
                 self.rate_factor = await self._recover(level)
                 learner.sync(self.rate_factor, now)
-                logger.debug(
-                    "%s: the cut was too deep; sending at %s", self.key, _rule_text(learner.learned()[0])
-                )
+                self._level_log.corrected(learner)
                 self.poke()
             return
         if learner.ramp_due(now):
@@ -607,20 +580,10 @@ class Lane:
         self._gate_a_raise(learner, self._clock.now())
         self.rate_factor = await self._recover(target)
         learner.sync(self.rate_factor, self._clock.now())
-        if self.rate_factor >= 1.0 and self._warned_level < 1.0:
-            logger.info("%s: back at the configured limits", self.key)
-            self._warned_level = 1.0
-            self._refused_since_warning = 0
-        else:
-            logger.debug("%s: probing at %.0f%% of the configured limits", self.key, 100 * self.rate_factor)
+        self._level_log.raised(self.rate_factor)
         self.poke()
 
     def close(self) -> None:
         self._closed = True
         self._line.close(RoutePlanningError("the client was closed"))
         self.poke()
-
-
-def _rule_text(rule: Rule) -> str:
-    unit = "" if rule.per == "request" else " stops"
-    return f"{rule.amount}{unit} per {rule.period:g} s"
