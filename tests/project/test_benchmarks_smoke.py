@@ -19,8 +19,8 @@ import pytest
 from benchmarks import bench_limit_mismatch as limit_mismatch
 from benchmarks._emu import EmulatorServer
 from benchmarks._instructions import instructions_counted
+from benchmarks._mismatch import BASELINES, CONTRACT, recovery_periods, sizes_for, slot_occupancy
 from benchmarks._report import render
-from benchmarks.bench_limit_mismatch import recovery_periods, slot_occupancy
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -132,11 +132,11 @@ def test_recovery_is_measured_in_whole_periods_whatever_the_alignment() -> None:
 def test_limit_mismatch_runs_at_a_tiny_size() -> None:
     # Every scenario once, with the baselines beside one matrix run; the figures, not the bars.
     tiny = attrs.evolve(
-        limit_mismatch._sizes(quick=True),
+        sizes_for(quick=True),
         reads=40,
         stops=1_000,
-        cases=(("reads", limit_mismatch.CONTRACT, 0.5), ("imports", limit_mismatch.CONTRACT, 0.5)),
-        baseline_cases=frozenset({("reads", limit_mismatch.CONTRACT, 0.5)}),
+        cases=(("reads", CONTRACT, 0.5), ("imports", CONTRACT, 0.5)),
+        baseline_cases=frozenset({("reads", CONTRACT, 0.5)}),
         latency_reads=20,
         penalty_reads=40,
         drop_reads=60,
@@ -158,7 +158,7 @@ def test_limit_mismatch_runs_at_a_tiny_size() -> None:
         assert 0 <= lib["share_429"] < 1
         assert lib["traffic"]["admitted_weight"] >= lib["done"]
         if case["workload"] == "reads":
-            assert set(case["baselines"]) == set(limit_mismatch.BASELINES)
+            assert set(case["baselines"]) == set(BASELINES)
         for out in case["baselines"].values():
             assert out["done"] + out["failed"] == n
     for case in raw["latency"]:
