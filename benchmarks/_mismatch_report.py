@@ -8,6 +8,8 @@ import math
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from benchmarks import baselines
 from benchmarks._figures import check, result, rounded, table
 from benchmarks._mismatch import (
@@ -29,34 +31,35 @@ from benchmarks._mismatch import (
 )
 
 
-def report(
-    sizes: Sizes,
-    matrix: list[dict[str, Any]],
-    latency: list[dict[str, Any]],
-    penalty: dict[str, Any],
-    drop: dict[str, Any],
-) -> dict[str, Any]:
+@attrs.frozen
+class Runs:
+    """What the scenarios of one benchmark run measured (``bench_limit_mismatch.py``)."""
+
+    matrix: list[dict[str, Any]]
+    """One entry per matrix case, in the order of the tables."""
+    latency: list[dict[str, Any]]
+    """One entry per link latency."""
+    penalty: dict[str, Any]
+    """The sustained-use penalty scenario."""
+    drop: dict[str, Any]
+    """The limit that drops to 0.4x and comes back."""
+
+
+def report(sizes: Sizes, runs: Runs) -> dict[str, Any]:
     """The benchmark's result: the library beside the baselines; figures, bars and tables."""
     return result(
         "Limit mismatch: the service's real limits differ from the configured ones",
-        settings=_settings(sizes, drop),
-        figures=_figures(latency, penalty, drop, sizes),
-        checks=_checks(sizes, matrix, latency, penalty, drop),
+        settings=_settings(sizes, runs.drop),
+        figures=_figures(runs.latency, runs.penalty, runs.drop, sizes),
+        checks=_checks(sizes, runs),
         tables=[
-            *_matrix_tables(matrix),
-            _latency_table(latency),
-            _penalty_table(penalty, sizes),
-            _drop_table(drop),
+            *_matrix_tables(runs.matrix),
+            _latency_table(runs.latency),
+            _penalty_table(runs.penalty, sizes),
+            _drop_table(runs.drop),
         ],
         notes=NOTES,
-    ) | {
-        "raw": {
-            "matrix": _strip(matrix),
-            "latency": _strip(latency),
-            "penalty": _strip(penalty),
-            "drop": _strip(drop),
-        }
-    }
+    ) | {"raw": {name: _strip(value) for name, value in attrs.asdict(runs, recurse=False).items()}}
 
 
 def _ms(seconds: float) -> str:
@@ -68,13 +71,8 @@ def _worst(matrix: list[dict[str, Any]], workload: str, ratios: Sequence[float],
     return max(values) if values else None
 
 
-def _checks(
-    sizes: Sizes,
-    matrix: list[dict[str, Any]],
-    latency: list[dict[str, Any]],
-    penalty: dict[str, Any],
-    drop: dict[str, Any],
-) -> list[dict[str, Any]]:
+def _checks(sizes: Sizes, runs: Runs) -> list[dict[str, Any]]:
+    matrix, latency, penalty, drop = runs.matrix, runs.latency, runs.penalty, runs.drop
     checks = []
     for workload in ("reads", "imports"):
         for ratios, bar in (((0.8, 0.5), TIME_BARS[0.8]), ((0.3,), TIME_BARS[0.3])):

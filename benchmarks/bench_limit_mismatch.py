@@ -56,7 +56,7 @@ from benchmarks._mismatch import (
     slot_occupancy,
     traffic,
 )
-from benchmarks._mismatch_report import report
+from benchmarks._mismatch_report import Runs, report
 from benchmarks._payloads import stop_inputs
 from benchmarks._tracing import Latencies
 from route_planning_async import Category, RateLimits, RoutePlanningClient, RoutePlanningError, Rule
@@ -359,4 +359,4 @@ def run(quick: bool = False, sizes: Sizes | None = None) -> dict[str, Any]:
     sizes = sizes if sizes is not None else sizes_for(quick)
     matrix = [_matrix_case(sizes, *case) for case in sizes.cases]
     latency = [_latency_case(sizes, lat) for lat in sizes.latencies]
-    return report(sizes, matrix, latency, _penalty(sizes), _drop(sizes))
+    return report(sizes, Runs(matrix, latency, _penalty(sizes), _drop(sizes)))
