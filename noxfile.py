@@ -87,10 +87,7 @@ def tests(session: nox.Session, aiohttp: str) -> None:
     session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS, *DOCS_DEPS)
     session.install("--upgrade", *AIOHTTP_VERSIONS[aiohttp])
     session.run("python", "-c", "import sys, aiohttp; print(sys.version, '/ aiohttp', aiohttp.__version__)")
-    # One worker more than the cores: some tests wait on real processes and sockets
-    # (Redis, the CLI, the emulator's faults), and the extra worker runs meanwhile.
-    workers = (os.cpu_count() or 1) + 1
-    args = ["-p", "no:cacheprovider", "-n", str(workers), *session.posargs]
+    args = ["-p", "no:cacheprovider", "-n", "auto", *session.posargs]
     if aiohttp == "latest":
         args += ["-m", "not aioresponses"]
     session.run("pytest", *args)
