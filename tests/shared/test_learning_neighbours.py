@@ -131,6 +131,34 @@ def test_a_resume_into_the_tail_of_another_run_waits_rather_than_cuts() -> None:
     assert resumed <= 1.10 * (fresh + 60.0)
 
 
+def a_steady_run_stopped(seconds_ago: float) -> Callable[[Other], Awaitable[None]]:
+    """The stopped run of a bulk import at the limit: a batch every 6 s for five minutes, its last
+    ``seconds_ago`` before the restart (its window drains one batch per 6 s after the restart)."""
+
+    async def others(other: Other) -> None:
+        sent = []
+        for _ in range(50):
+            sent.append(asyncio.ensure_future(other(IMPORT)))
+            await asyncio.sleep(6.0)
+        await asyncio.gather(*sent)
+        await asyncio.sleep(seconds_ago - 6.0)
+
+    return others
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="known miss (issue 26): the restart's scout passes, the next attempts meet the stopped run's "
+    "slots; 1 to 5 admitted of 10 reads as a lower limit, cut to it, and no higher level ever held, so "
+    "the first probe waits 16 periods. Measured: 1.75x (10 s ago) and 1.40x (30 s ago)",
+)
+@pytest.mark.parametrize("seconds_ago", [10.0, 30.0])
+def test_a_resume_after_a_steady_run_stopped_seconds_ago_waits_rather_than_cuts(seconds_ago: float) -> None:
+    fresh, _, _ = import_after(200, nobody)
+    resumed, _, _ = import_after(200, a_steady_run_stopped(seconds_ago))
+    assert resumed <= 1.10 * (fresh + 60.0)
+
+
 def reads_beside(
     share: float, *, start: float, until: float, seconds: float, amount: int = 10
 ) -> LimitedService:
