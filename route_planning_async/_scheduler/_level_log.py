@@ -13,12 +13,12 @@ from collections.abc import Sequence
 from route_planning_async._learning import LimitLearner
 from route_planning_async._limits import Rule
 
-__all__ = ["LevelLog", "rules_text"]
+__all__ = ["LevelLog"]
 
 logger = logging.getLogger("route_planning_async.scheduler")
 
 
-def rules_text(rules: Sequence[Rule]) -> str:
+def _rules_text(rules: Sequence[Rule]) -> str:
     """``10 per 1 s, 1000 stops per 60 s``."""
     return ", ".join(_rule_text(rule) for rule in rules)
 
@@ -37,7 +37,7 @@ class LevelLog:
 
     def __init__(self, key: str, rules: Sequence[Rule]) -> None:
         self._key = key
-        self._configured = rules_text(rules)
+        self._configured = _rules_text(rules)
         self._warned_level = 1.0
         self._refused_since_warning = 0
 
@@ -53,12 +53,12 @@ class LevelLog:
             self._key,
             _counts(admitted),
             pause,
-            rules_text(learner.learned()),
+            _rules_text(learner.learned()),
         )
 
     def cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
         """A cut to what the service admitted: a warning the first time the level goes lower."""
-        learned = rules_text(learner.learned())
+        learned = _rules_text(learner.learned())
         if learner.factor < self._warned_level - learner.unit / 2:
             logger.warning(
                 "%s: %d requests refused with 429; the service admitted %s in its window: "
@@ -75,10 +75,10 @@ class LevelLog:
             logger.debug("%s: 429; sending at %s", self._key, learned)
 
     def probe_failed(self, learner: LimitLearner) -> None:
-        logger.debug("%s: 429 while probing; back to %s", self._key, rules_text(learner.learned()[:1]))
+        logger.debug("%s: 429 while probing; back to %s", self._key, _rules_text(learner.learned()[:1]))
 
     def corrected(self, learner: LimitLearner) -> None:
-        logger.debug("%s: the cut was too deep; sending at %s", self._key, rules_text(learner.learned()[:1]))
+        logger.debug("%s: the cut was too deep; sending at %s", self._key, _rules_text(learner.learned()[:1]))
 
     def raised(self, rate_factor: float) -> None:
         """A probe raised the level to ``rate_factor``."""

@@ -34,12 +34,13 @@ IMPORTS = RateLimits.unlimited().replace(
 )
 
 
-async def neighbour(
-    service: LimitedService, request: Request, per_second: float, start: float, stop: float
-) -> None:
+Other = Callable[[Request], Awaitable[Response]]
+"""Sends one request as the other process on the key."""
+
+
+async def neighbour(send: Other, request: Request, per_second: float, start: float, stop: float) -> None:
     """Another process on the key: evenly spaced requests, not retried, unseen by the scheduler."""
     loop = virtual_loop()
-    send = service.sender("neighbour")
     sending: set[asyncio.Task[Response]] = set()
     sent = 0
     while start + sent / per_second < stop:
@@ -49,10 +50,6 @@ async def neighbour(
         task.add_done_callback(sending.discard)
         sent += 1
     await asyncio.gather(*sending)
-
-
-Other = Callable[[Request], Awaitable[Response]]
-"""Sends one request as the other process on the key."""
 
 
 def import_after(
@@ -136,12 +133,10 @@ def a_steady_run_stopped(seconds_ago: float) -> Callable[[Other], Awaitable[None
     ``seconds_ago`` before the restart (its window drains one batch per 6 s after the restart)."""
 
     async def others(other: Other) -> None:
-        sent = []
-        for _ in range(50):
-            sent.append(asyncio.ensure_future(other(IMPORT)))
-            await asyncio.sleep(6.0)
-        await asyncio.gather(*sent)
-        await asyncio.sleep(seconds_ago - 6.0)
+        start = virtual_loop().time()
+        await neighbour(other, IMPORT, 1 / 6, start, start + 300.0)
+        # Its last batch left at start + 294 s.
+        await asyncio.sleep(start + 294.0 + seconds_ago - virtual_loop().time())
 
     return others
 
@@ -174,7 +169,8 @@ def reads_beside(
             while virtual_loop().time() < seconds:
                 answers.append(await scheduler.run(READ, service.send))
 
-        other = asyncio.ensure_future(neighbour(service, READ, amount * share, start, until))
+        others = service.sender("neighbour")
+        other = asyncio.ensure_future(neighbour(others, READ, amount * share, start, until))
         await asyncio.gather(*(worker() for _ in range(30)))
         await other
         await asyncio.sleep(0)
