@@ -34,6 +34,9 @@ _MICROS = 1_000_000
 # also how long "no rules" stays stored after a process without rules for a category last asked.
 _DEFAULT_HORIZON = 60.0
 
+# Connections this backend's own client opens at most (the class docstring says why calls wait).
+_MAX_CONNECTIONS = 100
+
 # The characters that would end a hash tag early ("}") or could not be told from an escape ("%").
 _TAG_ESCAPES = str.maketrans({"%": "%25", "}": "%7D"})
 
@@ -112,7 +115,12 @@ class RedisBackend(RateLimitBackend):
     The backend bounds every call with ``asyncio.timeout`` itself. Its own
     connections set no redis-py ``socket_timeout``: on Python 3.11 redis-py
     applies it with ``asyncio.wait_for``, which can swallow a task's
-    cancellation. A borrowed client should not set it either.
+    cancellation. A borrowed client should not set it either. Its own client's
+    connections are bounded, and a call beyond them waits for one (within
+    ``timeout``) rather than failing: every answered request gives its
+    slot back in a round trip of its own, so a burst of answers asks for many
+    at once. A borrowed client's pool should block the same way
+    (``redis.asyncio.BlockingConnectionPool``).
 
     Args:
         url: A ``redis://`` (or ``rediss://``, ``unix://``) URL, or a
@@ -163,9 +171,14 @@ class RedisBackend(RateLimitBackend):
             # One reconnection, at once: a pooled connection broken by a server
             # restart is replaced without the caller seeing an error.
             try:
-                self._redis = redis_asyncio.Redis.from_url(
-                    url, socket_connect_timeout=timeout, retry=Retry(NoBackoff(), 1)
+                pool = redis_asyncio.BlockingConnectionPool.from_url(
+                    url,
+                    socket_connect_timeout=timeout,
+                    retry=Retry(NoBackoff(), 1),
+                    max_connections=_MAX_CONNECTIONS,
+                    timeout=None,
                 )
+                self._redis = redis_asyncio.Redis.from_pool(pool)
             except ValueError as exc:
                 # redis-py's own words, without the URL (it may carry a password).
                 raise ConfigurationError(f"RedisBackend url is not usable: {exc}") from None

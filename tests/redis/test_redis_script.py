@@ -592,6 +592,20 @@ async def test_aclose_returns_when_a_round_trip_just_finished(
 
 
 @pytest.mark.asyncio
+async def test_more_calls_at_once_than_connections_wait_for_one_rather_than_fail(
+    redis_server: RedisServer, key_prefix: str
+) -> None:
+    # A burst of answers gives back as many slots at once. redis-py's own pool (100 connections
+    # in redis-py 8) refused the calls beyond it ("Too many connections"): they failed closed.
+    rules = [Rule(1_000_000, 10.0)]
+    async with RedisBackend(redis_server.url, key_prefix=key_prefix, timeout=60.0) as backend:
+        grants = await asyncio.gather(*(backend.acquire("read", rules, 1, 0.0) for _ in range(300)))
+        assert all(isinstance(grant, Grant) for grant in grants)
+        await asyncio.gather(*(backend.release(grant, 0.0) for grant in grants if isinstance(grant, Grant)))
+        assert await backend.usage("read", rules, 0.0) == (300,)
+
+
+@pytest.mark.asyncio
 async def test_cancelled_callers_neither_leak_slots_nor_lose_their_cancellation(
     redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
 ) -> None:
