@@ -35,7 +35,13 @@ without a 429 (``first_probe_unproven`` when no higher level ever held, as when
 the configured limits were never the service's), ``f`` grows by one *unit* (one request of the category's
 smallest rule); if the raised level holds for ``confirm`` of a period, and an
 attempt sent at it was answered without a 429, it grows again by twice the
-step (TCP's slow start), until a 429 or the configured limit. The lane sends
+step (TCP's slow start), until a 429 or the configured limit (a raise to it
+waits for its confirmation like any other). A cut made in
+the process's first period is the exception: the window it read may have held
+a stopped run's slots (see "Others on the key"), so its first probe comes after
+``first_probe``, and if that probe holds the category goes straight back to the
+configured limits; if it fails, the cut was the limit, and the early probe
+took the place of the first one: the next waits twice ``first_probe_unproven``. The lane sends
 a raise's attempts one at a time for ``confirm`` of a period, so a step the
 service does not admit costs one 429, whatever its size. A probe that
 fails goes back to the last level of its ramp that held a whole period (the
@@ -82,6 +88,15 @@ causes apart:
   category is cut to what the window shows admitted, as for a lower limit
   (:meth:`LimitLearner.refutes_busy`). Refused again within two periods of the
   end of that wait, the others stay (or the limit is lower): the next rule.
+- **A stopped run's tail.** A restart seconds after a run that was sending
+  steadily at the limit finds the window partly full: its first attempts pass
+  as the run's oldest slots leave it, the next are refused while its newest
+  remain, and the window shows part of the level admitted, so the category is
+  cut. That window empties within a period of the restart: a cut made in the
+  process's first period probes after ``first_probe``, and a probe that holds
+  goes back to the configured limits. A service that really admits less
+  refuses the probe, which costs one 429 and no more probes than without it
+  (the next one waits as after a failed first probe).
 - **The remainder, and its give-back.** While others keep taking ``O``, a 429
   comes when this process fills what they leave: ``admitted`` is ``L - O``,
   and the cut lands on it, as for a lower limit (the two cannot be told apart
@@ -105,7 +120,9 @@ Processes sharing a backend are one user of the budget: their slots are in
 the lowest cut and the highest probe). A process that cuts after another did,
 on more answers than it had, raises the factor back to what it sees admitted; a
 429 that teaches nothing leaves the factor as it is; and a 429 within a period
-of another's probe fails that probe, back to the level it was raised from. They
+of another's probe fails that probe, back to the level it was raised from (the
+process reads the factor in force before it cuts: its attempt may have been
+granted just before the raise, which it has not seen). They
 probe one at a time rather than four times as often: a ramp upward begins only
 with the backend's turn to probe (``claim_probe``), which lasts the wait that
 follows a failed probe; a cut one of them sees made by another spaces its own
@@ -182,7 +199,9 @@ class LearningPolicy:
         validator=_positive,
         metadata=described(
             "Periods after a first cut before the first probe upward, when the level cut from had held "
-            "(a limit that dropped is likely to come back)."
+            "(a limit that dropped is likely to come back), or when the cut came in the process's first "
+            "period (the window may have held a stopped run's slots; a probe that holds then goes back "
+            "to the configured limits)."
         ),
     )
     first_probe_unproven: float = attrs.field(
@@ -192,7 +211,8 @@ class LearningPolicy:
         metadata=described(
             "Periods after a first cut before the first probe upward, when no higher level ever held: the "
             "configured limits were never the service's, so the cut is likely its real limit, and an early "
-            "probe would only cost a 429."
+            "probe would only cost a 429. (A cut in the process's first period probes after "
+            "``first_probe``, and waits twice this long once that probe fails.)"
         ),
     )
     max_probe_interval: float = attrs.field(
@@ -275,6 +295,9 @@ class LimitLearner:
         self._busy_since = math.inf
         self._cut_at: float | None = None
         self._probed_by_others: tuple[float, float] | None = None
+        # The last cut came in the process's first period and no probe has told yet
+        # whether it read a stopped run's slots (_space_probes).
+        self._cut_may_be_a_tail = False
         self.busy_pauses = 0
         """Refusals read as a busy budget (others spent it) so far."""
 
@@ -410,7 +433,7 @@ class LimitLearner:
         full window, and pay a whole burst of 429s for it.
         """
         level = self._raised_from
-        self._interval = min(self._interval * 2, self._probe_cap(now, level))
+        self._interval = self._longer_interval(now, level)
         self._raised_at = None
         self._step = 1
         self.factor = level
@@ -421,13 +444,35 @@ class LimitLearner:
     def _space_probes(self, now: float, level: float) -> None:
         """A cut to ``level``: the wait before the next probe."""
         policy = self.policy
-        if self._last_cut_level is None:
-            self._interval = policy.first_probe if self._high is not None else policy.first_probe_unproven
+        if self._last_cut_level is not None:
+            # Every further cut: probe less often (each failed probe costs a 429).
+            self._interval = self._longer_interval(now, level)
+        elif self._high is not None:
+            self._interval = policy.first_probe
+        elif self._active_since is not None and now - self._active_since < self.period:
+            # Cut in this process's first period: the window may have held a stopped
+            # run's tail, gone a period later. One probe then tells.
+            self._interval = policy.first_probe
+            self._cut_may_be_a_tail = True
         else:
-            # Every further cut: probe less often (each failed probe costs a 429). A
-            # level that held a while ago keeps the wait short (_probe_cap).
-            self._interval = min(self._interval * 2, self._probe_cap(now, level))
+            self._interval = policy.first_probe_unproven
         self._last_cut_level = level
+
+    def _longer_interval(self, now: float, level: float) -> float:
+        """The wait before the next probe after another cut, or a failed probe."""
+        interval = self._interval_after_failure(now, level)
+        self._cut_may_be_a_tail = False
+        return interval
+
+    def _interval_after_failure(self, now: float, level: float) -> float:
+        """The wait before the next probe if the one in force now fails."""
+        if self._cut_may_be_a_tail:
+            # Refused after a first period's cut: there was no stopped run's tail, and this
+            # early probe took the place of the first one (first_probe_unproven), which
+            # would have been followed by twice its wait.
+            return min(2 * self.policy.first_probe_unproven, self._probe_cap(now, level))
+        # A level that held a while ago keeps the wait short (_probe_cap).
+        return min(self._interval * 2, self._probe_cap(now, level))
 
     def _held(self, now: float) -> None:
         """The level in force held: remember it, unless a higher one held within ``memory``."""
@@ -472,7 +517,7 @@ class LimitLearner:
     def probe_turn(self, now: float) -> float:
         """Seconds before anybody sharing the backend may probe after a probe begun at
         ``now``: the wait that follows it if it fails."""
-        return min(self._interval * 2, self._probe_cap(now, self.factor)) * self.period
+        return self._interval_after_failure(now, self.factor) * self.period
 
     def defer_probe(self, until: float) -> None:
         """Another process sharing the backend has the turn to probe: wait for its end."""
@@ -481,27 +526,33 @@ class LimitLearner:
     def probe(self, now: float, sent_at: float) -> float | None:
         """After an answer that is not a 429, to an attempt sent at ``sent_at``: the
         factor to raise to, or None to stay."""
-        if self.factor >= 1.0:
-            return None
         if self._raised_at is not None:
             # Confirmed by an answer to an attempt sent at the raised level, once the
             # level has held for a while.
             if sent_at < self._raised_at or now - self._raised_at < self.policy.confirm * self.period:
                 return None
-            # The raised level held: a larger step.
-            self._step *= 2
+            if self.factor >= 1.0:
+                # The configured limits held: nothing is left to probe.
+                self._raised_at = None
+                return None
+            # The raised level held: a larger step, or, after a first period's cut, the
+            # configured limits (the cut was a stopped run's tail).
+            self._step = self._smallest if self._cut_may_be_a_tail else self._step * 2
+            self._cut_may_be_a_tail = False
             if now - self._changed_at >= self.period:
                 self._proven = self.factor
-        elif now < self._next_probe_at:
+        elif self.factor >= 1.0 or now < self._next_probe_at:
             return None
         else:
             # A ramp begins: the level it starts from held a whole period, or nothing is proven.
-            self._proven = self.factor if now - self._changed_at >= self.period else None
+            # (After a first period's cut, the level cut to is what the service admitted.)
+            held = now - self._changed_at >= self.period or self._cut_may_be_a_tail
+            self._proven = self.factor if held else None
         # Whole requests of the smallest rule: from n admitted per period to n + step.
         admitted = learned_amount(self._smallest, self.factor)
         target = min(1.0, (admitted + self._step) / self._smallest)
         self._raised_from = self.factor
-        self._raised_at = now if target < 1.0 else None
+        self._raised_at = now
         self.factor = target
         self._changed_at = now
         if target >= 1.0:

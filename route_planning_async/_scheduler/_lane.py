@@ -471,14 +471,20 @@ class Lane:
         learner = self._learner
         cut = False
         admitted: list[int] | None = None
+        in_force = 0.0
         if learner is not None and learner.teaches(sent_at):
             # Asking a shared backend takes a round trip, in which another 429's answer may
             # have changed the level (then this one was sent before that change), and more
             # attempts may have gone out at the level in force (they teach nothing new: the
             # change is dated after them).
             admitted = await self._admitted(now)
+            in_force = await self._factor_in_force()
             now = self._clock.now()
         if learner is not None and admitted is not None and learner.teaches(sent_at):
+            if in_force > learner.factor + 1e-12:
+                # Raised by another process sharing the backend since this one last asked (its
+                # probe): this 429 fails that raise, not the level this one believed in force.
+                learner.sync(in_force, now)
             probing = learner.probing
             # Ours in the window: what it admitted; while sending steadily, with what is in
             # flight too (a steady burst is mostly in flight when its first answer comes). Only
@@ -534,6 +540,11 @@ class Lane:
         factor = await self._backend.recover(self.key, factor)
         self._own_change_at = self._clock.now()
         return factor
+
+    async def _factor_in_force(self) -> float:
+        """The backend's rate factor now, which another process sharing it may have raised
+        (a raise to nothing: ``recover`` never lowers the factor)."""
+        return await self._backend.recover(self.key, 0.0)
 
     async def _admitted(self, now: float) -> list[int]:
         """What the service admitted of this category in each rule's trailing window, by

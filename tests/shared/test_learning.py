@@ -203,21 +203,60 @@ def test_learning_can_be_turned_off() -> None:
 def test_the_learner_alone() -> None:
     learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(10, 1.0),))
     learner.sync(1.0, 0.0)
-    assert learner.teaches(0.0)
-    # Three admitted in the window: cut to 0.3.
-    assert learner.cut(0.5, [3]) == pytest.approx(0.3)
-    assert not learner.teaches(0.4)
+    assert learner.teaches(1.0)
+    # Three admitted in the window, after the first period: cut to 0.3.
+    assert learner.cut(1.5, [3]) == pytest.approx(0.3)
+    assert not learner.teaches(1.4)
     # No probe before a period has passed, then one request more.
-    assert learner.probe(1.0, 0.9) is None
-    assert learner.probe(1.6, 1.5) == pytest.approx(0.4)
+    assert learner.probe(2.0, 1.9) is None
+    assert learner.probe(2.6, 2.5) == pytest.approx(0.4)
     # It held for a quarter period, and an attempt sent at it passed: two more.
-    assert learner.probe(1.7, 1.65) is None
-    assert learner.probe(1.9, 1.5) is None  # sent before the raise: no evidence
-    assert learner.probe(1.9, 1.7) == pytest.approx(0.6)
+    assert learner.probe(2.7, 2.65) is None
+    assert learner.probe(2.9, 2.5) is None  # sent before the raise: no evidence
+    assert learner.probe(2.9, 2.7) == pytest.approx(0.6)
     # A 429 at 3 again: the same level, so the next probe waits twice as long.
-    assert learner.cut(2.0, [3]) == pytest.approx(0.3)
-    assert learner.probe(3.5, 3.4) is None
-    assert learner.probe(4.0, 3.9) == pytest.approx(0.4)
+    assert learner.cut(3.0, [3]) == pytest.approx(0.3)
+    assert learner.probe(4.5, 4.4) is None
+    assert learner.probe(5.0, 4.9) == pytest.approx(0.4)
+
+
+def test_a_cut_in_the_first_period_probes_a_period_later_for_the_configured_limits() -> None:
+    # A cut in this process's first period may be a stopped run's tail, gone a period later.
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    assert learner.cut(0.5, [3]) == pytest.approx(0.3)
+    assert learner.probe(1.4, 1.3) is None
+    assert learner.probe(1.6, 1.5) == pytest.approx(0.4)
+    # The probe held: it was a tail, and the configured limits come back at once.
+    assert learner.probe(1.9, 1.7) == pytest.approx(1.0)
+
+
+def test_a_first_period_cut_whose_probe_fails_is_the_limit() -> None:
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    assert learner.cut(0.5, [3]) == pytest.approx(0.3)
+    assert learner.probe(1.6, 1.5) == pytest.approx(0.4)
+    # Refused at 4: no tail, the 3 it began from is the limit (not the count of the moment).
+    # The early probe took the first one's place: the next waits as after it, twice
+    # first_probe_unproven.
+    assert learner.cut(1.7, [2]) == pytest.approx(0.3)
+    assert learner.probe(33.6, 33.5) is None
+    assert learner.probe(33.8, 33.75) == pytest.approx(0.4)
+
+
+def test_a_raise_to_the_configured_limits_is_a_probe_like_the_others() -> None:
+    learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(3, 1.0),))
+    learner.sync(1.0, 0.0)
+    assert learner.cut(1.5, [2]) == pytest.approx(2 / 3)
+    # 2 held a whole period: one more is the configured 3.
+    assert learner.probe(2.6, 2.5) == pytest.approx(1.0)
+    assert learner.probing
+    # Refused before it was confirmed: back to the 2 that held, not the window's count of 1.
+    assert learner.cut(2.65, [1]) == pytest.approx(2 / 3)
+    assert learner.probe(4.7, 4.6) == pytest.approx(1.0)
+    # Confirmed: nothing is left to probe.
+    assert learner.probe(5.0, 4.8) is None
+    assert not learner.probing
 
 
 def test_a_raise_by_another_process_that_fails_goes_back_to_the_level_it_raised() -> None:
@@ -289,6 +328,11 @@ def test_a_fresh_burst_partly_refused_is_not_sent_again_in_full() -> None:
 class RemoteBackend(InMemoryBackend):
     """The in-memory backend answering after a round trip, as a shared one does (Redis)."""
 
+    def __init__(self) -> None:
+        super().__init__()
+        self.lowest = 1.0
+        """The lowest rate factor it held."""
+
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         await asyncio.sleep(0.0005)
         return await super().acquire(key, rules, weight, now)
@@ -303,7 +347,9 @@ class RemoteBackend(InMemoryBackend):
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
         await asyncio.sleep(0.0005)
-        return await super().penalize(key, pause, factor, now)
+        factor = await super().penalize(key, pause, factor, now)
+        self.lowest = min(self.lowest, factor)
+        return factor
 
 
 def test_two_429s_of_one_burst_make_one_cut_with_a_backend_that_answers_later() -> None:
@@ -312,15 +358,15 @@ def test_two_429s_of_one_burst_make_one_cut_with_a_backend_that_answers_later() 
     # again ("one request less": refused at the level in force), to 4 of the 5.
     service = LimitedService([SlidingWindow(5, 1.0)], up=lambda: 0.002, down=lambda: 0.002)
 
-    async def main() -> Scheduler:
-        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=RemoteBackend())
+    async def main() -> None:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(3)), backend=backend)
         answers = await asyncio.gather(*(scheduler.run(READ, service.send) for _ in range(7)))
         assert all(answer.status == 200 for answer in answers)
-        return scheduler
 
-    stats = run_virtual(main).stats[Category.READ]
+    backend = RemoteBackend()
+    run_virtual(main)
     assert service.refused == 2
-    assert stats.rate_factor == 0.5
+    assert backend.lowest == 0.5
 
 
 def through_a_drop(backend: InMemoryBackend, seed: int, *, low: int, seconds: float) -> LimitedService:
