@@ -92,8 +92,9 @@ causes apart:
   steadily at the limit finds the window partly full: its first attempts pass
   as the run's oldest slots leave it, the next are refused while its newest
   remain, and the window shows part of the level admitted, so the category is
-  cut. That window empties within a period of the restart: a cut made in the
-  process's first period probes after ``first_probe``, and a probe that holds
+  cut. That window empties within a period of the restart: a cut the process
+  made in its first period (on its own reading of the window, not another's cut
+  seen through the backend) probes after ``first_probe``, and a probe that holds
   goes back to the configured limits. A service that really admits less
   refuses the probe, which costs one 429 and no more probes than without it
   (the next one waits as after a failed first probe).
@@ -311,7 +312,7 @@ class LimitLearner:
                 # Another process's cut is this one's too: the wait before its next probe
                 # grows as after a cut of its own. (Whether the level cut from held, only
                 # the process that cut can tell: this one may not have sent for a while.)
-                self._space_probes(now, factor)
+                self._space_probes(now, factor, own=False)
                 # Its cut saw only the answers in by then: this process's admitted
                 # answers to attempts sent before it may correct it (:meth:`correct`).
                 self._cut_at = now
@@ -412,7 +413,7 @@ class LimitLearner:
             # The level in force before this 429 held for a whole period, and was no
             # probe waiting for its confirmation: remember it.
             self._held(now)
-        self._space_probes(now, level)
+        self._space_probes(now, level, own=True)
         self._cut_at = now
         self._raised_at = None
         self._step = 1
@@ -441,15 +442,16 @@ class LimitLearner:
         self._next_probe_at = now + self._interval * self.period
         return level
 
-    def _space_probes(self, now: float, level: float) -> None:
-        """A cut to ``level``: the wait before the next probe."""
+    def _space_probes(self, now: float, level: float, *, own: bool) -> None:
+        """A cut to ``level`` (``own``: made on this process's reading of the window, not
+        another's seen through the backend): the wait before the next probe."""
         policy = self.policy
         if self._last_cut_level is not None:
             # Every further cut: probe less often (each failed probe costs a 429).
             self._interval = self._longer_interval(now, level)
         elif self._high is not None:
             self._interval = policy.first_probe
-        elif self._active_since is not None and now - self._active_since < self.period:
+        elif own and self._active_since is not None and now - self._active_since < self.period:
             # Cut in this process's first period: the window may have held a stopped
             # run's tail, gone a period later. One probe then tells.
             self._interval = policy.first_probe

@@ -244,6 +244,15 @@ def test_a_first_period_cut_whose_probe_fails_is_the_limit() -> None:
     assert learner.probe(33.8, 33.75) == pytest.approx(0.4)
 
 
+def test_another_process_s_cut_seen_in_the_first_period_is_not_probed_early() -> None:
+    # A process joining a fleet finds another's cut in the backend: it did not read that
+    # window itself, so nothing says it held a stopped run's slots.
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(0.5, 100.0)
+    assert learner.probe(101.6, 101.5) is None
+    assert learner.probe(116.1, 116.0) == pytest.approx(0.6)
+
+
 def test_a_raise_to_the_configured_limits_is_a_probe_like_the_others() -> None:
     learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(3, 1.0),))
     learner.sync(1.0, 0.0)
