@@ -220,22 +220,25 @@ def test_the_learner_alone() -> None:
     assert learner.probe(5.0, 4.9) == pytest.approx(0.4)
 
 
-def test_a_cut_in_the_first_period_probes_a_period_later_for_the_configured_limits() -> None:
-    # A cut in this process's first period may be a stopped run's tail, gone a period later.
+def probing_after_a_first_period_cut() -> LimitLearner:
+    """A learner cut to 3 of 10 in its first period, and its probe to 4 a period later."""
     learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
     learner.sync(1.0, 0.0)
     assert learner.cut(0.5, [3]) == pytest.approx(0.3)
     assert learner.probe(1.4, 1.3) is None
     assert learner.probe(1.6, 1.5) == pytest.approx(0.4)
-    # The probe held: it was a tail, and the configured limits come back at once.
+    return learner
+
+
+def test_a_cut_in_the_first_period_probes_a_period_later_for_the_configured_limits() -> None:
+    # A cut in this process's first period may have read a stopped run's slots, gone a
+    # period later. The probe held: the configured limits come back at once.
+    learner = probing_after_a_first_period_cut()
     assert learner.probe(1.9, 1.7) == pytest.approx(1.0)
 
 
 def test_a_first_period_cut_whose_probe_fails_is_the_limit() -> None:
-    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
-    learner.sync(1.0, 0.0)
-    assert learner.cut(0.5, [3]) == pytest.approx(0.3)
-    assert learner.probe(1.6, 1.5) == pytest.approx(0.4)
+    learner = probing_after_a_first_period_cut()
     # Refused at 4: no tail, the 3 it began from is the limit (not the count of the moment).
     # The early probe took the first one's place: the next waits as after it, twice
     # first_probe_unproven.
