@@ -173,6 +173,8 @@ class RateLimitBackend(Protocol):
         """Raise the key's rate factor: a probe upward.
 
         ``rate_factor = max(rate_factor, min(1.0, factor))`` (never lowered here).
+        The scheduler also calls it with ``0.0`` to read the factor in force
+        (after a 429, to see a raise another process made).
 
         Args:
             key: The scheduler's key of the category.

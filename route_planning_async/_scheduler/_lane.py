@@ -543,7 +543,7 @@ class Lane:
 
     async def _factor_in_force(self) -> float:
         """The backend's rate factor now, which another process sharing it may have raised
-        (a raise to nothing: ``recover`` never lowers the factor)."""
+        (``recover`` of nothing, as its contract allows)."""
         return await self._backend.recover(self.key, 0.0)
 
     async def _admitted(self, now: float) -> list[int]:

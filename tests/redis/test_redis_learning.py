@@ -182,8 +182,9 @@ async def test_penalize_lowers_and_recover_raises_the_shared_factor(
     # A penalty never raises the factor, whichever process gives it.
     assert await second.penalize("write", 0.0, 0.7, 0.0) == 0.5
     assert await second.penalize("write", 0.0, 0.3, 0.0) == 0.3
-    # A recovery never lowers it.
+    # A recovery never lowers it: one of nothing reads it (the scheduler's read after a 429).
     assert await first.recover("write", 0.2) == 0.3
+    assert await first.recover("write", 0.0) == 0.3
     assert await first.recover("write", 0.6) == 0.6
     grant = await second.acquire("write", rules, 1, 0.0)
     assert isinstance(grant, Grant)
