@@ -151,7 +151,6 @@ attempts, so two may still go at once). The gate's bookkeeping is ``_gate.py``.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import math
 from collections.abc import Awaitable, Callable
@@ -162,10 +161,11 @@ from route_planning_async._errors import RoutePlanningError, TransportError, Val
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
-from route_planning_async._scheduler._clock import Clock, LoopClock
+from route_planning_async._scheduler._clock import Clock
 from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._level_log import LevelLog
 from route_planning_async._scheduler._line import Line
+from route_planning_async._scheduler._wake import Wake
 from route_planning_async._stats import CategoryStats
 
 __all__ = ["Lane", "Send"]
@@ -181,11 +181,6 @@ _SCOUTED_PERIOD = 10.0
 
 _SCOUT_TURN = 1.0
 """Seconds, at most, of a scout's turn among processes sharing the backend ("Others on the key")."""
-
-
-def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
-    if not future.done():
-        future.set_result(None)
 
 
 class Lane:
@@ -214,10 +209,11 @@ class Lane:
         self._in_flight_weight = 0
         self._level_log = LevelLog(self.key, rules)
         self._line = Line()
-        self._wake: asyncio.Future[None] | None = None
-        self._wake_at = -math.inf
-        self._shortest_period = min((rule.period for rule in rules), default=0.0)
-        self._recheck = min([rule.period for rule in rules] + [1.0])
+        self._wake = Wake(
+            clock,
+            shortest_period=min((rule.period for rule in rules), default=0.0),
+            recheck=min([rule.period for rule in rules] + [1.0]),
+        )
         self._closed = False
         # Scouting (module docstring, "Others on the key"): where a refused burst is dear,
         # the first attempt after a quiet period goes alone; the others wait for its answer.
@@ -277,20 +273,6 @@ class Lane:
             limits=self.rules,
             learned_limits=learned,
         )
-
-    def poke(self) -> None:
-        """Something changed that may let the head through earlier: make it ask again."""
-        if self._wake is not None:
-            _set_if_pending(self._wake)
-
-    def poke_after_release(self, anchor: float) -> None:
-        """A slot was anchored at ``anchor``: wake the head only if that can help it.
-
-        The slot stops counting at ``anchor + period`` at the earliest, so a head
-        that will wake before then anyway would only compute the same wait again.
-        """
-        if self._wake_at > anchor + self._shortest_period:
-            self.poke()
 
     async def admit(self, weight: int, first: bool = False) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
@@ -372,25 +354,7 @@ class Lane:
             logger.debug("%s: waiting for an answer to free capacity (%d queued)", self.key, self.waiting)
         else:
             logger.debug("%s: waiting %.3f s for capacity (%d queued)", self.key, wait, self.waiting)
-        loop = asyncio.get_running_loop()
-        wake: asyncio.Future[None] = loop.create_future()
-        self._wake = wake
-        self._wake_at = self._clock.now() + wait
-        # An infinite wait ends with a local answer (a poke), or, for slots held by
-        # other processes on a shared backend, by asking again after a while.
-        seconds = self._recheck if math.isinf(wait) else wait
-        timer: asyncio.TimerHandle | asyncio.Task[None]
-        if isinstance(self._clock, LoopClock):
-            timer = loop.call_later(seconds, _set_if_pending, wake)
-        else:
-            timer = loop.create_task(self._clock.sleep(seconds))
-            timer.add_done_callback(lambda _: _set_if_pending(wake))
-        try:
-            await wake
-        finally:
-            self._wake = None
-            self._wake_at = -math.inf
-            timer.cancel()
+        await self._wake.sleep(wait)
 
     async def send(
         self, grant: Grant, request: Request, send: Send, sent_at: float
@@ -415,7 +379,7 @@ class Lane:
                 await self._release_unanswered(grant, sent_at)
             else:
                 await self._backend.cancel(grant)
-                self.poke()
+                self._wake.poke()
             return exc
         except BaseException:
             if gated:
@@ -433,9 +397,9 @@ class Lane:
                 answered_at += shift
             else:
                 await self._backend.release(grant, answered_at, admitted=admitted)
-            if self._wake is not None:
+            if self._wake.future is not None:
                 # Only a head waiting for capacity can use the slot (most of the time, none is).
-                self.poke_after_release(answered_at)
+                self._wake.poke_after_release(answered_at)
             return response
         finally:
             self.in_flight -= 1
@@ -451,14 +415,14 @@ class Lane:
         refused or failed, the gate opens (a 429 paused or cut the category)."""
         if self._gate.allowed is not None:
             self._gate.settled(admitted, self._clock.now())
-            self.poke()
+            self._wake.poke()
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
         # Without an answer the request may still arrive later: add the time it was
         # in flight as a margin (module docstring, "Safety").
         await self._backend.release(grant, ended, extra=ended - sent_at, admitted=False)
-        self.poke_after_release(ended)
+        self._wake.poke_after_release(ended)
 
     async def rate_limited_answer(self, pause: float, sent_at: float) -> None:
         """A 429: pause the category and, once per round trip, cut it to what the service admitted."""
@@ -575,7 +539,7 @@ class Lane:
                 self.rate_factor = await self._recover(level)
                 learner.sync(self.rate_factor, now)
                 self._level_log.corrected(learner)
-                self.poke()
+                self._wake.poke()
             return
         if learner.ramp_due(now):
             # One probe at a time among the processes sharing the backend.
@@ -592,9 +556,9 @@ class Lane:
         self.rate_factor = await self._recover(target)
         learner.sync(self.rate_factor, self._clock.now())
         self._level_log.raised(self.rate_factor)
-        self.poke()
+        self._wake.poke()
 
     def close(self) -> None:
         self._closed = True
         self._line.close(RoutePlanningError("the client was closed"))
-        self.poke()
+        self._wake.poke()
