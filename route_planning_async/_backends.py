@@ -348,6 +348,13 @@ class InMemoryBackend(RateLimitBackend):
         self._serials = itertools.count(1)
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        return self._acquire_now(key, rules, weight, now)
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
+        self._release_now(grant, now + extra, admitted)
+
+    def _acquire_now(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """:meth:`acquire`, answered at once: the scheduler calls it without a coroutine."""
         bucket = self._buckets[key]
         token = str(next(self._serials))
         wait = bucket.acquire(rules, weight, now, token)
@@ -355,8 +362,9 @@ class InMemoryBackend(RateLimitBackend):
             return wait
         return Grant(key, token, weight, bucket.rate_factor)
 
-    async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
-        self._buckets[grant.key].release(grant.token, now + extra, admitted)
+    def _release_now(self, grant: Grant, anchor: float, admitted: bool) -> None:
+        """:meth:`release` with the slot's ``anchor`` (``now + extra``), done at once."""
+        self._buckets[grant.key].release(grant.token, anchor, admitted)
 
     async def cancel(self, grant: Grant) -> None:
         self._buckets[grant.key].cancel(grant.token)

@@ -55,7 +55,6 @@ __all__ = [
     "make_model_structure_fn",
     "renames",
     "structure_items",
-    "structure_with",
 ]
 
 T = TypeVar("T")
@@ -438,17 +437,6 @@ def structure_items(value: Any, hook: Callable[[Any, Any], T], cl: Any) -> list[
     return result
 
 
-def structure_with(hook: Callable[[Any, Any], T], data: Any, cl: type[T]) -> T:
-    """JSON data -> an instance of ``cl`` through its structure ``hook``; a :class:`DecodeError`
-    if it cannot be."""
-    try:
-        return hook(data, cl)
-    except DecodeError:
-        raise
-    except Exception as exc:
-        raise located(exc, None, data) from exc
-
-
 def attrs_classes(module: types.ModuleType) -> frozenset[type]:
     """The attrs classes ``module`` exports (its ``__all__``): a version's models or inputs."""
     return frozenset(
@@ -489,16 +477,21 @@ class Codec:
 
     def structure(self, data: Any, cl: type[T]) -> T:
         """JSON data -> an instance of the model ``cl``; a :class:`DecodeError` if it cannot be."""
-        return structure_with(self._hook(cl), data, cl)
+        hook: Callable[[Any, Any], T] = self._structure_hooks.get(cl) or self._new_hook(cl)
+        try:
+            return hook(data, cl)
+        except DecodeError:
+            raise
+        except Exception as exc:
+            raise located(exc, None, data) from exc
 
     def structure_list(self, data: Any, cl: type[T]) -> list[T]:
         """A JSON array -> a list of ``cl``; a :class:`DecodeError` naming ``[index]`` if it cannot be."""
-        return structure_items(data, self._hook(cl), cl)
+        return structure_items(data, self._structure_hooks.get(cl) or self._new_hook(cl), cl)
 
-    def _hook(self, cl: type[T]) -> Callable[[Any, Any], T]:
-        hook = self._structure_hooks.get(cl)
-        if hook is None:
-            hook = self._structure_hooks[cl] = self.converter.get_structure_hook(cl)
+    def _new_hook(self, cl: type[T]) -> Callable[[Any, Any], T]:
+        """``cl``'s structure hook, looked up in cattrs' dispatch and kept."""
+        hook = self._structure_hooks[cl] = self.converter.get_structure_hook(cl)
         return hook
 
     def unstructure(self, value: Any) -> Any:

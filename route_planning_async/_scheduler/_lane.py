@@ -155,7 +155,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 
-from route_planning_async._backends import Grant, RateLimitBackend, learned_rules
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, learned_rules
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
 from route_planning_async._learning import LearningPolicy, LimitLearner
@@ -200,6 +200,9 @@ class Lane:
         self.key = category.value
         self.rules = rules
         self._backend = backend
+        # The default backend answers at once, so its calls need no coroutine; a
+        # subclass may override the coroutines, so only the class itself qualifies.
+        self._local = backend if type(backend) is InMemoryBackend else None
         self._clock = clock
         self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
         self._strict = strict_windows
@@ -308,7 +311,10 @@ class Lane:
                             await self._wait_for_capacity(wait)
                             now = self._clock.now()
                             continue
-                    grant = await self._backend.acquire(self.key, self.rules, weight, now)
+                    if self._local is not None:
+                        grant = self._local._acquire_now(self.key, self.rules, weight, now)
+                    else:
+                        grant = await self._backend.acquire(self.key, self.rules, weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
@@ -391,12 +397,12 @@ class Lane:
                 self.scouted(True)
             answered_at = self._clock.now()
             admitted = response.status != 429
-            if anchoring:
-                shift = self._anchor.shift(sent_at, answered_at)
-                await self._backend.release(grant, answered_at, extra=shift, admitted=admitted)
-                answered_at += shift
+            shift = self._anchor.shift(sent_at, answered_at) if anchoring else 0.0
+            if self._local is not None:
+                self._local._release_now(grant, answered_at + shift, admitted)
             else:
-                await self._backend.release(grant, answered_at, admitted=admitted)
+                await self._backend.release(grant, answered_at, extra=shift, admitted=admitted)
+            answered_at += shift
             if self._wake.future is not None:
                 # Only a head waiting for capacity can use the slot (most of the time, none is).
                 self._wake.poke_after_release(answered_at)

@@ -653,6 +653,48 @@ def test_schedulers_sharing_a_backend_share_the_limit() -> None:
     assert max(times) == 3.0
 
 
+def test_a_subclass_of_the_in_memory_backend_is_called_for_every_attempt() -> None:
+    """The scheduler calls the default backend's bookkeeping without a coroutine; a subclass
+    may override the coroutines (to observe or delay them), so it is called through them."""
+    rules = [Rule(3, 1.0)]
+
+    class Counted(InMemoryBackend):
+        def __init__(self) -> None:
+            super().__init__()
+            self.acquired: list[float] = []
+            self.released: list[float] = []
+
+        async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+            grant = await super().acquire(key, rules, weight, now)
+            if isinstance(grant, Grant):
+                self.acquired.append(now)
+            return grant
+
+        async def release(
+            self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True
+        ) -> None:
+            self.released.append(now)
+            await super().release(grant, now, extra=extra, admitted=admitted)
+
+    def arrivals(backend: InMemoryBackend) -> list[float]:
+        service = FakeService(up=0.05, down=0.05)
+        limits = RateLimits.unlimited().replace(Category.READ, *rules)
+
+        async def main() -> None:
+            scheduler = Scheduler(limits, RetryPolicy.testing(), backend=backend)
+            await asyncio.gather(*(scheduler.run(make_request(), service.send) for _ in range(9)))
+
+        run_virtual(main)
+        return [t for t, _ in arrivals_of(service, Category.READ)]
+
+    counted = Counted()
+    observed = arrivals(counted)
+    assert len(counted.acquired) == len(counted.released) == 9
+    # Either way, the same windows.
+    assert observed == arrivals(InMemoryBackend())
+    assert window_violations([(t, 1) for t in observed], rules) == []
+
+
 def test_backend_contract_of_the_in_memory_backend() -> None:
     rules = (Rule(2, 10.0), Rule(5, 10.0, per="weight"))
 
