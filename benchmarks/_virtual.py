@@ -27,9 +27,11 @@ from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._scheduler import Scheduler
 
-__all__ = ["IMPORT_PERIOD", "mismatch", "neighbours", "resume"]
+__all__ = ["IMPORT_PERIOD", "NEIGHBOUR_WORKLOADS", "mismatch", "neighbours", "resume"]
 
 READ = Request("GET", "/plans/p1", Category.READ)
+WRITE = Request("POST", "/plans/p1/stops", Category.WRITE, body=b"{}")
+OPTIMIZE = Request("POST", "/plans/p1:optimize", Category.OPTIMIZE)
 IMPORT = Request("POST", "/plans/p1/stops:import", Category.BATCH_IMPORT, body=b"[]", weight=100)
 CONTRACT = RateLimits.default()
 IMPORT_PERIOD = 60.0
@@ -99,30 +101,54 @@ def resume(seed: int, stops: int = 20_000) -> dict[str, Any]:
     }
 
 
+NEIGHBOUR_WORKLOADS: dict[str, tuple[Request, tuple[Rule, ...]]] = {
+    "reads": (READ, (READ_RULE,)),
+    "writes": (WRITE, CONTRACT.for_category(Category.WRITE)),
+    "optimize, public documentation": (OPTIMIZE, RateLimits.public_docs().for_category(Category.OPTIMIZE)),
+}
+"""The neighbours scenario's workloads: the request and the rules of its category (the client's
+and the service's). The bars are on reads; the others show the same learning with fewer requests
+per period (writes, 5/s) and with more (optimize, 100 per 10 minutes, at most 30 per minute)."""
+
+
 def neighbours(
-    share: float, seed: int, *, start: float = 10.0, stays: float = 40.0, after: float = 20.0
+    share: float,
+    seed: int,
+    *,
+    workload: str = "reads",
+    start: float = 10.0,
+    stays: float = 40.0,
+    after: float = 20.0,
 ) -> dict[str, Any]:
-    """Reads at the contract's 10/s from 30 tasks; from ``start`` an unseen neighbour sends ``share`` of
-    the limit, evenly, for ``stays`` periods, then stops; the reads go on ``after`` periods more."""
+    """A workload from 30 tasks; from ``start`` an unseen neighbour sends ``share`` of its longest
+    rule, evenly, for ``stays`` periods, then stops; the tasks go on ``after`` periods more.
+
+    Times are in periods of the longest rule (for reads, seconds); so is the link's delay.
+    """
+    request, rules = NEIGHBOUR_WORKLOADS[workload]
+    rule = max(rules, key=lambda r: r.period)
+    amount, period = rule.amount, rule.period
     rng = random.Random(seed)
-    amount = READ_RULE.amount
-    until = start + stays
-    seconds = until + after
-    service = LimitedService([SlidingWindow(amount, 1.0)], **_link(rng, 0.002, 0.002))
-    limits = RateLimits.unlimited().replace(Category.READ, READ_RULE)
+    begins, until = start * period, (start + stays) * period
+    seconds = until + after * period
+    service = LimitedService(
+        [SlidingWindow(r.amount, r.period) for r in rules], **_link(rng, 0.002 * period, 0.002 * period)
+    )
+    limits = RateLimits.unlimited().replace(request.category, *rules)
     answers: list[Response] = []
-    phase = rng.uniform(0, 1 / (amount * share))
+    gap = period / (amount * share)
+    phase = rng.uniform(0, gap)
 
     async def neighbour() -> None:
         send = service.sender("neighbour")
         sending: set[asyncio.Task[Response]] = set()
-        at = start + phase
+        at = begins + phase
         while at < until:
             await asyncio.sleep(max(0.0, at - virtual_loop().time()))
-            task = asyncio.ensure_future(send(READ))
+            task = asyncio.ensure_future(send(request))
             sending.add(task)
             task.add_done_callback(sending.discard)
-            at += 1 / (amount * share)
+            at += gap
         await asyncio.gather(*sending)
 
     async def main() -> None:
@@ -130,7 +156,7 @@ def neighbours(
 
         async def worker() -> None:
             while virtual_loop().time() < seconds:
-                answers.append(await scheduler.run(READ, service.send))
+                answers.append(await scheduler.run(request, service.send))
 
         other = asyncio.ensure_future(neighbour())
         await asyncio.gather(*(worker() for _ in range(30)))
@@ -139,27 +165,28 @@ def neighbours(
     run_virtual(main)
     remainder = amount * (1 - share)
     learned = stays - 5
-    own = service.of("client", start, until)
+    own = service.of("client", begins, until)
     refused = sum(1 for arrival in own if not arrival.admitted)
     return {
-        "of_remainder": service.admitted_between(start + 5, until, "client") / (remainder * learned),
+        "of_remainder": service.admitted_between(begins + 5 * period, until, "client")
+        / (remainder * learned),
         "share_429": refused / len(own),
         "refused": refused,
-        "periods_back": _periods_to_full(service, until, amount, seconds - 4),
+        "periods_back": _periods_to_full(service, until, amount, period, seconds - 4 * period),
         "failed": sum(1 for a in answers if a.status != 200),
     }
 
 
-def _periods_to_full(service: LimitedService, since: float, amount: int, last: float) -> float:
+def _periods_to_full(service: LimitedService, since: float, amount: int, period: float, last: float) -> float:
     """Periods from ``since`` until the client holds 95% of the limit for four periods running."""
     start = since
     while start <= last:
         if all(
-            service.admitted_between(t, t + 1.0, "client") >= 0.95 * amount
-            for t in (start, start + 1, start + 2, start + 3)
+            service.admitted_between(t, t + period, "client") >= 0.95 * amount
+            for t in (start, start + period, start + 2 * period, start + 3 * period)
         ):
-            return start - since
-        start += 0.1
+            return (start - since) / period
+        start += 0.1 * period
     return math.inf
 
 
