@@ -34,6 +34,7 @@ import attrs
 from route_planning_async._core import Request
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import RoutePlanningError, ValidationError
+from route_planning_async._validators import encodable
 
 __all__ = ["FilterValue", "ListEndpoint", "Page", "Paginator", "check_page_token", "list_query"]
 
@@ -71,10 +72,11 @@ class ListEndpoint(Protocol):
 
 
 def check_page_token(value: object, field: str = "page_token") -> str:
-    """A page token: a string of 1 to 255 characters (contract, Pagination)."""
+    """A page token: a string of 1 to 255 characters (contract, Pagination) that UTF-8 can carry."""
     if not isinstance(value, str) or not 1 <= len(value) <= 255:
         length = f"{len(value)} characters" if isinstance(value, str) else type(value).__name__
         raise ValidationError(field, f"must be a string of 1 to 255 characters, got {length}")
+    encodable(field, value)
     return value
 
 
@@ -89,6 +91,7 @@ def _filter_value(name: str, value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str) and value:
+        encodable(field, value)
         return value
     raise ValidationError(field, f"must be a non-empty string, a number, a boolean or a date, got {value!r}")
 

@@ -41,8 +41,13 @@ operator the type has, no ``"`` in strings); ``&`` and ``|`` combine them and
     #  and (notes ~= "gate" or address.countryCode = "DE") and customProperties.0234-5678 != "fragile"'
 
 A filter is a :data:`Filter`: such an expression or the text itself;
-:func:`filter_text` turns either into the text sent, checking the length bound
-(``str()`` does not: an expression too long to send can still be printed).
+:func:`filter_text` turns either into the text sent, checking the length bound,
+that the text can be sent (UTF-8: no lone surrogate, as every string a request
+carries) and, for an expression, the depth of its parentheses: at most
+:data:`MAX_FILTER_DEPTH` levels. ``str()`` checks none of these (an expression
+too long or too deep to send can still be printed, at any depth). A value a
+field cannot take is refused as the comparison is made: a date-time outside the
+years UTC can hold, a string with a lone surrogate.
 Dates are given as timezone-aware :class:`~datetime.datetime` (sent in UTC,
 ``2026-05-01T00:00:00Z``) or :class:`~datetime.date` (``2026-05-01``).
 
@@ -55,7 +60,6 @@ is not this language: it takes only ``externalId``, an exact match.
 
 from __future__ import annotations
 
-import abc
 import datetime
 import enum
 import math
@@ -67,11 +71,13 @@ from typing import NoReturn, TypeAlias
 import attrs
 
 from route_planning_async._errors import ValidationError
+from route_planning_async._validators import encodable
 
 __all__ = [
     "CUSTOM_PROPERTY_PREFIX",
     "DEFAULT_PAGE_SIZE",
     "FIELDS",
+    "MAX_FILTER_DEPTH",
     "MAX_FILTER_LENGTH",
     "MAX_KEYWORD_LENGTH",
     "MAX_PAGE_SIZE",
@@ -94,6 +100,12 @@ __all__ = [
 
 MAX_FILTER_LENGTH = 2048
 """Longest filter text, in characters (the ``filter`` parameter's ``maxLength``)."""
+
+MAX_FILTER_DEPTH = 64
+"""Deepest nesting of parentheses in a filter text. The v1 document gives the length
+bound only; the emulator refuses a deeper filter (400 ``invalid_argument``, ``param``
+``filter``) rather than parse it recursively, and :func:`filter_text` refuses a deeper
+expression before sending."""
 
 MAX_KEYWORD_LENGTH = 255
 """Longest keyword text, in characters (the ``keyword`` parameter's ``maxLength``)."""
@@ -273,6 +285,10 @@ def _literal(spec: SearchField, operator: str, value: Value) -> str:
             _refuse(spec, f"takes a string, not {type(value).__name__}")
         if '"' in value:
             _refuse(spec, 'the filter language has no escape, so a string cannot contain "')
+        try:
+            encodable(spec.name, value)
+        except ValidationError as error:
+            _refuse(spec, error.rule)
         return f'"{value}"'
     if kind is FieldType.BOOLEAN:
         if not isinstance(value, bool):
@@ -282,7 +298,10 @@ def _literal(spec: SearchField, operator: str, value: Value) -> str:
         if isinstance(value, datetime.datetime):
             if value.tzinfo is None or value.utcoffset() is None:
                 _refuse(spec, "takes a timezone-aware datetime (a naive one has no fixed moment)")
-            text = value.astimezone(datetime.UTC).replace(tzinfo=None).isoformat()
+            try:
+                text = value.astimezone(datetime.UTC).replace(tzinfo=None).isoformat()
+            except OverflowError:
+                _refuse(spec, f"{value.isoformat()} is outside the years UTC can hold (1 to 9999)")
             return f'"{text}Z"'
         if isinstance(value, datetime.date):
             return f'"{value.isoformat()}"'
@@ -296,7 +315,7 @@ def _literal(spec: SearchField, operator: str, value: Value) -> str:
     return str(value) if isinstance(value, int) else _number_text(value)
 
 
-class Expression(abc.ABC):
+class Expression:
     """A filter: a comparison or comparisons joined by ``and``/``or``.
 
     ``a & b`` is ``a and b``, ``a | b`` is ``a or b``; ``str(expression)`` is
@@ -314,12 +333,8 @@ class Expression(abc.ABC):
     def __bool__(self) -> NoReturn:
         raise TypeError("a filter expression has no truth value: join with & and |, not and/or")
 
-    @abc.abstractmethod
-    def _text(self, within: str | None) -> str:
-        """The filter text, bracketed when ``within`` (the enclosing group's word) needs it."""
-
     def __str__(self) -> str:
-        return self._text(None)
+        return _written(self)[0]
 
 
 @attrs.frozen(eq=False, repr=False)
@@ -339,9 +354,6 @@ class Comparison(Expression):
         if self.operator not in OPERATORS:
             _refuse(self.field, f"{self.operator!r} is not an operator ({' '.join(OPERATORS)})")
         object.__setattr__(self, "literal", _literal(self.field, self.operator, self.value))
-
-    def _text(self, within: str | None) -> str:
-        return f"{self.field.name} {self.operator} {self.literal}"
 
     def __repr__(self) -> str:
         return f"Comparison({str(self)!r})"
@@ -376,13 +388,50 @@ class Group(Expression):
                 parts.append(side)
         return cls(operator, tuple(parts))
 
-    def _text(self, within: str | None) -> str:
-        text = f" {self.operator} ".join(part._text(self.operator) for part in self.parts)
-        # ``and`` binds tighter than ``or``: only an ``or`` inside an ``and`` needs parentheses.
-        return f"({text})" if within == "and" and self.operator == "or" else text
-
     def __repr__(self) -> str:
         return f"Group({str(self)!r})"
+
+
+_OPEN, _CLOSE = 1, -1
+
+
+def _written(expression: Expression) -> tuple[str, int]:
+    """The filter text of ``expression`` and the depth of its parentheses.
+
+    Written with a stack of its own rather than by recursion, so an expression of any depth
+    is written (and :func:`filter_text` refuses one too deep with a ``ValidationError``).
+    """
+    pieces: list[str] = []
+    depth = deepest = 0
+    # Each entry: text to write, a parenthesis (_OPEN, _CLOSE), or an expression and the
+    # word of the group it is in.
+    stack: list[str | int | tuple[Expression, str | None]] = [(expression, None)]
+    while stack:
+        entry = stack.pop()
+        if isinstance(entry, str):
+            pieces.append(entry)
+        elif isinstance(entry, int):
+            depth += entry
+            deepest = max(deepest, depth)
+            pieces.append("(" if entry == _OPEN else ")")
+        else:
+            node, within = entry
+            if isinstance(node, Comparison):
+                pieces.append(f"{node.field.name} {node.operator} {node.literal}")
+                continue
+            if not isinstance(node, Group):
+                raise TypeError(f"not a filter expression: {type(node).__name__}")
+            # ``and`` binds tighter than ``or``: only an ``or`` inside an ``and`` needs parentheses.
+            bracketed = within == "and" and node.operator == "or"
+            if bracketed:
+                stack.append(_CLOSE)
+            for index in range(len(node.parts) - 1, -1, -1):
+                stack.append((node.parts[index], node.operator))
+                if index:
+                    stack.append(f" {node.operator} ")
+            if bracketed:
+                stack.append(_OPEN)
+    return "".join(pieces), deepest
 
 
 @attrs.frozen(eq=False)
@@ -453,14 +502,20 @@ Filter: TypeAlias = str | Expression
 
 
 def filter_text(value: Filter) -> str:
-    """The filter text to send for ``value``, checked against the length bounds.
+    """The filter text to send for ``value``, checked against the bounds.
 
     Raises:
-        ValidationError: the text is empty or longer than :data:`MAX_FILTER_LENGTH`.
+        ValidationError: the text is empty, longer than :data:`MAX_FILTER_LENGTH`, cannot be
+            sent as UTF-8 (a lone surrogate), or, for an expression, nests parentheses deeper
+            than :data:`MAX_FILTER_DEPTH`.
         TypeError: ``value`` is neither a string nor an expression.
     """
     if isinstance(value, Expression):
-        text = str(value)
+        text, depth = _written(value)
+        if depth > MAX_FILTER_DEPTH:
+            raise ValidationError(
+                "filter", f"nests parentheses {depth} deep; at most {MAX_FILTER_DEPTH} levels"
+            )
     elif isinstance(value, str):
         text = value
     else:
@@ -469,4 +524,5 @@ def filter_text(value: Filter) -> str:
         raise ValidationError("filter", "must not be empty")
     if len(text) > MAX_FILTER_LENGTH:
         raise ValidationError("filter", f"at most {MAX_FILTER_LENGTH} characters, not {len(text)}")
+    encodable("filter", text)
     return text

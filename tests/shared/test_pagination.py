@@ -102,3 +102,14 @@ async def test_an_unusable_page_token_stops_the_iteration(
     with pytest.raises(rp.RoutePlanningError, match="unusable page token"):
         await client.depots.list().collect()
     assert len(service.sent) == 1
+
+
+async def test_a_page_token_or_filter_with_a_lone_surrogate_is_refused_before_sending(
+    service: FakeService, client: rp.RoutePlanningClient
+) -> None:
+    lone = "caf\udce9"  # "café" read as Latin-1 bytes with surrogateescape
+    with pytest.raises(rp.ValidationError, match="page_token: cannot be encoded as UTF-8"):
+        client.plans.list(page_token=lone)
+    with pytest.raises(rp.ValidationError, match=r"filter\[title\]: cannot be encoded as UTF-8"):
+        client.plans.list(filter={"title": lone})
+    assert service.sent == []

@@ -205,3 +205,75 @@ def test_a_group_made_by_hand_is_checked() -> None:
         Group("and", ())
     with pytest.raises(TypeError, match="must be"):
         Group("and", ("notes = 1",))  # type: ignore[arg-type]
+
+
+# Hardening, fourth round: values a field cannot take, deep nesting, lone surrogates.
+
+
+@pytest.mark.parametrize(
+    "moment",
+    [
+        datetime.datetime.min.replace(tzinfo=datetime.timezone(datetime.timedelta(hours=1))),
+        datetime.datetime.max.replace(tzinfo=datetime.timezone(datetime.timedelta(hours=-1))),
+    ],
+)
+def test_a_datetime_outside_the_years_utc_can_hold_is_a_validation_error(moment: datetime.datetime) -> None:
+    with pytest.raises(ValidationError, match="createdAt") as caught:
+        field("createdAt") > moment  # noqa: B015 - building it raises
+    assert caught.value.field == "filter"
+
+
+def _alternately_nested(depth: int) -> Expression:
+    expression: Expression = field("packageCount") == 0
+    for level in range(depth):
+        other = field("packageCount") == level
+        expression = (expression | other) if level % 2 else (expression & other)
+    return expression
+
+
+def test_an_expression_nested_1200_deep_is_a_validation_error_not_a_recursion_error() -> None:
+    expression = _alternately_nested(1200)
+    with pytest.raises(ValidationError, match=f"at most {search.MAX_FILTER_DEPTH} levels"):
+        filter_text(expression)
+    # Printing it is not sending it: str() and repr() still work, without recursion.
+    assert str(expression).count("(") == 599
+    assert repr(expression).startswith("Group(")
+
+
+def _bracketed(levels: int) -> Expression:
+    """``levels`` nested parentheses around one comparison: an ``or`` of one part inside an ``and``."""
+    expression: Expression = field("type").is_null()
+    for _ in range(levels):
+        expression = Group("and", (Group("or", (expression,)),))
+    return expression
+
+
+def test_an_expression_nested_to_the_bound_is_sent_and_one_deeper_is_refused() -> None:
+    at_bound = filter_text(_bracketed(search.MAX_FILTER_DEPTH))
+    assert at_bound == "(" * search.MAX_FILTER_DEPTH + "type = null" + ")" * search.MAX_FILTER_DEPTH
+    with pytest.raises(ValidationError, match=f"at most {search.MAX_FILTER_DEPTH} levels"):
+        filter_text(_bracketed(search.MAX_FILTER_DEPTH + 1))
+
+
+_LONE = "caf\udce9"  # "café" read as Latin-1 bytes with surrogateescape
+
+
+@pytest.mark.parametrize(
+    "build",
+    [
+        lambda: field("notes") == _LONE,
+        lambda: field("notes").contains(_LONE),
+        lambda: field("barcodes") != _LONE,
+        lambda: custom_property("gate") == _LONE,
+    ],
+)
+def test_a_value_with_a_lone_surrogate_is_refused_when_built(build: object) -> None:
+    assert callable(build)
+    with pytest.raises(ValidationError, match="cannot be encoded as UTF-8"):
+        build()
+
+
+def test_a_filter_text_with_a_lone_surrogate_is_refused() -> None:
+    with pytest.raises(ValidationError, match="cannot be encoded as UTF-8") as caught:
+        filter_text(f'notes = "{_LONE}"')
+    assert caught.value.field == "filter"

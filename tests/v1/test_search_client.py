@@ -103,3 +103,34 @@ async def test_a_bad_filter_is_refused_by_the_builder_or_by_the_service(client: 
         await client.stops.search(filter='colour = "red"').collect()
     assert caught.value.param == "filter"
     assert "unknown field 'colour' (at character 1)" in caught.value.message
+
+
+# Hardening, fourth round: every text a search sends is checked before sending.
+
+_LONE = "caf\udce9"  # "café" read as Latin-1 bytes with surrogateescape
+_NOWHERE = "http://127.0.0.1:9/public/v1"  # never reached: every search here is refused first
+
+
+@pytest.mark.parametrize(
+    "search",
+    [
+        {"keyword": _LONE},
+        {"filter": f'notes = "{_LONE}"'},
+        {"page_token": _LONE},
+    ],
+)
+async def test_a_search_text_with_a_lone_surrogate_is_refused_before_sending(search: dict[str, str]) -> None:
+    # The search is refused when it is made: no paginator, so nothing can be sent.
+    async with RoutePlanningClient("key", base_url=_NOWHERE) as client:
+        with pytest.raises(ValidationError, match="cannot be encoded as UTF-8"):
+            client.stops.search(**search)  # type: ignore[arg-type]
+
+
+async def test_a_filter_nested_1200_deep_is_refused_before_sending() -> None:
+    expression = field("packageCount") == 0
+    for level in range(1200):
+        other = field("packageCount") == level
+        expression = (expression | other) if level % 2 else (expression & other)
+    async with RoutePlanningClient("key", base_url=_NOWHERE) as client:
+        with pytest.raises(ValidationError, match="at most 64 levels"):
+            client.stops.search(filter=expression)

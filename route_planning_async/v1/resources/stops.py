@@ -11,6 +11,7 @@ from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import DecodeError, ValidationError
 from route_planning_async._pagination import Paginator
 from route_planning_async._stop_namespaces import StopsNamespace
+from route_planning_async._validators import encodable
 from route_planning_async._workflows import LiveEditOptions
 from route_planning_async.v1 import search as _search
 from route_planning_async.v1._converter import structure_list, unstructure
@@ -55,6 +56,7 @@ def _search_query(
         if not isinstance(given, str) or not 1 <= len(given) <= _search.MAX_KEYWORD_LENGTH:
             rule = f"must be a string of 1 to {_search.MAX_KEYWORD_LENGTH} characters"
             raise ValidationError("keyword", f"{rule}, got {keyword!r}")
+        encodable("keyword", keyword)
         query.append(("keyword", keyword))
     text: object = filter
     if filter is not None:
