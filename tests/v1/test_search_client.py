@@ -134,3 +134,13 @@ async def test_a_filter_nested_1200_deep_is_refused_before_sending() -> None:
     async with RoutePlanningClient("key", base_url=_NOWHERE) as client:
         with pytest.raises(ValidationError, match="at most 64 levels"):
             client.stops.search(filter=expression)
+
+
+async def test_a_filter_text_nested_1000_deep_is_answered_400_at_the_first_attempt(
+    client: RoutePlanningClient,
+) -> None:
+    text = "(" * 1000 + 'notes = "x"' + ")" * 1000
+    with pytest.raises(BadRequestError) as caught:
+        await client.stops.search(filter=text).collect()
+    assert (caught.value.code, caught.value.param) == ("invalid_argument", "filter")
+    assert list(caught.value.history) == []

@@ -278,3 +278,24 @@ def test_bad_search_parameters_name_their_param(parameters: dict[str, Any], para
     assert caught.value.param == param
     assert caught.value.position is None
     assert message in caught.value.message
+
+
+def test_a_filter_nested_1000_deep_is_a_search_error_not_a_recursion_error() -> None:
+    text = "(" * 1000 + 'notes = "x"' + ")" * 1000
+    assert len(text) == 2011
+    with pytest.raises(SearchError, match="at most 64 levels") as caught:
+        parse_filter(text)
+    assert caught.value.param == "filter"
+
+
+def test_parentheses_to_the_depth_bound_parse_and_one_level_more_is_refused() -> None:
+    from route_planning_async.v1.search import MAX_FILTER_DEPTH
+
+    alternating = 'notes = "x"'
+    for level in range(MAX_FILTER_DEPTH):
+        alternating = f'({alternating} {"or" if level % 2 else "and"} notes = "y")'
+    tree = parse_filter(alternating)
+    assert tree.test(STOPS[0]) in (True, False)
+    with pytest.raises(SearchError, match=f"at most {MAX_FILTER_DEPTH} levels") as caught:
+        parse_filter(f"({alternating})")
+    assert caught.value.position == MAX_FILTER_DEPTH

@@ -23,7 +23,10 @@ in bodies are epoch seconds or ISO-8601 text; a date literal without an offset
 is UTC. ``=`` on a string is exact, ``~=`` ignores case. Field names and the
 words ``and``/``or``/``true``/``false``/``null`` are read without case (the
 document's own example writes ``createdat``), and ``custom_property.<id>`` (the
-document's other spelling) is ``customProperties.<id>``.
+document's other spelling) is ``customProperties.<id>``. Parentheses nest at most
+``MAX_FILTER_DEPTH`` levels (the public builder's bound; the document gives the length
+bound only): a deeper filter is refused (400) before the recursive descent could
+exhaust the stack, whatever its length.
 
 Keywords: the words of ``keyword`` are matched against the words of the text
 fields, each exactly (3 points), as a prefix (2) or within an edit distance of
@@ -44,6 +47,7 @@ import attrs
 from route_planning_async.v1.search import (
     CUSTOM_PROPERTY_PREFIX,
     FIELDS,
+    MAX_FILTER_DEPTH,
     MAX_FILTER_LENGTH,
     MAX_KEYWORD_LENGTH,
     FieldType,
@@ -257,11 +261,13 @@ _ORDER: dict[str, Callable[[Any, Any], bool]] = {
 
 
 class _Parser:
-    """Recursive descent: ``or`` of ``and`` of comparisons or parenthesised filters."""
+    """Recursive descent: ``or`` of ``and`` of comparisons or parenthesised filters, at most
+    ``MAX_FILTER_DEPTH`` parentheses deep (each level is a few frames of the stack)."""
 
     def __init__(self, text: str) -> None:
         self.tokens = _tokens(text)
         self.index = 0
+        self.depth = 0
 
     def peek(self) -> _Token:
         return self.tokens[self.index]
@@ -299,7 +305,13 @@ class _Parser:
     def primary(self) -> Node:
         token = self.take()
         if token.kind == "paren" and token.text == "(":
+            if self.depth == MAX_FILTER_DEPTH:
+                raise SearchError(
+                    f"parentheses nest too deep: at most {MAX_FILTER_DEPTH} levels", "filter", token.position
+                )
+            self.depth += 1
             node = self.disjunction()
+            self.depth -= 1
             closing = self.take()
             if closing.kind != "paren" or closing.text != ")":
                 raise SearchError(

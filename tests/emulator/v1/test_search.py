@@ -127,3 +127,13 @@ async def test_the_search_reads_when_each_stop_was_made(api: V1Api) -> None:
     assert len(since["stops"]) == 3
     before = await api.ok("GET", "/stops:search", params={"filter": 'createdAt < "2026-01-01T00:00:00Z"'})
     assert before["stops"] == []
+
+
+@pytest.mark.asyncio
+async def test_a_filter_nested_1000_deep_is_one_400_naming_the_filter(api: V1Api) -> None:
+    text = "(" * 1000 + 'notes = "x"' + ")" * 1000
+    answer = await api.checked("GET", "/stops:search", params={"filter": text})
+    assert answer.status == 400
+    assert (answer.body["code"], answer.body["param"]) == ("invalid_argument", "filter")
+    assert "at most 64 levels" in answer.body["message"]
+    assert api.emu.internal_errors == []
