@@ -95,6 +95,11 @@ class Request:
         """``METHOD /path`` for logs and messages (never holds credentials)."""
         return f"{self.method} {self.path}"
 
+    def url(self, base_url: str) -> str:
+        """The URL below ``base_url`` (the query left out): the one place an error's
+        ``request_url`` is made, for the first attempt and after retries alike."""
+        return base_url + self.path
+
 
 @fields_documented(title="Attributes")
 @attrs.define
@@ -290,7 +295,7 @@ def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
             response.status,
             f"the answer is not JSON: {preview!r}",
             method=request.method,
-            request_url=base_url + request.path,
+            request_url=request.url(base_url),
             headers=response.headers,
             body=response.body,
         ) from None
@@ -309,7 +314,7 @@ def error_for(
         response.body,
         headers=response.headers,
         method=request.method,
-        request_url=base_url + request.path,
+        request_url=request.url(base_url),
         retry_after=parse_retry_after(response.headers.get("Retry-After")),
         history=history,
         api_version=request.api_version,

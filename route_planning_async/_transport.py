@@ -81,7 +81,7 @@ class AiohttpTransport:
         self, request: Request, *, client_timeout: aiohttp.ClientTimeout | None = None
     ) -> Response:
         """Send ``request`` and read the whole answer; ``client_timeout`` replaces the default for it."""
-        url = self._base_url + request.path
+        url = request.url(self._base_url)
         # Action calls without a body send neither a body nor a Content-Type
         # (contract, General conventions).
         if request.body is not None:

@@ -290,7 +290,7 @@ class BaseClient(abc.ABC):
         send = transport.send if self._owner is self else self._send_with_timeout(transport)
         if on_sent is not None:
             send = _announcing(send, on_sent)
-        return self._scheduler.run(request, send, retry=self._call_retry)
+        return self._scheduler.run(request, send, retry=self._call_retry, base_url=self._base_url)
 
     def _send_with_timeout(self, transport: Transport) -> Send:
         """The transport's ``send``, bounded by the view's timeout when it has one."""
@@ -318,7 +318,7 @@ class BaseClient(abc.ABC):
             raise RequestTimeoutError(
                 f"timed out after {limit:g} s",
                 method=request.method,
-                request_url=base_url + request.path,
+                request_url=request.url(base_url),
                 maybe_sent=True,
             )
 

@@ -119,7 +119,7 @@ class Resource(abc.ABC, Generic[ClientT]):
                 data,
                 f"expected a JSON object, got {type(data).__name__}",
                 method=request.method,
-                request_url=self._client.base_url + request.path,
+                request_url=request.url(self._client.base_url),
             )
         return data
 
@@ -127,7 +127,7 @@ class Resource(abc.ABC, Generic[ClientT]):
         """``error``, naming the request whose answer it is about (unless it already names one)."""
         if error.method is not None:
             return error
-        return error.for_request(request.method, self._client.base_url + request.path)
+        return error.for_request(request.method, request.url(self._client.base_url))
 
     def _paginate(
         self,

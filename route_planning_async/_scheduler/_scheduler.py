@@ -94,7 +94,9 @@ class Scheduler:
         """Per category: requests, attempts, 429s, retries, waits, in flight, queued, rate."""
         return SchedulerStats({category: lane.snapshot() for category, lane in self._lanes.items()})
 
-    async def run(self, request: Request, send: Send, *, retry: RetryPolicy | None = None) -> Response:
+    async def run(
+        self, request: Request, send: Send, *, retry: RetryPolicy | None = None, base_url: str = ""
+    ) -> Response:
         """Wait for capacity, send, retry what may be retried; return the final answer.
 
         A 2xx, or an error answer on the first attempt that is not retried, is
@@ -102,7 +104,9 @@ class Scheduler:
         answer is raised with its ``history``; a :class:`TransportError` that is
         not retried is raised (with ``history`` when there were earlier attempts).
         ``retry`` replaces the scheduler's policy for this request (the learning
-        of the category's limit stays the scheduler's).
+        of the category's limit stays the scheduler's). ``base_url`` is the
+        service address the request was sent to, which an error raised here names
+        (``Request.url``), as the errors of a first attempt do.
         """
         policy = self.retry if retry is None else retry
         lane = self._lanes[request.category]
@@ -162,7 +166,7 @@ class Scheduler:
             elif isinstance(outcome, Response) and (lane.rate_factor < 1.0 or lane.busy_pause):
                 await lane.after_answer(sent_at)
             if not decision.retry:
-                return self._give_up(request, outcome, history, failed_at - first_sent_at)
+                return self._give_up(request, outcome, history, failed_at - first_sent_at, base_url)
             status, description = _describe(outcome)
             history.append(
                 AttemptRecord(
@@ -185,7 +189,11 @@ class Scheduler:
 
     @staticmethod
     def _give_up(
-        request: Request, outcome: Response | TransportError, history: list[AttemptRecord], elapsed: float
+        request: Request,
+        outcome: Response | TransportError,
+        history: list[AttemptRecord],
+        elapsed: float,
+        base_url: str,
     ) -> Response:
         if isinstance(outcome, TransportError):
             # "... after 5 attempts over 10.7 s", with the attempts as data.
@@ -198,7 +206,7 @@ class Scheduler:
             raise outcome
         if not history:
             return outcome
-        raise error_for(request, outcome, history=history)
+        raise error_for(request, outcome, base_url=base_url, history=history)
 
     async def aclose(self) -> None:
         """Fail every request still waiting for capacity; later requests are refused."""

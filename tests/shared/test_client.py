@@ -31,6 +31,7 @@ from route_planning_async._client import BaseClient, ClientCalls, Resource
 from route_planning_async._core import Request, Response
 from route_planning_async._limits import Category
 from route_planning_async._pagination import ListEndpoint
+from route_planning_async.v1 import RoutePlanningClient as V1Client
 
 KEY = "sk-live-0123456789abcdef"
 KEY_FORMS = (KEY, base64.b64encode(f"{KEY}:".encode()).decode())
@@ -395,3 +396,27 @@ def test_the_shared_rooms_import_nothing_of_a_version(room: str) -> None:
         for node in ast.walk(ast.parse(file.read_text())):
             if isinstance(node, ast.ImportFrom):
                 assert "v0_2b" not in (node.module or ""), f"{file.name} imports {node.module}"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(("client_class", "version"), [(rp.RoutePlanningClient, "v0.2b"), (V1Client, "v1")])
+@pytest.mark.parametrize("attempts", [1, 3])
+async def test_an_error_carries_the_full_url_whether_or_not_it_was_retried(
+    client_class: Any, version: str, attempts: int
+) -> None:
+    base_url = f"https://api.example.test/public/{version}"
+    service = FakeService()
+    service.on("GET", "/plans/p1", forever=answer({"message": "down"}, status=503))
+    async with client_class(
+        "test-key",
+        base_url=base_url,
+        rate_limits=rp.RateLimits.unlimited(),
+        retry=rp.RetryPolicy.testing(attempts=attempts),
+        transport=service,
+    ) as client:
+        with pytest.raises(rp.ServerError) as caught:
+            await client.plans.get("plans/p1")
+    assert len(service.sent) == attempts
+    assert len(caught.value.history) == attempts - 1
+    assert caught.value.request_url == f"{base_url}/plans/p1"
+    assert f"GET {base_url}/plans/p1" in str(caught.value)
