@@ -70,6 +70,11 @@ class OrderedStore(Generic[R]):
         """Records in insertion order."""
         return iter(list(self._records.values()))
 
+    def sequenced(self) -> Iterator[tuple[int, R]]:
+        """``(sequence number, record)`` of every record, in insertion order."""
+        pairs = zip(self._seqs, self._ids, strict=True)
+        return iter([(seq, self._records[rid]) for seq, rid in pairs if rid is not None])
+
     def page(
         self, after_seq: int, limit: int, keep: Callable[[R], bool] | None = None
     ) -> tuple[list[R], int, bool]:

@@ -3,8 +3,9 @@
 Each API version describes its lists (:class:`ListSpec`: page sizes, and the
 filters with how each reads its value); :class:`Pages` reads the query. A page
 token stands for a cursor: the list, its scope, the other query parameters (which
-must come back unchanged, contract Pagination) and the last sequence number
-served, so deleting records between pages never skips or repeats one. The same
+must come back unchanged, contract Pagination) and the position of the last item
+served (a sequence number; v1's stop search: the item's place in the answer's
+order), so deleting records between pages never skips or repeats one. The same
 page asked for again (a retried GET) gets the same next token.
 """
 
@@ -48,7 +49,7 @@ class _Cursor:
     route: str
     scope: str
     signature: tuple[tuple[str, str], ...]
-    after: int
+    after: Any
 
 
 class Pages:
@@ -66,13 +67,15 @@ class Pages:
         query: MultiMapping[str],
         scope: str,
         spec: ListSpec,
-        fetch: Callable[[int, int, dict[str, Any]], tuple[list[Any], int, bool]],
+        fetch: Callable[[Any, int, dict[str, Any]], tuple[list[Any], Any, bool]],
     ) -> tuple[list[Any], str | None]:
         """One page of the list ``route`` answers (``scope``: the plan of a stop list, else "").
 
-        ``fetch(after, limit, filters)`` returns ``(items, last sequence number served,
-        more left)``; the answer is the items and the next page token (None on the
-        last page). Raises 400 for a bad page size, filter or token.
+        ``fetch(after, limit, filters)`` returns ``(items, position of the last item
+        served, more left)``; ``after`` is 0 on the first page, else the position an
+        earlier page returned (a sequence number, or any hashable position the list
+        orders its items by). The answer is the items and the next page token (None
+        on the last page). Raises 400 for a bad page size, filter or token.
         """
         limit = spec.default
         filters: dict[str, Any] = {}
@@ -103,7 +106,7 @@ class Pages:
             elif self.config.strict:
                 raise Problem.invalid(key, "is not a query parameter of this list")
         signature = tuple(sorted((k, v) for k, v in query.items() if k != "pageToken"))
-        after = 0
+        after: Any = 0
         if token is not None:
             cursor = self._cursors.get(token)
             if cursor is None or cursor.route != route or cursor.scope != scope:

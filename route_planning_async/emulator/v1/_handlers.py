@@ -16,6 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from route_planning_async.emulator._api import Call, OperationTimers, Reply
+from route_planning_async.emulator._collections import OrderedStore
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._handlers import BaseHandlers
 from route_planning_async.emulator._pages import ListSpec
@@ -32,7 +33,7 @@ from route_planning_async.emulator.v1._requests import (
     validate_member_body,
 )
 from route_planning_async.emulator.v1._routes import ROUTES
-from route_planning_async.emulator.v1._search import SearchError, search
+from route_planning_async.emulator.v1._search import Position, SearchError, ranked
 from route_planning_async.emulator.v1._views import Views
 from route_planning_async.v1.search import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
 
@@ -145,10 +146,12 @@ class Handlers(BaseHandlers):
         """Every stop of the plans with stop collections and every unassigned stop, found by
         the search (``v1/_search.py``), paged."""
 
-        def fetch(after: int, limit: int, params: dict[str, Any]) -> tuple[list[Any], int, bool]:
+        def fetch(
+            after: Position | int, limit: int, params: dict[str, Any]
+        ) -> tuple[list[Any], Position | int, bool]:
             documents, render = self._search_documents()
             try:
-                found = search(
+                found = ranked(
                     documents,
                     keyword=params.get("keyword"),
                     filter=params.get("filter"),
@@ -157,34 +160,44 @@ class Handlers(BaseHandlers):
                 )
             except SearchError as error:
                 raise Problem(400, error.message, "invalid_argument", error.param) from None
-            page = [render[id(document)]() for document in found[after : after + limit]]
-            return page, after + len(page), after + limit < len(found)
+            # The token is a cursor, the position of the last stop served (0: none yet), so
+            # deleting stops between pages moves no other stop's position.
+            rest = found if isinstance(after, int) else [pair for pair in found if pair[0] > after]
+            chunk = rest[:limit]
+            page = [render[id(document)]() for _, document in chunk]
+            return page, chunk[-1][0] if chunk else after, len(rest) > limit
 
         items, token = self._pages.paginate(call.route.name, call.query, "", SEARCH_LIST, fetch)
         return Reply(200, {"stops": items, "nextPageToken": token})
 
-    def _search_documents(self) -> tuple[list[dict[str, Any]], dict[int, Callable[[], dict[str, Any]]]]:
+    def _search_documents(
+        self,
+    ) -> tuple[list[tuple[tuple[int, ...], dict[str, Any]]], dict[int, Callable[[], dict[str, Any]]]]:
         """The bodies the search reads (the stored form, with the route, the invoice number and
-        ``createdAt``), and how to render each found one."""
-        documents: list[dict[str, Any]] = []
+        ``createdAt``), each with its place (the plans' stops by the plan's and the stop's
+        sequence numbers, then the unassigned stops by theirs), and how to render each found one."""
+        documents: list[tuple[tuple[int, ...], dict[str, Any]]] = []
         render: dict[int, Callable[[], dict[str, Any]]] = {}
-        for plan in self.state.plans.values():
-            if not self.state.has_stop_collections(plan) or self._inaccessible(plan):
+        for plan_seq, plan in self.state.plans.sequenced():
+            stops = plan.stops
+            if not isinstance(stops, OrderedStore) or not self.state.has_stop_collections(plan):
                 continue
-            for record in plan.stops.values():
+            if self._inaccessible(plan):
+                continue
+            for stop_seq, record in stops.sequenced():
                 document = self._document(record)
-                documents.append(document)
+                documents.append(((0, plan_seq, stop_seq), document))
                 render[id(document)] = lambda record=record: {  # type: ignore[misc]
                     "type": "stop",
                     "stop": self.views.stop_json(record),
                 }
-        for unassigned in self.state.unassigned_stops.values():
+        for seq, unassigned in self.state.unassigned_stops.sequenced():
             document = {
                 **unassigned.body,
                 "orderInfo": self.views.unassigned_json(unassigned)["orderInfo"],
                 "createdAt": unassigned.created_at,
             }
-            documents.append(document)
+            documents.append(((1, seq), document))
             render[id(document)] = lambda unassigned=unassigned: {  # type: ignore[misc]
                 "type": "unassignedStop",
                 "unassignedStop": self.views.unassigned_json(unassigned),

@@ -2,13 +2,19 @@
 
 The handler of ``GET /stops:search`` calls::
 
-    search(documents, *, keyword=None, filter=None, sort_field=None, sort_order="asc")
-        -> list[Mapping[str, Any]]
+    ranked(placed, *, keyword=None, filter=None, sort_field=None, sort_order="asc")
+        -> list[tuple[Position, Mapping[str, Any]]]
 
-``documents`` are the stop and unassigned stop bodies to search (stored JSON
+``placed`` are the stop and unassigned stop bodies to search (stored JSON
 dicts; a stop's body with its ``route`` rendered, so ``routeId`` can be
-matched). The answer holds the same dict objects, filtered and ordered; the
-caller pages it. Any bad parameter raises :class:`SearchError`, whose
+matched), each with its place: a tuple that orders the documents and that no
+other document shares (the stores' sequence numbers). The answer holds the same
+dict objects, filtered, each with its :data:`Position` in the answer's order
+(ascending); the caller pages it by position, so a page token is a cursor: the
+position of the last document served, which deleting documents never moves
+(the emulator's pagination never skips or repeats a document under deletes).
+:func:`search` is the same without places (the documents' order is their place).
+Any bad parameter raises :class:`SearchError`, whose
 ``message`` and ``param`` (``"filter"``, ``"keyword"``, ``"sortField"`` or
 ``"sortOrder"``) make the 400 answer; ``position`` is the offending offset in
 the filter text, when there is one.
@@ -39,7 +45,7 @@ from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -55,9 +61,13 @@ from route_planning_async.v1.search import (
     operators_for,
 )
 
-__all__ = ["Condition", "SearchError", "parse_filter", "relevance", "search"]
+__all__ = ["Condition", "Position", "SearchError", "parse_filter", "ranked", "relevance", "search"]
 
 Document = Mapping[str, Any]
+
+Position = tuple[tuple[Any, ...], tuple[int, ...], tuple[int, ...]]
+"""Where a document stands in a search's answer: its sort key (without ``sortField``,
+empty), its relevance (negated; without ``keyword``, empty) and its place."""
 
 
 class SearchError(Exception):
@@ -435,17 +445,63 @@ def relevance(keyword: str, body: Document) -> int:
     return sum(_term_score(term, words) for term in _WORD.findall(keyword.lower()))
 
 
-def _sort_key(path: tuple[str, ...], kind: FieldType) -> Callable[[Document], tuple[bool, float]]:
-    def key(body: Document) -> tuple[bool, float]:
+def _sort_key(
+    path: tuple[str, ...], kind: FieldType, descending: bool
+) -> Callable[[Document], tuple[Any, ...]]:
+    """The key ordering documents by the field at ``path``; those without a value last."""
+
+    def key(body: Document) -> tuple[Any, ...]:
         value = _lookup(body, path)
         if kind is FieldType.DATE:
             moment = _moment(value)
             value = None if moment is None else moment.timestamp()
         if isinstance(value, bool) or not isinstance(value, int | float):
             return (True, 0.0)
-        return (False, float(value))
+        return (False, -float(value) if descending else float(value))
 
     return key
+
+
+def ranked(
+    placed: Iterable[tuple[tuple[int, ...], Document]],
+    *,
+    keyword: str | None = None,
+    filter: str | None = None,
+    sort_field: str | None = None,
+    sort_order: str = "asc",
+) -> list[tuple[Position, Document]]:
+    """The documents the search finds with their positions, in the answer's order (see the
+    module's text); ``placed`` gives each document with its place.
+
+    Raises:
+        SearchError: a parameter is refused; ``param`` names it.
+    """
+    if keyword is not None and not 1 <= len(keyword) <= MAX_KEYWORD_LENGTH:
+        raise SearchError(f"keyword must have 1 to {MAX_KEYWORD_LENGTH} characters", "keyword")
+    if sort_order not in ("asc", "desc"):
+        raise SearchError(f"sortOrder must be asc or desc, not {sort_order!r}", "sortOrder")
+    sort: Callable[[Document], tuple[Any, ...]] | None = None
+    if sort_field is not None:
+        spec, path = _resolve(sort_field, None, "sortField")
+        if not spec.sortable:
+            raise SearchError(
+                f"{spec.name} is not sortable (sortable: {', '.join(_sortable())})", "sortField"
+            )
+        sort = _sort_key(path, spec.type, sort_order == "desc")
+    tree = parse_filter(filter) if filter is not None else None
+    found: list[tuple[Position, Document]] = []
+    for place, body in placed:
+        if tree is not None and not tree.test(body):
+            continue
+        score: tuple[int, ...] = ()
+        if keyword is not None:
+            points = relevance(keyword, body)
+            if points == 0:
+                continue
+            score = (-points,)
+        found.append(((() if sort is None else sort(body), score, place), body))
+    found.sort(key=lambda pair: pair[0])
+    return found
 
 
 def search(
@@ -461,28 +517,9 @@ def search(
     Raises:
         SearchError: a parameter is refused; ``param`` names it.
     """
-    if keyword is not None and not 1 <= len(keyword) <= MAX_KEYWORD_LENGTH:
-        raise SearchError(f"keyword must have 1 to {MAX_KEYWORD_LENGTH} characters", "keyword")
-    if sort_order not in ("asc", "desc"):
-        raise SearchError(f"sortOrder must be asc or desc, not {sort_order!r}", "sortOrder")
-    sort: Callable[[Document], tuple[bool, float]] | None = None
-    if sort_field is not None:
-        spec, path = _resolve(sort_field, None, "sortField")
-        if not spec.sortable:
-            raise SearchError(
-                f"{spec.name} is not sortable (sortable: {', '.join(_sortable())})", "sortField"
-            )
-        sort = _sort_key(path, spec.type)
-    tree = parse_filter(filter) if filter is not None else None
-    found: Sequence[Document] = [body for body in documents if tree is None or tree.test(body)]
-    if keyword is not None:
-        scored = [(relevance(keyword, body), body) for body in found]
-        found = [body for score, body in sorted(scored, key=lambda pair: -pair[0]) if score > 0]
-    if sort is not None:
-        present = [body for body in found if not sort(body)[0]]
-        present.sort(key=lambda body: sort(body)[1], reverse=sort_order == "desc")
-        found = present + [body for body in found if sort(body)[0]]
-    return list(found)
+    placed = (((index,), body) for index, body in enumerate(documents))
+    found = ranked(placed, keyword=keyword, filter=filter, sort_field=sort_field, sort_order=sort_order)
+    return [body for _, body in found]
 
 
 def _sortable() -> list[str]:

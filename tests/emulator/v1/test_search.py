@@ -137,3 +137,54 @@ async def test_a_filter_nested_1000_deep_is_one_400_naming_the_filter(api: V1Api
     assert (answer.body["code"], answer.body["param"]) == ("invalid_argument", "filter")
     assert "at most 64 levels" in answer.body["message"]
     assert api.emu.internal_errors == []
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "params",
+    [
+        {},
+        {"sortField": "packageCount"},
+        {"sortField": "packageCount", "sortOrder": "desc"},
+        {"keyword": "Street"},
+    ],
+)
+async def test_deleting_stops_already_seen_between_pages_skips_and_repeats_none(
+    api: V1Api, params: dict[str, str]
+) -> None:
+    plan = await api.ok("POST", "/plans", {"title": "Paged", "starts": STARTS})
+    bodies = [
+        {
+            "address": {
+                "addressLineOne": f"{n} {'Long Street' if n % 3 else 'Short Street'}",
+                "city": "London",
+            },
+            "recipient": {"name": f"stop-{n}"},
+            "packageCount": 1 + n % 4,  # ties, broken by the documents' order
+        }
+        for n in range(30)
+    ]
+    await api.ok("POST", f"/{plan['id']}/stops:import", bodies)
+    seen: list[str] = []
+    deleted: set[str] = set()
+    ids: dict[str, str] = {}
+    query = {**params, "maxPageSize": "5"}
+    token: str | None = None
+    while True:
+        page = await api.ok(
+            "GET", "/stops:search", params={**query, **({"pageToken": token} if token else {})}
+        )
+        for item in page["stops"]:
+            stop = item["stop"]
+            seen.append(stop["recipient"]["name"])
+            ids[stop["recipient"]["name"]] = stop["id"]
+        # Two stops already seen (the last of this page among them) are deleted before the next page.
+        for name in [seen[-1], *[n for n in seen if n not in deleted][:1]]:
+            if name not in deleted:
+                await api.ok("DELETE", f"/{ids[name]}")
+                deleted.add(name)
+        token = page["nextPageToken"]
+        if token is None:
+            break
+    assert len(seen) == len(set(seen)), "a stop was served twice"
+    assert set(seen) == {f"stop-{n}" for n in range(30)}, "a stop never deleted was skipped"
