@@ -70,7 +70,8 @@ _ROUTE_OVERRIDES: Final = attrs.field(
 @fields_documented
 @attrs.frozen(kw_only=True)
 class PlanInput(PlanFields):
-    """The body of a plan create (``POST /plans``). Every driver must share the plan's depot."""
+    """The body of a plan create (``POST /plans``). Its drivers should share the plan's depot: the
+    create is not checked (the v1 document gives it no 412), a later update is (412)."""
 
     route_overrides: PlanRouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES
 

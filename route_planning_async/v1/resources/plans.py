@@ -26,8 +26,9 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
     """v1 plans: create, list, change, optimize, distribute (``client.plans``).
 
     A v1 plan carries its drivers as ids (``Plan.drivers``) and its
-    ``route_overrides``; a driver must share the plan's depot (the service
-    answers 412 otherwise).
+    ``route_overrides``. Its drivers share its depot: :meth:`update` is refused
+    with 412 for a driver of another depot; the v1 document gives :meth:`create`
+    no 412 (a plan created with one is stored).
     """
 
     __slots__ = ()
