@@ -5,7 +5,10 @@ properties and service offerings (``TeamConfig``, the ``team`` of ``EmulatorConf
 from __future__ import annotations
 
 import datetime
+import math
 import re
+import zoneinfo
+from collections.abc import Callable
 from typing import Literal
 
 import attrs
@@ -32,6 +35,29 @@ def _bare_id(instance: object, attribute: attrs.Attribute[str], value: str) -> N
         raise ValueError(f"{attribute.name} must be 1 to 50 letters, digits, '-' or '_', got {value!r}")
 
 
+def _degrees(bound: int) -> Callable[[object, attrs.Attribute[float], float], None]:
+    """A latitude (``bound`` 90) or longitude (180): a finite number within ±``bound``."""
+
+    def check(instance: object, attribute: attrs.Attribute[float], value: object) -> None:
+        if (
+            isinstance(value, bool)
+            or not isinstance(value, int | float)
+            or not (math.isfinite(value) and -bound <= value <= bound)
+        ):
+            raise ValueError(f"{attribute.name}: expected a number from -{bound} to {bound}, got {value!r}")
+
+    return check
+
+
+def _zone(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    try:
+        zoneinfo.ZoneInfo(value)
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError, TypeError):
+        raise ValueError(
+            f"{attribute.name}: expected an IANA time zone (Europe/London), got {value!r}"
+        ) from None
+
+
 @fields_documented(title="Attributes")
 @attrs.frozen
 class DepotConfig:
@@ -46,11 +72,14 @@ class DepotConfig:
     id: str = attrs.field(validator=_bare_id, metadata=described("Bare id; served as ``depots/<id>``."))
     name: str = attrs.field(metadata=described("Display name; the first part of the one-line address."))
     latitude: float = attrs.field(
+        validator=_degrees(90),
         metadata=described(
             "Latitude of where routes start and end, and of the centre of the deterministic geocoder."
-        )
+        ),
     )
-    longitude: float = attrs.field(metadata=described("Longitude of the same place."))
+    longitude: float = attrs.field(
+        validator=_degrees(180), metadata=described("Longitude of the same place.")
+    )
     address_line_one: str = attrs.field(
         default="1 Example Street",
         metadata=described("Street and number: the start and end stops' ``addressLineOne``."),
@@ -185,10 +214,13 @@ class ServiceOfferingConfig:
     )
     area_latitude: float | None = attrs.field(
         default=None,
+        validator=attrs.validators.optional(_degrees(90)),
         metadata=described("Latitude of its operating area's centre; None: it operates everywhere."),
     )
     area_longitude: float | None = attrs.field(
-        default=None, metadata=described("Longitude of its operating area's centre.")
+        default=None,
+        validator=attrs.validators.optional(_degrees(180)),
+        metadata=described("Longitude of its operating area's centre."),
     )
     area_radius_km: float | None = attrs.field(
         default=None, metadata=described("Radius of its operating area, in kilometres.")
@@ -300,6 +332,7 @@ class TeamConfig:
     )
     timezone: str = attrs.field(
         default="UTC",
+        validator=_zone,
         metadata=described("IANA zone of the team; plan dates and times of day are read in it for ETAs."),
     )
     capacity_unit: WeightUnit | None = attrs.field(

@@ -151,11 +151,16 @@ def _fields(
     return converted
 
 
-def _made(cls: type[Any], where: str, kwargs: dict[str, Any]) -> Any:
+def _made(cls: type[Any], file: str, place: str, kwargs: dict[str, Any]) -> Any:
+    """``cls(**kwargs)``; a value its validators refuse is named by its place in the file (a
+    validator's message that starts with ``<key>: `` names the key)."""
     try:
         return cls(**kwargs)
     except (ValueError, TypeError) as exc:
-        raise ConfigurationError(f"{where}: {exc}") from None
+        key, colon, rule = str(exc).partition(": ")
+        if colon and key in kwargs:
+            raise ConfigurationError(f"{_at(file, _key(place, key))}: {rule}") from None
+        raise ConfigurationError(f"{_at(file, place)}: {exc}") from None
 
 
 def _name(path: Path) -> str:
@@ -224,9 +229,9 @@ def read_team_file(path: str | Path) -> TeamFile:
         made = []
         for index, item in enumerate(items):
             place = f"{section}[{index}]"
-            made.append(_made(cls, _at(file, place), _fields(cls, file, place, item)))
+            made.append(_made(cls, file, place, _fields(cls, file, place, item)))
         team_fields[section] = tuple(made)
-    team = _made(TeamConfig, file, team_fields)
+    team = _made(TeamConfig, file, "", team_fields)
     _check_references(file, team)
     limits = limits_from_data(data["limits"], file, "limits") if "limits" in data else None
     return TeamFile(team, limits)
@@ -235,7 +240,12 @@ def read_team_file(path: str | Path) -> TeamFile:
 def _check_references(file: str, team: TeamConfig) -> None:
     """Drivers name depots of the team, and ids are not repeated."""
     depots = [depot.id for depot in team.depots]
-    for section, ids in (("depots", depots), ("drivers", [driver.id for driver in team.drivers])):
+    properties = [prop.id for prop in team.custom_stop_properties]
+    for section, ids in (
+        ("depots", depots),
+        ("drivers", [driver.id for driver in team.drivers]),
+        ("custom_stop_properties", properties),
+    ):
         repeated = sorted({one for one in ids if ids.count(one) > 1})
         if repeated:
             raise ConfigurationError(f"{file}: {section}: id(s) {', '.join(repeated)} given more than once")

@@ -521,3 +521,39 @@ def test_print_env_exports_the_chosen_versions_address(started: list[subprocess.
     assert listed.exit_code == 0, listed.stderr
     assert all("route_overrides" in depot for depot in json.loads(listed.stdout))
     assert "serving https://127.0.0.1:" in _stop(process)
+
+
+@pytest.mark.parametrize(
+    ("text", "where"),
+    [
+        (
+            "[[custom_stop_properties]]\nid = 'p'\nname = 'A'\n"
+            "[[custom_stop_properties]]\nid = 'p'\nname = 'B'\n",
+            "custom_stop_properties: id(s) p given more than once",
+        ),
+        ("timezone = 'Mars/Olympus_Mons'\n", "timezone: expected an IANA time zone"),
+        ("[[depots]]\nid = 'x'\nname = 'X'\nlatitude = 1000\nlongitude = 0\n", "depots[0].latitude:"),
+        ("[[depots]]\nid = 'x'\nname = 'X'\nlatitude = nan\nlongitude = 0\n", "depots[0].latitude:"),
+    ],
+)
+def test_a_team_file_value_the_team_cannot_take_is_a_usage_line_naming_file_key_and_value(
+    tmp_path: Path, text: str, where: str
+) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text(text, encoding="utf-8")
+    # A subprocess with a timeout: a team file let through would start an emulator that runs on.
+    refused = subprocess.run(
+        [sys.executable, "-m", "route_planning_async", "emulator", "--team", str(team), "--http"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert refused.returncode == 2, refused.stderr
+    assert refused.stdout == ""
+    assert "Traceback" not in refused.stderr
+    error = refused.stderr.strip().splitlines()[-1]
+    assert error.startswith(f"Error: {team}: {where}")
+    value = re.search(r"'Mars/Olympus_Mons'|\b1000\b|\bnan\b|\bp\b", text)
+    assert value is not None
+    assert value.group(0) in error

@@ -106,6 +106,27 @@ def test_options_take_the_team_and_its_limits_and_override_them(tmp_path: Path) 
         ("[limits]\nslow = []\n", "limits: unknown category 'slow'"),
         ("[limits]\nread = [{ amount = 1 }]\n", "limits.read[0]: period missing"),
         ("depots = [", "not valid TOML"),
+        (
+            "[[custom_stop_properties]]\nid = 'p'\nname = 'A'\n"
+            "[[custom_stop_properties]]\nid = 'p'\nname = 'B'\n",
+            "custom_stop_properties: id(s) p given more than once",
+        ),
+        (
+            "timezone = 'Mars/Olympus_Mons'\n",
+            "timezone: expected an IANA time zone (Europe/London), got 'Mars/Olympus_Mons'",
+        ),
+        (
+            "[[depots]]\nid = 'x'\nname = 'X'\nlatitude = 1000\nlongitude = 0\n",
+            "depots[0].latitude: expected a number from -90 to 90, got 1000",
+        ),
+        (
+            "[[depots]]\nid = 'x'\nname = 'X'\nlatitude = nan\nlongitude = 0\n",
+            "depots[0].latitude: expected a number from -90 to 90, got nan",
+        ),
+        (
+            "[[depots]]\nid = 'x'\nname = 'X'\nlatitude = 0\nlongitude = -inf\n",
+            "depots[0].longitude: expected a number from -180 to 180, got -inf",
+        ),
     ],
 )
 def test_a_mistake_names_the_file_the_key_and_what_is_wrong(tmp_path: Path, text: str, message: str) -> None:
