@@ -141,6 +141,10 @@ def settings_of(ctx: click.Context) -> Settings:
     return ctx.find_root().ensure_object(Settings)
 
 
+_FLAGS_GIVEN = "route_planning_async.flags_given"
+"""The key, in the root context's ``meta``, of the settings given as flags on this command line."""
+
+
 def _from_command_line(ctx: click.Context, param: click.Parameter) -> bool:
     # A value from the environment is checked when a command uses it, so that a
     # stale export (an emulator that stopped and removed its files) does not
@@ -153,15 +157,24 @@ def _shared_option(
 ) -> Callable[[F], F]:
     """An option of every command, recorded in the shared :class:`Settings` when given.
 
-    ``check`` raises :class:`click.BadParameter` for a bad value given on the command line.
+    The option is read at each level of the command line (before and after the command
+    names), each level falling back on the environment: a flag always wins over the
+    environment, wherever it is written, so a value from the environment never replaces
+    one given as a flag. ``check`` raises :class:`click.BadParameter` for a bad value given
+    on the command line.
     """
     setting = flag.removeprefix("--").replace("-", "_")
 
     def record(ctx: click.Context, param: click.Parameter, value: Any) -> None:
         if value is None or value is False:
             return
-        if check is not None and _from_command_line(ctx, param):
-            check(value)
+        flags: set[str] = ctx.find_root().meta.setdefault(_FLAGS_GIVEN, set())
+        if _from_command_line(ctx, param):
+            flags.add(setting)
+            if check is not None:
+                check(value)
+        elif setting in flags:
+            return
         setattr(settings_of(ctx), setting, value)
 
     return click.option(flag, expose_value=False, callback=record, **attrs)

@@ -292,3 +292,23 @@ def test_a_one_shot_emulator_serves_the_chosen_version() -> None:
     )
     assert result.exit_code == 0, result.stderr
     assert all("route_overrides" in depot for depot in json.loads(result.stdout))
+
+
+@pytest.mark.parametrize("where", ["before the command", "after the command"])
+def test_flags_win_over_the_environment_wherever_they_are_written(
+    served_emulator: ServedEmulator, where: str
+) -> None:
+    emulator = served_emulator.emulator
+    # What 'route-planning emulator --print-env' exports: the v0.2b version and address.
+    env = {
+        "ROUTE_PLANNING_API_KEY": emulator.api_key,
+        "ROUTE_PLANNING_API_VERSION": "v0.2b",
+        "ROUTE_PLANNING_BASE_URL": emulator.base_url_for("v0.2b"),
+        "ROUTE_PLANNING_CA_FILE": str(served_emulator.ca_file),
+    }
+    flags = ["--api-version", "v1", "--base-url", emulator.base_url_for("v1"), "--json"]
+    command = ["stops", "search", "gate"]
+    argv = [*flags, *command] if where == "before the command" else [*command, *flags]
+    result = CliRunner().invoke(cli, argv, env=env, prog_name="route-planning", catch_exceptions=False)
+    assert result.exit_code == 0, result.stderr
+    assert json.loads(result.stdout) == []
