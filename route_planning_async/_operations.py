@@ -269,8 +269,13 @@ def settled(operation: OperationT) -> OperationT:
 
 
 def _serialized_operation_id(value: OperationState | str) -> str:
+    """The serialized id of an operation or of its id; anything else is refused as every
+    id-taking method refuses it (a ``ValidationError`` before anything is sent)."""
     if isinstance(value, str):
         return f"operations/{_ids.operation_id(value)}"
+    given: object = value
+    if not isinstance(getattr(given, "id", None), str) or not hasattr(given, "metadata"):
+        _ids.operation_id(given, "operation")
     return value.id
 
 

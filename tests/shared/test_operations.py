@@ -253,6 +253,9 @@ def test_cancelling_wait_stops_polling() -> None:
         {"poll_interval": 2, "max_poll_interval": 1},
         {"timeout": -1},
         {"operation": "operations/../x"},
+        {"operation": 123},
+        {"operation": None},
+        {"operation": b"abc"},
     ],
 )
 def test_wait_checks_its_arguments(arguments: dict[str, Any]) -> None:
@@ -524,3 +527,16 @@ def test_wait_many_paces_its_polls_on_the_clock_it_is_given() -> None:
         (pytest.approx(100.6), "operations/o2"),
         (pytest.approx(100.8), "operations/o1"),
     ]
+
+
+@pytest.mark.parametrize("operation", [123, None, b"abc"])
+def test_wait_many_refuses_an_operation_that_is_not_an_id_or_an_operation(operation: object) -> None:
+    service = TimedService()
+
+    async def body(client: RoutePlanningClient) -> None:
+        iterator = client.operations.wait_many(["o1", operation])  # type: ignore[list-item]
+        with pytest.raises(ValidationError, match="operation"):
+            await drain(iterator)
+
+    on_client(service, body)
+    assert service.arrivals == []
