@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from route_planning_async._cli._errors import CommandError
 from route_planning_async._cli._sample_stops import DemoArea
-from route_planning_async._client import CA_FILE_ENV
+from route_planning_async._client import CA_FILE_ENV, LIMITS_ENV
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import Emulator, EmulatorConfig
@@ -23,9 +23,6 @@ __all__ = [
     "require_trustme",
     "running_emulator",
 ]
-
-LIMITS_ENV = "ROUTE_PLANNING_LIMITS"
-"""The environment variable ``--limits`` reads."""
 
 DEMO_DRIVER_NAMES = (
     "Alex Morgan", "Sam Okoye", "Jo Fischer", "Ravi Shah", "Maya Costa", "Tom Becker", "Ines Duarte",

@@ -22,14 +22,19 @@ from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import FILE, NEW_FILE, Command
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import run_command
-from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
+from route_planning_async._cli._versions import (
+    API_VERSION_ENV,
+    API_VERSIONS,
+    DEFAULT_API_VERSION,
+    client_class,
+)
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
 from route_planning_async.emulator._options import OPTIONS, Option
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import EmulatorConfig
 
-__all__ = ["emulator_command", "limits_as_data", "serve_emulator"]
+__all__ = ["emulator_command", "limits_as_data", "published_limits", "serve_emulator"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -43,6 +48,12 @@ def limits_as_data(limits: RateLimits) -> dict[str, list[dict[str, Any]]]:
         ]
         for category in Category
     }
+
+
+def published_limits(api_version: str) -> RateLimits:
+    """The limits ``api_version``'s client assumes when given none: the contract's for v0.2b,
+    the public documentation's (:meth:`RateLimits.public_docs`) for v1."""
+    return client_class(api_version)._default_rate_limits()
 
 
 def _export(name: str, value: str) -> str:
@@ -102,6 +113,10 @@ async def serve_emulator(
                 os.close(devnull)
             team = config.team
             output.err.print(f"emulator serving {base_url} (speed-up {config.speedup:g})", highlight=False)
+            if config.webhook_url is not None:
+                output.err.print(
+                    f"  webhooks: {config.webhook_version} events to {config.webhook_url}", highlight=False
+                )
             for driver in team.drivers:
                 state = "" if driver.active else " (paused)"
                 output.err.print(f"  driver drivers/{driver.id}: {driver.name}{state}", highlight=False)
@@ -168,7 +183,9 @@ def _emulator_options(command: F) -> F:
     type=click.Choice(API_VERSIONS),
     default=DEFAULT_API_VERSION,
     show_default=True,
-    help="The API version whose address and name the printed lines export (every version is served).",
+    help="The API version whose address, name and published limits the printed lines export, and "
+    "of the webhook events (every version is served; without --limits or a team file's limits, the "
+    "emulator enforces this version's published limits).",
 )
 def emulator_command(api_version: str, **values: Any) -> None:
     """Run a lasting, in-memory emulator until Ctrl-C or SIGTERM, for the other commands to use.
@@ -187,11 +204,14 @@ def emulator_command(api_version: str, **values: Any) -> None:
     In the same shell:   eval "$(route-planning emulator --print-env &)"
     or in a second terminal: route-planning emulator, then paste the lines.
     Your own team (depots, drivers, custom stop properties, limits): --team team.toml.
+    Its webhook events: --webhook-url URL (route-planning webhooks listen receives them).
     """
     from route_planning_async.emulator._options import config_from_options
 
     try:
-        config = config_from_options(values)
+        config = config_from_options(
+            values, api_version=api_version, default_limits=published_limits(api_version)
+        )
     except ConfigurationError as exc:
         raise click.UsageError(str(exc)) from None
     run_command(
