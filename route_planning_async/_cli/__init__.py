@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             "run: pip install 'route_planning_async[cli]'\n"
         )
         raise SystemExit(1) from None
-    from route_planning_async._cli._app import cli
-
+    try:
+        from route_planning_async._cli._app import cli
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted (Ctrl-C) while starting: nothing was done\n")
+        raise SystemExit(130) from None  # ExitCode.INTERRUPTED, the room not imported yet
     cli.main(args=list(argv) if argv is not None else None, prog_name="route-planning")

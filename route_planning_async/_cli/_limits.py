@@ -28,8 +28,8 @@ LIMITS_METAVAR = "public-docs|contract|FILE"
 
 LIMITS_HELP = (
     "The client's rate limits: contract (the default), public-docs (the public API documentation's "
-    "newer figures), or a JSON or TOML FILE of rules per category (see 'Limits file' below; "
-    "'-': stdin)."
+    "newer figures), or a JSON or TOML FILE of rules per category ('Limits file' in "
+    "route-planning --help; '-': stdin)."
 )
 """The option's help text."""
 

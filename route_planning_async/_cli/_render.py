@@ -6,6 +6,7 @@ that ``--json`` output (and a redirected table) stays clean.
 
 from __future__ import annotations
 
+import json
 import sys
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -50,15 +51,31 @@ class Output:
     """Standard output (as wide as needed when it is not a terminal: no id is cut off)."""
     err: Console = attrs.field(factory=lambda: Console(file=sys.stderr, soft_wrap=True))
     """Standard error."""
+    events: bool = False
+    """Stderr carries JSON objects, one a line (``--progress json``): every note, warning and
+    summary is one, ``{"event": ..., "message": ...}``."""
 
     def note(self, message: str) -> None:
-        """A human note on stderr (left out in ``--json`` mode)."""
+        """A human note on stderr (left out in ``--json`` mode; a ``note`` event with ``events``)."""
         if not self.json:
-            self.err.print(message, highlight=False)
+            self.event("note", message)
 
     def warn(self, message: str) -> None:
         """A warning on stderr, printed in every mode."""
-        self.err.print(f"[yellow]warning:[/] {message}", highlight=False)
+        if self.events:
+            self.event("warning", message)
+        else:
+            self.err.print(f"[yellow]warning:[/] {message}", highlight=False)
+
+    def event(self, kind: str, message: str | None = None, **fields: Any) -> None:
+        """A line on stderr: with ``events`` the JSON object ``{"event": kind, "message": ...,
+        **fields}``, else ``message`` as it is (nothing without one)."""
+        if self.events:
+            body = {"event": kind, **({} if message is None else {"message": message}), **fields}
+            self.err.file.write(json.dumps(body, ensure_ascii=False) + "\n")
+            self.err.file.flush()
+        elif message is not None:
+            self.err.print(message, highlight=False, markup=False)
 
 
 _PIPE_WIDTH = 10_000
