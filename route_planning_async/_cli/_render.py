@@ -6,10 +6,12 @@ that ``--json`` output (and a redirected table) stays clean.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
@@ -38,6 +40,7 @@ __all__ = [
     "skipped_table",
     "stats_table",
     "stops_table",
+    "warnings_as_events",
 ]
 
 
@@ -76,6 +79,31 @@ class Output:
             self.err.file.flush()
         elif message is not None:
             self.err.print(message, highlight=False, markup=False)
+
+
+@contextlib.contextmanager
+def warnings_as_events(output: Output) -> Iterator[None]:
+    """With ``output.events``, the library's log records (WARNING and above: a limit cut after
+    429s, a Redis hiccup) as ``warning`` events, not logging's plain last-resort lines."""
+    if not output.events:
+        yield
+        return
+    handler = _EventHandler(output)
+    logger = logging.getLogger("route_planning_async")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
+class _EventHandler(logging.Handler):
+    def __init__(self, output: Output) -> None:
+        super().__init__(logging.WARNING)
+        self._output = output
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._output.event("warning", record.getMessage(), logger=record.name)
 
 
 _PIPE_WIDTH = 10_000

@@ -34,7 +34,7 @@ from route_planning_async._cli._options import (
     service_group,
 )
 from route_planning_async._cli._progress import import_rows, import_summary, progress_mode
-from route_planning_async._cli._render import Output, failures_table, stops_table
+from route_planning_async._cli._render import Output, failures_table, stops_table, warnings_as_events
 from route_planning_async._cli._run import (
     Settings,
     caught_interrupt,
@@ -266,18 +266,19 @@ async def stops_import(
     # --progress json: stderr carries JSON objects alone, errors and Ctrl-C's summary included.
     output.events = progress_mode(output, import_options["progress"]) == "json"
     try:
-        return await _import_file(
-            settings,
-            output,
-            plan=plan,
-            csv_file=csv_file,
-            map_columns=map_columns,
-            failures_path=failures_path,
-            dry_run=dry_run,
-            allow_duplicate_external_ids=allow_duplicate_external_ids,
-            live=live,
-            **import_options,
-        )
+        with warnings_as_events(output):
+            return await _import_file(
+                settings,
+                output,
+                plan=plan,
+                csv_file=csv_file,
+                map_columns=map_columns,
+                failures_path=failures_path,
+                dry_run=dry_run,
+                allow_duplicate_external_ids=allow_duplicate_external_ids,
+                live=live,
+                **import_options,
+            )
     except Exception as exc:
         failure = failure_of(exc)
         if not output.events or failure is None:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import json
+import logging
 import os
 import signal
 import subprocess
@@ -22,6 +23,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 from aiohttp import web
+
+from route_planning_async._cli import _progress
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli
@@ -161,3 +164,24 @@ def test_an_error_with_json_progress_is_a_json_object(run: Cli, tmp_path: Path) 
     assert line["event"] == "error"
     assert line["exit_code"] == 1
     assert "plans/missing" in line["message"]
+
+
+def test_the_librarys_warnings_are_json_objects_with_json_progress(
+    run: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # What the scheduler logs when 429s cut a category's level (logging's last resort would
+    # print it as a plain line), logged here once the first batch is done.
+    def warn(progress: object) -> None:
+        logging.getLogger("route_planning_async.scheduler").warning("batch_import: cut to %d", 5)
+
+    monkeypatch.setattr(_progress, "on_progress_event", warn)
+    plan = run.create_plan()
+    result = run("stops", "import", plan, _sample(run, tmp_path / "stops.csv", 3), "--progress", "json")
+    assert result.exit_code == 0, result.stderr
+    lines = [json.loads(line) for line in result.stderr.splitlines()]
+    assert {
+        "event": "warning",
+        "message": "batch_import: cut to 5",
+        "logger": "route_planning_async.scheduler",
+    } in lines
+    assert lines[-1]["event"] == "summary"
