@@ -17,24 +17,19 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from route_planning_async import Category, ConfigurationError, RateLimits
-from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, require_trustme
+from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, published_limits, require_trustme
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import FILE, NEW_FILE, Command
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import run_command
-from route_planning_async._cli._versions import (
-    API_VERSION_ENV,
-    API_VERSIONS,
-    DEFAULT_API_VERSION,
-    client_class,
-)
+from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
 from route_planning_async.emulator._options import OPTIONS, Option
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import EmulatorConfig
 
-__all__ = ["emulator_command", "limits_as_data", "published_limits", "serve_emulator"]
+__all__ = ["emulator_command", "limits_as_data", "serve_emulator"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -48,12 +43,6 @@ def limits_as_data(limits: RateLimits) -> dict[str, list[dict[str, Any]]]:
         ]
         for category in Category
     }
-
-
-def published_limits(api_version: str) -> RateLimits:
-    """The limits ``api_version``'s client assumes when given none: the contract's for v0.2b,
-    the public documentation's (:meth:`RateLimits.public_docs`) for v1."""
-    return client_class(api_version)._default_rate_limits()
 
 
 def _export(name: str, value: str) -> str:

@@ -155,8 +155,9 @@ async def open_client(
 
     Its class is the ``--api-version``'s (``_versions.client_class``). With the
     emulator (``--emulator``, or an ``emulator_config``), its key, CA and that
-    version's address are used, and the client's limits are the emulator's, sped
-    up as much (``--limits`` replaces them). ``--redis`` keeps the rate-limit
+    version's address are used, and the client's limits are the emulator's (the
+    version's published ones for ``--emulator``), sped up as much (``--limits``
+    replaces them). ``--redis`` keeps the rate-limit
     slots in Redis.
     """
     limits = settings.rate_limits()
@@ -164,7 +165,7 @@ async def open_client(
     if settings.emulator or emulator_config is not None:
         from route_planning_async._cli._emulated import running_emulator
 
-        async with running_emulator(emulator_config) as emulator:
+        async with running_emulator(emulator_config, settings.api_version) as emulator:
             options: dict[str, Any] = {
                 "base_url": emulator.base_url_for(settings.api_version),
                 "ssl": emulator.ssl_context,

@@ -22,7 +22,9 @@ from click.testing import CliRunner, Result
 
 from route_planning_async import Category, RateLimits
 from route_planning_async._cli._app import cli
-from route_planning_async._cli._emulator import limits_as_data, published_limits
+from route_planning_async._cli._emulated import published_limits
+from route_planning_async._cli._emulator import limits_as_data
+from route_planning_async._cli._run import Settings, open_client
 from route_planning_async._cli._webhooks import listen
 from route_planning_async.emulator.__main__ import parse_args
 from route_planning_async.emulator._options import config_from_options
@@ -234,3 +236,15 @@ def test_limits_given_beat_the_versions_published_ones(tmp_path: Path) -> None:
         config_from_options({}, api_version="v1", default_limits=v1).rate_limits == RateLimits.public_docs()
     )
     assert config_from_options({}).rate_limits == RateLimits.default()
+
+
+@pytest.mark.parametrize(
+    ("version", "limits"), [("v1", RateLimits.public_docs()), ("v0.2b", RateLimits.default())]
+)
+def test_a_one_shot_emulator_enforces_its_versions_published_limits(version: str, limits: RateLimits) -> None:
+    async def enforced() -> RateLimits:
+        # The one-shot client takes the limits its emulator enforces (emulator.config.server_limits).
+        async with open_client(Settings(api_version=version, emulator=True)) as client:
+            return client.rate_limits
+
+    assert asyncio.run(enforced()) == limits
