@@ -185,3 +185,35 @@ def test_the_librarys_warnings_are_json_objects_with_json_progress(
         "logger": "route_planning_async.scheduler",
     } in lines
     assert lines[-1]["event"] == "summary"
+
+
+def test_ctrl_c_is_how_webhooks_listen_stops_exit_code_0(tmp_path: Path) -> None:
+    secret = tmp_path / "secret.txt"
+    secret.write_text("0123456789abcdef0123456789abcdef", encoding="utf-8")
+    process = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "route_planning_async",
+            "webhooks",
+            "listen",
+            "--port",
+            "0",
+            "--secret-file",
+            str(secret),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert process.stderr is not None
+        assert process.stderr.readline().startswith("Listening on http://127.0.0.1:")
+        process.send_signal(signal.SIGINT)
+        _, stderr = process.communicate(timeout=STARTUP)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate(timeout=STARTUP)
+    assert process.returncode == 0, stderr
+    assert stderr == ""
