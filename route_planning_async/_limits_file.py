@@ -14,13 +14,19 @@ import json
 import sys
 import textwrap
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import Category, RateLimits, Rule
 
-__all__ = ["LIMITS_FILE_FORMAT", "limits_from_data", "load_data", "read_limits_file"]
+__all__ = ["LIMITS_FILE_FORMAT", "NAMED_LIMITS", "limits_from_data", "load_data", "read_limits_file"]
+
+NAMED_LIMITS: Mapping[str, Callable[[], RateLimits]] = {
+    "contract": RateLimits.default,
+    "public-docs": RateLimits.public_docs,
+}
+"""The limits known by name wherever a limits file is taken (``--limits``, ``ROUTE_PLANNING_LIMITS``)."""
 
 _CATEGORIES_TEXT = textwrap.fill(
     f"Limits file (--limits FILE): categories {', '.join(category.value for category in Category)}, "

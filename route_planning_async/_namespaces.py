@@ -137,7 +137,7 @@ class OperationsNamespace(TableResource[ClientT]):
             OperationCanceledError: ``metadata.canceled`` is set.
             OperationTimeoutError: It was not finished after ``timeout`` seconds.
         """
-        return await wait(self, operation, clock=self._client._clock, **options)
+        return await wait(self, operation, clock=self._client._clock, **self._client._with_polling(options))
 
     @keywords_documented(keywords_of(ManyPolling, defaults=True))
     def wait_many(
@@ -160,7 +160,9 @@ class OperationsNamespace(TableResource[ClientT]):
             OperationCanceledError: With ``raise_on_failure=True``, at the first canceled operation.
         """
         client = self._client
-        return wait_many(self, operations, clock=client._clock, limits=client.rate_limits, **options)
+        return wait_many(
+            self, operations, clock=client._clock, limits=client.rate_limits, **client._with_polling(options)
+        )
 
 
 class DriversNamespace(TableResource[ClientT]):

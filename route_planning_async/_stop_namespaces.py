@@ -213,7 +213,7 @@ class PlansNamespace(TableResource[ClientT], Generic[ClientT, PlanT, OperationT]
         """
         client = self._client
         finished: OperationT = await optimize_and_wait(
-            self, client.operations, plan_id, clock=client._clock, **options
+            self, client.operations, plan_id, clock=client._clock, **client._with_polling(options)
         )
         return finished
 

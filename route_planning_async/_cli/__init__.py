@@ -18,7 +18,7 @@ The rooms, each importing only rooms listed above it:
 - ``_map``: the routes as a self-contained HTML page.
 - ``_emulated``: the embedded emulator behind ``--emulator`` and ``demo``.
 - ``_run``: settings, the client a command talks through (``--limits``, ``--redis``), running a
-  command, printing its result.
+  command (Ctrl-C at any moment: exit code 130), printing its result.
 - ``_progress``: an import with a progress bar, a wait with a status line, the stats rows.
 - ``_options``: the shared options, the help's epilog, the options several commands take, and
   the decorators that make a coroutine a command.
@@ -55,6 +55,9 @@ def main(argv: Sequence[str] | None = None) -> None:
             "run: pip install 'route_planning_async[cli]'\n"
         )
         raise SystemExit(1) from None
-    from route_planning_async._cli._app import cli
-
+    try:
+        from route_planning_async._cli._app import cli
+    except KeyboardInterrupt:
+        sys.stderr.write("\ninterrupted (Ctrl-C) while starting: nothing was done\n")
+        raise SystemExit(130) from None  # ExitCode.INTERRUPTED, the room not imported yet
     cli.main(args=list(argv) if argv is not None else None, prog_name="route-planning")

@@ -10,7 +10,7 @@ from route_planning_async._cli._depots import depots
 from route_planning_async._cli._drivers import drivers
 from route_planning_async._cli._emulator import emulator_command
 from route_planning_async._cli._members import members
-from route_planning_async._cli._options import Group, shared_options
+from route_planning_async._cli._options import EPILOG, Group, shared_options
 from route_planning_async._cli._plans import plans
 from route_planning_async._cli._routes import distribute, operations, optimize, routes
 from route_planning_async._cli._search import stops_search
@@ -20,7 +20,11 @@ from route_planning_async._cli._webhooks import webhooks
 __all__ = ["cli"]
 
 
-@click.group(cls=Group, context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100})
+@click.group(
+    cls=Group,
+    epilog=EPILOG,
+    context_settings={"help_option_names": ["-h", "--help"], "max_content_width": 100},
+)
 @click.version_option(__version__, prog_name="route-planning")
 @shared_options
 def cli() -> None:

@@ -10,7 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 from route_planning_async._cli._errors import CommandError
 from route_planning_async._cli._sample_stops import DemoArea
-from route_planning_async._client import CA_FILE_ENV
+from route_planning_async._cli._versions import DEFAULT_API_VERSION, client_class
+from route_planning_async._client import CA_FILE_ENV, LIMITS_ENV
+from route_planning_async._limits import RateLimits
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import Emulator, EmulatorConfig
@@ -20,12 +22,10 @@ __all__ = [
     "DEMO_DRIVER_NAMES",
     "LIMITS_ENV",
     "demo_config",
+    "published_limits",
     "require_trustme",
     "running_emulator",
 ]
-
-LIMITS_ENV = "ROUTE_PLANNING_LIMITS"
-"""The environment variable ``--limits`` reads."""
 
 DEMO_DRIVER_NAMES = (
     "Alex Morgan", "Sam Okoye", "Jo Fischer", "Ravi Shah", "Maya Costa", "Tom Becker", "Ines Duarte",
@@ -73,11 +73,23 @@ def demo_config(area: DemoArea, *, driver_count: int, speedup: float, seed: int)
     return EmulatorConfig(speedup=speedup, team=team, seed=seed)
 
 
+def published_limits(api_version: str) -> RateLimits:
+    """The limits ``api_version``'s client assumes when given none, which an emulator serving
+    that version enforces: the contract's for v0.2b, the public documentation's
+    (:meth:`RateLimits.public_docs`) for v1."""
+    return client_class(api_version)._default_rate_limits()
+
+
 @contextlib.asynccontextmanager
-async def running_emulator(config: EmulatorConfig | None = None) -> AsyncIterator[Emulator]:
-    """A fresh emulator over HTTPS (the default team and the contract's limits), stopped on exit."""
+async def running_emulator(
+    config: EmulatorConfig | None = None, api_version: str = DEFAULT_API_VERSION
+) -> AsyncIterator[Emulator]:
+    """A fresh emulator over HTTPS, stopped on exit: ``config``, else the default team and the
+    published limits of ``api_version``."""
     require_trustme()
     from route_planning_async.emulator import Emulator
 
-    async with Emulator(config) as emulator:
+    async with Emulator(
+        config, **({} if config else {"rate_limits": published_limits(api_version)})
+    ) as emulator:
         yield emulator

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from route_planning_async import Category, ConfigurationError, RateLimits
-from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, require_trustme
+from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, published_limits, require_trustme
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import FILE, NEW_FILE, Command
 from route_planning_async._cli._render import Output
@@ -102,6 +102,10 @@ async def serve_emulator(
                 os.close(devnull)
             team = config.team
             output.err.print(f"emulator serving {base_url} (speed-up {config.speedup:g})", highlight=False)
+            if config.webhook_url is not None:
+                output.err.print(
+                    f"  webhooks: {config.webhook_version} events to {config.webhook_url}", highlight=False
+                )
             for driver in team.drivers:
                 state = "" if driver.active else " (paused)"
                 output.err.print(f"  driver drivers/{driver.id}: {driver.name}{state}", highlight=False)
@@ -168,7 +172,9 @@ def _emulator_options(command: F) -> F:
     type=click.Choice(API_VERSIONS),
     default=DEFAULT_API_VERSION,
     show_default=True,
-    help="The API version whose address and name the printed lines export (every version is served).",
+    help="The API version whose address, name and published limits the printed lines export, and "
+    "of the webhook events (every version is served; without --limits or a team file's limits, the "
+    "emulator enforces this version's published limits).",
 )
 def emulator_command(api_version: str, **values: Any) -> None:
     """Run a lasting, in-memory emulator until Ctrl-C or SIGTERM, for the other commands to use.
@@ -187,11 +193,14 @@ def emulator_command(api_version: str, **values: Any) -> None:
     In the same shell:   eval "$(route-planning emulator --print-env &)"
     or in a second terminal: route-planning emulator, then paste the lines.
     Your own team (depots, drivers, custom stop properties, limits): --team team.toml.
+    Its webhook events: --webhook-url URL (route-planning webhooks listen receives them).
     """
     from route_planning_async.emulator._options import config_from_options
 
     try:
-        config = config_from_options(values)
+        config = config_from_options(
+            values, api_version=api_version, default_limits=published_limits(api_version)
+        )
     except ConfigurationError as exc:
         raise click.UsageError(str(exc)) from None
     run_command(

@@ -6,6 +6,7 @@ Exit codes (also in ``route-planning --help``):
 - 1: the service or the network failed (an API error, a failed optimization, a timeout).
 - 2: usage or validation: a bad option, a missing API key, a bad CSV file, a value the contract rejects.
 - 3: an import ran, but some rows were not imported (see ``--failures``).
+- 130: Ctrl-C stopped the command, at whatever moment (an import first says what it did).
 
 Every room of the tool may raise these; this room imports no other room.
 """
@@ -13,10 +14,17 @@ Every room of the tool may raise these; this room imports no other room.
 from __future__ import annotations
 
 import enum
+import sys
+from typing import IO, Any
 
 import click
 
-__all__ = ["CommandError", "ExitCode", "InputError"]
+__all__ = ["CommandError", "ExitCode", "InputError", "Interrupted"]
+
+_INTERRUPTED = (
+    "interrupted (Ctrl-C) before the command finished: a request in flight may still have taken "
+    "effect; nothing else was sent"
+)
 
 
 class ExitCode(enum.IntEnum):
@@ -31,7 +39,7 @@ class ExitCode(enum.IntEnum):
     PARTIAL = 3
     """An import ran, but some rows were not imported."""
     INTERRUPTED = 130
-    """Ctrl-C stopped an import; the summary and the remaining rows were written."""
+    """Ctrl-C stopped the command (an import writes its summary and the rows not imported)."""
 
 
 class CommandError(click.ClickException):
@@ -48,3 +56,16 @@ class InputError(CommandError):
     """Bad usage or input (a missing key, a bad file, a rejected value): exit code 2."""
 
     exit_code = ExitCode.USAGE
+
+
+class Interrupted(CommandError):
+    """Ctrl-C stopped a command before it finished: its one line says so, exit code 130."""
+
+    exit_code = ExitCode.INTERRUPTED
+
+    def __init__(self, message: str = _INTERRUPTED) -> None:
+        super().__init__(message)
+
+    def show(self, file: IO[Any] | None = None) -> None:
+        """The message alone (an interruption is no error of the command's)."""
+        click.echo(self.format_message(), file=file if file is not None else sys.stderr)

@@ -12,6 +12,7 @@ from pathlib import Path
 from route_planning_async import ConfigurationError, RateLimits
 from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._stdio import is_stdio, read_text
+from route_planning_async._limits_file import NAMED_LIMITS
 from route_planning_async._limits_file import read_limits_file as _read_limits_file
 
 __all__ = [
@@ -22,16 +23,13 @@ __all__ = [
     "read_limits_file",
 ]
 
-NAMED_LIMITS = {"contract": RateLimits.default, "public-docs": RateLimits.public_docs}
-"""The limits ``--limits`` knows by name."""
-
 LIMITS_METAVAR = "public-docs|contract|FILE"
 """What a ``--limits`` option takes, as its help shows it."""
 
 LIMITS_HELP = (
     "The client's rate limits: contract (the default), public-docs (the public API documentation's "
-    "newer figures), or a JSON or TOML FILE of rules per category (see 'Limits file' below; "
-    "'-': stdin)."
+    "newer figures), or a JSON or TOML FILE of rules per category ('Limits file' in "
+    "route-planning --help; '-': stdin)."
 )
 """The option's help text."""
 

@@ -19,7 +19,7 @@ import click
 from click.core import ParameterSource
 
 from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
-from route_planning_async._cli._errors import InputError
+from route_planning_async._cli._errors import InputError, Interrupted
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._stdio import STDIO, claim_stdin, is_stdio
@@ -37,6 +37,7 @@ __all__ = [
     "OUTPUT_FILE",
     "PLAN",
     "POSITIVE",
+    "SEE_EPILOG",
     "Command",
     "Group",
     "failures_option",
@@ -71,24 +72,36 @@ Exit codes:
   1  the service or the network failed (API error, failed optimization, timeout)
   2  usage or validation: bad option, missing key, bad CSV, rejected value
   3  an import ran, but some rows were not imported (see --failures)
-  130  Ctrl-C stopped an import (the rows not imported are written out)
+  130  Ctrl-C stopped the command (an import writes out the rows not imported)
 """
-"""The end of every command's help: the API key, the emulator, the limits file, the exit codes."""
+"""The end of ``route-planning --help``: the API key, the emulator, the limits file, the exit codes."""
+
+SEE_EPILOG = "\b\nThe API key, the emulator, the limits file, the exit codes: route-planning --help"
+"""The end of every other command's help: where :data:`EPILOG` is, said once."""
 
 
 class Command(click.Command):
-    """A command whose help ends with :data:`EPILOG`."""
+    """A command whose help ends with :data:`SEE_EPILOG`."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        kwargs.setdefault("epilog", EPILOG)
+        kwargs.setdefault("epilog", SEE_EPILOG)
         super().__init__(*args, **kwargs)
 
 
 class Group(Command, click.Group):
-    """A group whose help, and the help of its commands and subgroups, ends with :data:`EPILOG`."""
+    """A group whose help, and the help of its commands and subgroups, ends with :data:`SEE_EPILOG`
+    (the root's with :data:`EPILOG`)."""
 
     command_class = Command
     group_class = type
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Its command; Ctrl-C outside a command's coroutine (parsing, a command with none) is
+        exit code 130 too, not click's ``Aborted!`` and 1."""
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
 
 
 POSITIVE = click.FloatRange(min=0, min_open=True)

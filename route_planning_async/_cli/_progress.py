@@ -27,6 +27,7 @@ from route_planning_async import (
     Outcome,
 )
 from route_planning_async._cli._render import ImportBar, Output, WaitStatus
+from route_planning_async._cli._run import on_interrupt
 
 if TYPE_CHECKING:
     from route_planning_async._cli._versions import AnyClient
@@ -179,50 +180,52 @@ async def import_rows(
         nonlocal interrupted
         if not interrupted:
             interrupted = True
-            click.echo(
+            output.event(
+                "stopping",
                 "stopping: no new batches; waiting for those in flight (Ctrl-C again to abandon them)",
-                err=True,
             )
             stop.set()
         elif task is not None:
             task.cancel()
 
     loop = asyncio.get_running_loop()
-    handled = _install_sigint(loop, on_sigint)
-    try:
-        with ImportBar(output, len(stops)) if mode == "bar" else contextlib.nullcontext() as bar:
-            lines = ProgressLines(client, mode, len(stops)) if mode in ("lines", "json") else None
+    with on_interrupt(on_sigint) as by_command:
+        # Outside a command (run_command), the loop's own handler, for the import alone.
+        handled = not by_command and _install_sigint(loop, on_sigint)
+        try:
+            with ImportBar(output, len(stops)) if mode == "bar" else contextlib.nullcontext() as bar:
+                lines = ProgressLines(client, mode, len(stops)) if mode in ("lines", "json") else None
 
-            def on_progress(event: ImportProgress[Any]) -> None:
-                last[:] = [event.report]
-                if bar is not None:
-                    bar.update(event.done, event.failed)
-                    on_progress_event(event)
-                elif lines is not None:
-                    lines(event)
-                else:
-                    on_progress_event(event)
+                def on_progress(event: ImportProgress[Any]) -> None:
+                    last[:] = [event.report]
+                    if bar is not None:
+                        bar.update(event.done, event.failed)
+                        on_progress_event(event)
+                    elif lines is not None:
+                        lines(event)
+                    else:
+                        on_progress_event(event)
 
-            async def run_import() -> ImportReport[Any]:
-                if live:
-                    done = await client.stops.live_import_many(
+                async def run_import() -> ImportReport[Any]:
+                    if live:
+                        done = await client.stops.live_import_many(
+                            plan, stops, on_progress=on_progress, stop_event=stop, **options
+                        )
+                        return done.report
+                    return await client.stops.import_many(
                         plan, stops, on_progress=on_progress, stop_event=stop, **options
                     )
-                    return done.report
-                return await client.stops.import_many(
-                    plan, stops, on_progress=on_progress, stop_event=stop, **options
-                )
 
-            task = asyncio.ensure_future(run_import())
-            try:
-                report = await task
-            except asyncio.CancelledError:
-                if not interrupted or not last:
-                    raise
-                report = last[0]
-    finally:
-        if handled:
-            loop.remove_signal_handler(signal.SIGINT)
+                task = asyncio.ensure_future(run_import())
+                try:
+                    report = await task
+                except asyncio.CancelledError:
+                    if not interrupted or not last:
+                        raise
+                    report = last[0]
+        finally:
+            if handled:
+                loop.remove_signal_handler(signal.SIGINT)
     return _outcome(report, interrupted)
 
 

@@ -6,9 +6,12 @@ that ``--json`` output (and a redirected table) stays clean.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import logging
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
 from types import TracebackType
 from typing import Any, Self
@@ -37,6 +40,7 @@ __all__ = [
     "skipped_table",
     "stats_table",
     "stops_table",
+    "warnings_as_events",
 ]
 
 
@@ -50,15 +54,56 @@ class Output:
     """Standard output (as wide as needed when it is not a terminal: no id is cut off)."""
     err: Console = attrs.field(factory=lambda: Console(file=sys.stderr, soft_wrap=True))
     """Standard error."""
+    events: bool = False
+    """Stderr carries JSON objects, one a line (``--progress json``): every note, warning and
+    summary is one, ``{"event": ..., "message": ...}``."""
 
     def note(self, message: str) -> None:
-        """A human note on stderr (left out in ``--json`` mode)."""
+        """A human note on stderr (left out in ``--json`` mode; a ``note`` event with ``events``)."""
         if not self.json:
-            self.err.print(message, highlight=False)
+            self.event("note", message)
 
     def warn(self, message: str) -> None:
         """A warning on stderr, printed in every mode."""
-        self.err.print(f"[yellow]warning:[/] {message}", highlight=False)
+        if self.events:
+            self.event("warning", message)
+        else:
+            self.err.print(f"[yellow]warning:[/] {message}", highlight=False)
+
+    def event(self, kind: str, message: str | None = None, **fields: Any) -> None:
+        """A line on stderr: with ``events`` the JSON object ``{"event": kind, "message": ...,
+        **fields}``, else ``message`` as it is (nothing without one)."""
+        if self.events:
+            body = {"event": kind, **({} if message is None else {"message": message}), **fields}
+            self.err.file.write(json.dumps(body, ensure_ascii=False) + "\n")
+            self.err.file.flush()
+        elif message is not None:
+            self.err.print(message, highlight=False, markup=False)
+
+
+@contextlib.contextmanager
+def warnings_as_events(output: Output) -> Iterator[None]:
+    """With ``output.events``, the library's log records (WARNING and above: a limit cut after
+    429s, a Redis hiccup) as ``warning`` events, not logging's plain last-resort lines."""
+    if not output.events:
+        yield
+        return
+    handler = _EventHandler(output)
+    logger = logging.getLogger("route_planning_async")
+    logger.addHandler(handler)
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+
+
+class _EventHandler(logging.Handler):
+    def __init__(self, output: Output) -> None:
+        super().__init__(logging.WARNING)
+        self._output = output
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self._output.event("warning", record.getMessage(), logger=record.name)
 
 
 _PIPE_WIDTH = 10_000

@@ -4,19 +4,25 @@ A command's coroutine runs under :func:`run_command`, which exits with the
 code it returns (:class:`~._errors.ExitCode`) and turns expected failures (the
 library's errors, a bad CSV file, a file it cannot write) into one line on
 stderr with no traceback; a bug keeps its traceback.
+
+Ctrl-C at any moment of a command ends it with 130 (:class:`~._errors.Interrupted`):
+the first cancels the command's coroutine, unless a part of it handles Ctrl-C itself
+(:func:`on_interrupt`: an import stops taking batches); a second one abandons it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import contextvars
 import datetime
 import enum
 import hashlib
 import json
 import os
+import signal
 import ssl
-from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine
+from collections.abc import AsyncIterable, AsyncIterator, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -32,7 +38,7 @@ from route_planning_async import (
 )
 from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._emulated import CA_FILE_ENV
-from route_planning_async._cli._errors import CommandError, InputError
+from route_planning_async._cli._errors import CommandError, ExitCode, InputError, Interrupted
 from route_planning_async._cli._limits import parse_limits
 from route_planning_async._cli._render import Output
 from route_planning_async._cli._stdio import describe, is_stdio, read_text
@@ -49,9 +55,12 @@ if TYPE_CHECKING:
 __all__ = [
     "API_KEY_ENV",
     "Settings",
+    "caught_interrupt",
     "dump_json",
+    "failure_of",
     "first",
     "jsonable",
+    "on_interrupt",
     "open_client",
     "print_result",
     "rate_limit_backend",
@@ -146,8 +155,9 @@ async def open_client(
 
     Its class is the ``--api-version``'s (``_versions.client_class``). With the
     emulator (``--emulator``, or an ``emulator_config``), its key, CA and that
-    version's address are used, and the client's limits are the emulator's, sped
-    up as much (``--limits`` replaces them). ``--redis`` keeps the rate-limit
+    version's address are used, and the client's limits are the emulator's (the
+    version's published ones for ``--emulator``), sped up as much (``--limits``
+    replaces them). ``--redis`` keeps the rate-limit
     slots in Redis.
     """
     limits = settings.rate_limits()
@@ -155,7 +165,7 @@ async def open_client(
     if settings.emulator or emulator_config is not None:
         from route_planning_async._cli._emulated import running_emulator
 
-        async with running_emulator(emulator_config) as emulator:
+        async with running_emulator(emulator_config, settings.api_version) as emulator:
             options: dict[str, Any] = {
                 "base_url": emulator.base_url_for(settings.api_version),
                 "ssl": emulator.ssl_context,
@@ -198,7 +208,7 @@ async def open_client(
         yield client
 
 
-def _failure(exc: BaseException) -> CommandError | None:
+def failure_of(exc: BaseException) -> CommandError | None:
     """The one-line report of an expected failure; None for a bug (which keeps its traceback)."""
     if isinstance(exc, CommandError):
         return exc
@@ -216,15 +226,99 @@ def _failure(exc: BaseException) -> CommandError | None:
     return None
 
 
-def run_command(work: Callable[[], Coroutine[Any, Any, int]]) -> None:
-    """Run a command's coroutine and exit with its code; expected failures become one line on stderr."""
+class _Interrupts:
+    """Ctrl-C during one command: handed to the innermost part that handles it, else the
+    command's task is cancelled; the second Ctrl-C of a command that handles none abandons it."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task[int] | None = None
+        self.count = 0
+        self.handlers: list[Callable[[], None]] = []
+
+    def __call__(self) -> None:
+        self.count += 1
+        if self.handlers:
+            self.handlers[-1]()
+        elif self.count == 1 and self.task is not None:
+            self.task.cancel()
+        else:
+            raise KeyboardInterrupt
+
+
+_INTERRUPTS: contextvars.ContextVar[_Interrupts | None] = contextvars.ContextVar("interrupts", default=None)
+
+
+@contextlib.contextmanager
+def on_interrupt(handler: Callable[[], None]) -> Iterator[bool]:
+    """Within the block, Ctrl-C calls ``handler`` instead of cancelling the command.
+
+    Yields False where no Ctrl-C can be caught (outside :func:`run_command`, off the
+    main thread, an event loop without signal handlers): Ctrl-C then keeps Python's
+    behaviour.
+    """
+    interrupts = _INTERRUPTS.get()
+    if interrupts is None:
+        yield False
+        return
+    interrupts.handlers.append(handler)
     try:
-        code = asyncio.run(work())
+        yield True
+    finally:
+        interrupts.handlers.remove(handler)
+
+
+def caught_interrupt() -> bool:
+    """Whether the ``CancelledError`` being handled is Ctrl-C's, cancelling the running command;
+    if so, the command's task is un-cancelled, so that it goes on to report what it did."""
+    interrupts = _INTERRUPTS.get()
+    if interrupts is None or not interrupts.count or interrupts.task is None:
+        return False
+    if interrupts.task.cancelling():
+        interrupts.task.uncancel()
+    return True
+
+
+async def _interruptible(work: Callable[[], Coroutine[Any, Any, int]]) -> tuple[int, bool]:
+    """Run ``work()`` with Ctrl-C handled as :class:`_Interrupts` says; its code, and whether
+    Ctrl-C cut it short."""
+    loop = asyncio.get_running_loop()
+    interrupts = _Interrupts()
+    try:
+        loop.add_signal_handler(signal.SIGINT, interrupts)
+    except (NotImplementedError, RuntimeError, ValueError):
+        # No signal handlers on this loop (Windows) or thread: KeyboardInterrupt as usual.
+        return await work(), False
+    token = _INTERRUPTS.set(interrupts)
+    try:
+        # Its own task (made once the variable is set, so it sees it): Ctrl-C cancels that
+        # one, and a command that returns just as it is pressed ends cancelled, not this one.
+        interrupts.task = asyncio.ensure_future(work())
+        try:
+            return await interrupts.task, False
+        except asyncio.CancelledError:
+            if not interrupts.count:
+                raise
+            return ExitCode.INTERRUPTED, True
+    finally:
+        _INTERRUPTS.reset(token)
+        with contextlib.suppress(RuntimeError):  # the loop is closing
+            loop.remove_signal_handler(signal.SIGINT)
+
+
+def run_command(work: Callable[[], Coroutine[Any, Any, int]]) -> None:
+    """Run a command's coroutine and exit with its code; expected failures become one line on stderr,
+    and Ctrl-C at any moment exit code 130 with a line saying what was left undone."""
+    try:
+        code, interrupted = asyncio.run(_interruptible(work))
+    except KeyboardInterrupt:
+        raise Interrupted from None
     except Exception as exc:
-        failure = _failure(exc)
+        failure = failure_of(exc)
         if failure is None:
             raise
         raise failure from None
+    if interrupted:
+        raise Interrupted
     raise SystemExit(code)
 
 

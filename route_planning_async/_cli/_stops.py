@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Sequence
 from pathlib import Path
@@ -32,9 +33,18 @@ from route_planning_async._cli._options import (
     service,
     service_group,
 )
-from route_planning_async._cli._progress import import_rows, import_summary
-from route_planning_async._cli._render import Output, failures_table, stops_table
-from route_planning_async._cli._run import Settings, dump_json, first, jsonable, open_client, print_result
+from route_planning_async._cli._progress import import_rows, import_summary, progress_mode
+from route_planning_async._cli._render import Output, failures_table, stops_table, warnings_as_events
+from route_planning_async._cli._run import (
+    Settings,
+    caught_interrupt,
+    dump_json,
+    failure_of,
+    first,
+    jsonable,
+    open_client,
+    print_result,
+)
 from route_planning_async._cli._sample_stops import fields_as_csv_row, generate_stop_fields
 from route_planning_async._cli._stdio import STDIO, describe, is_stdio, open_output
 from route_planning_async._cli._versions import stop_inputs
@@ -113,6 +123,10 @@ def _duplicate_keys(rows: Sequence[CsvRow]) -> list[tuple[CsvRow, str]]:
 
 
 _NOT_SENT = "not sent: the import was stopped before this row (import this file again)"
+_IN_FLIGHT = (
+    "outcome unknown: Ctrl-C abandoned the import before its answer; the stop may exist "
+    "(import again with --skip-existing)"
+)
 _POSITION = re.compile(r"stops\[(\d+)\]")
 
 
@@ -249,6 +263,43 @@ async def stops_import(
     file, or the same file with --skip-existing, to resume.
     """
     output = Output(json=settings.json)
+    # --progress json: stderr carries JSON objects alone, errors and Ctrl-C's summary included.
+    output.events = progress_mode(output, import_options["progress"]) == "json"
+    try:
+        with warnings_as_events(output):
+            return await _import_file(
+                settings,
+                output,
+                plan=plan,
+                csv_file=csv_file,
+                map_columns=map_columns,
+                failures_path=failures_path,
+                dry_run=dry_run,
+                allow_duplicate_external_ids=allow_duplicate_external_ids,
+                live=live,
+                **import_options,
+            )
+    except Exception as exc:
+        failure = failure_of(exc)
+        if not output.events or failure is None:
+            raise
+        output.event("error", failure.format_message(), exit_code=failure.exit_code)
+        return failure.exit_code
+
+
+async def _import_file(
+    settings: Settings,
+    output: Output,
+    *,
+    plan: str,
+    csv_file: Path,
+    map_columns: Sequence[str],
+    failures_path: Path | None,
+    dry_run: bool,
+    allow_duplicate_external_ids: bool,
+    live: bool,
+    **import_options: Any,
+) -> int:
     not_stdout(settings, failures_path, "--failures")
     table = read_stop_csv(csv_file, parse_column_overrides(map_columns), stop_inputs(settings.api_version))
     if table.columns.ignored:
@@ -267,44 +318,58 @@ async def stops_import(
     summary: dict[str, Any] = {}
     interrupted = False
     not_sent = 0
+    result = None
+    sending = False
     if valid:
-        async with open_client(settings) as client:
-            # One read first: a missing or optimized plan is one clear error, not
-            # the same failure repeated for every row (stops rule 1: imports into a
-            # plan that is not writable fail).
-            target = await client.plans.get(plan)
-            if not target.writable and not live:
-                raise CommandError(
-                    f"{target.id} is not writable (it was optimized): import into it with --live "
-                    "(its editing session, then re-optimized and redistributed)"
-                )
-            try:
-                result = await import_rows(
-                    client,
-                    output,
-                    target.id,
-                    [row.stop for row in valid if row.stop is not None],
-                    allow_duplicate_keys=allow_duplicate_external_ids,
-                    live=live,
-                    **import_options,  # --skip-existing, --dedupe, --deadline, --progress
-                )
-            except ValidationError as exc:
-                # The library names rows by position; the user knows them by line.
-                raise InputError(_with_lines(str(exc), valid)) from None
-            summary = import_summary(client, result.report)
-        interrupted = result.interrupted
-        for position, (row, (stop_id, error)) in enumerate(zip(valid, result.outcomes, strict=False)):
+        try:
+            async with open_client(settings) as client:
+                # One read first: a missing or optimized plan is one clear error, not
+                # the same failure repeated for every row (stops rule 1: imports into a
+                # plan that is not writable fail).
+                target = await client.plans.get(plan)
+                if not target.writable and not live:
+                    raise CommandError(
+                        f"{target.id} is not writable (it was optimized): import into it with --live "
+                        "(its editing session, then re-optimized and redistributed)"
+                    )
+                sending = True
+                try:
+                    result = await import_rows(
+                        client,
+                        output,
+                        target.id,
+                        [row.stop for row in valid if row.stop is not None],
+                        allow_duplicate_keys=allow_duplicate_external_ids,
+                        live=live,
+                        **import_options,  # --skip-existing, --dedupe, --deadline, --progress
+                    )
+                except ValidationError as exc:
+                    # The library names rows by position; the user knows them by line.
+                    raise InputError(_with_lines(str(exc), valid)) from None
+                summary = import_summary(client, result.report)
+        except asyncio.CancelledError:
+            # Ctrl-C before the import handled it (reading the file, the plan) or twice before
+            # its first answer: say what became of every row all the same, and exit 130.
+            if not caught_interrupt():
+                raise
+            interrupted = True
+        interrupted = interrupted or (result is not None and result.interrupted)
+        outcomes = result.outcomes if result is not None else []
+        for position, (row, (stop_id, error)) in enumerate(zip(valid, outcomes, strict=False)):
             if stop_id is not None:
                 imported.append((row.line, stop_id))
-            elif position in result.never_sent:
+            elif result is not None and position in result.never_sent:
                 failures.add(row, _NOT_SENT)
                 not_sent += 1
             else:
                 failures.add(row, _with_lines(error or "not imported", valid))
         # Rows the import never reached (interrupted before they were read).
-        for row in valid[len(result.outcomes) :]:
-            failures.add(row, _NOT_SENT)
-            not_sent += 1
+        for row in valid[len(outcomes) :]:
+            if sending and result is None:
+                failures.add(row, _IN_FLIGHT)
+            else:
+                failures.add(row, _NOT_SENT)
+                not_sent += 1
     if interrupted and failures_path is None and failures:
         failures_path = _remaining_path(csv_file)
     written = failures.write(failures_path)
@@ -327,6 +392,18 @@ async def stops_import(
                 **failures.as_json(failures_path, written),
             }
         )
+    elif output.events:
+        output.event(
+            "summary",
+            plan=plan,
+            rows=len(table.rows),
+            **counts,
+            interrupted=interrupted,
+            summary=summary,
+            **failures.as_json(failures_path, written),
+        )
+        if written:
+            output.note(_advice(counts["failed"], not_sent, failures_path))
     else:
         if failures:
             output.err.print(failures_table(failures.by_line(), title="Rows not imported"))

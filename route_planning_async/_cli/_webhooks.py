@@ -15,9 +15,9 @@ from pathlib import Path
 
 import click
 
-from route_planning_async._cli._errors import ExitCode, InputError
+from route_planning_async._cli._errors import ExitCode, InputError, Interrupted
 from route_planning_async._cli._options import EXISTING_FILE, FILE, settings_of
-from route_planning_async._cli._run import jsonable, run_command
+from route_planning_async._cli._run import jsonable, on_interrupt, run_command
 from route_planning_async._cli._stdio import describe, read_input, read_text
 from route_planning_async.webhooks import (
     LEGACY_SIGNATURE_HEADER,
@@ -96,7 +96,8 @@ async def listen(
         url = f"http://{f'[{bound_host}]' if ':' in bound_host else bound_host}:{bound_port}{path}"
         if started is not None:
             started(url)
-        await done.wait()
+        with on_interrupt(done.set):  # Ctrl-C is how it is stopped: exit code 0
+            await done.wait()
     finally:
         await runner.cleanup()
     return ExitCode.OK
@@ -164,7 +165,7 @@ def listen_command(
                 host=host, port=port, path=path, secret=secret, as_json=wanted, count=count, started=started
             )
         )
-    except KeyboardInterrupt:
+    except Interrupted:  # where the loop takes no signal handler (Windows)
         raise SystemExit(ExitCode.OK) from None
 
 

@@ -28,12 +28,19 @@ from route_planning_async._client._resource import (
     stop_path,
     update_body,
 )
-from route_planning_async._client._settings import API_KEY_ENV, BASE_URL_ENV, CA_FILE_ENV, ClientSettings
+from route_planning_async._client._settings import (
+    API_KEY_ENV,
+    BASE_URL_ENV,
+    CA_FILE_ENV,
+    LIMITS_ENV,
+    ClientSettings,
+)
 
 __all__ = [
     "API_KEY_ENV",
     "BASE_URL_ENV",
     "CA_FILE_ENV",
+    "LIMITS_ENV",
     "NOT_UPDATABLE",
     "BaseClient",
     "ClientCalls",

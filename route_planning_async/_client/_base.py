@@ -17,9 +17,9 @@ import asyncio
 import copy
 import os
 import ssl
-from collections.abc import Callable, Coroutine
+from collections.abc import Callable, Coroutine, Mapping
 from types import TracebackType
-from typing import Any, ClassVar, Self, Unpack
+from typing import Any, ClassVar, Self, TypeVar, Unpack, cast
 
 import aiohttp
 
@@ -30,7 +30,9 @@ from route_planning_async._client._settings import (
     check_instance,
     checked_api_key,
     checked_base_url,
+    checked_polling,
     checked_timeout,
+    limits_from_environment,
     ssl_from_environment,
 )
 from route_planning_async._core import Request, Response, auth_header, decode, user_agent
@@ -44,6 +46,8 @@ from route_planning_async._transport import AiohttpTransport, Transport
 from route_planning_async._validators import UNSET, UnsetType, check_options
 
 __all__ = ["BaseClient"]
+
+WaitOptionsT = TypeVar("WaitOptionsT", bound=Mapping[str, object])
 
 
 class BaseClient(abc.ABC):
@@ -85,6 +89,9 @@ class BaseClient(abc.ABC):
             raise ConfigurationError("trace_configs must be aiohttp.TraceConfig objects")
         self._base_url = self._checked_base_url(settings.get("base_url"))
         seconds = checked_timeout(settings.get("timeout", 60.0))
+        self._poll_defaults = checked_polling(
+            settings.get("poll_interval"), settings.get("max_poll_interval")
+        )
         rate_limits, retry = settings.get("rate_limits"), settings.get("retry")
         check_instance("rate_limits", rate_limits, RateLimits)
         check_instance("retry", retry, RetryPolicy)
@@ -107,6 +114,8 @@ class BaseClient(abc.ABC):
         self._session: aiohttp.ClientSession | None = None
         self._transport: Transport | None = None
         self._entered = False
+        if rate_limits is None:
+            rate_limits = limits_from_environment()
         self._scheduler = Scheduler(
             rate_limits if rate_limits is not None else self._default_rate_limits(),
             retry if retry is not None else RetryPolicy(),
@@ -202,6 +211,14 @@ class BaseClient(abc.ABC):
     def _clock(self) -> Clock:
         """The scheduler's clock, which the workflows wait on."""
         return self._scheduler.clock
+
+    def _with_polling(self, options: WaitOptionsT) -> WaitOptionsT:
+        """A wait's options, with the client's ``poll_interval`` and ``max_poll_interval`` where
+        it gives none (a wait's own first delay above the client's cap raises the cap to it)."""
+        merged: dict[str, Any] = {**self._poll_defaults, **options}
+        if "max_poll_interval" in self._poll_defaults and "max_poll_interval" not in options:
+            merged["max_poll_interval"] = max(merged["max_poll_interval"], merged.get("poll_interval", 0.0))
+        return cast("WaitOptionsT", merged)
 
     async def __aenter__(self) -> Self:
         if self._owner is not self:

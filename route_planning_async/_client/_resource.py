@@ -38,6 +38,7 @@ __all__ = [
 ]
 
 M = TypeVar("M")
+WaitOptionsT = TypeVar("WaitOptionsT", bound=Mapping[str, object])
 U = TypeVar("U")
 
 
@@ -50,6 +51,7 @@ class ClientCalls(Protocol):
     def rate_limits(self) -> RateLimits: ...
     @property
     def _clock(self) -> Clock: ...
+    def _with_polling(self, options: WaitOptionsT) -> WaitOptionsT: ...
     async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
     def _send(
         self, request: Request, *, on_sent: Callable[[], None] | None = None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import math
 import os
+import pathlib
 import ssl
 from collections.abc import Sequence
 from typing import TypedDict
@@ -23,6 +24,7 @@ from route_planning_async._core import AuthScheme
 from route_planning_async._docs import described
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import RateLimits
+from route_planning_async._limits_file import NAMED_LIMITS, read_limits_file
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._transport import Transport
 
@@ -30,12 +32,15 @@ __all__ = [
     "API_KEY_ENV",
     "BASE_URL_ENV",
     "CA_FILE_ENV",
+    "LIMITS_ENV",
     "ClientSettings",
     "SettingTexts",
     "check_instance",
     "checked_api_key",
     "checked_base_url",
+    "checked_polling",
     "checked_timeout",
+    "limits_from_environment",
     "ssl_from_environment",
 ]
 
@@ -44,6 +49,11 @@ API_KEY_ENV = "ROUTE_PLANNING_API_KEY"
 
 BASE_URL_ENV = "ROUTE_PLANNING_BASE_URL"
 """The environment variable the service address is read from when the client is given none."""
+
+LIMITS_ENV = "ROUTE_PLANNING_LIMITS"
+"""The environment variable naming the client's rate limits when it is given none: ``contract``,
+``public-docs``, or a limits file (JSON or TOML, the command line's ``--limits FILE`` format,
+as ``route-planning emulator`` exports its own)."""
 
 CA_FILE_ENV = "ROUTE_PLANNING_CA_FILE"
 """The environment variable naming a PEM file of the CAs to trust (a private CA, the
@@ -65,6 +75,8 @@ class ClientSettings(TypedDict, total=False):
     timeout: float | None
     transport: Transport | None
     trace_configs: Sequence[aiohttp.TraceConfig]
+    poll_interval: float | None
+    max_poll_interval: float | None
 
 
 @attrs.frozen
@@ -87,9 +99,10 @@ class SettingTexts:
     )
     rate_limits: object = attrs.field(
         metadata=described(
-            """The client-side limits; by default the version's: v0.2b the contract's
-            (:meth:`RateLimits.default`), v1 the public API documentation's
-            (:meth:`RateLimits.public_docs`)."""
+            """The client-side limits. ``None`` (the default) reads ``ROUTE_PLANNING_LIMITS``
+            when it is set (``contract``, ``public-docs`` or a limits file), else takes the
+            version's: v0.2b the contract's (:meth:`RateLimits.default`), v1 the public API
+            documentation's (:meth:`RateLimits.public_docs`)."""
         )
     )
     retry: object = attrs.field(
@@ -134,6 +147,18 @@ class SettingTexts:
             """aiohttp :class:`aiohttp.TraceConfig` objects for the session the client creates
             (tracing, metrics: see the docs' OpenTelemetry recipe). A borrowed ``session`` keeps
             its own."""
+        )
+    )
+    poll_interval: object = attrs.field(
+        metadata=described(
+            """The ``poll_interval`` of every wait (``operations.wait``, ``wait_many``,
+            ``plans.optimize_and_wait``, ``live_edit``) that gives none; ``None`` (the default):
+            the waits' own default. ``Emulator.client()`` divides it by the emulator's speed-up."""
+        )
+    )
+    max_poll_interval: object = attrs.field(
+        metadata=described(
+            """The ``max_poll_interval`` of every wait that gives none, as ``poll_interval``."""
         )
     )
 
@@ -214,6 +239,42 @@ def ssl_from_environment() -> ssl.SSLContext | None:
     except OSError as exc:
         reason = exc.strerror or type(exc).__name__
         raise ConfigurationError(f"{CA_FILE_ENV}: cannot read the CA file {path!r}: {reason}") from None
+
+
+def limits_from_environment() -> RateLimits | None:
+    """The limits ``ROUTE_PLANNING_LIMITS`` names (a name or a limits file); None when it is not set."""
+    if LIMITS_ENV not in os.environ:
+        return None
+    value = os.environ[LIMITS_ENV]
+    if not value.strip():
+        raise ConfigurationError(f"{LIMITS_ENV} is empty; unset it for the version's default limits")
+    named = NAMED_LIMITS.get(value)
+    if named is not None:
+        return named()
+    path = pathlib.Path(value)
+    if value == "-" or not path.is_file():
+        # An emulator that stopped removes its limits file: the message says what to do.
+        raise ConfigurationError(
+            f"{LIMITS_ENV}={value!r}: neither {' nor '.join(NAMED_LIMITS)} nor an existing file "
+            "(an emulator that stopped removes its file: unset it)"
+        )
+    return read_limits_file(path, LIMITS_ENV + f" ({value})")
+
+
+def checked_polling(poll_interval: object, max_poll_interval: object) -> dict[str, float]:
+    """The client's defaults of the waits' ``poll_interval`` and ``max_poll_interval`` (those given):
+    positive numbers, the cap not below the first delay."""
+    given = {"poll_interval": poll_interval, "max_poll_interval": max_poll_interval}
+    defaults: dict[str, float] = {}
+    for name, value in given.items():
+        if value is None:
+            continue
+        if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value < math.inf:
+            raise ConfigurationError(f"{name} must be a positive number of seconds, got {value!r}")
+        defaults[name] = float(value)
+    if defaults.get("max_poll_interval", math.inf) < defaults.get("poll_interval", 0.0):
+        raise ConfigurationError("max_poll_interval must be at least poll_interval")
+    return defaults
 
 
 def checked_timeout(timeout: object) -> float | None:

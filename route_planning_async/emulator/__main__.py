@@ -95,7 +95,10 @@ def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
         f"drivers/{driver.id}" + ("" if driver.active else " (paused)") for driver in config.team.drivers
     )
     depots = ", ".join(f"depots/{depot.id}" for depot in config.team.depots)
-    return [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
+    lines = [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
+    if config.webhook_url is not None:
+        lines.append(f"webhooks: {config.webhook_version} events to {config.webhook_url}")
+    return lines
 
 
 async def serve(args: argparse.Namespace) -> None:

@@ -15,19 +15,15 @@ from typing import Any, Literal, get_args
 
 import attrs
 
+from route_planning_async._error_codes import API_VERSIONS
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import RateLimits
+from route_planning_async._limits_file import NAMED_LIMITS
 from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, loopback_host
 from route_planning_async.emulator._team import WeightUnit
 from route_planning_async.emulator._team_file import TEAM_FILE_HELP, read_limits, read_team_file
 
 __all__ = ["NAMED_LIMITS", "OPTIONS", "Option", "config_from_options", "limits_from_option"]
-
-NAMED_LIMITS: Mapping[str, Callable[[], RateLimits]] = {
-    "contract": RateLimits.default,
-    "public-docs": RateLimits.public_docs,
-}
-"""The limits ``--limits`` knows by name."""
 
 _DEFAULT = EmulatorConfig()
 
@@ -47,6 +43,12 @@ def _port(value: int) -> int:
 def _not_stdout(value: object) -> object:
     if str(value) == "-":
         raise ValueError("'-' (stdout) cannot be used here: stdout carries the emulator's lines; name a file")
+    return value
+
+
+def _not_empty(value: str) -> str:
+    if not value:
+        raise ValueError("must not be empty")
     return value
 
 
@@ -111,8 +113,10 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "--limits",
         "str",
-        "the limits the emulator enforces: contract (the default), public-docs, or a JSON or TOML "
-        "FILE of rules per category (the format of a team file's limits table; '-': stdin)",
+        "the limits the emulator enforces: contract, public-docs, or a JSON or TOML FILE of rules "
+        "per category (the format of a team file's limits table; '-': stdin); default: the team "
+        "file's, else the published limits of the --api-version where the command has one (v1: "
+        "public-docs), else contract",
         metavar="contract|public-docs|FILE",
     ),
     Option("--no-limits", "flag", "enforce no rate limits at all"),
@@ -138,6 +142,29 @@ OPTIONS: tuple[Option, ...] = (
         check=_not_negative,
     ),
     Option("--no-keep-stops", "flag", "keep only ids and counts of stops (memory benchmarks)"),
+    Option(
+        "--webhook-url",
+        "str",
+        "POST the service's webhook events here, signed (EmulatorConfig.webhook_url; default: none "
+        "sent); e.g. route-planning webhooks listen's address",
+        metavar="URL",
+    ),
+    Option(
+        "--webhook-secret",
+        "str",
+        "the team's webhook secret, the key of the events' spoke-signature (EmulatorConfig.webhook_secret)",
+        _DEFAULT.webhook_secret,
+        metavar="SECRET",
+        check=_not_empty,
+    ),
+    Option(
+        "--webhook-version",
+        "choice",
+        "the API version of the webhook events' stops (EmulatorConfig.webhook_version; default: "
+        "the --api-version's where the command has one, else v0.2b)",
+        None,
+        API_VERSIONS,
+    ),
     Option(
         "--route-title",
         "choice",
@@ -172,12 +199,23 @@ def limits_from_option(value: str) -> RateLimits:
     return read_limits(Path(value))
 
 
-def config_from_options(values: Mapping[str, Any], limits: RateLimits | None = None) -> EmulatorConfig:
+def config_from_options(
+    values: Mapping[str, Any],
+    limits: RateLimits | None = None,
+    *,
+    api_version: str | None = None,
+    default_limits: RateLimits | None = None,
+) -> EmulatorConfig:
     """The configuration the options give, keyed by :attr:`Option.dest`.
 
     ``limits`` are the ``--limits`` already read (a command reads them its own way); without
     them, ``--limits`` is read here. ``--no-limits`` beats the team file's limits, and
     ``--limits`` both of them; ``--capacity-unit`` beats the team file's unit.
+
+    ``api_version`` is the version the command serves first (``route-planning emulator
+    --api-version``): its events are the ``--webhook-version`` unless one is given, and
+    ``default_limits`` (its published limits) are enforced when no limits are given at all;
+    without them, the contract's.
 
     Raises:
         ConfigurationError: ``--limits`` and ``--no-limits`` both given, or a file that does
@@ -197,6 +235,9 @@ def config_from_options(values: Mapping[str, Any], limits: RateLimits | None = N
         limits = limits_from_option(values["limits"])
     elif limits is None:
         limits = team_file.limits if team_file is not None and team_file.limits is not None else None
+    if limits is None:
+        limits = default_limits
+    webhook_version = values.get("webhook_version") or api_version or _DEFAULT.webhook_version
     return EmulatorConfig(
         api_key=values.get("api_key", _DEFAULT.api_key),
         host=values.get("host", _DEFAULT.host),
@@ -213,4 +254,7 @@ def config_from_options(values: Mapping[str, Any], limits: RateLimits | None = N
         latency_jitter=values.get("latency_jitter", 0.0),
         route_title=values.get("route_title", _DEFAULT.route_title),
         team=team,
+        webhook_url=values.get("webhook_url"),
+        webhook_secret=values.get("webhook_secret", _DEFAULT.webhook_secret),
+        webhook_version=webhook_version,
     )

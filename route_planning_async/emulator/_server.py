@@ -11,6 +11,7 @@ import attrs
 from aiohttp import web
 
 from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._operations import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
 from route_planning_async.emulator._app import EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._driving import drive_route
@@ -205,13 +206,15 @@ class Emulator:
     def client(self, *, api_version: str = "v0.2b", **kwargs: Any) -> RoutePlanningClient | V1Client:
         """A client of one API version for this emulator (v0.2b's unless ``api_version="v1"``).
 
-        Open it with ``async with``. Its limits are the emulator's, sped up the same way.
+        Open it with ``async with``. Its limits are the emulator's, sped up the same way, and so
+        are its waits' ``poll_interval`` and ``max_poll_interval`` (a minute-long optimization
+        at ``speedup=60`` is polled as often, in its one second, as at real speed).
 
         Args:
             api_version: ``"v0.2b"`` for :class:`route_planning_async.RoutePlanningClient`,
                 ``"v1"`` for :class:`route_planning_async.v1.RoutePlanningClient`.
             **kwargs: Arguments of the client; they override the emulator's address of that
-                version, ``ssl`` and ``rate_limits``.
+                version, ``ssl``, ``rate_limits``, ``poll_interval`` and ``max_poll_interval``.
 
         Returns:
             The client (not yet open).
@@ -219,9 +222,13 @@ class Emulator:
         Raises:
             ConfigurationError: The emulator serves no such version.
         """
-        kwargs.setdefault("base_url", self.base_url_for(api_version))
-        kwargs.setdefault("ssl", self.ssl_context)
+        if "base_url" not in kwargs:
+            kwargs["base_url"] = self.base_url_for(api_version)
+        if "ssl" not in kwargs and "transport" not in kwargs:  # a transport of one's own takes no ssl
+            kwargs["ssl"] = self.ssl_context
         kwargs.setdefault("rate_limits", self.config.server_limits)
+        kwargs.setdefault("poll_interval", self.config.scaled(DEFAULT_POLL_INTERVAL))
+        kwargs.setdefault("max_poll_interval", self.config.scaled(DEFAULT_MAX_POLL_INTERVAL))
         if api_version == "v1":
             from route_planning_async.v1 import RoutePlanningClient as V1Client
 

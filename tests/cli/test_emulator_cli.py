@@ -466,6 +466,9 @@ def test_both_emulator_commands_take_the_same_options() -> None:
         "--capacity-unit",
         "--api-key",
         "--latency",
+        "--webhook-url",
+        "--webhook-secret",
+        "--webhook-version",
     ):
         assert flag in flags
         assert flag in command

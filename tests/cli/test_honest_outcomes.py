@@ -70,8 +70,17 @@ def test_after_ctrl_c_rows_never_sent_are_not_sent_not_failed(
 
     # stdout stays for machines: without --json nothing is printed there.
     assert result.stdout == ""
-    lines = result.stderr.splitlines()
-    events = [json.loads(line) for line in lines if line.startswith("{")]
+    # stderr is JSON, every line of it: the progress events, Ctrl-C's, the summary, the advice.
+    lines = [json.loads(line) for line in result.stderr.splitlines()]
+    stopping = {
+        "event": "stopping",
+        "message": "stopping: no new batches; waiting for those in flight (Ctrl-C again to abandon them)",
+    }
+    assert lines[0]["event"] == "progress"  # Ctrl-C is pressed once the first batch is done
+    assert [line for line in lines if line["event"] == "stopping"] == [stopping]
+    kinds = [line["event"] for line in lines if line["event"] != "progress"]
+    assert kinds == ["stopping", "done", "summary", "note"]
+    events = [line for line in lines if line["event"] in ("progress", "done")]
     assert all(event["failed"] == 0 for event in events)
     done = {key: value for key, value in events[-1].items() if key not in VOLATILE}
     assert done == {
@@ -85,18 +94,15 @@ def test_after_ctrl_c_rows_never_sent_are_not_sent_not_failed(
         "unknown": 0,
     }
     remaining = tmp_path / "stops.remaining.csv"
-    notes = [
-        line for line in lines if not line.startswith("{") and not line.startswith(("┏", "┃", "┡", "│", "└"))
-    ]
-    assert notes[0] == "stopping: no new batches; waiting for those in flight (Ctrl-C again to abandon them)"
-    assert notes[-3] == f"imported {stored} of {ROWS} stops into {plan}"
-    assert re.match(r"\d+ import requests in [\d.]+ s \([\d.]+ s of it waiting for capacity\); ", notes[-2])
-    assert notes[-1] == (
+    summary, advice = lines[-2:]
+    assert (summary["plan"], summary["rows"], summary["interrupted"]) == (plan, ROWS, True)
+    assert (summary["imported"], summary["failed"], summary["not_sent"]) == (stored, 0, left)
+    assert summary["summary"]["created"] == stored
+    assert summary["failures_file"] == str(remaining)
+    assert advice["message"] == (
         f"{left} row(s) not sent, written to {remaining}; "
         "import that file (or the original with --skip-existing) to finish"
     )
-    assert "failed" not in "\n".join(notes)
-    assert "Rows not imported" in result.stderr
     assert len(_rows(remaining.read_text(encoding="utf-8"))) == left
 
 

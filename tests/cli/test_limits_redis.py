@@ -55,7 +55,7 @@ def test_named_limits() -> None:
 
 
 def test_the_help_names_every_category_a_file_may_hold(run: Cli) -> None:
-    help_text = " ".join(run("stops", "import", "--help", connect=False).stdout.split())
+    help_text = " ".join(run("--help", connect=False).stdout.split())
     named = help_text.split("Limits file (--limits FILE): categories ", 1)[1].split(", each a list", 1)[0]
     assert named.split(", ") == [category.value for category in Category]
 

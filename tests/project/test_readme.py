@@ -10,9 +10,11 @@ from typing import Any
 import pytest
 from support.subprocess_pytest import run_pytest
 
-from route_planning_async import emulator
+from route_planning_async import emulator, v1
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
+SPEEDUP = 50
+"""How much faster than the contract the examples' emulators run here."""
 
 
 def _quickstart(heading: str = "## Quickstart") -> str:
@@ -53,8 +55,22 @@ def test_the_v1_quickstart_runs_as_written(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     real_emulator = emulator.Emulator
-    monkeypatch.setattr(emulator, "Emulator", lambda *a, **k: real_emulator(*a, **{"speedup": 50, **k}))
+    made: list[emulator.Emulator] = []
+
+    def fast_emulator(*args: Any, **kwargs: Any) -> emulator.Emulator:
+        made.append(real_emulator(*args, **{"speedup": SPEEDUP, **kwargs}))
+        return made[-1]
+
+    monkeypatch.setattr(emulator, "Emulator", fast_emulator)
+    # The client as written takes v1's default limits; sped up as much as its emulator.
+    published = v1.RoutePlanningClient._default_rate_limits()
+    sped_up = staticmethod(lambda: published.scaled(SPEEDUP))
+    monkeypatch.setattr(v1.RoutePlanningClient, "_default_rate_limits", sped_up)
     exec(compile(_quickstart("## API v1"), str(README), "exec"), {"__name__": "readme_v1_quickstart"})
+    (emu,) = made
+    # The emulator as written enforces the limits the v1 client assumes: full speed, never a 429.
+    assert emu.config.rate_limits == published
+    assert emu.log.select(status=429) == []
     out = capsys.readouterr().out
     assert "50 stops created" in out
     # Two drivers of the main depot, so two routes, each with its start and end stops.

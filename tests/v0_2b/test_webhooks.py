@@ -418,12 +418,30 @@ async def test_an_emulator_without_webhook_url_sends_nothing() -> None:
 # The README ---------------------------------------------------------------------------
 
 
-def test_the_readme_app_and_its_emulator_test_run_as_written(tmp_path: pathlib.Path) -> None:
+def _readme_app_and_test() -> tuple[str, str]:
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Webhooks") : text.index("## The emulator, in your own tests")]
     app, test = re.findall(r"```python\n(.*?)```", section, re.S)
+    return app, test
+
+
+def test_the_readme_app_and_its_emulator_test_run_as_written(tmp_path: pathlib.Path) -> None:
+    app, test = _readme_app_and_test()
     (tmp_path / "app.py").write_text(app, encoding="utf-8")
     (tmp_path / "test_app.py").write_text(test, encoding="utf-8")
+    result = run_pytest(tmp_path, importable=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "1 passed" in result.stdout
+
+
+def test_the_readme_app_handles_v1_events(tmp_path: pathlib.Path) -> None:
+    # The same app and test, the emulator sending v1's events: the receiver must see them too
+    # (the test asserts that the delivery the app printed reached stdout).
+    app, test = _readme_app_and_test()
+    sent_as_v1 = test.replace("webhook_secret=SECRET)", 'webhook_secret=SECRET, webhook_version="v1")')
+    assert sent_as_v1 != test
+    (tmp_path / "app.py").write_text(app, encoding="utf-8")
+    (tmp_path / "test_app.py").write_text(sent_as_v1, encoding="utf-8")
     result = run_pytest(tmp_path, importable=True)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "1 passed" in result.stdout

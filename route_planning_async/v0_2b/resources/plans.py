@@ -117,4 +117,5 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
             An async context manager that gives a :class:`LiveEdit`.
         """
         client = self._client
-        return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **options)
+        polling = client._with_polling(options)
+        return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **polling)

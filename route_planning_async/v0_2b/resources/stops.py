@@ -37,7 +37,8 @@ class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
         self, plan_id: str, **options: Unpack[LiveEditOptions]
     ) -> AbstractAsyncContextManager[LiveEdit]:
         client = self._client
-        return live_edit(client.plans, self, client.operations, plan_id, clock=client._clock, **options)
+        polling = client._with_polling(options)
+        return live_edit(client.plans, self, client.operations, plan_id, clock=client._clock, **polling)
 
     @keywords_documented(keywords_of(StopUpdate, types=StopUpdateFields))
     async def update(

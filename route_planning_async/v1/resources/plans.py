@@ -119,7 +119,8 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
             An async context manager giving a :class:`LiveEdit`.
         """
         client = self._client
-        return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **options)
+        polling = client._with_polling(options)
+        return live_edit(self, client.stops, client.operations, plan_id, clock=client._clock, **polling)
 
 
 def _given(**fields: object) -> dict[str, Any]:
