@@ -11,6 +11,7 @@ import attrs
 from aiohttp import web
 
 from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._versions import api_version as registered_version
 from route_planning_async.emulator._app import EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._driving import drive_route
@@ -222,13 +223,9 @@ class Emulator:
         kwargs.setdefault("base_url", self.base_url_for(api_version))
         kwargs.setdefault("ssl", self.ssl_context)
         kwargs.setdefault("rate_limits", self.config.server_limits)
-        if api_version == "v1":
-            from route_planning_async.v1 import RoutePlanningClient as V1Client
-
-            return V1Client(self.api_key, **kwargs)
-        from route_planning_async import RoutePlanningClient
-
-        return RoutePlanningClient(self.api_key, **kwargs)
+        client_type: type[RoutePlanningClient | V1Client]
+        client_type = registered_version(api_version).module("_client").RoutePlanningClient
+        return client_type(self.api_key, **kwargs)
 
     # -------------------------------------------------------------- driving
 
