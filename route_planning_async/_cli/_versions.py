@@ -48,7 +48,7 @@ def client_class(version: str) -> type[AnyClient]:
     Raises:
         InputError: No such version is registered.
     """
-    client: type[AnyClient] = _registered(version).module("_client").RoutePlanningClient
+    client: type[AnyClient] = _registered(version).module().RoutePlanningClient
     return client
 
 
@@ -113,7 +113,7 @@ def stop_inputs(version: str) -> StopInputs:
     Raises:
         InputError: No such version is registered.
     """
-    inputs = _registered(version).module("_inputs")
+    inputs = _registered(version).module()
     return StopInputs(inputs.StopInput, inputs.OrderInfoInput)
 
 

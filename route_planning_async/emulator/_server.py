@@ -224,7 +224,7 @@ class Emulator:
         kwargs.setdefault("ssl", self.ssl_context)
         kwargs.setdefault("rate_limits", self.config.server_limits)
         client_type: type[RoutePlanningClient | V1Client]
-        client_type = registered_version(api_version).module("_client").RoutePlanningClient
+        client_type = registered_version(api_version).module().RoutePlanningClient
         return client_type(self.api_key, **kwargs)
 
     # -------------------------------------------------------------- driving

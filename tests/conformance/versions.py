@@ -101,7 +101,7 @@ V0_2B = Version(
     converter=Converter.of(v0_2b_converter.CODEC),
     validation=openapi.V0_2B,
     emulator_base_path=_versions.V0_2B.base_path,
-    client=_versions.V0_2B.module("_client").RoutePlanningClient,
+    client=_versions.V0_2B.module().RoutePlanningClient,
 )
 
 V1 = Version(
@@ -112,7 +112,7 @@ V1 = Version(
     converter=Converter.of(v1_converter.CODEC),
     validation=openapi.V1,
     emulator_base_path=_versions.V1.base_path,
-    client=_versions.V1.module("_client").RoutePlanningClient,
+    client=_versions.V1.module().RoutePlanningClient,
 )
 
 VERSIONS: tuple[Version, ...] = (V0_2B, V1)

@@ -44,7 +44,7 @@ def test_an_unknown_version_is_refused_with_the_known_ones() -> None:
 
 @NAMED_BY_ID
 def test_the_package_of_a_version_holds_its_client_table_and_decoder(version: ApiVersion) -> None:
-    client = version.module("_client").RoutePlanningClient
+    client = version.module().RoutePlanningClient
     assert client.default_base_url.endswith(version.base_path)
     endpoints = version.module("_endpoints").ENDPOINTS
     assert {endpoint.api_version for endpoint in endpoints.values()} == {version.name}
@@ -118,7 +118,7 @@ def test_every_api_version_option_offers_the_registered_versions() -> None:
 
 @NAMED_BY_ID
 def test_the_command_line_finds_each_versions_client_and_stop_inputs(version: ApiVersion) -> None:
-    assert client_class(version.name) is version.module("_client").RoutePlanningClient
+    assert client_class(version.name) is version.module().RoutePlanningClient
     assert stop_inputs(version.name).stop is version.module("_inputs").StopInput
 
 
@@ -148,4 +148,4 @@ def test_the_conformance_suite_has_a_row_per_version() -> None:
     assert tuple(rows) == API_VERSIONS
     for version in _versions.VERSIONS:
         assert rows[version.name].emulator_base_path == version.base_path
-        assert rows[version.name].client is version.module("_client").RoutePlanningClient
+        assert rows[version.name].client is version.module().RoutePlanningClient
