@@ -179,11 +179,11 @@ async def test_keep_ids_false_keeps_counts_and_failures_only() -> None:
         stops = [row(p, rejected=p == 7) for p in range(150)]
         report = await client.stops.import_many(plan_id, stops, keep_ids=False)
         assert report.created == 149
-        assert report.rejected == 1
-        assert report.rejected_stops[0].position == 7
+        assert len(report.rejected) == 1
+        assert report.rejected[0].position == 7
         assert report.outcome(8) is Outcome.CREATED
         with pytest.raises(LookupError):
-            report.stop_id(0)
+            report.id_of(0)
         with pytest.raises(LookupError):
             list(report.created_ids())
 
@@ -200,9 +200,9 @@ async def test_per_stop_failures_are_mapped_back_to_their_positions() -> None:
         plan_id = await create_plan(client)
         report = await client.stops.import_many(plan_id, stops)
         assert_accounted(report, server_rows(emu, plan_id), 200)
-    assert {r.position for r in report.rejected_stops} == bad
-    for rejected in report.rejected_stops:
-        assert rejected.stop is stops[rejected.position]
+    assert {r.position for r in report.rejected} == bad
+    for rejected in report.rejected:
+        assert rejected.input is stops[rejected.position]
         assert "geocod" in rejected.message
     assert report.created == 195
     assert not report.ok
@@ -245,7 +245,7 @@ async def test_ambiguous_batch_without_external_ids_is_unknown_and_not_resent() 
         [batch] = report.failed_batches
         assert batch.outcome is Outcome.UNKNOWN
         assert batch.positions == tuple(range(100, 200))
-        assert batch.stops[0].notes == "row-100"
+        assert batch.inputs[0].notes == "row-100"
         assert "500" in str(batch.error)
         # They were committed before the 500, and were not sent a second time.
         assert sum(len(ids) for ids in on_server.values()) == 300
@@ -276,7 +276,7 @@ async def test_resends_are_bounded() -> None:
         assert_accounted(report, server_rows(emu, plan_id), 40)
         assert report.not_created == 40
         assert len(emu.log.select(route=IMPORT)) == 3
-        assert report.to_resend()[0] == (0, report.failed_batches[0].stops[0])
+        assert report.to_resend()[0] == (0, report.failed_batches[0].inputs[0])
 
 
 @pytest.mark.asyncio
@@ -631,10 +631,10 @@ def test_a_rejected_row_found_by_the_late_commit_check_becomes_created() -> None
     report._record_rejected(batch, 1, "row 1", "refused")
     report._reclassify(0, Outcome.CREATED, "plans/p1/stops/s0")
     report._reclassify(1, Outcome.NOT_CREATED)  # a refusal never becomes anything but created
-    assert (report.created, report.rejected) == (1, 1)
+    assert (report.created, len(report.rejected)) == (1, 1)
     assert report.outcome(0) is Outcome.CREATED
-    assert report.stop_id(0) == "plans/p1/stops/s0"
-    assert [r.position for r in report.rejected_stops] == [1]
+    assert report.id_of(0) == "plans/p1/stops/s0"
+    assert [r.position for r in report.rejected] == [1]
 
 
 def test_the_report_measures_its_time_with_the_import_clock() -> None:

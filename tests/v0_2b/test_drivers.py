@@ -239,16 +239,16 @@ async def test_sequence_and_async_inputs_give_back_the_callers_objects() -> None
     async with running() as (emu, client):
         report = await client.drivers.import_many(source(), batch_size=10)
         assert_accounted(report, team_rows(emu), 30)
-        [rejected] = report.rejected_stops
+        [rejected] = report.rejected
         assert rejected.position == 7
-        assert isinstance(rejected.stop, rp.DriverInput)
-        assert rejected.stop.email == "row7@example.com"
+        assert isinstance(rejected.input, rp.DriverInput)
+        assert rejected.input.email == "row7@example.com"
         assert "Depot not found" in rejected.message
         rows = [driver_row(100 + p, keyed=False) for p in range(5)]
         # A 400 naming no driver is isolated by halving the batch; a 409 refuses it whole.
         emu.faults.add(Fault("error", route=IMPORT, nth=1, status=409))
         failed = await client.drivers.import_many(rows)
-        assert failed.failed_batches[0].stops == tuple(rows)  # the very objects given
+        assert failed.failed_batches[0].inputs == tuple(rows)  # the very objects given
         assert [item for _, item in failed.to_resend()] == rows
 
 
