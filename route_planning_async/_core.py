@@ -151,7 +151,8 @@ class Endpoint:
     ) -> Request:
         """Build the request. Path values must already have been checked by ``_ids``."""
         if self.sends_body == (json is _NO_BODY):
-            raise AssertionError(f"{self.name}: body given to {self.method} {self.template}")
+            wrong = "no body given to" if self.sends_body else "a body given to"
+            raise AssertionError(f"{self.name}: {wrong} {self.method} {self.template}")
         return Request(
             self.method,
             self.template.format_map(path or {}),

@@ -10,12 +10,15 @@ package exports is the same object.
 
 from __future__ import annotations
 
+import inspect
 import itertools
 import types
+import typing
 
 import pytest
 
 import route_planning_async as rp
+from route_planning_async._client import Namespace
 from route_planning_async._versions import API_VERSIONS, V0_2B, VERSIONS, ApiVersion
 
 ROOMS = ("_client", "_models", "_inputs", "resources", "_import_targets", "_live_edit")
@@ -61,3 +64,19 @@ def test_the_top_level_stays_v0_2b() -> None:
         assert getattr(rp, name) is getattr(package, name), name
     own = {name for name in rp.__all__ if _defines(V0_2B, name)}
     assert own <= set(_exports(package))
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=API_VERSIONS)
+def test_each_versions_namespaces_name_their_types_once_as_type_parameters(version: ApiVersion) -> None:
+    resources = version.module("resources")
+    typed = [
+        cls
+        for cls in vars(resources).values()
+        if isinstance(cls, type) and issubclass(cls, Namespace) and cls.__module__.startswith(version.package)
+    ]
+    assert len(typed) >= 9, [cls.__name__ for cls in typed]
+    for cls in typed:
+        given = [arg for base in cls.__dict__.get("__orig_bases__", ()) for arg in typing.get_args(base)[1:]]  # type: ignore[attr-defined]
+        assert [getattr(cls, name) for name in cls._typed] == given, cls.__name__
+        source = inspect.getsource(cls)
+        assert not any(f"    {name} = " in source for name in cls._typed), cls.__name__
