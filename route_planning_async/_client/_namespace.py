@@ -18,7 +18,7 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._converter import camel_case
-from route_planning_async._core import Endpoint, Request, Response, decode
+from route_planning_async._core import AttemptHooks, Endpoint, Request, Response, decode
 from route_planning_async._errors import DecodeError, ValidationError
 from route_planning_async._limits import RateLimits
 from route_planning_async._pagination import FilterValue, Paginator, list_query
@@ -51,9 +51,9 @@ class ClientCalls(Protocol):
     def rate_limits(self) -> RateLimits: ...
     @property
     def _clock(self) -> Clock: ...
-    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
+    async def _execute(self, request: Request, *, on_sent: AttemptHooks | None = None) -> Any: ...
     def _send(
-        self, request: Request, *, on_sent: Callable[[], None] | None = None
+        self, request: Request, *, on_sent: AttemptHooks | None = None
     ) -> Coroutine[Any, Any, Response]: ...
 
 
@@ -136,12 +136,12 @@ class Namespace(Generic[ClientT]):
         return self._table.structure_list(data, model)
 
     async def _execute_object(
-        self, request: Request, on_sent: Callable[[], None] | None = None
+        self, request: Request, on_sent: AttemptHooks | None = None
     ) -> Mapping[str, Any]:
         """Send ``request``; its answer, which must be a JSON object (``on_sent``: see ``_execute``)."""
         return self._object(request, await self._client._execute(request, on_sent=on_sent))
 
-    async def _fetch(self, request: Request, model: type[M], on_sent: Callable[[], None] | None = None) -> M:
+    async def _fetch(self, request: Request, model: type[M], on_sent: AttemptHooks | None = None) -> M:
         """Send ``request`` and decode its answer as ``model`` (``on_sent``: see ``_execute``)."""
         # The scheduler's coroutine is awaited here rather than through the client's
         # _execute (and _execute_object): two coroutines fewer on the path of every read.
