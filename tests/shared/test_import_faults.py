@@ -4,8 +4,9 @@ One test per case of the import's failure modes (a refused stop sinking its
 batch, an interrupted import run again, batches never sent reported as
 unknown, duplicate keys in one input, a late commit, a hanging service, a lone
 surrogate, cancel/close/deadline/stop), each ending with the accounting of
-``tests/shared/test_importer.py``: every row is on the server once when the report
-says created, absent when it says rejected or not created.
+``tests/shared/test_importer.py`` (the harness is ``support/stop_import.py``): every
+row is on the server once when the report says created, absent when it says
+rejected or not created.
 """
 
 from __future__ import annotations
@@ -21,10 +22,18 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from support.fake_transport import FakeService, answer
+from support.fault_schedules import fault_schedules
 from support.fixtures import scripted_client
 from support.import_checks import assert_accounted
+from support.stop_import import (
+    IMPORT,
+    create_plan,
+    row,
+    running,
+    server_rows,
+    unassigned_row,
+)
 
 from route_planning_async import (
     Category,
@@ -40,14 +49,6 @@ from route_planning_async._import import ImportProgress, Outcome
 from route_planning_async._limits import Rule as _Rule
 from route_planning_async.emulator import Fault
 from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput
-from tests.shared.test_importer import (
-    IMPORT,
-    create_plan,
-    row,
-    running,
-    server_rows,
-    unassigned_row,
-)
 
 MARK = "REFUSE-ME"
 
@@ -486,24 +487,13 @@ def fuzz_row(position: int, *, external: bool, refused: bool) -> StopInput:
     return StopInput(address=address, recipient=stop.recipient, notes=stop.notes)
 
 
-@st.composite
-def fault_schedules(draw: st.DrawFn) -> tuple[int, int, list[tuple[str, str, int]]]:
-    rows = draw(st.integers(min_value=1, max_value=350))
-    seed = draw(st.integers(min_value=0, max_value=2**16))
-    faults = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(_KINDS), st.sampled_from([IMPORT, IMPORT, "stops.list"]), st.integers(1, 6)
-            ),
-            max_size=4,
-        )
-    )
-    return rows, seed, faults
-
-
 @pytest.mark.asyncio
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(fault_schedules())
+@given(
+    fault_schedules(
+        kinds=_KINDS, routes=[IMPORT, IMPORT, "stops.list"], max_rows=350, max_nth=6, max_faults=4
+    )
+)
 async def test_no_row_is_lost_or_stored_twice_under_random_faults(
     schedule: tuple[int, int, list[tuple[str, str, int]]],
 ) -> None:

@@ -12,13 +12,21 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from support.fault_schedules import fault_schedules
 from support.import_checks import assert_accounted
+from support.stop_import import (
+    IMPORT,
+    create_plan,
+    row,
+    running,
+    server_rows,
+    unassigned_row,
+    until_no_other_task,
+)
 
 from route_planning_async import (
     AuthenticationError,
@@ -32,69 +40,7 @@ from route_planning_async import (
 )
 from route_planning_async._import import ImportProgress, ImportReport, Outcome
 from route_planning_async.emulator import Emulator, Fault
-from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput, UnassignedStopInput
-
-SPEEDUP = 600.0
-"""A minute of rate limit lasts 0.1 s: 1,000 stops per 0.1 s of batch import."""
-
-IMPORT = "stops.import_batch"
-
-
-@asynccontextmanager
-async def running(**config: Any) -> AsyncIterator[tuple[Emulator, RoutePlanningClient]]:
-    """An emulator (HTTPS, sped up) and a client for it with the emulator's limits."""
-    retry = config.pop("retry", RetryPolicy(attempts=12, base=0.001, cap=0.01, rng=random.Random(1)))
-    config.setdefault("speedup", SPEEDUP)
-    async with Emulator(**config) as emu, emu.client(retry=retry) as client:
-        assert emu.base_url.startswith("https://127.0.0.1:")
-        yield emu, client
-
-
-async def until_no_other_task(*, deadline: float) -> None:
-    """Return once no task but the current one is left, or after ``deadline`` seconds."""
-    for _ in range(int(deadline / 0.01)):
-        if not [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]:
-            return
-        await asyncio.sleep(0.01)
-
-
-def row(position: int, *, external: bool = True, rejected: bool = False) -> StopInput:
-    """Input row ``position``: unique coordinates, ``notes`` naming it, an external id if asked."""
-    if rejected:
-        # The emulator cannot geocode an address that carries its marker.
-        address = AddressInput(address_line_one=f"{position} UNGEOCODABLE Road", city="Nowhere")
-    else:
-        address = AddressInput(
-            address_line_one=f"{position} High Street",
-            latitude=51.0 + position * 1e-5,
-            longitude=-0.2 + (position % 97) * 1e-4,
-        )
-    recipient = RecipientInput(external_id=f"ext-{position}", name=f"R{position}") if external else None
-    return StopInput(address=address, recipient=recipient, notes=f"row-{position}")
-
-
-def unassigned_row(position: int, *, external: bool = True) -> UnassignedStopInput:
-    address = AddressInput(address_line_one=f"{position} Depot Lane", latitude=51.2, longitude=-0.1)
-    recipient = RecipientInput(external_id=f"u-{position}") if external else None
-    return UnassignedStopInput(address=address, recipient=recipient, notes=f"row-{position}")
-
-
-def server_rows(emu: Emulator, plan_id: str) -> dict[int, list[str]]:
-    """Position -> ids of the stops the server holds for it."""
-    found: dict[int, list[str]] = {}
-    for record in emu.state.stops_of(plan_id.removeprefix("plans/")):
-        notes = record.body.get("notes") or ""
-        assert notes.startswith("row-"), notes
-        found.setdefault(int(notes[4:]), []).append(record.body["id"])
-    return found
-
-
-async def create_plan(client: RoutePlanningClient) -> str:
-    import datetime
-
-    plan = await client.plans.create(title="Import", starts=datetime.date(2026, 3, 2), drivers=["driver-ana"])
-    return plan.id
-
+from route_planning_async.v0_2b._inputs import AddressInput, StopInput, UnassignedStopInput
 
 # Clean imports ------------------------------------------------------------------
 
@@ -499,35 +445,10 @@ async def test_unassigned_stops_may_not_carry_a_depot() -> None:
 
 # The invariant, over random fault schedules -------------------------------------------------
 
-_FAULT_KINDS = (
-    "error",
-    "drop",
-    "error_after_commit",
-    "drop_after_commit",
-    "malformed_json",
-    "rate_limit",
-    "client_error",
-)
-
-
-@st.composite
-def schedules(draw: st.DrawFn) -> tuple[int, int, list[tuple[str, str, int]]]:
-    rows = draw(st.integers(min_value=1, max_value=450))
-    seed = draw(st.integers(min_value=0, max_value=2**16))
-    faults = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(_FAULT_KINDS), st.sampled_from([IMPORT, "stops.list"]), st.integers(1, 12)
-            ),
-            max_size=6,
-        )
-    )
-    return rows, seed, faults
-
 
 @pytest.mark.asyncio
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(schedules())
+@given(fault_schedules(routes=[IMPORT, "stops.list"], max_rows=450, max_nth=12, max_faults=6))
 async def test_every_row_is_on_the_server_once_or_reported(
     schedule: tuple[int, int, list[tuple[str, str, int]]],
 ) -> None:
