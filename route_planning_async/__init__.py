@@ -11,9 +11,11 @@ API reference are in the documentation site, built from ``docs/`` with
 """
 
 from importlib import metadata
+from typing import TYPE_CHECKING, Any
 
 from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
 from route_planning_async._core import Request, Response
+from route_planning_async._deprecated import renamed
 from route_planning_async._errors import (
     APIError,
     AttemptRecord,
@@ -56,12 +58,12 @@ from route_planning_async._ids import (
     UnassignedStopId,
 )
 from route_planning_async._import import (
-    DuplicateStop,
+    DuplicateRow,
     FailedBatch,
     ImportProgress,
     ImportReport,
     Outcome,
-    RejectedStop,
+    RejectedRow,
 )
 from route_planning_async._learning import LearningPolicy
 from route_planning_async._limits import Category, RateLimits, Rule
@@ -174,7 +176,7 @@ __all__ = [
     "DriverInput",
     "DriverUpdate",
     "DriverUpdateFields",
-    "DuplicateStop",
+    "DuplicateRow",
     "ErrorCode",
     "Eta",
     "EtaNullReason",
@@ -228,7 +230,7 @@ __all__ = [
     "RateLimits",
     "Recipient",
     "RecipientInput",
-    "RejectedStop",
+    "RejectedRow",
     "ReoptimizationType",
     "Request",
     "RequestTimeoutError",
@@ -274,3 +276,13 @@ __all__ = [
     "WeightUnit",
     "__version__",
 ]
+
+if TYPE_CHECKING:
+    # Deprecated names, kept for one release (``_deprecated.py``); at run time
+    # ``__getattr__`` gives them with a DeprecationWarning.
+    RejectedStop = RejectedRow
+    DuplicateStop = DuplicateRow
+else:
+
+    def __getattr__(name: str) -> Any:
+        return renamed(__name__, globals(), name)

@@ -16,7 +16,7 @@ import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from importlib import metadata
-from typing import Any, Literal
+from typing import Any, Literal, Protocol
 
 import attrs
 
@@ -31,6 +31,7 @@ from route_planning_async._errors import (
 from route_planning_async._limits import Category
 
 __all__ = [
+    "AttemptHooks",
     "AuthScheme",
     "Endpoint",
     "Request",
@@ -51,6 +52,21 @@ JSON_CONTENT_TYPE = "application/json"
 # Request and Response are built once per call; slotted classes that are not
 # frozen store their fields several times faster than frozen ones. Nothing
 # changes them after they are built (a retry sends the same Request again).
+
+
+class AttemptHooks(Protocol):
+    """What a caller is told of each attempt of its request (the bulk importer, of its batches).
+
+    Called as an attempt is handed to the transport (up to then the service cannot
+    have seen the request), and :meth:`attempt_ended` as that attempt ends,
+    answered or not (a retry then waits for capacity again).
+    """
+
+    def __call__(self) -> None:
+        """An attempt is handed to the transport."""
+
+    def attempt_ended(self) -> None:
+        """The attempt ended: answered, failed or cancelled."""
 
 
 @fields_documented(title="Attributes")
@@ -156,7 +172,8 @@ class Endpoint:
     ) -> Request:
         """Build the request. Path values must already have been checked by ``_ids``."""
         if self.sends_body == (json is _NO_BODY):
-            raise AssertionError(f"{self.name}: body given to {self.method} {self.template}")
+            wrong = "no body given to" if self.sends_body else "a body given to"
+            raise AssertionError(f"{self.name}: {wrong} {self.method} {self.template}")
         return Request(
             self.method,
             self.template.format_map(path or {}),

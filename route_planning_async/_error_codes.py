@@ -5,7 +5,8 @@ class of the tree (``_errors.py``) where a caller would act differently.
 
 One enum holds the codes of every API version. Most codes are the same in
 every version; the few that only some versions send are listed once, in
-``_ONLY_IN``, and :meth:`ErrorCode.for_version` gives one version's codes.
+``_ONLY_IN``, and :meth:`ErrorCode.for_version` gives one version's codes. The
+versions are the registry's (``_versions.py``); a name it does not list is refused.
 """
 
 from __future__ import annotations
@@ -13,10 +14,9 @@ from __future__ import annotations
 import enum
 from collections.abc import Mapping
 
-__all__ = ["API_VERSIONS", "ErrorCode"]
+from route_planning_async._versions import API_VERSIONS, V0_2B, V1, api_version
 
-API_VERSIONS = ("v0.2b", "v1")
-"""The API versions the library speaks, as the service names them."""
+__all__ = ["ErrorCode"]
 
 
 class ErrorCode(enum.StrEnum):
@@ -88,14 +88,13 @@ class ErrorCode(enum.StrEnum):
 
     @classmethod
     def for_version(cls, version: str) -> frozenset[ErrorCode]:
-        """The codes one API version's schema names (``"v0.2b"`` or ``"v1"``).
+        """The codes one API version's schema names (``"v0.2b"``, ``"v1"``).
 
         Raises:
-            ValueError: ``version`` is not one of :data:`API_VERSIONS`.
+            ValueError: ``version`` is not a registered version (the message names them).
         """
-        if version not in API_VERSIONS:
-            raise ValueError(f"unknown API version {version!r}; expected one of {', '.join(API_VERSIONS)}")
-        return frozenset(code for code in cls if version in code.versions)
+        name = api_version(version).name
+        return frozenset(code for code in cls if name in code.versions)
 
     @classmethod
     def parse(cls, code: str | None, version: str | None = None) -> ErrorCode | None:
@@ -104,7 +103,12 @@ class ErrorCode(enum.StrEnum):
         Args:
             code: The error body's ``code``.
             version: The API version that answered; None accepts a code of any version.
+
+        Raises:
+            ValueError: ``version`` is not a registered version (the message names them).
         """
+        if version is not None:
+            api_version(version)
         if code is None:
             return None
         try:
@@ -118,13 +122,13 @@ _EVERY_VERSION = frozenset(API_VERSIONS)
 
 _ONLY_IN: Mapping[str, frozenset[str]] = {
     # v1 dropped the main depot lookup; its stop endpoints check the stop's service.
-    ErrorCode.MAIN_DEPOT_NOT_FOUND: frozenset({"v0.2b"}),
-    ErrorCode.OPERATING_AREA_MISSING_COORDINATES: frozenset({"v1"}),
-    ErrorCode.OPERATING_AREA_VIOLATION: frozenset({"v1"}),
-    ErrorCode.SERVICE_ACTIVITY_NOT_SUPPORTED: frozenset({"v1"}),
-    ErrorCode.SERVICE_NOT_AVAILABLE_AT_DEPOT: frozenset({"v1"}),
-    ErrorCode.SERVICE_OFFERING_NOT_FOUND: frozenset({"v1"}),
-    ErrorCode.SLA_START_NOT_CLEARABLE: frozenset({"v1"}),
+    ErrorCode.MAIN_DEPOT_NOT_FOUND: frozenset({V0_2B.name}),
+    ErrorCode.OPERATING_AREA_MISSING_COORDINATES: frozenset({V1.name}),
+    ErrorCode.OPERATING_AREA_VIOLATION: frozenset({V1.name}),
+    ErrorCode.SERVICE_ACTIVITY_NOT_SUPPORTED: frozenset({V1.name}),
+    ErrorCode.SERVICE_NOT_AVAILABLE_AT_DEPOT: frozenset({V1.name}),
+    ErrorCode.SERVICE_OFFERING_NOT_FOUND: frozenset({V1.name}),
+    ErrorCode.SLA_START_NOT_CLEARABLE: frozenset({V1.name}),
 }
 """The codes that not every version names, with the versions that do; every other
 code is in every version."""

@@ -20,6 +20,7 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack, cast
 import attrs
 
 from route_planning_async._converter import camel_case
+from route_planning_async._core import AttemptHooks
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import PlanNotWritableError, RoutePlanningError
 from route_planning_async._import import (
@@ -189,7 +190,7 @@ class PlanStopsTarget(_StopRows):
     def check(self, item: Any, field: str) -> None:
         """Every valid stop input is accepted."""
 
-    async def send(self, batch: list[Any], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[Any], on_sent: AttemptHooks) -> BatchAnswer:
         request = self.stops._import_request(self.plan_id, batch)
         return _stop_answer(await self.stops._fetch(request, ImportResult, on_sent))
 
@@ -227,7 +228,7 @@ class UnassignedStopsTarget(_StopRows):
     def check(self, item: Any, field: str) -> None:
         self.check_item(item, field)
 
-    async def send(self, batch: list[Any], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[Any], on_sent: AttemptHooks) -> BatchAnswer:
         request = self.unassigned_stops._import_request(batch, self.depot)
         return _stop_answer(await self.unassigned_stops._fetch(request, ImportResult, on_sent))
 
@@ -310,7 +311,7 @@ class LivePlanStopsTarget(_StopRows):
     def check(self, item: Any, field: str) -> None:
         """Every valid stop input is accepted."""
 
-    async def send(self, batch: list[Any], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[Any], on_sent: AttemptHooks) -> BatchAnswer:
         request = self.stops._live_import_request(self.plan_id, batch)
         result = await self.stops._fetch(request, LiveImportResult, on_sent)
         self.answers.append(result.pending)
@@ -479,7 +480,7 @@ class DriversTarget:
     def weight(self, size: int) -> int:
         return 1
 
-    async def send(self, batch: list[DriverInput], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[DriverInput], on_sent: AttemptHooks) -> BatchAnswer:
         result = await self.drivers._fetch(self.drivers._import_request(batch), DriverImportResult, on_sent)
         return BatchAnswer(
             created=result.success,

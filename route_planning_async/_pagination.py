@@ -18,7 +18,7 @@ This room knows no API version: the version's namespace hands in the list's
 endpoint (a :class:`ListEndpoint`, whose ``max_page_size`` bounds a page), how
 its filter names are spelt on the wire, and how its items are decoded
 (the version's ``_endpoints.py`` and ``_converter.py``; the namespaces'
-``_paginate`` in ``_client/_resource.py`` does this).
+``_paginate`` in ``_client/_namespace.py`` does this).
 """
 
 from __future__ import annotations

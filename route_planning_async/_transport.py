@@ -11,6 +11,7 @@ when the request cannot have left (the connection was never made).
 from __future__ import annotations
 
 import base64
+import copy
 import ssl
 from collections.abc import Mapping
 from typing import Any, Protocol
@@ -77,10 +78,20 @@ class AiohttpTransport:
         # in ``headers`` or in the session's own default headers).
         self._secrets = _secret_forms(headers.get("Authorization") or session.headers.get("Authorization"))
 
-    async def send(
-        self, request: Request, *, client_timeout: aiohttp.ClientTimeout | None = None
-    ) -> Response:
-        """Send ``request`` and read the whole answer; ``client_timeout`` replaces the default for it."""
+    def with_timeout(self, timeout: aiohttp.ClientTimeout) -> AiohttpTransport:
+        """A transport on the same session whose requests are bounded by ``timeout`` instead.
+
+        For a client's view with another ``timeout`` (``with_options``): a per-request
+        timeout replaces the session's default, which may be shorter.
+        """
+        bounded = copy.copy(self)
+        bounded._options = {**self._options, "timeout": timeout}
+        bounded._body_options = {**self._body_options, "timeout": timeout}
+        bounded._action_options = {**self._action_options, "timeout": timeout}
+        return bounded
+
+    async def send(self, request: Request) -> Response:
+        """Send ``request`` and read the whole answer."""
         url = request.url(self._base_url)
         # Action calls without a body send neither a body nor a Content-Type
         # (contract, General conventions).
@@ -90,8 +101,6 @@ class AiohttpTransport:
             options = self._action_options
         else:
             options = self._options
-        if client_timeout is not None:
-            options = {**options, "timeout": client_timeout}
         if request.query:
             options = {**options, "params": request.query}
         try:

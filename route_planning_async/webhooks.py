@@ -43,7 +43,6 @@ import enum
 import functools
 import hashlib
 import hmac
-import importlib
 import json
 import logging
 import sys
@@ -54,6 +53,7 @@ import attrs
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import DecodeError, RoutePlanningError
+from route_planning_async._versions import API_VERSIONS, api_version
 
 if TYPE_CHECKING:
     from aiohttp import web
@@ -292,13 +292,9 @@ def parse_event(body: bytes) -> WebhookEvent:
     )
 
 
-_VERSION_PACKAGES: Final = {"v0.2b": "route_planning_async.v0_2b", "v1": "route_planning_async.v1"}
-"""Where each API version's models and converter live, imported at its first event."""
-
-
 @attrs.frozen
 class _Decoder:
-    """One version's stop models and the converter function that makes them."""
+    """One version's stop models and the decoder that makes them."""
 
     stop: type[Any]
     unassigned_stop: type[Any]
@@ -307,13 +303,13 @@ class _Decoder:
 
 @functools.cache
 def _decoder(version: str) -> _Decoder | None:
-    """The models of the version an event names (``v1`` or ``1``); None for an unknown one."""
-    package = _VERSION_PACKAGES.get(version if version.startswith("v") else f"v{version}")
-    if package is None:
+    """The models of the registered version an event names (``v1`` or ``1``); None for another."""
+    try:
+        registered = api_version(version if version.startswith("v") else f"v{version}")
+    except ValueError:
         return None
-    models = importlib.import_module(f"{package}._models")
-    converter = importlib.import_module(f"{package}._converter")
-    return _Decoder(models.Stop, models.UnassignedStop, converter.structure)
+    models = registered.module("_models")
+    return _Decoder(models.Stop, models.UnassignedStop, registered.decoder().structure)
 
 
 def _data(kind: str, version: str, data: Any) -> EventStop | dict[str, Any] | None:
@@ -323,7 +319,7 @@ def _data(kind: str, version: str, data: Any) -> EventStop | dict[str, Any] | No
         raise InvalidEventError("the event's 'data' is not a JSON object")
     decoder = _decoder(version)
     if decoder is None:
-        logger.debug("an event of version %r keeps its data as JSON", version)
+        logger.debug("an event of version %r (not one of %s) keeps its data as JSON", version, API_VERSIONS)
         return data
     model: type[Any] | None = None
     stop_id = data.get("id")

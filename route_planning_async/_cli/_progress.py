@@ -259,7 +259,7 @@ def never_sent(report: ImportReport[Any]) -> set[int]:
 
 
 def _outcome(report: ImportReport[Any], interrupted: bool) -> ImportOutcome:
-    reasons: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
+    reasons: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected}
     for failed in report.failed_batches:
         if failed.outcome == Outcome.UNKNOWN:
             # The service may have created these (an ambiguous failure without an
@@ -270,7 +270,7 @@ def _outcome(report: ImportReport[Any], interrupted: bool) -> ImportOutcome:
         reasons.update(dict.fromkeys(failed.positions, reason))
     outcomes: list[tuple[str | None, str | None]] = []
     for position in range(report.total):
-        stop_id = report.stop_id(position)
+        stop_id = report.id_of(position)
         outcomes.append(
             (stop_id, None) if stop_id is not None else (None, reasons.get(position, "not created"))
         )
@@ -290,7 +290,7 @@ def import_summary(client: AnyClient, report: ImportReport[Any]) -> dict[str, An
     return {
         "created": report.created,
         "skipped": report.skipped,
-        "rejected": report.rejected,
+        "rejected": len(report.rejected),
         "not_created": report.not_created - not_sent,
         "not_sent": not_sent,
         "unknown": report.unknown,

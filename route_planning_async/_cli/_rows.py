@@ -172,7 +172,7 @@ def parse_rows(table: RowFile, parse: Callable[[Mapping[str, str]], T]) -> list[
 def import_outcomes(report: ImportReport[Any], count: int) -> list[tuple[Outcome, str | None]]:
     """The outcome of each position of an import, with the new id (created) or why not (else;
     None for a row skipped as already there)."""
-    errors: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected_stops}
+    errors: dict[int, str] = {rejected.position: rejected.message for rejected in report.rejected}
     for batch in report.failed_batches:
         for position in batch.positions:
             errors[position] = f"{batch.outcome.value}: {batch.error}"
@@ -180,7 +180,7 @@ def import_outcomes(report: ImportReport[Any], count: int) -> list[tuple[Outcome
     for position in range(count):
         outcome = report.outcome(position)
         if outcome is Outcome.CREATED:
-            result.append((outcome, report.stop_id(position)))
+            result.append((outcome, report.id_of(position)))
         elif outcome is Outcome.SKIPPED:
             result.append((outcome, None))
         else:

@@ -1,8 +1,9 @@
 """``--api-version``: which version of the service the commands speak, and its client.
 
-The one place that maps a version's name to its client class (and so to its
-namespaces, models and inputs); the rest of the tool asks this room. A
-version's package is imported only when a command uses it.
+The versions are the library's registry (``route_planning_async/_versions.py``):
+this room finds a version's client class (and so its namespaces, models and
+inputs) in the package the registry names; the rest of the tool asks this room.
+A version's package is imported only when a command uses it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 import attrs
 
 from route_planning_async._cli._errors import InputError
-from route_planning_async._error_codes import API_VERSIONS
+from route_planning_async._versions import API_VERSIONS, V0_2B, ApiVersion, api_version
 
 if TYPE_CHECKING:
     from route_planning_async import RoutePlanningClient as V0_2bClient
@@ -37,21 +38,25 @@ __all__ = [
 
 API_VERSION_ENV: Final = "ROUTE_PLANNING_API_VERSION"
 """The environment variable ``--api-version`` reads."""
-DEFAULT_API_VERSION: Final = "v0.2b"
+DEFAULT_API_VERSION: Final = V0_2B.name
 """The version the commands speak unless told otherwise."""
 
 
 def client_class(version: str) -> type[AnyClient]:
-    """The client class of ``version`` (``v0.2b`` or ``v1``), its package imported now."""
-    if version == "v1":
-        from route_planning_async.v1 import RoutePlanningClient as V1Client
+    """The client class of ``version`` (``v0.2b`` or ``v1``), its package imported now.
 
-        return V1Client
-    if version == "v0.2b":
-        from route_planning_async import RoutePlanningClient as V0_2bClient
+    Raises:
+        InputError: No such version is registered.
+    """
+    client: type[AnyClient] = _registered(version).module().RoutePlanningClient
+    return client
 
-        return V0_2bClient
-    raise InputError(f"--api-version {version!r}: expected one of {', '.join(API_VERSIONS)}")
+
+def _registered(version: str) -> ApiVersion:
+    try:
+        return api_version(version)
+    except ValueError as exc:
+        raise InputError(f"--api-version: {exc}") from None
 
 
 def require_version(version: str, needed: str, what: str) -> None:
@@ -103,14 +108,13 @@ class StopInputs:
 
 
 def stop_inputs(version: str) -> StopInputs:
-    """The stop input classes of ``version``, its package imported now."""
-    if version == "v1":
-        from route_planning_async import v1
+    """The stop input classes of ``version``, its package imported now.
 
-        return StopInputs(v1.StopInput, v1.OrderInfoInput)
-    from route_planning_async import OrderInfoInput, StopInput
-
-    return StopInputs(StopInput, OrderInfoInput)
+    Raises:
+        InputError: No such version is registered.
+    """
+    inputs = _registered(version).module()
+    return StopInputs(inputs.StopInput, inputs.OrderInfoInput)
 
 
 def check_base_url(base_url: str | None, version: str) -> None:

@@ -3,31 +3,31 @@
 - ``_base.py``: :class:`BaseClient`, the session, transport and scheduler, and
   the one seam every request passes (``_send`` / ``_execute``);
 - ``_settings.py``: the settings (:class:`ClientSettings`) and their checks;
-- ``_resource.py``: :class:`Resource`, the base class of every namespace
-  (:class:`TableResource` with a version's :class:`VersionTable`),
-  :class:`ClientCalls`, what a namespace needs of its client, and the checks
-  every version's methods share (:func:`checked`, :func:`update_body`,
+- ``_namespace.py``: :class:`Namespace`, the base class of every namespace
+  (sending through a version's :class:`VersionTable`), :class:`ClientCalls`,
+  what a namespace needs of its client, and the checks every version's methods
+  share (:func:`checked`, :func:`update_body`, :func:`plan_path`,
   :func:`stop_path`);
-- ``_raw.py``: :class:`RawResource`, ``client.raw`` of every version (any
+- ``_raw.py``: :class:`RawNamespace`, ``client.raw`` of every version (any
   endpoint, answered undecoded).
 
 A version's client subclasses :class:`BaseClient`, in the version's package.
 """
 
 from route_planning_async._client._base import BaseClient
-from route_planning_async._client._raw import Query, RawResource
-from route_planning_async._client._resource import (
+from route_planning_async._client._namespace import (
     NOT_UPDATABLE,
     ClientCalls,
-    Resource,
+    Namespace,
     SerializedIdCalls,
-    TableResource,
     VersionTable,
     by_serialized_id,
     checked,
+    plan_path,
     stop_path,
     update_body,
 )
+from route_planning_async._client._raw import Query, RawNamespace
 from route_planning_async._client._settings import (
     API_KEY_ENV,
     BASE_URL_ENV,
@@ -45,14 +45,14 @@ __all__ = [
     "BaseClient",
     "ClientCalls",
     "ClientSettings",
+    "Namespace",
     "Query",
-    "RawResource",
-    "Resource",
+    "RawNamespace",
     "SerializedIdCalls",
-    "TableResource",
     "VersionTable",
     "by_serialized_id",
     "checked",
+    "plan_path",
     "stop_path",
     "update_body",
 ]

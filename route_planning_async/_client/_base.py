@@ -17,7 +17,7 @@ import asyncio
 import copy
 import os
 import ssl
-from collections.abc import Callable, Coroutine, Mapping
+from collections.abc import Coroutine, Mapping
 from types import TracebackType
 from typing import Any, ClassVar, Self, TypeVar, Unpack, cast
 
@@ -35,7 +35,7 @@ from route_planning_async._client._settings import (
     limits_from_environment,
     ssl_from_environment,
 )
-from route_planning_async._core import Request, Response, auth_header, decode, user_agent
+from route_planning_async._core import AttemptHooks, Request, Response, auth_header, decode, user_agent
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
 from route_planning_async._limits import RateLimits
@@ -113,6 +113,9 @@ class BaseClient(abc.ABC):
         self._trace_configs = list(trace_configs)
         self._session: aiohttp.ClientSession | None = None
         self._transport: Transport | None = None
+        # The transport the client made on an aiohttp session (None for one given
+        # as transport=): a view's timeout is then handed to aiohttp per request.
+        self._made_transport: AiohttpTransport | None = None
         self._entered = False
         if rate_limits is None:
             rate_limits = limits_from_environment()
@@ -251,10 +254,13 @@ class BaseClient(abc.ABC):
             # connection turns out to be closed. The service would then see a
             # request the scheduler never counted, so that retry is left to the
             # scheduler, which counts every attempt. (A borrowed session keeps
-            # its owner's setting.)
+            # its owner's setting.) aiohttp has no public switch for it
+            # (aio-libs/aiohttp#10790); this attribute exists from aiohttp 3.11,
+            # the floor pyproject.toml declares, and tests/unit/test_transport.py
+            # fails on a version where it does nothing.
             session._retry_connection = False
         self._session = session
-        self._transport = transport
+        self._transport = self._made_transport = transport
         return self
 
     async def __aexit__(
@@ -272,25 +278,25 @@ class BaseClient(abc.ABC):
         """
         if self._owner is not self:
             return
-        session, self._session, self._transport = self._session, None, None
+        session, self._session, self._transport, self._made_transport = self._session, None, None, None
         await self._scheduler.aclose()
         if session is not None and session is not self._borrowed_session:
             await session.close()
 
-    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any:
+    async def _execute(self, request: Request, *, on_sent: AttemptHooks | None = None) -> Any:
         """Send ``request`` through the scheduler and return its decoded JSON data.
 
-        ``on_sent`` is called whenever an attempt is handed to the transport: up
-        to then the service cannot have seen the request (the bulk importer
-        tells a batch that never left from one that may have been applied).
-        When it has an ``attempt_ended()`` method, that is called as each
-        attempt ends (the importer times its waits for capacity by the two).
+        ``on_sent`` is told of each attempt: called as it is handed to the
+        transport (up to then the service cannot have seen the request: the bulk
+        importer tells a batch that never left from one that may have been
+        applied), and its ``attempt_ended()`` as it ends (the importer times its
+        waits for capacity by the two).
         """
         response = await self._send(request, on_sent=on_sent)
         return decode(request, response, base_url=self._base_url)
 
     def _send(
-        self, request: Request, *, on_sent: Callable[[], None] | None = None
+        self, request: Request, *, on_sent: AttemptHooks | None = None
     ) -> Coroutine[Any, Any, Response]:
         """Send ``request`` through the scheduler and return the final answer, whatever its status.
 
@@ -314,13 +320,9 @@ class BaseClient(abc.ABC):
         seconds = self._call_timeout
         if isinstance(seconds, UnsetType):
             return transport.send
-        if isinstance(transport, AiohttpTransport):
-            timeout = aiohttp.ClientTimeout(total=seconds)
-
-            async def send_with_timeout(request: Request) -> Response:
-                return await transport.send(request, client_timeout=timeout)
-
-            return send_with_timeout
+        made = self._owner._made_transport
+        if made is not None:
+            return made.with_timeout(aiohttp.ClientTimeout(total=seconds)).send
         if seconds is None:
             return transport.send
         base_url = self._base_url
@@ -342,18 +344,14 @@ class BaseClient(abc.ABC):
         return send_within
 
 
-def _announcing(send: Send, on_sent: Callable[[], None]) -> Send:
-    """``send``, calling ``on_sent`` as each attempt is handed to it (and its ``attempt_ended``, if
-    it has one, as each attempt ends)."""
-    ended: Callable[[], None] | None = getattr(on_sent, "attempt_ended", None)
+def _announcing(send: Send, on_sent: AttemptHooks) -> Send:
+    """``send``, telling ``on_sent`` of each attempt as it is handed to it and as it ends."""
 
     async def announced(request: Request) -> Response:
         on_sent()
-        if ended is None:
-            return await send(request)
         try:
             return await send(request)
         finally:
-            ended()
+            on_sent.attempt_ended()
 
     return announced

@@ -1,6 +1,6 @@
 """Any endpoint, answered undecoded (``client.raw`` of every version).
 
-A version's ``client.raw`` is a :class:`RawResource` with the version's
+A version's ``client.raw`` is a :class:`RawNamespace` with the version's
 :class:`~route_planning_async._client.VersionTable`, whose endpoint table gives
 the category of a known method and path.
 """
@@ -16,16 +16,16 @@ from collections.abc import (
 )
 from typing import Any, ClassVar
 
-from route_planning_async._client._resource import ClientCalls, TableResource
+from route_planning_async._client._namespace import ClientCalls, Namespace
 from route_planning_async._core import Endpoint, Request, Response, encode_body, json_problem
 from route_planning_async._errors import ValidationError
 from route_planning_async._limits import Category
 from route_planning_async._validators import UNSET, UnsetType
 
-__all__ = ["Query", "RawResource"]
+__all__ = ["Query", "RawNamespace"]
 
 
-class RawResource(TableResource[ClientCalls]):
+class RawNamespace(Namespace[ClientCalls]):
     """Any endpoint, answered as the HTTP response itself (``client.raw``).
 
     For what the models do not show: the status and headers of an answer, a

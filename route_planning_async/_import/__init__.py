@@ -11,13 +11,13 @@ from route_planning_async._import._options import ImportOptions, ImportSettings,
 from route_planning_async._import._report import (
     PENDING,
     BatchOutcomes,
-    DuplicateStop,
+    DuplicateRow,
     FailedBatch,
     ImportProgress,
     ImportReport,
     Outcome,
     ProgressCallback,
-    RejectedStop,
+    RejectedRow,
 )
 from route_planning_async._import._target import BatchAnswer, ImportTarget, Listing, Refusal, RowKind
 
@@ -25,7 +25,7 @@ __all__ = [
     "PENDING",
     "BatchAnswer",
     "BatchOutcomes",
-    "DuplicateStop",
+    "DuplicateRow",
     "FailedBatch",
     "ImportOptions",
     "ImportProgress",
@@ -36,7 +36,7 @@ __all__ = [
     "Outcome",
     "ProgressCallback",
     "Refusal",
-    "RejectedStop",
+    "RejectedRow",
     "RowKind",
     "options_documented",
     "run_import",

@@ -31,7 +31,7 @@ import contextlib
 from typing import Final, Generic, TypeVar
 
 from route_planning_async._errors import RoutePlanningError, ServerError, TransportError
-from route_planning_async._import._report import DuplicateStop, Outcome
+from route_planning_async._import._report import DuplicateRow, Outcome
 from route_planning_async._import._state import BatchRun, RunParts
 
 __all__ = ["Reconciler"]
@@ -255,7 +255,7 @@ class Reconciler(Generic[T]):
             # before it: found now, it is created (and its refusal dropped).
             outcome = report.outcome(position)
             if outcome is Outcome.CREATED:
-                kept = report.stop_id(position) if report.keep_ids else None
+                kept = report.id_of(position) if report.keep_ids else None
                 extras = [i for i in answer if i != kept] if kept is not None else answer[1:]
                 if kept is None and answer:
                     kept = answer[0]
@@ -279,4 +279,4 @@ class Reconciler(Generic[T]):
                 deleted = True
             except RoutePlanningError as exc:
                 error = exc
-        self._report.duplicates.append(DuplicateStop(position, kept, tuple(extras), deleted, error))
+        self._report.duplicates.append(DuplicateRow(position, kept, tuple(extras), deleted, error))

@@ -12,7 +12,7 @@ Every input position ends with exactly one outcome:
     created one.
 ``rejected``
     The service refused this row inside a 200 answer (a ``failed`` entry); its
-    message and the input are in :attr:`ImportReport.rejected_stops`.
+    message and the input are in :attr:`ImportReport.rejected`.
 ``not_created``
     Its batch failed as a whole (a 4xx, a 429 after the scheduler's retries, a
     connection never made, or a reconciliation that found it absent after the
@@ -43,19 +43,20 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
+from route_planning_async._deprecated import FailedBatchAliases, ImportReportAliases, RejectedRowAliases
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._scheduler import Clock
 
 __all__ = [
     "PENDING",
     "BatchOutcomes",
-    "DuplicateStop",
+    "DuplicateRow",
     "FailedBatch",
     "ImportProgress",
     "ImportReport",
     "Outcome",
     "ProgressCallback",
-    "RejectedStop",
+    "RejectedRow",
 ]
 
 T = TypeVar("T")
@@ -68,11 +69,11 @@ class Outcome(enum.StrEnum):
     """What became of one input position."""
 
     CREATED = "created"
-    """The stop exists on the service."""
+    """The row's item exists on the service."""
     REJECTED = "rejected"
-    """The service refused this stop; see :attr:`ImportReport.rejected_stops`."""
+    """The service refused this row; see :attr:`ImportReport.rejected`."""
     NOT_CREATED = "not_created"
-    """Its batch failed as a whole and the stop does not exist; safe to resend."""
+    """Its batch failed as a whole and the row's item does not exist; safe to resend."""
     UNKNOWN = "unknown"
     """It may or may not exist; look it up before resending."""
     SKIPPED = "skipped"
@@ -93,24 +94,24 @@ PENDING = ord("p")
 
 @fields_documented(title="Attributes")
 @attrs.frozen
-class RejectedStop(Generic[T]):
-    """A stop the service refused inside a successful batch answer."""
+class RejectedRow(RejectedRowAliases, Generic[T]):
+    """A row the service refused inside a successful batch answer."""
 
     position: int = attrs.field(metadata=described("Its position in the input (0-based)."))
-    stop: T = attrs.field(metadata=described("The input, to fix and send again."))
+    input: T = attrs.field(metadata=described("The input, to fix and send again."))
     message: str = attrs.field(metadata=described("The service's message."))
 
 
 @fields_documented(title="Attributes")
 @attrs.frozen
-class FailedBatch(Generic[T]):
-    """Stops of one batch whose outcome is ``not_created`` or ``unknown``."""
+class FailedBatch(FailedBatchAliases, Generic[T]):
+    """Rows of one batch whose outcome is ``not_created`` or ``unknown``."""
 
     outcome: Outcome = attrs.field(
         metadata=described(":attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`.")
     )
     positions: tuple[int, ...] = attrs.field(metadata=described("Their positions in the input, in order."))
-    stops: tuple[T, ...] = attrs.field(metadata=described("The inputs, in the same order as ``positions``."))
+    inputs: tuple[T, ...] = attrs.field(metadata=described("The inputs, in the same order as ``positions``."))
     error: BaseException = attrs.field(
         metadata=described(
             "Why: the API or transport error, a ``CancelledError``, or the reconciliation problem."
@@ -119,21 +120,21 @@ class FailedBatch(Generic[T]):
 
     def items(self) -> Iterator[tuple[int, T]]:
         """``(position, input)`` pairs."""
-        return zip(self.positions, self.stops, strict=True)
+        return zip(self.positions, self.inputs, strict=True)
 
 
 @fields_documented(title="Attributes")
 @attrs.frozen
-class DuplicateStop:
+class DuplicateRow:
     """A key found more than once in the collection after a late commit."""
 
     position: int = attrs.field(
-        metadata=described("The input position whose stop was stored more than once.")
+        metadata=described("The input position whose item was stored more than once.")
     )
     kept: str = attrs.field(
         metadata=described("The id the report gives for that position (the one that remains).")
     )
-    extra_ids: tuple[str, ...] = attrs.field(metadata=described("The other stops carrying the same key."))
+    extra_ids: tuple[str, ...] = attrs.field(metadata=described("The other items carrying the same key."))
     deleted: bool = attrs.field(
         metadata=described("True when ``dedupe=True`` deleted every one of ``extra_ids``.")
     )
@@ -156,12 +157,12 @@ class BatchOutcomes:
         self.ids: list[str] | None = [""] * size if keep_ids else None
         self.packed_ids: str | None = None
 
-    def set_id(self, offset: int, stop_id: str, prefix: str) -> None:
+    def set_id(self, offset: int, item_id: str, prefix: str) -> None:
         if self.ids is not None:
-            self.ids[offset] = stop_id
+            self.ids[offset] = item_id
         elif self.packed_ids is not None:
             ids = self.packed_ids.split("\n")
-            ids[offset] = _shorten(stop_id, prefix)
+            ids[offset] = _shorten(item_id, prefix)
             self.packed_ids = "\n".join(ids)
 
     def id_at(self, offset: int) -> str:
@@ -172,19 +173,19 @@ class BatchOutcomes:
         return self.packed_ids.split("\n")[offset]
 
     def pack(self, prefix: str) -> None:
-        # One string per 100 stops instead of 100 string objects: 1,000,000
+        # One string per 100 rows instead of 100 string objects: 1,000,000
         # created ids cost tens of megabytes, not hundreds.
         if self.ids is not None:
             self.packed_ids = "\n".join(_shorten(i, prefix) for i in self.ids)
             self.ids = None
 
 
-def _shorten(stop_id: str, prefix: str) -> str:
-    if not stop_id:
+def _shorten(item_id: str, prefix: str) -> str:
+    if not item_id:
         return ""
     # Ids are 1-50 of [A-Za-z0-9_-] (contract, General conventions), so "!" can
     # mark an id that does not start with the expected prefix.
-    return stop_id[len(prefix) :] if stop_id.startswith(prefix) else "!" + stop_id
+    return item_id[len(prefix) :] if item_id.startswith(prefix) else "!" + item_id
 
 
 def _expand(short: str, prefix: str) -> str:
@@ -193,21 +194,21 @@ def _expand(short: str, prefix: str) -> str:
     return short[1:] if short.startswith("!") else prefix + short
 
 
-class ImportReport(Generic[T]):
+class ImportReport(ImportReportAliases, Generic[T]):
     """Every input position and its :class:`Outcome`; counts, time and throughput.
 
-    Failures are kept in full (:attr:`rejected_stops`, :attr:`failed_batches`);
-    created stops only as counts and, unless ``keep_ids=False``, their ids packed
-    one string per batch, so the report stays small for millions of stops.
+    Failures are kept in full (:attr:`rejected`, :attr:`failed_batches`);
+    created items only as counts and, unless ``keep_ids=False``, their ids packed
+    one string per batch, so the report stays small for millions of rows.
     """
 
     def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool, clock: Clock) -> None:
         """Made by the importer (``import_many``); not meant to be built by hand.
 
         Args:
-            id_prefix: What the packed ids are completed with (``plans/<id>/stops/``, ...).
+            id_prefix: What the packed ids are completed with (the collection's path, ``drivers/``, ...).
             batch_size: The import's batch size (positions map to batches by it).
-            keep_ids: Whether the ids of created stops are kept.
+            keep_ids: Whether the ids of created items are kept.
             clock: The import's clock, which :attr:`elapsed` is measured with.
         """
         self._id_prefix = id_prefix
@@ -217,27 +218,27 @@ class ImportReport(Generic[T]):
         self._started = clock.now()
         self._finished: float | None = None
         self.keep_ids = keep_ids
-        """Whether the ids of created stops were kept."""
+        """Whether the ids of created items were kept."""
         self.total = 0
         """Input positions read: every position below it has an outcome."""
         self.created = 0
-        """Stops created."""
-        self.rejected = 0
-        """Stops refused by the service (``rejected``)."""
+        """Rows created."""
         self.not_created = 0
-        """Stops of batches that failed as a whole (``not_created``)."""
+        """Rows of batches that failed as a whole (``not_created``)."""
         self.unknown = 0
-        """Stops whose outcome is unknown."""
+        """Rows whose outcome is unknown."""
         self.skipped = 0
-        """Stops already in the collection, not sent (``skip_existing=True``)."""
-        self.rejected_stops: list[RejectedStop[T]] = []
-        """Every rejected stop, with the service's message."""
+        """Rows already in the collection, not sent (``skip_existing=True``)."""
+        self.rejected: list[RejectedRow[T]] = []
+        """Every row the service refused (``rejected``; ``len()`` counts them), with its
+        position, input and the service's message."""
         self.failed_batches: list[FailedBatch[T]] = []
         """Every batch (or part of one) that is ``not_created`` or ``unknown``, with its inputs."""
         self.unattributed_ids: list[str] = []
         """Created ids that an answer gave but that could not be tied to an input."""
-        self.duplicates: list[DuplicateStop] = []
-        """Stops found stored twice after a late commit (and deleted with ``dedupe=True``)."""
+        self.duplicates: list[DuplicateRow] = []
+        """Rows whose item was found stored twice after a late commit (and deleted with
+        ``dedupe=True``)."""
         self.stopped: str | None = None
         """Why the import stopped sending early (deadline, breaker, stop request); None otherwise."""
         self._waiting = 0
@@ -246,7 +247,7 @@ class ImportReport(Generic[T]):
 
     def __repr__(self) -> str:
         return (
-            f"<ImportReport total={self.total} created={self.created} rejected={self.rejected} "
+            f"<ImportReport total={self.total} created={self.created} rejected={len(self.rejected)} "
             f"not_created={self.not_created} unknown={self.unknown} skipped={self.skipped} "
             f"elapsed={self.elapsed:.1f}s>"
         )
@@ -254,12 +255,12 @@ class ImportReport(Generic[T]):
     @property
     def done(self) -> int:
         """Positions with a final outcome."""
-        return self.created + self.rejected + self.not_created + self.unknown + self.skipped
+        return self.created + len(self.rejected) + self.not_created + self.unknown + self.skipped
 
     @property
     def failed(self) -> int:
-        """Stops known not to exist: ``rejected`` plus ``not_created``."""
-        return self.rejected + self.not_created
+        """Rows known not to exist: ``rejected`` plus ``not_created``."""
+        return len(self.rejected) + self.not_created
 
     @property
     def ok(self) -> bool:
@@ -286,7 +287,7 @@ class ImportReport(Generic[T]):
 
     @property
     def throughput(self) -> float:
-        """Stops created per second."""
+        """Rows created per second."""
         elapsed = self.elapsed
         return self.created / elapsed if elapsed > 0 else 0.0
 
@@ -309,14 +310,14 @@ class ImportReport(Generic[T]):
             raise LookupError(f"position {position} has no outcome yet")
         return _OUTCOME_OF_CODE[code]
 
-    def stop_id(self, position: int) -> str | None:
-        """The id of the stop created for one input row.
+    def id_of(self, position: int) -> str | None:
+        """The id of the item created for one input row (or found, when it was skipped).
 
         Args:
             position: The row's position in the input, from 0.
 
         Returns:
-            The stop's id; None when it was not created.
+            The item's id; None when it was neither created nor skipped.
 
         Raises:
             LookupError: The report was made with ``keep_ids=False``.
@@ -326,11 +327,11 @@ class ImportReport(Generic[T]):
         batch, offset = self._locate(position)
         if batch.codes[offset] not in (_CODE[Outcome.CREATED], _CODE[Outcome.SKIPPED]):
             return None
-        stop_id = batch.id_at(offset)
-        return _expand(stop_id, self._id_prefix) if batch.ids is None else stop_id
+        item_id = batch.id_at(offset)
+        return _expand(item_id, self._id_prefix) if batch.ids is None else item_id
 
     def created_ids(self) -> Iterator[tuple[int, str]]:
-        """``(position, stop id)`` of every created stop, in input order (needs ``keep_ids``)."""
+        """``(position, id)`` of every created item, in input order (needs ``keep_ids``)."""
         if not self.keep_ids:
             raise LookupError("the import ran with keep_ids=False: ids were not kept")
         created = _CODE[Outcome.CREATED]
@@ -344,7 +345,7 @@ class ImportReport(Generic[T]):
                     yield batch.start + offset, ids[offset]
 
     def to_resend(self) -> list[tuple[int, T]]:
-        """``(position, input)`` of the stops known not to exist because their batch failed."""
+        """``(position, input)`` of the rows known not to exist because their batch failed."""
         return [
             item
             for failed in self.failed_batches
@@ -353,7 +354,7 @@ class ImportReport(Generic[T]):
         ]
 
     def uncertain(self) -> list[tuple[int, T]]:
-        """``(position, input)`` of the stops whose outcome is unknown."""
+        """``(position, input)`` of the rows whose outcome is unknown."""
         return [
             item
             for failed in self.failed_batches
@@ -381,19 +382,18 @@ class ImportReport(Generic[T]):
         batch.codes[offset] = _CODE[outcome]
         if outcome is Outcome.CREATED:
             self.created += 1
-        elif outcome is Outcome.REJECTED:
-            self.rejected += 1
         elif outcome is Outcome.NOT_CREATED:
             self.not_created += 1
         elif outcome is Outcome.SKIPPED:
             self.skipped += 1
-        else:
+        elif outcome is Outcome.UNKNOWN:
             self.unknown += 1
+        # A rejected row is counted by its entry in ``rejected`` (``_record_rejected``).
         return True
 
     def _count(self, outcome: Outcome, delta: int) -> None:
-        name = "not_created" if outcome is Outcome.NOT_CREATED else outcome.value
-        setattr(self, name, getattr(self, name) + delta)
+        if outcome is not Outcome.REJECTED:  # its entries in ``rejected`` are its count
+            setattr(self, outcome.value, getattr(self, outcome.value) + delta)
 
     def _record_waiting(self, waiting: bool) -> None:
         """One batch begins (``True``) or ends (``False``) waiting for capacity (:attr:`waited`)."""
@@ -409,11 +409,11 @@ class ImportReport(Generic[T]):
         if not self._waiting:
             self._waited += now - self._waiting_since
 
-    def _record_skipped(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
+    def _record_skipped(self, batch: BatchOutcomes, offset: int, item_id: str) -> None:
         if self._set(batch, offset, Outcome.SKIPPED) and batch.ids is not None:
-            batch.ids[offset] = stop_id
+            batch.ids[offset] = item_id
 
-    def _reclassify(self, position: int, outcome: Outcome, stop_id: str = "") -> None:
+    def _reclassify(self, position: int, outcome: Outcome, item_id: str = "") -> None:
         """Change a ``not_created`` or ``unknown`` outcome after a late lookup; a
         ``rejected`` one only to ``created`` (an earlier send was applied late)."""
         batch, offset = self._locate(position)
@@ -422,12 +422,12 @@ class ImportReport(Generic[T]):
         if old is outcome or not (old in (Outcome.NOT_CREATED, Outcome.UNKNOWN) or refused_yet_created):
             return
         if refused_yet_created:
-            self.rejected_stops[:] = [r for r in self.rejected_stops if r.position != position]
+            self.rejected[:] = [r for r in self.rejected if r.position != position]
         batch.codes[offset] = _CODE[outcome]
         self._count(old, -1)
         self._count(outcome, +1)
         if outcome is Outcome.CREATED:
-            batch.set_id(offset, stop_id, self._id_prefix)
+            batch.set_id(offset, item_id, self._id_prefix)
         for index, failed in enumerate(self.failed_batches):
             if position not in failed.positions:
                 continue
@@ -442,23 +442,23 @@ class ImportReport(Generic[T]):
             break
         self.failed_batches = [failed for failed in self.failed_batches if failed.positions]
 
-    def _record_created(self, batch: BatchOutcomes, offset: int, stop_id: str) -> None:
+    def _record_created(self, batch: BatchOutcomes, offset: int, item_id: str) -> None:
         if self._set(batch, offset, Outcome.CREATED) and batch.ids is not None:
-            batch.ids[offset] = stop_id
+            batch.ids[offset] = item_id
 
-    def _record_rejected(self, batch: BatchOutcomes, offset: int, stop: T, message: str) -> None:
+    def _record_rejected(self, batch: BatchOutcomes, offset: int, row: T, message: str) -> None:
         if self._set(batch, offset, Outcome.REJECTED):
-            self.rejected_stops.append(RejectedStop(batch.start + offset, stop, message))
+            self.rejected.append(RejectedRow(batch.start + offset, row, message))
 
     def _record_failed(
         self,
         batch: BatchOutcomes,
         offsets: Sequence[int],
-        stops: Sequence[T],
+        rows: Sequence[T],
         outcome: Outcome,
         error: BaseException,
     ) -> None:
-        kept = [(o, s) for o, s in zip(offsets, stops, strict=True) if self._set(batch, o, outcome)]
+        kept = [(o, s) for o, s in zip(offsets, rows, strict=True) if self._set(batch, o, outcome)]
         if kept:
             self.failed_batches.append(
                 FailedBatch(
@@ -489,11 +489,11 @@ class ImportProgress(Generic[T]):
     total: int | None = attrs.field(
         metadata=described("Length of the input when it has one (a Sequence), else None.")
     )
-    created: int = attrs.field(metadata=described("Stops created so far."))
+    created: int = attrs.field(metadata=described("Rows created so far."))
     failed: int = attrs.field(
-        metadata=described("Stops known not to exist so far (rejected plus not created).")
+        metadata=described("Rows known not to exist so far (rejected plus not created).")
     )
-    unknown: int = attrs.field(metadata=described("Stops whose outcome is unknown so far."))
+    unknown: int = attrs.field(metadata=described("Rows whose outcome is unknown so far."))
     elapsed: float = attrs.field(metadata=described("Seconds since the import started."))
     report: ImportReport[T] = attrs.field(
         metadata=described(
@@ -506,7 +506,7 @@ class ImportProgress(Generic[T]):
     )
     skipped: int = attrs.field(
         default=0,
-        metadata=described("Stops skipped so far, already in the collection (``skip_existing=True``)."),
+        metadata=described("Rows skipped so far, already in the collection (``skip_existing=True``)."),
     )
     waited: float = attrs.field(
         default=0.0,

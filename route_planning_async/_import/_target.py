@@ -8,11 +8,12 @@ the engine depends on no version of the API.
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import Any, Protocol, TypeVar
 
 import attrs
 
+from route_planning_async._core import AttemptHooks
 from route_planning_async._limits import Category
 
 __all__ = ["BatchAnswer", "ImportTarget", "Listing", "Refusal", "RowKind"]
@@ -109,7 +110,7 @@ class ImportTarget(Protocol[T]):
     def weight(self, size: int) -> int:
         """What a batch of ``size`` rows weighs in the weighted rules of :attr:`RowKind.category`."""
 
-    async def send(self, batch: list[T], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[T], on_sent: AttemptHooks) -> BatchAnswer:
         """Import one batch (1 to :attr:`RowKind.max_batch` rows) in one request.
 
         ``on_sent`` is called when the request is handed to the transport: up

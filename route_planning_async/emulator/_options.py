@@ -15,10 +15,10 @@ from typing import Any, Literal, get_args
 
 import attrs
 
-from route_planning_async._error_codes import API_VERSIONS
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import RateLimits
 from route_planning_async._limits_file import NAMED_LIMITS
+from route_planning_async._versions import API_VERSIONS
 from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, loopback_host
 from route_planning_async.emulator._team import WeightUnit
 from route_planning_async.emulator._team_file import TEAM_FILE_HELP, read_limits, read_team_file

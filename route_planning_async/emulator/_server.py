@@ -12,6 +12,7 @@ from aiohttp import web
 
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._operations import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
+from route_planning_async._versions import api_version as registered_version
 from route_planning_async.emulator._app import EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._driving import drive_route
@@ -229,13 +230,9 @@ class Emulator:
         kwargs.setdefault("rate_limits", self.config.server_limits)
         kwargs.setdefault("poll_interval", self.config.scaled(DEFAULT_POLL_INTERVAL))
         kwargs.setdefault("max_poll_interval", self.config.scaled(DEFAULT_MAX_POLL_INTERVAL))
-        if api_version == "v1":
-            from route_planning_async.v1 import RoutePlanningClient as V1Client
-
-            return V1Client(self.api_key, **kwargs)
-        from route_planning_async import RoutePlanningClient
-
-        return RoutePlanningClient(self.api_key, **kwargs)
+        client_type: type[RoutePlanningClient | V1Client]
+        client_type = registered_version(api_version).module().RoutePlanningClient
+        return client_type(self.api_key, **kwargs)
 
     # -------------------------------------------------------------- driving
 

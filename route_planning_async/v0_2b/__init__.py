@@ -1,16 +1,180 @@
-"""The Route Planning Service API v0.2b: what is v0.2b's own.
+"""The Route Planning Service API v0.2b: its client, models and inputs.
 
-- ``_client.py``: :class:`RoutePlanningClient`, the shared base client
-  (``_client/``) with v0.2b's service address and namespaces;
-- ``_endpoints.py``, ``_models.py``, ``_inputs.py``, ``_converter.py``: the
-  endpoint table, the models, the inputs and the JSON converter;
+::
+
+    from route_planning_async.v0_2b import PlanInput, RoutePlanningClient
+
+    async with RoutePlanningClient(api_key) as client:
+        plan = await client.plans.create(title="Monday", starts=date(2026, 11, 23))
+
+The top-level package re-exports the same client, models and inputs (v0.2b is
+the version the library was founded on). The package's rooms, beside the shared
+ones every version uses (client base, scheduler, limits, backends, transport,
+retry, pagination, operations, workflows, importer):
+
+- ``_client.py``: :class:`RoutePlanningClient` (address ``DEFAULT_BASE_URL``),
+  the shared base client (``_client/``) with v0.2b's namespaces;
+- ``_endpoints.py``: the endpoint table;
+- ``_models/``, ``_inputs/``, ``_converter.py``: the models, the inputs and the
+  JSON converter;
 - ``resources/``: one module per namespace (``client.plans`` and the rest);
 - ``_live_edit.py``: the live edit block's calls, typed with v0.2b's inputs;
 - ``_import_targets.py``: where the bulk importer sends its batches.
-
-The shared rooms (client base, scheduler, limits, backends, transport, retry,
-pagination, operations, workflows, importer) know no version. The modules are
-imported by name, so that importing one of them does not load the rest.
 """
 
-__all__: list[str] = []
+from route_planning_async.v0_2b._client import DEFAULT_BASE_URL, AnyResource, RoutePlanningClient
+from route_planning_async.v0_2b._import_targets import LiveImport, LiveImportOptions
+from route_planning_async.v0_2b._inputs import (
+    MAX_ALLOWED_DRIVERS,
+    MAX_BARCODES,
+    MAX_DRIVER_DEPOTS,
+    MAX_DRIVER_IMPORT_BATCH,
+    MAX_IMPORT_BATCH,
+    MAX_PLAN_DRIVERS,
+    PAYMENT_CURRENCIES,
+    PLAN_YEAR_RANGE,
+    UNSET,
+    AddressInput,
+    DriverInput,
+    DriverUpdate,
+    DriverUpdateFields,
+    OrderInfoInput,
+    PaymentOnDeliveryInput,
+    PlanInput,
+    PlanUpdate,
+    RecipientInput,
+    ReoptimizationType,
+    RouteOverridesInput,
+    StopInput,
+    StopUpdate,
+    StopUpdateFields,
+    TimingInput,
+    UnassignedStopInput,
+    UnassignedStopUpdate,
+    UnassignedStopUpdateFields,
+    UnsetType,
+    WeightInput,
+)
+from route_planning_async.v0_2b._live_edit import LiveEdit
+from route_planning_async.v0_2b._models import (
+    Activity,
+    AttemptedLocation,
+    CustomStopProperty,
+    DeliveryInfo,
+    DeliveryState,
+    Depot,
+    Driver,
+    DriverImportFailure,
+    DriverImportResult,
+    Eta,
+    EtaNullReason,
+    ImportFailure,
+    ImportResult,
+    LiveChange,
+    LiveImportResult,
+    Operation,
+    OperationMetadata,
+    OptimizationFailure,
+    OptimizationOrder,
+    OptimizationSuccess,
+    OrderInfo,
+    PaymentOnDelivery,
+    PlaceInVehicle,
+    Plan,
+    PlanOptimization,
+    ProofOfAttemptRequirements,
+    Recipient,
+    Route,
+    RouteOverrides,
+    RouteState,
+    SkippedStop,
+    Stop,
+    StopAddress,
+    StopType,
+    TimeAtStopInfo,
+    TimeAtStopInfoNullReason,
+    TimingData,
+    UnassignedStop,
+    UnknownResult,
+    Weight,
+    WeightUnit,
+)
+
+__all__ = [
+    "DEFAULT_BASE_URL",
+    "MAX_ALLOWED_DRIVERS",
+    "MAX_BARCODES",
+    "MAX_DRIVER_DEPOTS",
+    "MAX_DRIVER_IMPORT_BATCH",
+    "MAX_IMPORT_BATCH",
+    "MAX_PLAN_DRIVERS",
+    "PAYMENT_CURRENCIES",
+    "PLAN_YEAR_RANGE",
+    "UNSET",
+    "Activity",
+    "AddressInput",
+    "AnyResource",
+    "AttemptedLocation",
+    "CustomStopProperty",
+    "DeliveryInfo",
+    "DeliveryState",
+    "Depot",
+    "Driver",
+    "DriverImportFailure",
+    "DriverImportResult",
+    "DriverInput",
+    "DriverUpdate",
+    "DriverUpdateFields",
+    "Eta",
+    "EtaNullReason",
+    "ImportFailure",
+    "ImportResult",
+    "LiveChange",
+    "LiveEdit",
+    "LiveImport",
+    "LiveImportOptions",
+    "LiveImportResult",
+    "Operation",
+    "OperationMetadata",
+    "OptimizationFailure",
+    "OptimizationOrder",
+    "OptimizationSuccess",
+    "OrderInfo",
+    "OrderInfoInput",
+    "PaymentOnDelivery",
+    "PaymentOnDeliveryInput",
+    "PlaceInVehicle",
+    "Plan",
+    "PlanInput",
+    "PlanOptimization",
+    "PlanUpdate",
+    "ProofOfAttemptRequirements",
+    "Recipient",
+    "RecipientInput",
+    "ReoptimizationType",
+    "Route",
+    "RouteOverrides",
+    "RouteOverridesInput",
+    "RoutePlanningClient",
+    "RouteState",
+    "SkippedStop",
+    "Stop",
+    "StopAddress",
+    "StopInput",
+    "StopType",
+    "StopUpdate",
+    "StopUpdateFields",
+    "TimeAtStopInfo",
+    "TimeAtStopInfoNullReason",
+    "TimingData",
+    "TimingInput",
+    "UnassignedStop",
+    "UnassignedStopInput",
+    "UnassignedStopUpdate",
+    "UnassignedStopUpdateFields",
+    "UnknownResult",
+    "UnsetType",
+    "Weight",
+    "WeightInput",
+    "WeightUnit",
+]

@@ -6,6 +6,7 @@ from typing import Unpack, overload
 
 from route_planning_async import _ids
 from route_planning_async._client import BaseClient, ClientSettings
+from route_planning_async._versions import V0_2B
 from route_planning_async.v0_2b._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
 from route_planning_async.v0_2b.resources import (
     CustomStopProperties,
@@ -22,7 +23,7 @@ from route_planning_async.v0_2b.resources import (
 
 __all__ = ["DEFAULT_BASE_URL", "AnyResource", "RoutePlanningClient"]
 
-DEFAULT_BASE_URL = "https://api.spoke.com/public/v0.2b"
+DEFAULT_BASE_URL = "https://api.spoke.com" + V0_2B.base_path
 """The service address for v0.2b. ``ROUTE_PLANNING_BASE_URL`` overrides it."""
 
 AnyResource = Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver

@@ -16,6 +16,7 @@ import attrs
 
 from route_planning_async._core import Endpoint
 from route_planning_async._limits import Category
+from route_planning_async._versions import V0_2B
 
 __all__ = ["ENDPOINTS", "Endpoint"]
 
@@ -23,7 +24,7 @@ _R, _W, _I, _O = Category.READ, Category.WRITE, Category.BATCH_IMPORT, Category.
 _DC, _DI = Category.DRIVER_CREATE, Category.DRIVER_IMPORT
 
 ENDPOINTS: dict[str, Endpoint] = {
-    e.name: attrs.evolve(e, api_version="v0.2b")  # its requests' error codes read as v0.2b's
+    e.name: attrs.evolve(e, api_version=V0_2B.name)  # its requests' error codes read as v0.2b's
     for e in (
         # Plans
         Endpoint("plans.create", "POST", "/plans", _W, True),

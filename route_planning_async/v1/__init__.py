@@ -83,6 +83,7 @@ from route_planning_async.v1._inputs import (
     UnsetType,
     WeightInput,
 )
+from route_planning_async.v1._live_edit import LiveEdit
 from route_planning_async.v1._models import (
     Activity,
     AttemptedLocation,
@@ -200,6 +201,7 @@ __all__ = [
     "ImportResult",
     "InfoStatus",
     "LiveChange",
+    "LiveEdit",
     "LiveImport",
     "LiveImportOptions",
     "LiveImportResult",

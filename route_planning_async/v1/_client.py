@@ -7,6 +7,7 @@ from typing import Unpack, overload
 from route_planning_async import _ids
 from route_planning_async._client import BaseClient, ClientSettings, by_serialized_id
 from route_planning_async._limits import RateLimits
+from route_planning_async._versions import V1
 from route_planning_async.v1._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
 from route_planning_async.v1.resources import (
     CustomStopProperties,
@@ -23,7 +24,7 @@ from route_planning_async.v1.resources import (
 
 __all__ = ["DEFAULT_BASE_URL", "AnyResource", "RoutePlanningClient"]
 
-DEFAULT_BASE_URL = "https://api.spoke.com/public/v1"
+DEFAULT_BASE_URL = "https://api.spoke.com" + V1.base_path
 """The service address for v1. ``ROUTE_PLANNING_BASE_URL`` overrides it."""
 
 AnyResource = Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver

@@ -16,6 +16,7 @@ import attrs
 
 from route_planning_async._core import Endpoint
 from route_planning_async._limits import Category
+from route_planning_async._versions import V1
 
 __all__ = ["ENDPOINTS", "OPERATION_IDS"]
 
@@ -130,7 +131,7 @@ _ROWS: Final = (
 )
 
 ENDPOINTS: Final[dict[str, Endpoint]] = {
-    endpoint.name: attrs.evolve(endpoint, api_version="v1") for _, endpoint in _ROWS
+    endpoint.name: attrs.evolve(endpoint, api_version=V1.name) for _, endpoint in _ROWS
 }
 """Every v1 endpoint by its ``namespace.method`` name (its requests' error codes read as v1's)."""
 

@@ -14,12 +14,13 @@ and, when its answer is lost, reported ``unknown`` (never resent).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Callable, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Final
 
 import attrs
 
 from route_planning_async._converter import camel_case
+from route_planning_async._core import AttemptHooks
 from route_planning_async._errors import RoutePlanningError
 from route_planning_async._import import BatchAnswer, Listing, Refusal, RowKind
 from route_planning_async._import_targets import (
@@ -126,7 +127,7 @@ class DepotsTarget:
     def weight(self, size: int) -> int:
         return 1
 
-    async def send(self, batch: list[DepotInput], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[DepotInput], on_sent: AttemptHooks) -> BatchAnswer:
         result = await self.depots._fetch(self.depots._import_request(batch), DepotImportResult, on_sent)
         return BatchAnswer(
             created=result.success,
@@ -201,7 +202,7 @@ class MembersTarget:
     def weight(self, size: int) -> int:
         return 1
 
-    async def send(self, batch: list[MemberInput], on_sent: Callable[[], None]) -> BatchAnswer:
+    async def send(self, batch: list[MemberInput], on_sent: AttemptHooks) -> BatchAnswer:
         result = await self.members._fetch(self.members._import_request(batch), MemberImportResult, on_sent)
         return BatchAnswer(
             created=result.success,

@@ -6,6 +6,9 @@ answer decodes into, the converter, the validation of bodies against the
 document, and the base path the emulator serves the version under. Every test
 of the suite runs once per row of :data:`VERSIONS`; a test that drives the
 client (its calls differ between versions) keeps its calls per version name.
+Each row is made from the library's registry (``route_planning_async/_versions.py``),
+which gives its name, base path and client; ``tests/unit/test_versions.py`` fails
+while a registered version has no row.
 """
 
 from __future__ import annotations
@@ -17,12 +20,9 @@ from typing import Any, Protocol
 import attrs
 from emulator import openapi
 
-import route_planning_async as rp
-from route_planning_async import v1 as v1_client
+from route_planning_async import _versions
 from route_planning_async._converter import Codec
 from route_planning_async._core import Endpoint
-from route_planning_async.emulator import BASE_PATH
-from route_planning_async.emulator.v1 import BASE_PATH as V1_BASE_PATH
 from route_planning_async.v0_2b import _converter as v0_2b_converter
 from route_planning_async.v0_2b._endpoints import ENDPOINTS as V0_2B_ENDPOINTS
 from route_planning_async.v1 import _converter as v1_converter
@@ -94,25 +94,25 @@ class Version:
 
 
 V0_2B = Version(
-    name="v0.2b",
+    name=_versions.V0_2B.name,
     schema=TESTS / "emulator" / "data" / "public-openapi-v0.2b.json",
     endpoints=V0_2B_ENDPOINTS,
     decoding=v0_2b.DECODING,
     converter=Converter.of(v0_2b_converter.CODEC),
     validation=openapi.V0_2B,
-    emulator_base_path=BASE_PATH,
-    client=rp.RoutePlanningClient,
+    emulator_base_path=_versions.V0_2B.base_path,
+    client=_versions.V0_2B.module().RoutePlanningClient,
 )
 
 V1 = Version(
-    name="v1",
+    name=_versions.V1.name,
     schema=TESTS / "emulator" / "data" / "public-openapi-v1.json",
     endpoints=V1_ENDPOINTS,
     decoding=v1.DECODING,
     converter=Converter.of(v1_converter.CODEC),
     validation=openapi.V1,
-    emulator_base_path=V1_BASE_PATH,
-    client=v1_client.RoutePlanningClient,
+    emulator_base_path=_versions.V1.base_path,
+    client=_versions.V1.module().RoutePlanningClient,
 )
 
 VERSIONS: tuple[Version, ...] = (V0_2B, V1)

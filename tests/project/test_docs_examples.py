@@ -19,7 +19,7 @@ from support.examples import Example, examples, run_fragment
 import route_planning_async as rp
 from route_planning_async.emulator import Emulator
 
-_WEBHOOKS = "tests/v0_2b/test_webhooks.py::test_the_readme_app_and_its_emulator_test_run_as_written"
+_WEBHOOKS = "tests/shared/test_webhooks.py::test_the_readme_app_and_its_emulator_test_run_as_written"
 ELSEWHERE = {
     'print("optimized:", operation.result)': "tests/project/test_readme.py::test_quickstart_runs_as_written",
     "route_planning_async.v1.search import field": (

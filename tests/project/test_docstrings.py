@@ -26,8 +26,8 @@ import attrs
 import pytest
 
 import route_planning_async
-from route_planning_async import _namespaces, _stop_namespaces, v1, webhooks
-from route_planning_async._client import BaseClient, RawResource
+from route_planning_async import _namespaces, v1, webhooks
+from route_planning_async._client import BaseClient, RawNamespace
 from route_planning_async._docs import keywords_of
 from route_planning_async._learning import LearningPolicy
 from route_planning_async._pagination import Paginator
@@ -55,10 +55,10 @@ PUBLIC_CLASSES: tuple[type, ...] = (
     _namespaces.CustomStopPropertiesNamespace,
     _namespaces.RoutesNamespace,
     _namespaces.DepotsReadNamespace,
-    _stop_namespaces.PlansNamespace,
-    _stop_namespaces.StopsNamespace,
-    _stop_namespaces.UnassignedStopsNamespace,
-    RawResource,
+    _namespaces.PlansNamespace,
+    _namespaces.StopsNamespace,
+    _namespaces.UnassignedStopsNamespace,
+    RawNamespace,
     v1.RoutePlanningClient,
     *(
         getattr(v1.resources, name)

@@ -85,3 +85,13 @@ def test_an_installed_python_is_found_past_a_broken_pyenv_shim(
     assert interpreter("3.12") == "3.12"  # nox reports it missing and skips the session
     on_path = _script(tmp_path / "shims" / "python3.12", 0)
     assert interpreter("3.12") == str(on_path)
+
+
+def test_the_nox_floor_run_installs_the_aiohttp_pyproject_declares() -> None:
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    [declared] = [dep for dep in project["dependencies"] if dep.startswith("aiohttp")]
+    floor = _constant("AIOHTTP_FLOOR")
+    assert declared == f"aiohttp>={floor.removesuffix('.0')}"
+    runs = NOXFILE.read_text(encoding="utf-8")
+    assert '"floor": [f"aiohttp=={AIOHTTP_FLOOR}"' in runs
+    assert 'nox.param(_interpreter(PYTHONS[0]), "floor"' in runs

@@ -14,7 +14,7 @@ import datetime
 import logging
 import socket
 import ssl
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -27,10 +27,9 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import load
 
 import route_planning_async as rp
-from route_planning_async._client import BaseClient, ClientCalls, Resource
+from route_planning_async._client import BaseClient, ClientCalls, Namespace, VersionTable
 from route_planning_async._core import Request, Response
 from route_planning_async._limits import Category
-from route_planning_async._pagination import ListEndpoint
 from route_planning_async.v1 import RoutePlanningClient as V1Client
 
 KEY = "sk-live-0123456789abcdef"
@@ -336,22 +335,17 @@ def test_a_misspelt_setting_is_refused_by_name() -> None:
         rp.RoutePlanningClient(KEY, time_out=5)  # type: ignore[call-arg]
 
 
-class _Things(Resource[ClientCalls]):
+class _Things(Namespace[ClientCalls]):
     """A namespace of a made-up API version: one read of a JSON object."""
 
     __slots__ = ()
 
-    def _list_endpoint(self, name: str) -> ListEndpoint:
-        raise AssertionError("this version has no lists")
-
-    def _filter_name(self, name: str) -> str:
-        return name
-
-    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
-        return model(**data)
-
-    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
-        return [model(**item) for item in data]
+    _table = VersionTable(
+        {},
+        structure=lambda data, model: model(**data),
+        structure_list=lambda data, model: [model(**item) for item in data],
+        unstructure=lambda value: value,
+    )
 
     async def get(self, thing_id: str) -> dict[str, Any]:
         return await self._fetch(Request("GET", f"/things/{thing_id}", Category.READ), dict)

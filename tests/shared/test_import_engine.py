@@ -11,6 +11,8 @@ in :class:`ImportSettings`, and every ``import_many`` docstring shows their text
 from __future__ import annotations
 
 import asyncio
+import pathlib
+import re
 import typing
 from collections.abc import AsyncIterator, Callable, Mapping
 from typing import Any, ClassVar
@@ -142,9 +144,9 @@ async def test_a_kind_of_row_the_engine_never_heard_of_is_imported_exactly_once(
     shelf.lose_answer_of = {2}
     parcels = [Parcel(f"tag-{n}", -1.0 if n == 5 else float(n)) for n in range(10)]
     report = await import_parcels(shelf, parcels, settle_delay=0.0)
-    assert (report.total, report.created, report.rejected) == (10, 9, 1)
-    [refused] = report.rejected_stops
-    assert (refused.position, refused.stop, refused.message) == (5, parcels[5], "weight must be positive")
+    assert (report.total, report.created, len(report.rejected)) == (10, 9, 1)
+    [refused] = report.rejected
+    assert (refused.position, refused.input, refused.message) == (5, parcels[5], "weight must be positive")
     # The lost answer was reconciled by tag: every parcel is on the shelf once.
     assert sorted(str(parcel.tag) for parcel in shelf.parcels.values()) == sorted(
         str(p.tag) for p in parcels if p.weight_kg >= 0
@@ -241,3 +243,45 @@ async def test_an_error_every_batch_would_get_ends_the_import() -> None:
     with pytest.raises(rp.ConflictError):
         await import_parcels(shelf, [Parcel(f"t{n}", 1.0) for n in range(12)], max_in_flight=1)
     assert shelf.requests == 1
+
+
+@pytest.mark.asyncio
+async def test_the_stop_named_names_of_the_last_release_still_work_with_a_deprecation_warning() -> None:
+    parcels = [Parcel(f"tag-{n}", -1.0 if n == 1 else 1.0) for n in range(3)]
+    report = await import_parcels(Shelf(), parcels)
+    with pytest.warns(
+        DeprecationWarning, match=r"ImportReport\.rejected_stops is deprecated.*ImportReport\.rejected"
+    ):
+        assert report.rejected_stops is report.rejected
+    with pytest.warns(DeprecationWarning, match=r"ImportReport\.stop_id\(\) is deprecated.*id_of\(\)"):
+        assert report.stop_id(0) == report.id_of(0) is not None
+    [refused] = report.rejected
+    with pytest.warns(DeprecationWarning, match=r"RejectedStop\.stop is deprecated.*RejectedRow\.input"):
+        assert refused.stop is parcels[1]
+    failed = rp.FailedBatch(Outcome.NOT_CREATED, (0,), (parcels[0],), ValueError("lost"))
+    with pytest.warns(DeprecationWarning, match=r"FailedBatch\.stops is deprecated.*FailedBatch\.inputs"):
+        assert failed.stops == failed.inputs == (parcels[0],)
+    for old, new in (("RejectedStop", rp.RejectedRow), ("DuplicateStop", rp.DuplicateRow)):
+        with pytest.warns(DeprecationWarning, match=rf"route_planning_async\.{old} is deprecated"):
+            assert getattr(rp, old) is new
+    with pytest.raises(AttributeError, match="has no attribute 'RejectedParcel'"):
+        _ = rp.RejectedParcel  # type: ignore[attr-defined]
+
+
+def test_the_engine_names_no_kind_of_row() -> None:
+    """``_import/`` speaks of rows, inputs and items; "stop" there is only the verb
+    (stop reading, a stop request, ``stop_event``) or Python's ``StopIteration``."""
+    verbs = re.compile(
+        r"\b(stop_reading|stop_event|_check_stop_event|_watch_stop|why_stopped|stopped|StopIteration|"
+        r"StopAsyncIteration|control\.stop|self\._control\.stop|def stop|stops? (reading|sending|request|it)"
+        r"|never stops|stops the batches|stop\(exc)\b",
+        re.IGNORECASE,
+    )
+    package = pathlib.Path(rp.__file__).parent / "_import"
+    nouns = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted(package.glob("*.py"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if re.search(r"stop", verbs.sub("", line), re.IGNORECASE)
+    ]
+    assert nouns == []

@@ -4,8 +4,9 @@ One test per case of the import's failure modes (a refused stop sinking its
 batch, an interrupted import run again, batches never sent reported as
 unknown, duplicate keys in one input, a late commit, a hanging service, a lone
 surrogate, cancel/close/deadline/stop), each ending with the accounting of
-``tests/shared/test_importer.py``: every row is on the server once when the report
-says created, absent when it says rejected or not created.
+``tests/shared/test_importer.py`` (the harness is ``support/stop_import.py``): every
+row is on the server once when the report says created, absent when it says
+rejected or not created.
 """
 
 from __future__ import annotations
@@ -21,10 +22,18 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 from support.fake_transport import FakeService, answer
+from support.fault_schedules import fault_schedules
 from support.fixtures import scripted_client
 from support.import_checks import assert_accounted
+from support.stop_import import (
+    IMPORT,
+    create_plan,
+    row,
+    running,
+    server_rows,
+    unassigned_row,
+)
 
 from route_planning_async import (
     Category,
@@ -40,14 +49,6 @@ from route_planning_async._import import ImportProgress, Outcome
 from route_planning_async._limits import Rule as _Rule
 from route_planning_async.emulator import Fault
 from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput
-from tests.shared.test_importer import (
-    IMPORT,
-    create_plan,
-    row,
-    running,
-    server_rows,
-    unassigned_row,
-)
 
 MARK = "REFUSE-ME"
 
@@ -77,7 +78,7 @@ async def test_a_400_naming_one_stop_rejects_it_and_resends_the_others() -> None
         report = await client.stops.import_many(plan_id, stops)
         assert_accounted(report, server_rows(emu, plan_id), 250)
         assert report.created == 249
-        [rejected] = report.rejected_stops
+        [rejected] = report.rejected
         assert rejected.position == 120
         assert "[20].recipient.name" in rejected.message
         assert report.not_created == report.unknown == 0
@@ -93,7 +94,7 @@ async def test_a_400_naming_no_stop_is_isolated_by_halving_the_batch() -> None:
         emu.faults.add(Fault("reject_stop", route=IMPORT, marker=MARK, param=None))
         report = await client.stops.import_many(plan_id, stops)
         assert_accounted(report, server_rows(emu, plan_id), 200)
-        assert {r.position for r in report.rejected_stops} == {130, 131}
+        assert {r.position for r in report.rejected} == {130, 131}
         assert report.created == 198
         # Halving 100 down to the two bad stops costs a handful of requests, not 100.
         assert len(emu.log.select(route=IMPORT)) <= 24
@@ -108,8 +109,8 @@ async def test_unassigned_stops_are_isolated_too() -> None:
         emu.faults.add(Fault("reject_stop", route="unassigned_stops.import_batch", marker=MARK))
         report = await client.unassigned_stops.import_many(stops)
         assert report.created == 149
-        assert [r.position for r in report.rejected_stops] == [42]
-        assert "unassignedStops[42].notes" in report.rejected_stops[0].message
+        assert [r.position for r in report.rejected] == [42]
+        assert "unassignedStops[42].notes" in report.rejected[0].message
         assert len(emu.state.unassigned_stops) == 149
 
 
@@ -134,7 +135,7 @@ async def test_skip_existing_resumes_without_duplicates() -> None:
         assert sorted(on_server) == list(range(300))
         assert all(len(ids) == 1 for ids in on_server.values())
         assert again.outcome(5) is Outcome.SKIPPED
-        assert again.stop_id(5) == first.stop_id(5)
+        assert again.id_of(5) == first.id_of(5)
 
 
 # 3. Never sent is not_created, never unknown -------------------------------------------
@@ -293,7 +294,7 @@ async def test_accepted_duplicate_keys_are_never_reconciled_by_key() -> None:
         assert_accounted(report, server_rows(emu, plan_id), 150)
         # Before: row 120 was "created" with row 5's id. Now it cannot be looked up: unknown.
         assert report.outcome(120) is Outcome.UNKNOWN
-        assert report.stop_id(5) is not None
+        assert report.id_of(5) is not None
         assert report.outcome(121) is Outcome.CREATED
 
 
@@ -319,7 +320,7 @@ async def test_a_late_commit_is_found_and_deduplicated(dedupe: bool) -> None:
             assert_accounted(report, on_server, 300)
         else:
             assert all(len(on_server[p]) == 2 for p in range(100, 200))
-            assert all(report.stop_id(p) in on_server[p] for p in range(100, 200))
+            assert all(report.id_of(p) in on_server[p] for p in range(100, 200))
 
 
 # 6. A hanging service ----------------------------------------------------------------------
@@ -464,7 +465,7 @@ def test_a_400_about_the_request_fails_the_batch_once_instead_of_splitting_it(pa
 
     report = asyncio.run(main())
     assert len(service.requests) == 1
-    assert report.rejected == 0
+    assert report.rejected == []
     assert report.not_created == 100
     assert report.failed_batches[0].error.param == param
 
@@ -486,24 +487,13 @@ def fuzz_row(position: int, *, external: bool, refused: bool) -> StopInput:
     return StopInput(address=address, recipient=stop.recipient, notes=stop.notes)
 
 
-@st.composite
-def fault_schedules(draw: st.DrawFn) -> tuple[int, int, list[tuple[str, str, int]]]:
-    rows = draw(st.integers(min_value=1, max_value=350))
-    seed = draw(st.integers(min_value=0, max_value=2**16))
-    faults = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(_KINDS), st.sampled_from([IMPORT, IMPORT, "stops.list"]), st.integers(1, 6)
-            ),
-            max_size=4,
-        )
-    )
-    return rows, seed, faults
-
-
 @pytest.mark.asyncio
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(fault_schedules())
+@given(
+    fault_schedules(
+        kinds=_KINDS, routes=[IMPORT, IMPORT, "stops.list"], max_rows=350, max_nth=6, max_faults=4
+    )
+)
 async def test_no_row_is_lost_or_stored_twice_under_random_faults(
     schedule: tuple[int, int, list[tuple[str, str, int]]],
 ) -> None:
@@ -540,10 +530,10 @@ async def test_no_row_is_lost_or_stored_twice_under_random_faults(
         assert_accounted(report, on_server, rows)
         assert not emu.internal_errors
     # Stops on the server, plus those reported rejected or not created, are the input.
-    assert report.created + report.rejected + report.not_created + report.unknown == rows
+    assert report.created + len(report.rejected) + report.not_created + report.unknown == rows
     # A refused stop costs only itself.
     settled = {p for p in refused if report.outcome(p) not in (Outcome.UNKNOWN, Outcome.NOT_CREATED)}
-    assert {r.position for r in report.rejected_stops} >= settled
+    assert {r.position for r in report.rejected} >= settled
     # No external id is stored twice.
     keys = Counter(
         record.body["recipient"]["externalId"]

@@ -12,13 +12,21 @@ from __future__ import annotations
 import asyncio
 import random
 from collections.abc import AsyncIterator, Iterator
-from contextlib import asynccontextmanager
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from support.fault_schedules import fault_schedules
 from support.import_checks import assert_accounted
+from support.stop_import import (
+    IMPORT,
+    create_plan,
+    row,
+    running,
+    server_rows,
+    unassigned_row,
+    until_no_other_task,
+)
 
 from route_planning_async import (
     AuthenticationError,
@@ -32,69 +40,7 @@ from route_planning_async import (
 )
 from route_planning_async._import import ImportProgress, ImportReport, Outcome
 from route_planning_async.emulator import Emulator, Fault
-from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput, UnassignedStopInput
-
-SPEEDUP = 600.0
-"""A minute of rate limit lasts 0.1 s: 1,000 stops per 0.1 s of batch import."""
-
-IMPORT = "stops.import_batch"
-
-
-@asynccontextmanager
-async def running(**config: Any) -> AsyncIterator[tuple[Emulator, RoutePlanningClient]]:
-    """An emulator (HTTPS, sped up) and a client for it with the emulator's limits."""
-    retry = config.pop("retry", RetryPolicy(attempts=12, base=0.001, cap=0.01, rng=random.Random(1)))
-    config.setdefault("speedup", SPEEDUP)
-    async with Emulator(**config) as emu, emu.client(retry=retry) as client:
-        assert emu.base_url.startswith("https://127.0.0.1:")
-        yield emu, client
-
-
-async def until_no_other_task(*, deadline: float) -> None:
-    """Return once no task but the current one is left, or after ``deadline`` seconds."""
-    for _ in range(int(deadline / 0.01)):
-        if not [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]:
-            return
-        await asyncio.sleep(0.01)
-
-
-def row(position: int, *, external: bool = True, rejected: bool = False) -> StopInput:
-    """Input row ``position``: unique coordinates, ``notes`` naming it, an external id if asked."""
-    if rejected:
-        # The emulator cannot geocode an address that carries its marker.
-        address = AddressInput(address_line_one=f"{position} UNGEOCODABLE Road", city="Nowhere")
-    else:
-        address = AddressInput(
-            address_line_one=f"{position} High Street",
-            latitude=51.0 + position * 1e-5,
-            longitude=-0.2 + (position % 97) * 1e-4,
-        )
-    recipient = RecipientInput(external_id=f"ext-{position}", name=f"R{position}") if external else None
-    return StopInput(address=address, recipient=recipient, notes=f"row-{position}")
-
-
-def unassigned_row(position: int, *, external: bool = True) -> UnassignedStopInput:
-    address = AddressInput(address_line_one=f"{position} Depot Lane", latitude=51.2, longitude=-0.1)
-    recipient = RecipientInput(external_id=f"u-{position}") if external else None
-    return UnassignedStopInput(address=address, recipient=recipient, notes=f"row-{position}")
-
-
-def server_rows(emu: Emulator, plan_id: str) -> dict[int, list[str]]:
-    """Position -> ids of the stops the server holds for it."""
-    found: dict[int, list[str]] = {}
-    for record in emu.state.stops_of(plan_id.removeprefix("plans/")):
-        notes = record.body.get("notes") or ""
-        assert notes.startswith("row-"), notes
-        found.setdefault(int(notes[4:]), []).append(record.body["id"])
-    return found
-
-
-async def create_plan(client: RoutePlanningClient) -> str:
-    import datetime
-
-    plan = await client.plans.create(title="Import", starts=datetime.date(2026, 3, 2), drivers=["driver-ana"])
-    return plan.id
-
+from route_planning_async.v0_2b._inputs import AddressInput, StopInput, UnassignedStopInput
 
 # Clean imports ------------------------------------------------------------------
 
@@ -179,11 +125,11 @@ async def test_keep_ids_false_keeps_counts_and_failures_only() -> None:
         stops = [row(p, rejected=p == 7) for p in range(150)]
         report = await client.stops.import_many(plan_id, stops, keep_ids=False)
         assert report.created == 149
-        assert report.rejected == 1
-        assert report.rejected_stops[0].position == 7
+        assert len(report.rejected) == 1
+        assert report.rejected[0].position == 7
         assert report.outcome(8) is Outcome.CREATED
         with pytest.raises(LookupError):
-            report.stop_id(0)
+            report.id_of(0)
         with pytest.raises(LookupError):
             list(report.created_ids())
 
@@ -200,9 +146,9 @@ async def test_per_stop_failures_are_mapped_back_to_their_positions() -> None:
         plan_id = await create_plan(client)
         report = await client.stops.import_many(plan_id, stops)
         assert_accounted(report, server_rows(emu, plan_id), 200)
-    assert {r.position for r in report.rejected_stops} == bad
-    for rejected in report.rejected_stops:
-        assert rejected.stop is stops[rejected.position]
+    assert {r.position for r in report.rejected} == bad
+    for rejected in report.rejected:
+        assert rejected.input is stops[rejected.position]
         assert "geocod" in rejected.message
     assert report.created == 195
     assert not report.ok
@@ -245,7 +191,7 @@ async def test_ambiguous_batch_without_external_ids_is_unknown_and_not_resent() 
         [batch] = report.failed_batches
         assert batch.outcome is Outcome.UNKNOWN
         assert batch.positions == tuple(range(100, 200))
-        assert batch.stops[0].notes == "row-100"
+        assert batch.inputs[0].notes == "row-100"
         assert "500" in str(batch.error)
         # They were committed before the 500, and were not sent a second time.
         assert sum(len(ids) for ids in on_server.values()) == 300
@@ -276,7 +222,7 @@ async def test_resends_are_bounded() -> None:
         assert_accounted(report, server_rows(emu, plan_id), 40)
         assert report.not_created == 40
         assert len(emu.log.select(route=IMPORT)) == 3
-        assert report.to_resend()[0] == (0, report.failed_batches[0].stops[0])
+        assert report.to_resend()[0] == (0, report.failed_batches[0].inputs[0])
 
 
 @pytest.mark.asyncio
@@ -499,35 +445,10 @@ async def test_unassigned_stops_may_not_carry_a_depot() -> None:
 
 # The invariant, over random fault schedules -------------------------------------------------
 
-_FAULT_KINDS = (
-    "error",
-    "drop",
-    "error_after_commit",
-    "drop_after_commit",
-    "malformed_json",
-    "rate_limit",
-    "client_error",
-)
-
-
-@st.composite
-def schedules(draw: st.DrawFn) -> tuple[int, int, list[tuple[str, str, int]]]:
-    rows = draw(st.integers(min_value=1, max_value=450))
-    seed = draw(st.integers(min_value=0, max_value=2**16))
-    faults = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(_FAULT_KINDS), st.sampled_from([IMPORT, "stops.list"]), st.integers(1, 12)
-            ),
-            max_size=6,
-        )
-    )
-    return rows, seed, faults
-
 
 @pytest.mark.asyncio
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(schedules())
+@given(fault_schedules(routes=[IMPORT, "stops.list"], max_rows=450, max_nth=12, max_faults=6))
 async def test_every_row_is_on_the_server_once_or_reported(
     schedule: tuple[int, int, list[tuple[str, str, int]]],
 ) -> None:
@@ -631,10 +552,10 @@ def test_a_rejected_row_found_by_the_late_commit_check_becomes_created() -> None
     report._record_rejected(batch, 1, "row 1", "refused")
     report._reclassify(0, Outcome.CREATED, "plans/p1/stops/s0")
     report._reclassify(1, Outcome.NOT_CREATED)  # a refusal never becomes anything but created
-    assert (report.created, report.rejected) == (1, 1)
+    assert (report.created, len(report.rejected)) == (1, 1)
     assert report.outcome(0) is Outcome.CREATED
-    assert report.stop_id(0) == "plans/p1/stops/s0"
-    assert [r.position for r in report.rejected_stops] == [1]
+    assert report.id_of(0) == "plans/p1/stops/s0"
+    assert [r.position for r in report.rejected] == [1]
 
 
 def test_the_report_measures_its_time_with_the_import_clock() -> None:

@@ -20,13 +20,13 @@ def assert_accounted(report: ImportReport[Any], stored: dict[int, list[str]], ro
         ids = stored.get(position, [])
         if outcome is Outcome.CREATED:
             assert len(ids) == 1, (position, ids)
-            assert report.stop_id(position) == ids[0]
+            assert report.id_of(position) == ids[0]
         elif outcome in (Outcome.REJECTED, Outcome.NOT_CREATED):
             assert ids == [], (position, outcome, ids)
         else:
             assert len(ids) <= 1, (position, ids)
     assert counts[Outcome.CREATED] == report.created
-    assert counts[Outcome.REJECTED] == report.rejected == len(report.rejected_stops)
+    assert counts[Outcome.REJECTED] == len(report.rejected)
     assert counts[Outcome.NOT_CREATED] == report.not_created == len(report.to_resend())
     assert counts[Outcome.UNKNOWN] == report.unknown == len(report.uncertain())
     assert report.done == rows

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import assert_type
 
 import route_planning_async as rp
+from route_planning_async import v0_2b, v1
 
 
 async def get_is_typed_by_the_id_kind(client: rp.RoutePlanningClient, plan: rp.Plan, stop: rp.Stop) -> None:
@@ -67,3 +68,18 @@ async def options_are_typed(client: rp.RoutePlanningClient, plan: rp.Plan) -> No
 
 def a_client_without_a_key_reads_the_environment() -> rp.RoutePlanningClient:
     return rp.RoutePlanningClient()
+
+
+async def the_report_names_rows_and_each_version_package_its_client(
+    client: rp.RoutePlanningClient, stops: list[rp.StopInput]
+) -> None:
+    report = await client.stops.import_many("plans/p1", stops)
+    assert_type(report.rejected, list[rp.RejectedRow[rp.StopInput]])
+    assert_type(report.rejected[0].input, rp.StopInput)
+    assert_type(report.id_of(0), str | None)
+    assert_type(report.duplicates, list[rp.DuplicateRow])
+    len(report.rejected) + 1
+    report.rejected + 1  # type: ignore[operator]
+    assert_type(v0_2b.RoutePlanningClient, type[rp.RoutePlanningClient])
+    assert_type(v0_2b.StopInput, type[rp.StopInput])
+    assert_type(v1.LiveEdit, type[v1.LiveEdit])

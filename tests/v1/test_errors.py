@@ -13,8 +13,8 @@ import pytest
 import route_planning_async as rp
 from route_planning_async._core import Endpoint, Request, Response, error_for
 from route_planning_async._error_answers import error_for_status
-from route_planning_async._error_codes import API_VERSIONS
 from route_planning_async._limits import Category
+from route_planning_async._versions import API_VERSIONS
 
 DATA = Path(__file__).parent.parent / "emulator" / "data"
 DOCUMENTS = {"v0.2b": DATA / "public-openapi-v0.2b.json", "v1": DATA / "public-openapi-v1.json"}

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from support.fault_schedules import Schedule, fault_schedules
 from support.import_checks import assert_accounted
 
 from route_planning_async import RetryPolicy
@@ -185,15 +186,9 @@ TARGETS = {
 }
 
 
-@st.composite
-def schedules(draw: st.DrawFn, batch_route: str, lookup_route: str | None) -> tuple[int, int, list[Any]]:
-    rows = draw(st.integers(min_value=1, max_value=120))
-    seed = draw(st.integers(min_value=0, max_value=2**16))
+def schedules(batch_route: str, lookup_route: str | None) -> st.SearchStrategy[Schedule]:
     routes = [batch_route, batch_route] + ([lookup_route] if lookup_route else [])
-    faults = draw(
-        st.lists(st.tuples(st.sampled_from(_KINDS), st.sampled_from(routes), st.integers(1, 6)), max_size=4)
-    )
-    return rows, seed, faults
+    return fault_schedules(kinds=_KINDS, routes=routes, max_rows=120, max_nth=6, max_faults=4)
 
 
 def _arm(emu: Emulator, faults: list[tuple[str, str, int]]) -> None:

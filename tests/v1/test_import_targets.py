@@ -116,7 +116,7 @@ def test_a_refused_row_is_rejected_and_the_others_are_created(target: str) -> No
 
     report, on_service = asyncio.run(main())
     assert_accounted(report, on_service, 40)
-    assert {rejected.position for rejected in report.rejected_stops} == bad
+    assert {rejected.position for rejected in report.rejected} == bad
     assert report.created == 37
 
 
@@ -135,7 +135,7 @@ def test_skip_existing_finds_the_depots_of_the_same_name() -> None:
     first, again, on_service = asyncio.run(main())
     assert again.skipped == 12
     assert again.created == 13
-    assert again.stop_id(3) == first.stop_id(3)
+    assert again.id_of(3) == first.id_of(3)
     assert_accounted(again, on_service, 25)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from route_planning_async._versions import V0_2B as REGISTERED
 from route_planning_async.emulator._api import served_version
 from route_planning_async.emulator.v0_2b._handlers import Handlers
 from route_planning_async.emulator.v0_2b._routes import BASE_PATH, ROUTE_TABLE, ROUTES
@@ -21,5 +22,5 @@ from route_planning_async.emulator.v0_2b._views import Views
 
 __all__ = ["BASE_PATH", "ROUTES", "V0_2B"]
 
-V0_2B: Final = served_version("v0.2b", BASE_PATH, ROUTE_TABLE, Handlers, Views)
+V0_2B: Final = served_version(REGISTERED.name, BASE_PATH, ROUTE_TABLE, Handlers, Views)
 """The v0.2b API, as the emulator serves it."""

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 from typing import Final
 
+from route_planning_async._versions import V0_2B
 from route_planning_async.emulator._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
 
 __all__ = ["BASE_PATH", "ROUTES", "ROUTE_TABLE"]
 
-BASE_PATH: Final = "/public/v0.2b"
-"""Every endpoint lives below this path (contract, General conventions)."""
+BASE_PATH: Final = V0_2B.base_path
+"""Every endpoint lives below this path (contract, General conventions): the registry's."""
 
 ROUTES: tuple[RouteSpec, ...] = SHARED_ROUTES
 """Every endpoint, in matching order."""

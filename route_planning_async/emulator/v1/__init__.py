@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Final
 
+from route_planning_async._versions import V1 as REGISTERED
 from route_planning_async.emulator._api import served_version
 from route_planning_async.emulator.v1._handlers import Handlers
 from route_planning_async.emulator.v1._routes import BASE_PATH, ROUTE_TABLE, ROUTES
@@ -23,5 +24,5 @@ from route_planning_async.emulator.v1._views import Views
 
 __all__ = ["BASE_PATH", "ROUTES", "V1"]
 
-V1: Final = served_version("v1", BASE_PATH, ROUTE_TABLE, Handlers, Views)
+V1: Final = served_version(REGISTERED.name, BASE_PATH, ROUTE_TABLE, Handlers, Views)
 """The v1 API, as the emulator serves it."""

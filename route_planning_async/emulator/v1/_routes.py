@@ -13,12 +13,13 @@ from __future__ import annotations
 from typing import Final
 
 from route_planning_async._limits import Category
+from route_planning_async._versions import V1
 from route_planning_async.emulator._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
 
 __all__ = ["BASE_PATH", "ROUTES", "ROUTE_TABLE"]
 
-BASE_PATH: Final = "/public/v1"
-"""Every endpoint lives below this path (v1 document, Address)."""
+BASE_PATH: Final = V1.base_path
+"""Every endpoint lives below this path (v1 document, Address): the registry's."""
 
 _W, _R = Category.WRITE, Category.READ
 

@@ -1,23 +1,15 @@
-"""What every v0.2b namespace shares: the client protocol, the base class and update bodies.
+"""What every v0.2b namespace shares: the client protocol and the version's table.
 
-The base class is the shared :class:`~route_planning_async._client.TableResource`
-with v0.2b's endpoint table and converter (:data:`TABLE`); the checks are the
-shared ones of ``_client/_resource.py``, with v0.2b's fields that no update can carry.
+Each namespace is a shared :class:`~route_planning_async._client.Namespace`
+subclass that sends through :data:`TABLE`: v0.2b's endpoint table and converter,
+and the fields no update can carry (the shared ones and v0.2b's own).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Protocol
 
-from route_planning_async._client import (
-    NOT_UPDATABLE,
-    ClientCalls,
-    TableResource,
-    VersionTable,
-    by_serialized_id,
-)
-from route_planning_async._client import checked as _checked
-from route_planning_async._client import stop_path as _stop_path
+from route_planning_async._client import NOT_UPDATABLE, ClientCalls, VersionTable, by_serialized_id
 from route_planning_async.v0_2b._converter import structure, structure_list, unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._models import (
@@ -39,7 +31,7 @@ if TYPE_CHECKING:
     from route_planning_async.v0_2b.resources.stops import Stops
     from route_planning_async.v0_2b.resources.unassigned_stops import UnassignedStops
 
-__all__ = ["TABLE", "_Resource", "_checked", "_stop_path", "get_by_serialized_id"]
+__all__ = ["TABLE", "_Client", "get_by_serialized_id"]
 
 # Fields an update can never carry, and why (contract, Stops rule 2 and the
 # unassigned stop update table): the shared ones and v0.2b's own.
@@ -69,14 +61,6 @@ class _Client(ClientCalls, Protocol):
     def drivers(self) -> Drivers: ...
     @property
     def routes(self) -> Routes: ...
-
-
-class _Resource(TableResource[_Client]):
-    """A v0.2b namespace: its endpoint table and converter."""
-
-    __slots__ = ()
-
-    _table = TABLE
 
 
 async def get_by_serialized_id(

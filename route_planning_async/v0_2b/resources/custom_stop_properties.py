@@ -1,4 +1,5 @@
-"""v0.2b's ``client.custom_stop_properties``: the shared namespace (``route_planning_async/_namespaces.py``)
+"""v0.2b's ``client.custom_stop_properties``: the shared namespace
+(``route_planning_async/_namespaces/_custom_stop_properties.py``)
 with v0.2b's endpoint table."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""v0.2b's ``client.depots``: the shared depot reads (``route_planning_async/_namespaces.py``)
+"""v0.2b's ``client.depots``: the shared depot reads (``route_planning_async/_namespaces/_depots.py``)
 with v0.2b's endpoint table."""
 
 from __future__ import annotations
@@ -14,4 +14,3 @@ class Depots(DepotsReadNamespace[_Client, Depot]):
     __slots__ = ()
 
     _table = TABLE
-    _model = Depot

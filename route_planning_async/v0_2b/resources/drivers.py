@@ -1,4 +1,4 @@
-"""v0.2b's ``client.drivers``: the shared namespace (``route_planning_async/_namespaces.py``)
+"""v0.2b's ``client.drivers``: the shared namespace (``route_planning_async/_namespaces/_drivers.py``)
 with v0.2b's endpoint table."""
 
 from __future__ import annotations

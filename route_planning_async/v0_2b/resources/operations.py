@@ -1,4 +1,4 @@
-"""v0.2b's ``client.operations``: the shared namespace (``route_planning_async/_namespaces.py``)
+"""v0.2b's ``client.operations``: the shared namespace (``route_planning_async/_namespaces/_operations.py``)
 with v0.2b's endpoint table."""
 
 from __future__ import annotations

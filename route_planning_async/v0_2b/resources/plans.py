@@ -11,11 +11,10 @@ from typing import Unpack
 
 from route_planning_async import _ids
 from route_planning_async._docs import keywords_documented, keywords_of
-from route_planning_async._stop_namespaces import PlansNamespace
+from route_planning_async._namespaces import PlansNamespace
 from route_planning_async._validators import UNSET, UnsetType
 from route_planning_async._workflows import LiveEditing, LiveEditOptions
 from route_planning_async.v0_2b._converter import unstructure
-from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._inputs import (
     PlanInput,
     PlanUpdate,
@@ -34,8 +33,6 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
     __slots__ = ()
 
     _table = TABLE
-    _model = Plan
-    _operation = Operation
 
     @keywords_documented(keywords_of(PlanInput))
     async def create(
@@ -58,7 +55,7 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
             drivers=drivers if drivers else UNSET,
             depot=UNSET if depot is None else depot,
         )
-        request = ENDPOINTS["plans.create"].request(json=unstructure(body))
+        request = self._endpoint("plans.create").request(json=unstructure(body))
         return await self._fetch(request, Plan)
 
     @keywords_documented(keywords_of(PlanUpdate))
@@ -90,7 +87,7 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
             if not isinstance(value, UnsetType)
         }
         body = TABLE.update(PlanUpdate, update, given)
-        request = ENDPOINTS["plans.update"].request(path, json=unstructure(body))
+        request = self._endpoint("plans.update").request(path, json=unstructure(body))
         return await self._fetch(request, Plan)
 
     @keywords_documented(keywords_of(LiveEditing, defaults=True))

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from route_planning_async._client import RawResource
+from route_planning_async._client import RawNamespace
 from route_planning_async.v0_2b.resources._common import TABLE
 
 
-class Raw(RawResource):
+class Raw(RawNamespace):
     """Any v0.2b endpoint, answered as the HTTP response itself (``client.raw``).
 
     For what the models do not show: the status and headers of an answer, a

@@ -5,11 +5,11 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Unpack
 
+from route_planning_async._client import stop_path
 from route_planning_async._docs import keywords_documented, keywords_of
-from route_planning_async._stop_namespaces import StopsNamespace
+from route_planning_async._namespaces import StopsNamespace
 from route_planning_async._workflows import LiveEditOptions
 from route_planning_async.v0_2b._converter import unstructure
-from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._inputs import (
     StopInput,
     StopUpdate,
@@ -20,7 +20,7 @@ from route_planning_async.v0_2b._models import (
     LiveChange,
     Stop,
 )
-from route_planning_async.v0_2b.resources._common import TABLE, _Client, _stop_path
+from route_planning_async.v0_2b.resources._common import TABLE, _Client
 
 
 class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
@@ -29,9 +29,6 @@ class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
     __slots__ = ()
 
     _table = TABLE
-    _model = Stop
-    _input = StopInput
-    _live_change = LiveChange
 
     def _live_edit(
         self, plan_id: str, **options: Unpack[LiveEditOptions]
@@ -53,9 +50,9 @@ class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
         Returns:
             The changed :class:`Stop`.
         """
-        path = _stop_path(stop_id)
+        path = stop_path(stop_id)
         body = unstructure(TABLE.update(StopUpdate, update, fields))
-        return await self._fetch(ENDPOINTS["stops.update"].request(path, json=body), Stop)
+        return await self._fetch(self._endpoint("stops.update").request(path, json=body), Stop)
 
     @keywords_documented(keywords_of(StopUpdate, types=StopUpdateFields))
     async def live_update(
@@ -70,6 +67,6 @@ class Stops(StopsNamespace[_Client, Stop, StopInput, LiveChange]):
         Returns:
             The :class:`LiveChange`.
         """
-        path = _stop_path(stop_id)
+        path = stop_path(stop_id)
         body = unstructure(TABLE.update(StopUpdate, update, fields))
-        return await self._fetch(ENDPOINTS["stops.live_update"].request(path, json=body), LiveChange)
+        return await self._fetch(self._endpoint("stops.live_update").request(path, json=body), LiveChange)

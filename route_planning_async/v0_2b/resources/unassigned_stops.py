@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING, Unpack
 
 from route_planning_async import _ids
 from route_planning_async._docs import keywords_documented, keywords_of
-from route_planning_async._stop_namespaces import UnassignedStopsNamespace
+from route_planning_async._namespaces import UnassignedStopsNamespace
 from route_planning_async.v0_2b._converter import unstructure
-from route_planning_async.v0_2b._endpoints import ENDPOINTS
 from route_planning_async.v0_2b._inputs import (
     UnassignedStopInput,
     UnassignedStopUpdate,
@@ -29,8 +28,6 @@ class UnassignedStops(UnassignedStopsNamespace[_Client, UnassignedStop, Unassign
     __slots__ = ()
 
     _table = TABLE
-    _model = UnassignedStop
-    _input = UnassignedStopInput
 
     @keywords_documented(keywords_of(UnassignedStopUpdate, types=UnassignedStopUpdateFields))
     async def update(
@@ -51,5 +48,5 @@ class UnassignedStops(UnassignedStopsNamespace[_Client, UnassignedStop, Unassign
         """
         path = {"unassigned_stop": _ids.unassigned_stop_id(unassigned_stop_id)}
         body = unstructure(TABLE.update(UnassignedStopUpdate, update, fields))
-        request = ENDPOINTS["unassigned_stops.update"].request(path, json=body)
+        request = self._endpoint("unassigned_stops.update").request(path, json=body)
         return await self._fetch(request, UnassignedStop)

@@ -5,7 +5,7 @@ Each method checks every id and input first (raising
 its request from v1's endpoint table (``v1._endpoints.ENDPOINTS``) and sends it
 through the client; the answer comes back as a v1 model. Creates take a v1
 input object, updates an update object or its fields as keywords. The shared
-namespace machinery (``TableResource``, the checks, ``client.raw``) is in
+namespace machinery (``Namespace``, the checks, ``client.raw``) is in
 ``_client/``; the workflows (pagination, operations, live edit, the importer)
 are the shared rooms, reached with v1's import targets (``v1._import_targets``).
 """

@@ -1,15 +1,16 @@
-"""What every v1 namespace shares: the client protocol, the base class and update bodies.
+"""What every v1 namespace shares: the client protocol, the version's table and base class.
 
-The base class is the shared :class:`~route_planning_async._client.TableResource`
-with v1's endpoint table and converter (:data:`TABLE`); the checks are the
-shared ones of ``_client/_resource.py``, with v1's fields that no update can carry.
+Each namespace is a shared :class:`~route_planning_async._client.Namespace`
+subclass that sends through :data:`TABLE`: v1's endpoint table and converter,
+and the fields no update can carry (the shared ones and v1's own);
+:class:`V1Namespace` is the base of those only v1 has (members).
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Final, Protocol
 
-from route_planning_async._client import NOT_UPDATABLE, ClientCalls, TableResource, VersionTable
+from route_planning_async._client import NOT_UPDATABLE, ClientCalls, Namespace, VersionTable
 from route_planning_async.v1._converter import structure, structure_list, unstructure
 from route_planning_async.v1._endpoints import ENDPOINTS
 
@@ -23,7 +24,7 @@ if TYPE_CHECKING:
     from route_planning_async.v1.resources.stops import Stops
     from route_planning_async.v1.resources.unassigned_stops import UnassignedStops
 
-__all__ = ["TABLE", "V1Client", "V1Resource"]
+__all__ = ["TABLE", "V1Client", "V1Namespace"]
 
 # Fields an update can never carry in v1, and why (the v1 document's update bodies):
 # the shared ones and v1's own.
@@ -59,7 +60,7 @@ class V1Client(ClientCalls, Protocol):
     def routes(self) -> Routes: ...
 
 
-class V1Resource(TableResource[V1Client]):
+class V1Namespace(Namespace[V1Client]):
     """A v1 namespace: its endpoint table and converter."""
 
     __slots__ = ()

@@ -1,4 +1,5 @@
-"""v1's ``client.custom_stop_properties``: the shared namespace (``route_planning_async/_namespaces.py``)
+"""v1's ``client.custom_stop_properties``: the shared namespace
+(``route_planning_async/_namespaces/_custom_stop_properties.py``)
 with v1's endpoint table."""
 
 from __future__ import annotations

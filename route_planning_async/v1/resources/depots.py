@@ -12,7 +12,6 @@ from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import
 from route_planning_async._namespaces import DepotsReadNamespace
 from route_planning_async.v1._converter import unstructure
-from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._import_targets import DEPOT_ROWS, DepotsTarget
 from route_planning_async.v1._inputs import DepotInput, DepotUpdate, DepotUpdateFields, check_depot_batch
 from route_planning_async.v1._models import Depot, DepotImportResult
@@ -26,7 +25,6 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
     __slots__ = ()
 
     _table = TABLE
-    _model = Depot
 
     async def create(self, depot: DepotInput) -> Depot:
         """Create a depot from a :class:`DepotInput` (its name and route overrides).
@@ -38,7 +36,7 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
             The new :class:`Depot`.
         """
         body = unstructure(checked(depot, DepotInput, "depot"))
-        return await self._fetch(ENDPOINTS["depots.create"].request(json=body), Depot)
+        return await self._fetch(self._endpoint("depots.create").request(json=body), Depot)
 
     @keywords_documented(keywords_of(DepotUpdate, types=DepotUpdateFields))
     async def update(
@@ -54,7 +52,7 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
             The changed :class:`Depot`.
         """
         body = unstructure(TABLE.update(DepotUpdate, update, fields))
-        return await self._fetch(ENDPOINTS["depots.update"].request(_path(depot_id), json=body), Depot)
+        return await self._fetch(self._endpoint("depots.update").request(_path(depot_id), json=body), Depot)
 
     async def delete(self, depot_id: str) -> None:
         """Delete a depot (204).
@@ -62,7 +60,7 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
         Args:
             depot_id: ``depots/<id>`` or ``<id>``.
         """
-        await self._client._execute(ENDPOINTS["depots.delete"].request(_path(depot_id)))
+        await self._client._execute(self._endpoint("depots.delete").request(_path(depot_id)))
 
     async def set_main(self, depot_id: str) -> None:
         """Make a depot the team's main depot (``POST /depots/<id>:setMain``, 204).
@@ -70,7 +68,7 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
         Args:
             depot_id: ``depots/<id>`` or ``<id>``.
         """
-        await self._client._execute(ENDPOINTS["depots.set_main"].request(_path(depot_id)))
+        await self._client._execute(self._endpoint("depots.set_main").request(_path(depot_id)))
 
     async def import_batch(self, depots: Sequence[DepotInput]) -> DepotImportResult:
         """Import 1 to 100 depots in one request (``depot_import`` category).
@@ -85,7 +83,7 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
 
     def _import_request(self, depots: Sequence[DepotInput]) -> Request:
         items = check_depot_batch(depots)
-        return ENDPOINTS["depots.import_batch"].request(json=[unstructure(item) for item in items])
+        return self._endpoint("depots.import_batch").request(json=[unstructure(item) for item in items])
 
     @options_documented(DEPOT_ROWS)
     async def import_many(

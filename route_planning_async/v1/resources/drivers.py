@@ -1,4 +1,4 @@
-"""v1's ``client.drivers``: the shared namespace (``route_planning_async/_namespaces.py``)
+"""v1's ``client.drivers``: the shared namespace (``route_planning_async/_namespaces/_drivers.py``)
 with v1's endpoint table."""
 
 from __future__ import annotations

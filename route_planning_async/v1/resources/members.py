@@ -11,14 +11,13 @@ from route_planning_async._core import Request
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import
 from route_planning_async.v1._converter import unstructure
-from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._import_targets import MEMBER_ROWS, MembersTarget
 from route_planning_async.v1._inputs import MemberInput, MemberUpdate, MemberUpdateFields, check_member_batch
 from route_planning_async.v1._models import Member, MemberImportResult
-from route_planning_async.v1.resources._common import V1Resource
+from route_planning_async.v1.resources._common import V1Namespace
 
 
-class Members(V1Resource):
+class Members(V1Namespace):
     """v1 members of the team: dispatchers, depot managers, admins (``client.members``).
 
     The v1 document has no call that reads members back; writes are in the
@@ -37,7 +36,7 @@ class Members(V1Resource):
             The new :class:`Member`.
         """
         body = unstructure(checked(member, MemberInput, "member"))
-        return await self._fetch(ENDPOINTS["members.create"].request(json=body), Member)
+        return await self._fetch(self._endpoint("members.create").request(json=body), Member)
 
     @keywords_documented(keywords_of(MemberUpdate, types=MemberUpdateFields))
     async def update(
@@ -53,7 +52,9 @@ class Members(V1Resource):
             The changed :class:`Member`.
         """
         body = unstructure(self._table.update(MemberUpdate, update, fields))
-        return await self._fetch(ENDPOINTS["members.update"].request(_path(member_id), json=body), Member)
+        return await self._fetch(
+            self._endpoint("members.update").request(_path(member_id), json=body), Member
+        )
 
     async def delete(self, member_id: str) -> None:
         """Remove a member from the team (204).
@@ -61,7 +62,7 @@ class Members(V1Resource):
         Args:
             member_id: ``members/<id>`` or ``<id>``.
         """
-        await self._client._execute(ENDPOINTS["members.delete"].request(_path(member_id)))
+        await self._client._execute(self._endpoint("members.delete").request(_path(member_id)))
 
     async def import_batch(self, members: Sequence[MemberInput]) -> MemberImportResult:
         """Import 1 to 50 members in one request (``member_import`` category).
@@ -76,7 +77,7 @@ class Members(V1Resource):
 
     def _import_request(self, members: Sequence[MemberInput]) -> Request:
         items = check_member_batch(members)
-        return ENDPOINTS["members.import_batch"].request(json=[unstructure(item) for item in items])
+        return self._endpoint("members.import_batch").request(json=[unstructure(item) for item in items])
 
     @options_documented(MEMBER_ROWS)
     async def import_many(

@@ -7,15 +7,13 @@ from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Unpack
 
-from route_planning_async import _ids
-from route_planning_async._client import checked
+from route_planning_async._client import checked, plan_path
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
-from route_planning_async._stop_namespaces import PlansNamespace
+from route_planning_async._namespaces import PlansNamespace
 from route_planning_async._validators import UNSET, UnsetType
 from route_planning_async._workflows import LiveEditing, LiveEditOptions
 from route_planning_async.v1._converter import unstructure
-from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._inputs import PlanInput, PlanRouteOverridesInput, PlanUpdate
 from route_planning_async.v1._live_edit import LiveEdit, live_edit
 from route_planning_async.v1._models import Operation, Plan
@@ -34,8 +32,6 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
     __slots__ = ()
 
     _table = TABLE
-    _model = Plan
-    _operation = Operation
 
     @keywords_documented(keywords_of(PlanInput))
     async def create(
@@ -69,7 +65,7 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
         elif given:
             raise ValidationError("plan", "give a PlanInput or keyword fields, not both")
         body = unstructure(checked(plan, PlanInput, "plan"))
-        return await self._fetch(ENDPOINTS["plans.create"].request(json=body), Plan)
+        return await self._fetch(self._endpoint("plans.create").request(json=body), Plan)
 
     @keywords_documented(keywords_of(PlanUpdate))
     async def update(
@@ -100,7 +96,7 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
             title=title, starts=starts, drivers=drivers, depot=depot, route_overrides=route_overrides
         )
         body = unstructure(TABLE.update(PlanUpdate, update, fields))
-        return await self._fetch(ENDPOINTS["plans.update"].request(_plan(plan_id), json=body), Plan)
+        return await self._fetch(self._endpoint("plans.update").request(plan_path(plan_id), json=body), Plan)
 
     @keywords_documented(keywords_of(LiveEditing, defaults=True))
     def live_edit(
@@ -126,7 +122,3 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
 def _given(**fields: object) -> dict[str, Any]:
     """The keyword fields given (not :data:`UNSET`)."""
     return {name: value for name, value in fields.items() if not isinstance(value, UnsetType)}
-
-
-def _plan(plan_id: str) -> dict[str, str]:
-    return {"plan": _ids.plan_id(plan_id)}

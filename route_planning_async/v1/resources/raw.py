@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from route_planning_async._client import RawResource
+from route_planning_async._client import RawNamespace
 from route_planning_async.v1.resources._common import TABLE
 
 
-class Raw(RawResource):
+class Raw(RawNamespace):
     """Any v1 endpoint, answered as the HTTP response itself (``client.raw``).
 
     The request still passes the scheduler, in the category v1's endpoint table

@@ -9,13 +9,12 @@ from route_planning_async import _ids
 from route_planning_async._client import stop_path
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import DecodeError, ValidationError
+from route_planning_async._namespaces import StopsNamespace
 from route_planning_async._pagination import Paginator
-from route_planning_async._stop_namespaces import StopsNamespace
 from route_planning_async._validators import encodable
 from route_planning_async._workflows import LiveEditOptions
 from route_planning_async.v1 import search as _search
 from route_planning_async.v1._converter import structure_list, unstructure
-from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._inputs import (
     LiveStopUpdate,
     LiveStopUpdateFields,
@@ -89,9 +88,6 @@ class Stops(StopsNamespace[V1Client, Stop, StopInput, LiveChange]):
     __slots__ = ()
 
     _table = TABLE
-    _model = Stop
-    _input = StopInput
-    _live_change = LiveChange
 
     def _live_edit(
         self, plan_id: str, **options: Unpack[LiveEditOptions]
@@ -114,7 +110,7 @@ class Stops(StopsNamespace[V1Client, Stop, StopInput, LiveChange]):
             The changed :class:`Stop`.
         """
         body = unstructure(TABLE.update(StopUpdate, update, fields))
-        return await self._fetch(ENDPOINTS["stops.update"].request(stop_path(stop_id), json=body), Stop)
+        return await self._fetch(self._endpoint("stops.update").request(stop_path(stop_id), json=body), Stop)
 
     @keywords_documented(keywords_of(LiveStopUpdate, types=LiveStopUpdateFields))
     async def live_update(
@@ -130,7 +126,7 @@ class Stops(StopsNamespace[V1Client, Stop, StopInput, LiveChange]):
             The :class:`LiveChange`.
         """
         body = unstructure(TABLE.update(LiveStopUpdate, update, fields))
-        request = ENDPOINTS["stops.live_update"].request(stop_path(stop_id), json=body)
+        request = self._endpoint("stops.live_update").request(stop_path(stop_id), json=body)
         return await self._fetch(request, LiveChange)
 
     def search(
@@ -167,7 +163,7 @@ class Stops(StopsNamespace[V1Client, Stop, StopInput, LiveChange]):
             A lazy :class:`Paginator` of :class:`Stop` and :class:`UnassignedStop`.
         """
         query = _search_query(keyword, filter, sort_field, sort_order, max_page_size)
-        endpoint = ENDPOINTS["stops.search"]
+        endpoint = self._endpoint("stops.search")
 
         def decode(data: Any, item_type: object) -> list[SearchHit]:
             try:

@@ -6,9 +6,8 @@ from typing import Unpack
 
 from route_planning_async import _ids
 from route_planning_async._docs import keywords_documented, keywords_of
-from route_planning_async._stop_namespaces import UnassignedStopsNamespace
+from route_planning_async._namespaces import UnassignedStopsNamespace
 from route_planning_async.v1._converter import unstructure
-from route_planning_async.v1._endpoints import ENDPOINTS
 from route_planning_async.v1._inputs import (
     UnassignedStopInput,
     UnassignedStopUpdate,
@@ -24,8 +23,6 @@ class UnassignedStops(UnassignedStopsNamespace[V1Client, UnassignedStop, Unassig
     __slots__ = ()
 
     _table = TABLE
-    _model = UnassignedStop
-    _input = UnassignedStopInput
 
     @keywords_documented(keywords_of(UnassignedStopUpdate, types=UnassignedStopUpdateFields))
     async def update(
@@ -45,7 +42,7 @@ class UnassignedStops(UnassignedStopsNamespace[V1Client, UnassignedStop, Unassig
             The changed :class:`UnassignedStop`.
         """
         body = unstructure(TABLE.update(UnassignedStopUpdate, update, fields))
-        request = ENDPOINTS["unassigned_stops.update"].request(_path(unassigned_stop_id), json=body)
+        request = self._endpoint("unassigned_stops.update").request(_path(unassigned_stop_id), json=body)
         return await self._fetch(request, UnassignedStop)
 
 

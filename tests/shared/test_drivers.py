@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from support.fault_schedules import fault_schedules
 from support.fixtures import load
 from support.import_checks import assert_accounted
 
@@ -239,16 +239,16 @@ async def test_sequence_and_async_inputs_give_back_the_callers_objects() -> None
     async with running() as (emu, client):
         report = await client.drivers.import_many(source(), batch_size=10)
         assert_accounted(report, team_rows(emu), 30)
-        [rejected] = report.rejected_stops
+        [rejected] = report.rejected
         assert rejected.position == 7
-        assert isinstance(rejected.stop, rp.DriverInput)
-        assert rejected.stop.email == "row7@example.com"
+        assert isinstance(rejected.input, rp.DriverInput)
+        assert rejected.input.email == "row7@example.com"
         assert "Depot not found" in rejected.message
         rows = [driver_row(100 + p, keyed=False) for p in range(5)]
         # A 400 naming no driver is isolated by halving the batch; a 409 refuses it whole.
         emu.faults.add(Fault("error", route=IMPORT, nth=1, status=409))
         failed = await client.drivers.import_many(rows)
-        assert failed.failed_batches[0].stops == tuple(rows)  # the very objects given
+        assert failed.failed_batches[0].inputs == tuple(rows)  # the very objects given
         assert [item for _, item in failed.to_resend()] == rows
 
 
@@ -289,34 +289,8 @@ async def test_ambiguous_batch_without_a_key_is_unknown_and_not_resent() -> None
         assert len(emu.log.select(route=IMPORT)) == 2
 
 
-_FAULT_KINDS = (
-    "error",
-    "drop",
-    "error_after_commit",
-    "drop_after_commit",
-    "malformed_json",
-    "rate_limit",
-    "client_error",
-)
-
-
-@st.composite
-def schedules(draw: st.DrawFn) -> tuple[int, int, list[tuple[str, str, int]]]:
-    rows = draw(st.integers(min_value=1, max_value=120))
-    seed = draw(st.integers(min_value=0, max_value=2**16))
-    faults = draw(
-        st.lists(
-            st.tuples(
-                st.sampled_from(_FAULT_KINDS), st.sampled_from([IMPORT, "drivers.list"]), st.integers(1, 8)
-            ),
-            max_size=5,
-        )
-    )
-    return rows, seed, faults
-
-
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow], derandomize=True)
-@given(schedules())
+@given(fault_schedules(routes=[IMPORT, "drivers.list"], max_rows=120, max_nth=8, max_faults=5))
 async def test_every_driver_is_in_the_team_once_or_reported(
     schedule: tuple[int, int, list[tuple[str, str, int]]],
 ) -> None:

@@ -1,15 +1,16 @@
-"""The base class of every version's namespaces (``client.plans`` and the rest),
-what a namespace needs of its client, and the checks every version's methods share.
+"""The base class of every namespace (``client.plans`` and the rest), what a
+namespace needs of its client, and the checks every version's methods share.
 
-A namespace sends through its client (:class:`ClientCalls`) and decodes the
-answer with its version's converter: a version's base namespace
-(its ``resources/_common.py``) says which, by naming its :class:`VersionTable`
-(endpoint table and converter) on a :class:`TableResource`.
+A namespace (:class:`Namespace`) sends through its client (:class:`ClientCalls`)
+and decodes the answer with its version's converter: a version's namespace names
+its :class:`VersionTable` (endpoint table and converter) as ``_table``, and the
+types it reads and writes as the shared namespace's type parameters, once. (A
+version's namespaces live in its ``resources/`` package, one module each.)
 """
 
 from __future__ import annotations
 
-import abc
+import typing
 from collections.abc import Callable, Coroutine, Mapping
 from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
@@ -17,22 +18,22 @@ import attrs
 
 from route_planning_async import _ids
 from route_planning_async._converter import camel_case
-from route_planning_async._core import Endpoint, Request, Response, decode
+from route_planning_async._core import AttemptHooks, Endpoint, Request, Response, decode
 from route_planning_async._errors import DecodeError, ValidationError
 from route_planning_async._limits import RateLimits
-from route_planning_async._pagination import FilterValue, ListEndpoint, Paginator, list_query
+from route_planning_async._pagination import FilterValue, Paginator, list_query
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import a_or_an
 
 __all__ = [
     "NOT_UPDATABLE",
     "ClientCalls",
-    "Resource",
+    "Namespace",
     "SerializedIdCalls",
-    "TableResource",
     "VersionTable",
     "by_serialized_id",
     "checked",
+    "plan_path",
     "stop_path",
     "update_body",
 ]
@@ -52,55 +53,97 @@ class ClientCalls(Protocol):
     @property
     def _clock(self) -> Clock: ...
     def _with_polling(self, options: WaitOptionsT) -> WaitOptionsT: ...
-    async def _execute(self, request: Request, *, on_sent: Callable[[], None] | None = None) -> Any: ...
+    async def _execute(self, request: Request, *, on_sent: AttemptHooks | None = None) -> Any: ...
     def _send(
-        self, request: Request, *, on_sent: Callable[[], None] | None = None
+        self, request: Request, *, on_sent: AttemptHooks | None = None
     ) -> Coroutine[Any, Any, Response]: ...
 
 
 ClientT = TypeVar("ClientT", bound=ClientCalls)
 
 
-class Resource(abc.ABC, Generic[ClientT]):
-    """A namespace bound to one client.
+NOT_UPDATABLE: Final = {
+    "address": "a stop's location cannot be updated; delete the stop and create a new one",
+    "client_id": "cannot be updated (it is set on create and import only)",
+}
+"""Fields no update of any version can carry, and why (a version's table adds its own)."""
 
-    A version's base namespace implements the hooks: where its list endpoints
-    are (:meth:`_list_endpoint`), how it spells a filter name on the wire
-    (:meth:`_filter_name`) and how it decodes an answer (:meth:`_structure`,
-    :meth:`_structure_list`).
+
+@attrs.frozen
+class VersionTable:
+    """What a version's namespaces send through and decode with."""
+
+    endpoints: Mapping[str, Endpoint]
+    """The version's endpoint table, by ``namespace.method`` name."""
+    structure: Callable[[Mapping[str, Any], type[Any]], Any]
+    """The version's converter: a JSON object as a model (raises :class:`DecodeError`)."""
+    structure_list: Callable[[Any, type[Any]], list[Any]]
+    """The version's converter: a JSON array as a list of a model (raises :class:`DecodeError`)."""
+    unstructure: Callable[[Any], Any]
+    """The version's converter: an input as its JSON body."""
+    not_updatable: Mapping[str, str] = attrs.field(default=NOT_UPDATABLE, kw_only=True)
+    """Fields no update of the version can carry, and why (the message)."""
+
+    def update(self, cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
+        """The update object from either an instance of ``cls`` or its fields as keywords
+        (:func:`update_body` with the version's :attr:`not_updatable`)."""
+        return update_body(cls, update, fields, self.not_updatable)
+
+
+class Namespace(Generic[ClientT]):
+    """A namespace bound to one client, sending through its version's :class:`VersionTable`.
+
+    A version's namespace sets ``_table``. A shared namespace that reads or
+    writes a version's own types (its models, inputs) takes them as type
+    parameters after the client and names, in ``_typed``, the class attribute
+    each fills: ``class Stops(StopsNamespace[Client, Stop, StopInput, LiveChange])``
+    sets ``_model``, ``_input`` and ``_live_change``, so a version names each
+    type once. Filter names are taken in ``snake_case`` or ``camelCase`` and
+    sent in ``camelCase``.
     """
 
     __slots__ = ("_client",)
 
+    _table: ClassVar[VersionTable]
+    _typed: ClassVar[tuple[str, ...]] = ()
+
     def __init__(self, client: ClientT) -> None:
         self._client = client
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in cls.__dict__.get("__orig_bases__", ()):
+            names: tuple[str, ...] = getattr(typing.get_origin(base), "_typed", ())
+            if not names:
+                continue
+            _client, *types = typing.get_args(base)
+            for name, given in zip(names, types, strict=True):
+                if isinstance(given, type):  # a type variable: a shared subclass, still generic
+                    setattr(cls, name, given)
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} of {self._client!r}>"
 
-    @abc.abstractmethod
-    def _list_endpoint(self, name: str) -> ListEndpoint:
-        """The list endpoint the version's endpoint table calls ``name`` (``"plans.list"``)."""
+    def _endpoint(self, name: str) -> Endpoint:
+        """The version's endpoint ``name`` (``"drivers.get"``)."""
+        return self._table.endpoints[name]
 
-    @abc.abstractmethod
-    def _filter_name(self, name: str) -> str:
-        """A filter's name as the API spells it, from the name given."""
-
-    @abc.abstractmethod
     def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
         """``data`` as ``model``; raises :class:`DecodeError`."""
+        decoded: M = self._table.structure(data, model)
+        return decoded
 
-    @abc.abstractmethod
     def _structure_list(self, data: Any, model: type[M]) -> list[M]:
         """``data``, a JSON array, as a list of ``model``; raises :class:`DecodeError`."""
+        return self._table.structure_list(data, model)
 
     async def _execute_object(
-        self, request: Request, on_sent: Callable[[], None] | None = None
+        self, request: Request, on_sent: AttemptHooks | None = None
     ) -> Mapping[str, Any]:
         """Send ``request``; its answer, which must be a JSON object (``on_sent``: see ``_execute``)."""
         return self._object(request, await self._client._execute(request, on_sent=on_sent))
 
-    async def _fetch(self, request: Request, model: type[M], on_sent: Callable[[], None] | None = None) -> M:
+    async def _fetch(self, request: Request, model: type[M], on_sent: AttemptHooks | None = None) -> M:
         """Send ``request`` and decode its answer as ``model`` (``on_sent``: see ``_execute``)."""
         # The scheduler's coroutine is awaited here rather than through the client's
         # _execute (and _execute_object): two coroutines fewer on the path of every read.
@@ -143,8 +186,8 @@ class Resource(abc.ABC, Generic[ClientT]):
         page_token: str | None = None,
     ) -> Paginator[M]:
         """The lazy pages of the list ``endpoint``, each item decoded as ``model``, found under ``key``."""
-        listed = self._list_endpoint(endpoint)
-        query = list_query(listed, filter_name=self._filter_name, filter=filter, max_page_size=max_page_size)
+        listed = self._endpoint(endpoint)
+        query = list_query(listed, filter_name=camel_case, filter=filter, max_page_size=max_page_size)
 
         def decode_page(data: Any, item_type: type[M]) -> list[M]:
             try:
@@ -163,63 +206,6 @@ class Resource(abc.ABC, Generic[ClientT]):
             query=query,
             page_token=page_token,
         )
-
-
-NOT_UPDATABLE: Final = {
-    "address": "a stop's location cannot be updated; delete the stop and create a new one",
-    "client_id": "cannot be updated (it is set on create and import only)",
-}
-"""Fields no update of any version can carry, and why (a version's table adds its own)."""
-
-
-@attrs.frozen
-class VersionTable:
-    """What a version's namespaces send through and decode with."""
-
-    endpoints: Mapping[str, Endpoint]
-    """The version's endpoint table, by ``namespace.method`` name."""
-    structure: Callable[[Mapping[str, Any], type[Any]], Any]
-    """The version's converter: a JSON object as a model (raises :class:`DecodeError`)."""
-    structure_list: Callable[[Any, type[Any]], list[Any]]
-    """The version's converter: a JSON array as a list of a model (raises :class:`DecodeError`)."""
-    unstructure: Callable[[Any], Any]
-    """The version's converter: an input as its JSON body."""
-    not_updatable: Mapping[str, str] = attrs.field(default=NOT_UPDATABLE, kw_only=True)
-    """Fields no update of the version can carry, and why (the message)."""
-
-    def update(self, cls: type[U], update: U | None, fields: Mapping[str, Any]) -> U:
-        """The update object from either an instance of ``cls`` or its fields as keywords
-        (:func:`update_body` with the version's :attr:`not_updatable`)."""
-        return update_body(cls, update, fields, self.not_updatable)
-
-
-class TableResource(Resource[ClientT]):
-    """A namespace of a version whose hooks come from its :class:`VersionTable`.
-
-    A version's base namespace sets ``_table``; filter names are taken in
-    ``snake_case`` or ``camelCase`` and sent in ``camelCase``.
-    """
-
-    __slots__ = ()
-
-    _table: ClassVar[VersionTable]
-
-    def _endpoint(self, name: str) -> Endpoint:
-        """The version's endpoint ``name`` (``"drivers.get"``)."""
-        return self._table.endpoints[name]
-
-    def _list_endpoint(self, name: str) -> Endpoint:
-        return self._endpoint(name)
-
-    def _filter_name(self, name: str) -> str:
-        return camel_case(name)
-
-    def _structure(self, data: Mapping[str, Any], model: type[M]) -> M:
-        decoded: M = self._table.structure(data, model)
-        return decoded
-
-    def _structure_list(self, data: Any, model: type[M]) -> list[M]:
-        return self._table.structure_list(data, model)
 
 
 def checked(value: object, cls: type[M], field: str) -> M:
@@ -257,6 +243,11 @@ def update_body(
         if name not in known:
             raise ValidationError(name, not_updatable.get(name, f"is not a field of {cls.__name__}"))
     return cls(**fields)
+
+
+def plan_path(plan_id: str) -> dict[str, str]:
+    """The path values ``{plan}`` of a plan id (``plans/<id>`` or ``<id>``)."""
+    return {"plan": _ids.plan_id(plan_id)}
 
 
 def stop_path(stop_id: str) -> dict[str, str]:
