@@ -16,12 +16,12 @@ import inspect
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import attrs
 
-from route_planning_async._docs import described, fields_documented
+from route_planning_async._docs import Written, described, docstring_documented, fields_documented
 from route_planning_async._limits import Rule
 
 __all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount", "learned_rules"]
@@ -52,6 +52,12 @@ class Grant:
 
     A plain record (one is built per request; a frozen class would cost more to
     build): a backend makes it in ``acquire`` and nobody changes it afterwards.
+
+    Attributes:
+        key (str): The key the slot was taken in.
+        token (str): The backend's name for the slot.
+        weight (int): The weight the slot was taken with.
+        rate_factor (float): The key's rate factor when it was granted (1.0: not slowed down).
     """
 
     key: str = attrs.field(metadata=described("The key the slot was taken in."))
@@ -84,10 +90,11 @@ class RateLimitBackend(Protocol):
     process only by asking again, so when the backend answers ``math.inf`` the
     head asks again at least every ``min(shortest period, 1 s)``.
 
-    A backend may subclass this protocol: each method of the contract it
-    implements then shows the contract's text, and its own docstring says only
-    what is particular to it (it is added after the contract's description; its
-    sections, such as ``Raises:``, after the contract's).
+    A backend may subclass this protocol. In this package, each method of the
+    contract that a backend implements shows the contract's text, written into
+    its docstring by the docstring generator; what is particular to the backend
+    goes in the method's own sections (``Note:``, ``Raises:``), after the
+    contract's.
     """
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -95,7 +102,7 @@ class RateLimitBackend(Protocol):
         for name, contract in vars(RateLimitBackend).items():
             method = vars(cls).get(name)
             if inspect.iscoroutinefunction(contract) and inspect.isfunction(method):
-                method.__doc__ = _with_contract(contract.__doc__ or "", method.__doc__ or "")
+                docstring_documented(method.__module__, method.__qualname__, _keeping_contract(name))
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
@@ -228,20 +235,45 @@ class RateLimitBackend(Protocol):
         """
 
 
-def _with_contract(contract: str, own: str) -> str:
-    """The docstring of a method that keeps ``contract``: its description, then ``own``'s,
-    then the contract's sections (``Args:``, ``Returns:``), then ``own``'s."""
-    contract_text, contract_sections = _split_at_sections(contract)
-    own_text, own_sections = _split_at_sections(own)
-    parts = (contract_text, own_text, contract_sections, own_sections)
-    return "\n\n".join(part for part in parts if part) + "\n"
+def _keeping_contract(name: str) -> Callable[[list[str], int, Written], list[str]]:
+    """The generated docstring of a backend's method ``name``: the contract's description
+    and sections (``Args:``, ``Returns:``), then the method's own other sections (``Note:``,
+    ``Raises:``), which are kept as written."""
+
+    def rewrite(lines: list[str], width: int, written: Written) -> list[str]:
+        contract_text, contract_sections = _split_at_sections(written(__name__, f"RateLimitBackend.{name}"))
+        own_text, own_sections = _split_at_sections(lines)
+        if own_text and own_text != contract_text:
+            raise ValueError(
+                f"{name}: a backend's own text goes in a Note: section (the description is the "
+                "contract's; if this is the contract's former text, delete it)"
+            )
+        # The contract's sections are written anew; the method's own others are kept.
+        titles = {title for title, _ in contract_sections}
+        own_sections = [(title, part) for title, part in own_sections if title not in titles]
+        composed: list[str] = []
+        for part in [contract_text, *(part for _, part in (*contract_sections, *own_sections))]:
+            composed += [*([""] if composed and part else []), *part]
+        return composed
+
+    return rewrite
 
 
-def _split_at_sections(doc: str) -> tuple[str, str]:
-    """``doc`` (cleaned) cut before its first Google-style section heading."""
-    lines = inspect.cleandoc(doc).splitlines()
-    at = next((i for i, line in enumerate(lines) if _SECTION_HEADING.match(line)), len(lines))
-    return "\n".join(lines[:at]).strip(), "\n".join(lines[at:]).strip()
+def _split_at_sections(lines: list[str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """A docstring's cleaned ``lines`` cut into its text and its Google-style sections."""
+    starts = [i for i, line in enumerate(lines) if _SECTION_HEADING.match(line)]
+    text = _trimmed(lines[: starts[0] if starts else len(lines)])
+    ends = [*starts[1:], len(lines)] if starts else []
+    return text, [(lines[start], _trimmed(lines[start:end])) for start, end in zip(starts, ends, strict=True)]
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
 
 
 def _slot_anchor(slot: tuple[float, str, int, bool]) -> float:
@@ -348,9 +380,53 @@ class InMemoryBackend(RateLimitBackend):
         self._serials = itertools.count(1)
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
+
+        Called by the scheduler. Atomically: if the key is paused, answer the
+        seconds left of the pause. Else, for every rule, let ``A =
+        learned_amount(rule.amount, rate_factor)`` (the share of the configured
+        amount the scheduler has learned the service really allows) and
+        ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
+        key's in-flight slots plus that of its anchored slots with ``anchor +
+        rule.period > now``. If ``used + rule.cost(weight) <= A``, or ``used ==
+        0`` (a request heavier than a learned amount passes alone), for every
+        rule, record one in-flight slot of ``weight`` and answer a
+        :class:`Grant` with the key's current ``rate_factor``: all rules are
+        consumed or none. Otherwise answer the seconds until enough anchored
+        slots expire for the tightest rule to admit it (the largest of the
+        per-rule waits), or ``math.inf`` when only in-flight slots block it.
+        Callers never pass a weight whose cost exceeds a rule's configured
+        amount. With no rules, only the pause applies.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules (the backend scales their
+                amounts by the key's rate factor).
+            weight: The request's weight (stops in a batch; 1 for most requests).
+            now: The scheduler's clock.
+
+        Returns:
+            A :class:`Grant`, or the seconds to wait before trying again.
+        """
         return self._acquire_now(key, rules, weight, now)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
+        """Anchor the grant's in-flight slot at ``now + extra``.
+
+        Called by the scheduler once the attempt ended. ``extra`` may be
+        negative: the scheduler anchors an answered slot at its send time plus
+        a margin (see its docstring). The slot counts in :meth:`acquire`
+        whether or not the service admitted the attempt (a service may count
+        the requests it refuses); :meth:`usage` counts only the admitted ones.
+        Releasing an unknown or already released grant does nothing.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+            now: The scheduler's clock.
+            extra: Seconds added to the anchor (the spread of recent round trips).
+            admitted: Whether the service admitted the attempt: False for a 429,
+                and for an attempt that ended without an answer (unknown).
+        """
         self._release_now(grant, now + extra, admitted)
 
     def _acquire_now(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
@@ -367,20 +443,74 @@ class InMemoryBackend(RateLimitBackend):
         self._buckets[grant.key].release(grant.token, anchor, admitted)
 
     async def cancel(self, grant: Grant) -> None:
+        """Remove the grant's slot as if never granted: the attempt was never sent.
+
+        Args:
+            grant: The grant of :meth:`acquire`.
+        """
         self._buckets[grant.key].cancel(grant.token)
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        """Pause the key and lower its rate factor after a 429, for every process sharing it.
+
+        The key is paused until at least ``now + pause`` (never shortened), and
+        its ``rate_factor`` becomes ``min(rate_factor, factor)`` (never raised
+        here).
+
+        Args:
+            key: The scheduler's key of the category.
+            pause: Seconds from ``now`` during which nothing is admitted.
+            factor: The new rate factor (a share of the configured limits).
+            now: The scheduler's clock.
+
+        Returns:
+            The rate factor now in force (another scheduler sharing the key may have cut lower).
+        """
         bucket = self._buckets[key]
         bucket.paused_until = max(bucket.paused_until, now + pause)
         bucket.rate_factor = min(bucket.rate_factor, factor)
         return bucket.rate_factor
 
     async def recover(self, key: str, factor: float) -> float:
+        """Raise the key's rate factor: a probe upward.
+
+        ``rate_factor = max(rate_factor, min(1.0, factor))`` (never lowered here).
+        The scheduler also calls it with ``0.0`` to read the factor in force
+        (after a 429, to see a raise another process made).
+
+        Args:
+            key: The scheduler's key of the category.
+            factor: The new rate factor, at most 1.0.
+
+        Returns:
+            The rate factor now in force.
+        """
         bucket = self._buckets[key]
         bucket.rate_factor = max(bucket.rate_factor, min(1.0, factor))
         return bucket.rate_factor
 
     async def claim_probe(self, key: str, turn: float, now: float) -> float:
+        """Take the key's turn to probe its rate factor upward, for every process sharing it.
+
+        Atomically: while a turn taken earlier lasts, answer the seconds left of
+        it; else start a turn of ``turn`` seconds and answer 0.0. Processes
+        sharing a backend then probe one at a time, a turn apart, rather than
+        each at its own pace (a process that sends little may never see the
+        factor change while another's probe fails, and probe again at once).
+        A turn outlives a raise of the factor to 1.0 (the raise may be the
+        probe). The scheduler also takes the turn of ``<key>/scout`` before a
+        category's first attempt after a quiet period (its docstring,
+        "Others on the key"): one process sharing the backend scouts the
+        window for all.
+
+        Args:
+            key: The scheduler's key of the category.
+            turn: Seconds before anybody may probe again (the wait after a failed probe).
+            now: The scheduler's clock.
+
+        Returns:
+            0.0 when the turn is the caller's, else the seconds until the current one ends.
+        """
         bucket = self._buckets[key]
         if now < bucket.probe_turn_until:
             return bucket.probe_turn_until - now
@@ -388,4 +518,22 @@ class InMemoryBackend(RateLimitBackend):
         return 0.0
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Per rule, the cost of the key's admitted slots anchored in the trailing period.
+
+        That is, the cost of the slots released with ``admitted`` (answered
+        without a 429) and ``anchor > now - rule.period``, by every process
+        sharing the key: what the service is known to have admitted of this key
+        in its trailing window. In-flight slots, refused ones and those that
+        ended without an answer are left out: nobody knows yet, or they were not
+        admitted. The scheduler reads it when a 429 comes, to learn the
+        service's real limit.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One cost per rule, in the rules' order.
+        """
         return self._buckets[key].usage(rules, now)

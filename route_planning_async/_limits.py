@@ -87,7 +87,14 @@ def _per(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
 @fields_documented
 @attrs.frozen
 class Rule:
-    """At most ``amount`` in any sliding window of ``period`` seconds."""
+    """At most ``amount`` in any sliding window of ``period`` seconds.
+
+    Keyword Args:
+        amount (int): How much may pass in one window: requests, or units of weight.
+        period (float): Length of the sliding window, in seconds.
+        per (Literal['request', 'weight']): ``request`` counts each request as 1; ``weight`` counts its
+            weight (stops in a batch).
+    """
 
     amount: int = attrs.field(
         validator=_positive_amount,
@@ -173,6 +180,16 @@ class RateLimits:
     teams can ask for higher ones, any values can be given::
 
         RateLimits({"read": [Rule(20, 1.0)], "write": [Rule(10, 1.0)]})
+
+    Keyword Args:
+        rules (Mapping[Category, tuple[Rule, ...]]): The rules of each category; all of a category's
+            rules must admit a request.
+        strict_windows (bool): Count each slot until one period after its *answer* (True): provably
+            never more than the amount in any of the service's windows, whatever the latency, at the
+            cost of one round trip per period. False (the default) counts it from its *send* plus the
+            spread of recent round trips, which keeps the windows as long as the one-way delays vary
+            less than the round trips do, and lets a category use its whole limit over a slow link; the
+            429 learning covers the rest. The scheduler's docstring states both guarantees.
     """
 
     rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(

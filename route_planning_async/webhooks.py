@@ -114,7 +114,18 @@ class InvalidEventError(RoutePlanningError, ValueError):
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class WebhookEvent:
-    """One event the service pushed to the webhook URL."""
+    """One event the service pushed to the webhook URL.
+
+    Attributes:
+        type (str): A :class:`WebhookEventType` member when known; a newer type is kept as the string
+            sent.
+        version (str): The API version of the event's format, as sent (``v0.2b``, ``v1``).
+        created (datetime.datetime): When the event happened (aware, UTC; sent as epoch milliseconds).
+        data (EventStop | dict[str, Any] | None): The stop, as a model of the event's version: ``Stop``,
+            or ``UnassignedStop`` for ``unassigned_stop.*`` (:class:`route_planning_async.Stop` for
+            v0.2b, :class:`route_planning_async.v1.Stop` for v1); for a type whose data is neither, or a
+            version the library does not know, the JSON as sent.
+    """
 
     type: str = attrs.field(
         metadata=described(

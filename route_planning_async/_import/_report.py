@@ -94,7 +94,13 @@ PENDING = ord("p")
 @fields_documented(title="Attributes")
 @attrs.frozen
 class RejectedStop(Generic[T]):
-    """A stop the service refused inside a successful batch answer."""
+    """A stop the service refused inside a successful batch answer.
+
+    Attributes:
+        position (int): Its position in the input (0-based).
+        stop (T): The input, to fix and send again.
+        message (str): The service's message.
+    """
 
     position: int = attrs.field(metadata=described("Its position in the input (0-based)."))
     stop: T = attrs.field(metadata=described("The input, to fix and send again."))
@@ -104,7 +110,15 @@ class RejectedStop(Generic[T]):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class FailedBatch(Generic[T]):
-    """Stops of one batch whose outcome is ``not_created`` or ``unknown``."""
+    """Stops of one batch whose outcome is ``not_created`` or ``unknown``.
+
+    Attributes:
+        outcome (Outcome): :attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`.
+        positions (tuple[int, ...]): Their positions in the input, in order.
+        stops (tuple[T, ...]): The inputs, in the same order as ``positions``.
+        error (BaseException): Why: the API or transport error, a ``CancelledError``, or the
+            reconciliation problem.
+    """
 
     outcome: Outcome = attrs.field(
         metadata=described(":attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`.")
@@ -125,7 +139,15 @@ class FailedBatch(Generic[T]):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class DuplicateStop:
-    """A key found more than once in the collection after a late commit."""
+    """A key found more than once in the collection after a late commit.
+
+    Attributes:
+        position (int): The input position whose stop was stored more than once.
+        kept (str): The id the report gives for that position (the one that remains).
+        extra_ids (tuple[str, ...]): The other stops carrying the same key.
+        deleted (bool): True when ``dedupe=True`` deleted every one of ``extra_ids``.
+        error (BaseException | None): Why a delete failed, when one did.
+    """
 
     position: int = attrs.field(
         metadata=described("The input position whose stop was stored more than once.")
@@ -482,7 +504,23 @@ class ImportReport(Generic[T]):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class ImportProgress(Generic[T]):
-    """A snapshot passed to ``on_progress`` each time a batch finishes."""
+    """A snapshot passed to ``on_progress`` each time a batch finishes.
+
+    Attributes:
+        done (int): Positions with a final outcome.
+        read (int): Positions read from the input so far.
+        total (int | None): Length of the input when it has one (a Sequence), else None.
+        created (int): Stops created so far.
+        failed (int): Stops known not to exist so far (rejected plus not created).
+        unknown (int): Stops whose outcome is unknown so far.
+        elapsed (float): Seconds since the import started.
+        report (ImportReport[T]): The live report; complete for every position below ``done`` once
+            ``final`` is set.
+        final (bool): True for the last call: the import ended, was cancelled, or is about to raise.
+        skipped (int): Stops skipped so far, already in the collection (``skip_existing=True``).
+        waited (float): Seconds so far during which at least one batch waited for capacity
+            (:attr:`ImportReport.waited`).
+    """
 
     done: int = attrs.field(metadata=described("Positions with a final outcome."))
     read: int = attrs.field(metadata=described("Positions read from the input so far."))

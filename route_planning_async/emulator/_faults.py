@@ -172,7 +172,13 @@ class Fault:
 @fields_documented(title="Attributes")
 @attrs.frozen
 class FaultEvent:
-    """A fault that fired."""
+    """A fault that fired.
+
+    Attributes:
+        request_seq (int): Sequence number of the request in the emulator's log.
+        route (str): Endpoint name of the request.
+        fault (Fault): The fault.
+    """
 
     request_seq: int = attrs.field(
         metadata=described("Sequence number of the request in the emulator's log.")

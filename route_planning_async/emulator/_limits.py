@@ -78,7 +78,14 @@ class Decision:
 @fields_documented(title="Attributes")
 @attrs.frozen
 class LimitChange:
-    """The limits in force from ``time`` on (until the next change)."""
+    """The limits in force from ``time`` on (until the next change).
+
+    Attributes:
+        time (float): Server clock reading (monotonic, not sped up) from which these limits apply.
+        limits (RateLimits): The limits in contract seconds, as configured.
+        server_limits (RateLimits): The same limits in server seconds (periods divided by the speed-up):
+            what is enforced.
+    """
 
     time: float = attrs.field(
         metadata=described("Server clock reading (monotonic, not sped up) from which these limits apply.")
