@@ -58,7 +58,13 @@ def described(text: str, **metadata: object) -> dict[str, object]:
 
 @attrs.frozen
 class Keyword:
-    """One entry of a ``Keyword Args:`` section."""
+    """One entry of a ``Keyword Args:`` section.
+
+    Attributes:
+        name (str): The keyword.
+        type (str): Its type, as the docstring shows it.
+        text (str): What it is; ``{word}`` placeholders are filled in where it is shown.
+    """
 
     name: str
     """The keyword."""
@@ -135,7 +141,8 @@ def keyword_section(
     lines = [f"{title}:"]
     for keyword in keywords:
         text = _fill(keyword.text, words or {})
-        entry = f"{keyword.name} ({keyword.type}): {' '.join(text.split())}"
+        named = f"{keyword.name} ({keyword.type})" if keyword.type else keyword.name
+        entry = f"{named}: {' '.join(text.split())}"
         lines += textwrap.wrap(
             entry, width, initial_indent="    ", subsequent_indent="        ", break_on_hyphens=False
         )
@@ -162,7 +169,13 @@ _SECTION_HEADS: Final = re.compile(r"^(Returns|Yields|Raises|Example|Examples|No
 
 @attrs.frozen
 class GeneratedSection:
-    """A text that the generator writes into the docstring of one object of the source."""
+    """A text that the generator writes into the docstring of one object of the source.
+
+    Attributes:
+        module (str): The module that defines the object.
+        qualname (str): The object's qualified name in it (empty: the module's own docstring).
+        rewrite (Rewrite): What the docstring is to hold, from what it holds.
+    """
 
     module: str
     """The module that defines the object."""

@@ -21,7 +21,9 @@ from __future__ import annotations
 
 import argparse
 import ast
+import enum
 import importlib
+import itertools
 import pkgutil
 import re
 import sys
@@ -32,7 +34,16 @@ from typing import Final
 
 import attrs
 
-from route_planning_async._docs import GeneratedSection, generated_sections, with_section
+from route_planning_async._docs import (
+    GeneratedSection,
+    Keyword,
+    Rewrite,
+    Written,
+    generated_sections,
+    keyword_section,
+    section_end,
+    with_section,
+)
 
 __all__ = ["COMMAND", "main", "stale_files", "with_section", "write"]
 
@@ -42,6 +53,8 @@ COMMAND: Final = "python -m route_planning_async._docs_gen"
 _PACKAGE: Final = "route_planning_async"
 _LINE_LENGTH: Final = 110  # pyproject.toml's [tool.ruff] line-length
 _WIDTH: Final = 100
+_ENTRY: Final = re.compile(r"^ {4}(?P<name>\*{0,2}\w+)\b")
+_WRAPPERS: Final = frozenset({"ClassVar", "Final", "typing.ClassVar", "typing.Final"})
 _PREFIX: Final = re.compile(r"^(?P<prefix>[rRuU]*)(?P<quote>\"\"\"|'''|\"|')")
 
 _Definition = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
@@ -60,12 +73,122 @@ class _Edit:
 
 
 def _import_all() -> list[GeneratedSection]:
-    """Import every module of the package (their sections register as they are defined)."""
+    """Import every module of the package (their sections register as they are defined), and
+    add the ``Attributes:`` section of each public class whose attributes have docstrings."""
     package = importlib.import_module(_PACKAGE)
+    modules = [_PACKAGE]
     for info in pkgutil.walk_packages(package.__path__, f"{_PACKAGE}."):
         if not info.name.endswith("__main__"):  # importing one runs it
             importlib.import_module(info.name)
-    return generated_sections()
+            modules.append(info.name)
+    registered = generated_sections()
+    return [*registered, *(section for module in modules for section in _attribute_sections(module))]
+
+
+def _attribute_docstrings(body: Sequence[ast.stmt], of_self: bool) -> Iterable[Keyword]:
+    """The attributes assigned in ``body`` with a docstring after them: names of the class body,
+    or with ``of_self``, ``self.<name>`` (a constructor's body)."""
+    for statement, after in itertools.pairwise(body):
+        text = _docstring_node(ast.Module(body=[after], type_ignores=[]))
+        if text is None:
+            continue
+        annotation = statement.annotation if isinstance(statement, ast.AnnAssign) else None
+        if isinstance(statement, ast.AnnAssign):
+            target: ast.expr | None = statement.target
+        elif isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        else:
+            continue
+        if of_self and isinstance(target, ast.Attribute) and ast.unparse(target.value) == "self":
+            name = target.attr
+        elif not of_self and isinstance(target, ast.Name):
+            name = target.id
+        else:
+            continue
+        if not name.startswith("_"):
+            yield Keyword(name, _type_shown(annotation), str(text.value))
+
+
+def _type_shown(annotation: ast.expr | None) -> str:
+    """An attribute's annotation as its entry shows it (``ClassVar[X]`` and ``Final[X]`` as ``X``)."""
+    if annotation is None:
+        return ""
+    if isinstance(annotation, ast.Subscript) and ast.unparse(annotation.value) in _WRAPPERS:
+        return ast.unparse(annotation.slice)
+    return "" if ast.unparse(annotation) in _WRAPPERS else ast.unparse(annotation)
+
+
+def _classes(body: Sequence[ast.stmt], prefix: str = "") -> Iterable[tuple[str, ast.ClassDef]]:
+    """The public classes of ``body`` and of their bodies, by qualified name."""
+    for node in _definitions(body):
+        if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+            yield f"{prefix}{node.name}", node
+            yield from _classes(node.body, f"{prefix}{node.name}.")
+
+
+def _attribute_sections(module: str) -> Iterable[GeneratedSection]:
+    """An ``Attributes:`` section for each public class of ``module`` whose attributes (in its
+    body or set in its ``__init__``) have docstrings: ``help()`` shows no attribute docstring."""
+    path = Path(sys.modules[module].__file__ or "")
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for qualname, node in _classes(tree.body):
+        keywords = {keyword.name: keyword for keyword in _attribute_docstrings(node.body, of_self=False)}
+        for init in node.body:
+            if isinstance(init, ast.FunctionDef) and init.name == "__init__":
+                for keyword in _attribute_docstrings(init.body, of_self=True):
+                    keywords.setdefault(keyword.name, keyword)
+        if _is_enum(module, qualname):  # help() lists no property of an enum
+            keywords.update((keyword.name, keyword) for keyword in _properties(node))
+        if keywords and _docstring_node(node) is not None:
+            listed = list(keywords.values())
+            yield GeneratedSection(module, qualname, _attributes(listed))
+
+
+def _is_enum(module: str, qualname: str) -> bool:
+    runtime: object = sys.modules[module]
+    for name in qualname.split("."):
+        runtime = getattr(runtime, name, None)
+    return isinstance(runtime, type) and issubclass(runtime, enum.Enum)
+
+
+def _properties(node: ast.ClassDef) -> Iterable[Keyword]:
+    """The public properties defined in the class ``node`` with their docstrings' first paragraph."""
+    for function in node.body:
+        decorators = [ast.unparse(decorator) for decorator in getattr(function, "decorator_list", ())]
+        if isinstance(function, ast.FunctionDef) and "property" in decorators:
+            text = ast.get_docstring(function)
+            if text and not function.name.startswith("_"):
+                shown = "" if function.returns is None else ast.unparse(function.returns)
+                yield Keyword(function.name, shown, text.split("\n\n", 1)[0])
+
+
+def _attributes(keywords: list[Keyword]) -> Rewrite:
+    """The ``Attributes:`` section listing ``keywords``; the entries written by hand for other
+    names (an enum's members described in the class docstring) are kept, in their place."""
+
+    def rewrite(lines: list[str], width: int, written: Written) -> list[str]:
+        entries = _entries(keyword_section(keywords, title="Attributes", width=width).split("\n")[1:])
+        if "Attributes:" in lines:
+            start = lines.index("Attributes:")
+            kept = _entries(lines[start + 1 : section_end(lines, start)])
+            entries = {**{name: entries.get(name, entry) for name, entry in kept.items()}, **entries}
+        section = ["Attributes:", *(line for entry in entries.values() for line in entry)]
+        return with_section(lines, "Attributes", section)
+
+    return rewrite
+
+
+def _entries(lines: Sequence[str]) -> dict[str, list[str]]:
+    """The entries of a section's body by name: each its first line and the lines indented more."""
+    entries: dict[str, list[str]] = {}
+    name = ""
+    for line in lines:
+        head = _ENTRY.match(line)
+        if head:
+            name = head["name"]
+            entries[name] = []
+        entries.setdefault(name, []).append(line)
+    return entries
 
 
 def _definitions(body: Iterable[ast.stmt]) -> Iterable[ast.stmt]:

@@ -112,7 +112,12 @@ class OperationMetadata(Protocol):
 
 @runtime_checkable
 class Failure(Protocol):
-    """The ``result`` of a failed operation: it has a ``code`` (contract, Operations)."""
+    """The ``result`` of a failed operation: it has a ``code`` (contract, Operations).
+
+    Attributes:
+        code (str): The failure's machine-readable code.
+        message (str): What went wrong.
+    """
 
     code: str
     """The failure's machine-readable code."""

@@ -89,7 +89,17 @@ logger = logging.getLogger("route_planning_async.webhooks")
 
 
 class WebhookEventType(enum.StrEnum):
-    """The event types of v0.2b and v1. :attr:`WebhookEvent.type` keeps newer ones as plain strings."""
+    """The event types of v0.2b and v1. :attr:`WebhookEvent.type` keeps newer ones as plain strings.
+
+    Attributes:
+        STOP_ALLOCATED: The stop's route was distributed to its driver.
+        STOP_OUT_FOR_DELIVERY: The driver started the route the stop is on.
+        STOP_ATTEMPTED_DELIVERY: The driver attempted the stop; ``data.delivery_info`` says how it went.
+        STOP_DEPARTED: The driver left the stop.
+        STOP_TRACKING_LINK_ADDED: The stop got its recipient tracking link.
+        UNASSIGNED_STOP_TRACKING_LINK_ADDED: An unassigned stop got its recipient tracking link.
+        TEST_SEND_EVENT: A test event sent from the service's settings.
+    """
 
     STOP_ALLOCATED = "stop.allocated"
     """The stop's route was distributed to its driver."""

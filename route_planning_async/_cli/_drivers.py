@@ -80,7 +80,12 @@ DriverRow = ParsedRow[DriverInput]
 
 @attrs.frozen
 class DriverCsv:
-    """A read driver file."""
+    """A read driver file.
+
+    Attributes:
+        header (tuple[str, ...]): The header, as written.
+        rows (tuple[DriverRow, ...]): Every data row, valid or not.
+    """
 
     header: tuple[str, ...]
     """The header, as written."""

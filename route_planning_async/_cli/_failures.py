@@ -27,7 +27,12 @@ class InputRow(Protocol):
 
 @attrs.define
 class Failures:
-    """The rows of an input file that were not imported, each with why; the report ``--failures`` writes."""
+    """The rows of an input file that were not imported, each with why; the report ``--failures`` writes.
+
+    Attributes:
+        header (Sequence[str]): The input file's header.
+        rows (list[tuple[InputRow, str]]): Each failed row with its reason.
+    """
 
     header: Sequence[str]
     """The input file's header."""

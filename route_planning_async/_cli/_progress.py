@@ -66,7 +66,15 @@ def stats_rows(client: AnyClient) -> dict[str, dict[str, Any]]:
 
 @attrs.frozen
 class ImportOutcome:
-    """What became of the rows of one CLI import."""
+    """What became of the rows of one CLI import.
+
+    Attributes:
+        outcomes (list[tuple[str | None, str | None]]): Per input row: ``(stop id, None)``, or ``(None,
+            why not)``.
+        report (ImportReport[Any]): The library's report.
+        interrupted (bool): True when Ctrl-C stopped the import.
+        never_sent (set[int]): Positions that were not sent because the import was stopped.
+    """
 
     outcomes: list[tuple[str | None, str | None]]
     """Per input row: ``(stop id, None)``, or ``(None, why not)``."""

@@ -65,7 +65,15 @@ ProgressCallback = Callable[["ImportProgress[Any]"], object]
 
 
 class Outcome(enum.StrEnum):
-    """What became of one input position."""
+    """What became of one input position.
+
+    Attributes:
+        CREATED: The stop exists on the service.
+        REJECTED: The service refused this stop; see :attr:`ImportReport.rejected_stops`.
+        NOT_CREATED: Its batch failed as a whole and the stop does not exist; safe to resend.
+        UNKNOWN: It may or may not exist; look it up before resending.
+        SKIPPED: Already in the collection (``skip_existing=True``); not sent.
+    """
 
     CREATED = "created"
     """The stop exists on the service."""
@@ -221,6 +229,24 @@ class ImportReport(Generic[T]):
     Failures are kept in full (:attr:`rejected_stops`, :attr:`failed_batches`);
     created stops only as counts and, unless ``keep_ids=False``, their ids packed
     one string per batch, so the report stays small for millions of stops.
+
+    Attributes:
+        keep_ids: Whether the ids of created stops were kept.
+        total: Input positions read: every position below it has an outcome.
+        created: Stops created.
+        rejected: Stops refused by the service (``rejected``).
+        not_created: Stops of batches that failed as a whole (``not_created``).
+        unknown: Stops whose outcome is unknown.
+        skipped: Stops already in the collection, not sent (``skip_existing=True``).
+        rejected_stops (list[RejectedStop[T]]): Every rejected stop, with the service's message.
+        failed_batches (list[FailedBatch[T]]): Every batch (or part of one) that is ``not_created`` or
+            ``unknown``, with its inputs.
+        unattributed_ids (list[str]): Created ids that an answer gave but that could not be tied to an
+            input.
+        duplicates (list[DuplicateStop]): Stops found stored twice after a late commit (and deleted with
+            ``dedupe=True``).
+        stopped (str | None): Why the import stopped sending early (deadline, breaker, stop request);
+            None otherwise.
     """
 
     def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool, clock: Clock) -> None:

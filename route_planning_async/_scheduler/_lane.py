@@ -184,7 +184,12 @@ _SCOUT_TURN = 1.0
 
 
 class Lane:
-    """One category's FIFO queue in front of the backend, with its counters."""
+    """One category's FIFO queue in front of the backend, with its counters.
+
+    Attributes:
+        busy_pause: Whether the category waits out a window it judged busy (others spent it): an
+            admitted answer may still refute that (:meth:`after_answer`), at any rate factor.
+    """
 
     def __init__(
         self,

@@ -60,7 +60,16 @@ __all__ = [
 
 @attrs.frozen
 class Decision:
-    """What the limiter decided for one request."""
+    """What the limiter decided for one request.
+
+    Attributes:
+        admitted (bool): True when the request may proceed.
+        retry_after (float): Server seconds until a request like this one would be admitted (0 when
+            admitted).
+        reason (str): ``window`` (the rule's window or bucket was full) or ``sustained`` for a
+            rejection.
+        rule (Rule | None): The rule that rejected it.
+    """
 
     admitted: bool
     """True when the request may proceed."""
@@ -102,6 +111,11 @@ class LimitTimeline:
     """Which limits are in force when: a list of :class:`LimitChange` in time order.
 
     Before the first change the first change's limits apply.
+
+    Attributes:
+        speedup: Divides the periods of every change's limits into its ``server_limits``.
+        changes (list[LimitChange]): Every change, in time order (the past ones stay, for the request
+            log).
     """
 
     def __init__(self, limits: RateLimits, speedup: float = 1.0, *, since: float = -math.inf) -> None:
@@ -318,6 +332,9 @@ class RateLimiter:
     :param count_rejected: whether a refused request counts (module docstring).
     :param punish_sustained: refuse traffic that stays near the limit (module docstring).
     :param timeline: which limits are in force when; its ``server_limits`` are enforced.
+
+    Attributes:
+        timeline: Which limits are in force when.
     """
 
     def __init__(

@@ -98,6 +98,10 @@ class RequestLog:
     """Every request in arrival order: ``emu.log``.
 
     :param timeline: which limits were in force when (the emulator's limiter shares its own).
+
+    Attributes:
+        records (list[RequestRecord]): All records.
+        timeline: Which limits were in force when; :meth:`clear` keeps it. None: unknown.
     """
 
     def __init__(self, timeline: LimitTimeline | None = None) -> None:

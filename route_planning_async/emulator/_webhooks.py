@@ -87,6 +87,9 @@ class WebhookSender:
         config: The configuration in force (``webhook_url``, ``webhook_secret``, retries).
         state: The state whose stop events it sends.
         version: The API version of the events: their ``version``, and the shape of their stops.
+
+    Attributes:
+        deliveries (list[WebhookDelivery]): Every event sent, in order, with the status of each attempt.
     """
 
     def __init__(self, config: EmulatorConfig, state: EmulatorState, version: ApiVersion) -> None:

@@ -139,6 +139,13 @@ class RedisBackend(RateLimitBackend):
         timeout: Seconds one call to Redis (a reconnection included) may
             take before failing closed with :class:`RedisBackendError`.
 
+    Attributes:
+        key_prefix: The namespace of this API key's keys.
+        lease: Seconds an unreleased in-flight slot is kept.
+        timeout: Seconds one call to Redis may take before it fails closed.
+        instance: Names this backend's slots in Redis (``<instance>:<serial>|<weight>``, docs/redis.md,
+            "Keys"), so that the slots of one process can be told apart when inspecting the keys.
+
     Raises:
         ConfigurationError: A setting is invalid (the error names it).
     """

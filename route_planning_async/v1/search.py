@@ -114,7 +114,16 @@ _CUSTOM_ID = re.compile(r"[A-Za-z0-9_-]{1,255}")
 
 
 class FieldType(enum.Enum):
-    """The type of a filterable field's values, which decides its operators and literals."""
+    """The type of a filterable field's values, which decides its operators and literals.
+
+    Attributes:
+        STRING: Text: ``=``, ``!=``, ``~=``; a quoted literal.
+        STRING_LIST: A list of texts: ``=``, ``!=``, ``~=`` on its elements; a quoted literal.
+        NUMBER: A number: ``=``, ``!=``, ``>``, ``>=``, ``<``, ``<=``; an integer or decimal literal.
+        INTEGER: A whole number: the number operators; an integer literal.
+        BOOLEAN: ``true`` or ``false``: ``=``, ``!=``.
+        DATE: A moment: the number operators; an ISO-8601 date or date-time in quotes.
+    """
 
     STRING = "string"
     """Text: ``=``, ``!=``, ``~=``; a quoted literal."""
@@ -147,7 +156,14 @@ def operators_for(field_type: FieldType) -> tuple[str, ...]:
 
 @attrs.frozen
 class SearchField:
-    """One filterable field of the stop search."""
+    """One filterable field of the stop search.
+
+    Attributes:
+        name (str): The field's path in filters and ``sortField`` (``address.countryCode``).
+        type (FieldType): The type of its values.
+        description (str): What it holds (the v1 document's words).
+        sortable (bool): Whether it can be the ``sortField``.
+    """
 
     name: str
     """The field's path in filters and ``sortField`` (``address.countryCode``)."""
@@ -324,7 +340,14 @@ class Expression(abc.ABC):
 
 @attrs.frozen(eq=False, repr=False)
 class Comparison(Expression):
-    """``field operator value``, checked when made (use :func:`field`)."""
+    """``field operator value``, checked when made (use :func:`field`).
+
+    Attributes:
+        field (SearchField): The field compared.
+        operator (str): One of :data:`OPERATORS`.
+        value (Value): What it is compared with (None is ``null``).
+        literal (str): The value as filter text.
+    """
 
     field: SearchField
     """The field compared."""
@@ -354,7 +377,13 @@ def _is_expression(instance: object, attribute: attrs.Attribute[object], value: 
 
 @attrs.frozen(eq=False, repr=False)
 class Group(Expression):
-    """Expressions joined by one boolean operator (``and`` or ``or``)."""
+    """Expressions joined by one boolean operator (``and`` or ``or``).
+
+    Attributes:
+        operator (str): ``and`` or ``or``.
+        parts (tuple[Expression, ...]): The joined expressions (a part joined by the same operator is
+            flattened in).
+    """
 
     operator: str = attrs.field(validator=attrs.validators.in_(("and", "or")))
     """``and`` or ``or``."""
@@ -392,6 +421,9 @@ class Field:
     ``==`` is ``=``, ``!=`` is ``!=``, ``<``, ``<=``, ``>``, ``>=`` are themselves,
     :meth:`contains` is ``~=``; comparing with None is comparing with ``null``
     (:meth:`is_null`, :meth:`is_not_null`).
+
+    Attributes:
+        spec (SearchField): The field's row of the table.
     """
 
     spec: SearchField
