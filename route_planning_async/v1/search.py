@@ -51,6 +51,50 @@ default. (The v1 document's schema says "default 20" beside "exclusive
 maximum 20" and "exclusive minimum 1"; the default is taken as the truth, so the
 bounds are read as inclusive.) The ``filter`` of ``GET /routes/{routeId}/stops``
 is not this language: it takes only ``externalId``, an exact match.
+
+The filterable fields (``=`` and ``!=`` also take ``null``):
+
+| Field                                         | Type        | Operators      | Sortable |
+|-----------------------------------------------|-------------|----------------|----------|
+| ``planId``                                    | string      | = != ~=        |          |
+| ``routeId``                                   | string      | = != ~=        |          |
+| ``type``                                      | string      | = != ~=        |          |
+| ``activity``                                  | string      | = != ~=        |          |
+| ``notes``                                     | string      | = != ~=        |          |
+| ``orderInfo.sellerOrderId``                   | string      | = != ~=        |          |
+| ``orderInfo.invoiceNumber``                   | string      | = != ~=        |          |
+| ``orderInfo.sellerWebsite``                   | string      | = != ~=        |          |
+| ``address.address``                           | string      | = != ~=        |          |
+| ``address.addressLineOne``                    | string      | = != ~=        |          |
+| ``address.addressLineTwo``                    | string      | = != ~=        |          |
+| ``address.latitude``                          | number      | = != > >= < <= | yes      |
+| ``address.longitude``                         | number      | = != > >= < <= | yes      |
+| ``address.placeId``                           | string      | = != ~=        |          |
+| ``address.countryCode``                       | string      | = != ~=        |          |
+| ``createdAt``                                 | date        | = != > >= < <= | yes      |
+| ``arrivalAt``                                 | date        | = != > >= < <= | yes      |
+| ``packageCount``                              | number      | = != > >= < <= | yes      |
+| ``estimatedTravelDuration``                   | number      | = != > >= < <= | yes      |
+| ``estimatedTravelDistance``                   | number      | = != > >= < <= | yes      |
+| ``timing.estimatedAttemptDuration``           | number      | = != > >= < <= | yes      |
+| ``recipient.name``                            | string      | = != ~=        |          |
+| ``recipient.email``                           | string      | = != ~=        |          |
+| ``recipient.phone``                           | string      | = != ~=        |          |
+| ``recipient.externalId``                      | string      | = != ~=        |          |
+| ``deliveryInfo.state``                        | string      | = != ~=        |          |
+| ``deliveryInfo.attempted``                    | boolean     | = !=           |          |
+| ``deliveryInfo.succeeded``                    | boolean     | = !=           |          |
+| ``deliveryInfo.recipientProvidedNotes``       | string      | = != ~=        |          |
+| ``deliveryInfo.driverProvidedInternalNotes``  | string      | = != ~=        |          |
+| ``deliveryInfo.driverProvidedRecipientNotes`` | string      | = != ~=        |          |
+| ``deliveryInfo.signeeName``                   | string      | = != ~=        |          |
+| ``deliveryInfo.attemptedAt``                  | date        | = != > >= < <= | yes      |
+| ``orderInfo.products``                        | string list | = != ~=        |          |
+| ``orderInfo.sellerName``                      | string      | = != ~=        |          |
+| ``paymentOnDelivery.amount``                  | integer     | = != > >= < <= | yes      |
+| ``barcodes``                                  | string list | = != ~=        |          |
+| ``packageLabel``                              | string      | = != ~=        |          |
+| ``customProperties.<id>``                     | string      | = != ~=        |          |
 """
 
 from __future__ import annotations

@@ -147,3 +147,23 @@ def test_a_docstring_is_written_in_the_project_format(tmp_path: Path) -> None:
 def test_the_check_reports_nothing_on_a_fresh_source(capsys: pytest.CaptureFixture[str]) -> None:
     assert _docs_gen.main(["--check"]) == 0
     assert capsys.readouterr().out == ""
+
+
+def test_help_of_the_search_module_shows_the_field_table() -> None:
+    import pydoc
+
+    from route_planning_async.v1 import search
+
+    shown = pydoc.render_doc(search, renderer=pydoc.plaintext)
+    rows = [line.strip() for line in shown.splitlines() if line.strip().startswith("| ``")]
+    assert len(rows) == 39  # the document's 39 filterable fields, custom properties included
+    assert sum(row.endswith("| yes      |") for row in rows) == len(search.SORTABLE_FIELDS) == 10
+    for spec in search.FIELDS.values():
+        cells = [cell.strip() for cell in next(r for r in rows if f"``{spec.name}``" in r).split("|")[1:-1]]
+        assert cells == [
+            f"``{spec.name}``",
+            spec.type.value,
+            " ".join(search.operators_for(spec.type)),
+            "yes" if spec.sortable else "",
+        ]
+    assert rows[-1].startswith("| ``customProperties.<id>`` ")
