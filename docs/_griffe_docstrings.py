@@ -9,6 +9,8 @@ editor and ``help()`` show the same words.
 For each package named in the ``packages`` option, once griffe has read it, this
 extension:
 
+- gives a method without a docstring the docstring of the method it overrides,
+  as ``help()`` does (a backend's implementation of the contract);
 - leaves out the value of every attribute defined by a call
   (``attrs.field(..., metadata=described(...))``, a table built by a
   function): the site shows an attribute as its name, type and text, never the
@@ -78,6 +80,7 @@ class FieldTexts(griffe.Extension):
         if pkg.name not in self.packages:
             return
         _hide_call_values(pkg)
+        _inherit_docstrings(pkg)
         runtime = _import_package(pkg)
         if runtime is not None:
             _update_members(pkg, runtime, loader)
@@ -123,6 +126,32 @@ def _hide_call_values(obj: griffe.Object) -> None:
             member.value = None
         if isinstance(member, griffe.Module | griffe.Class):
             _hide_call_values(member)
+
+
+def _inherit_docstrings(obj: griffe.Object) -> None:
+    """Give each method without a docstring the docstring of the method it overrides, as
+    ``help()`` and editors show it (a backend's implementation of the contract)."""
+    for member in list(obj.members.values()):
+        if isinstance(member, griffe.Alias):
+            continue
+        if isinstance(member, griffe.Class):
+            try:
+                ancestors = member.mro()
+            except Exception:  # a base griffe cannot resolve: nothing to inherit from it
+                ancestors = []
+            for name, method in member.members.items():
+                if isinstance(method, griffe.Function) and method.docstring is None:
+                    found = [base.members[name] for base in ancestors if name in base.members]
+                    written = next((m.docstring for m in found if m.docstring is not None), None)
+                    if written is not None:
+                        method.docstring = griffe.Docstring(
+                            written.value,
+                            parent=method,
+                            parser=written.parser,
+                            parser_options=written.parser_options,
+                        )
+        if isinstance(member, griffe.Module | griffe.Class):
+            _inherit_docstrings(member)
 
 
 def _update_members(obj: griffe.Object, runtime: object, loader: griffe.GriffeLoader) -> None:

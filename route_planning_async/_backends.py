@@ -90,18 +90,19 @@ class RateLimitBackend(Protocol):
     process only by asking again, so when the backend answers ``math.inf`` the
     head asks again at least every ``min(shortest period, 1 s)``.
 
-    A backend may subclass this protocol. In this package, each method of the
-    contract that a backend implements shows the contract's text, written into
-    its docstring by the docstring generator; what is particular to the backend
-    goes in the method's own sections (``Note:``, ``Raises:``), after the
-    contract's.
+    A backend may subclass this protocol. Each method of the contract that it
+    implements shows the contract's text: a method without a docstring inherits
+    it (in ``help()``, an editor and the docs site); what is particular to a
+    backend's method goes in its own sections (``Note:``, ``Raises:``), and in
+    this package the docstring generator writes the contract's text before them.
     """
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         for name, contract in vars(RateLimitBackend).items():
             method = vars(cls).get(name)
-            if inspect.iscoroutinefunction(contract) and inspect.isfunction(method):
+            # A method with no docstring inherits the contract's; one with its own sections gets it.
+            if inspect.iscoroutinefunction(contract) and inspect.isfunction(method) and method.__doc__:
                 docstring_documented(method.__module__, method.__qualname__, _keeping_contract(name))
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
@@ -380,53 +381,9 @@ class InMemoryBackend(RateLimitBackend):
         self._serials = itertools.count(1)
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
-        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
-
-        Called by the scheduler. Atomically: if the key is paused, answer the
-        seconds left of the pause. Else, for every rule, let ``A =
-        learned_amount(rule.amount, rate_factor)`` (the share of the configured
-        amount the scheduler has learned the service really allows) and
-        ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
-        key's in-flight slots plus that of its anchored slots with ``anchor +
-        rule.period > now``. If ``used + rule.cost(weight) <= A``, or ``used ==
-        0`` (a request heavier than a learned amount passes alone), for every
-        rule, record one in-flight slot of ``weight`` and answer a
-        :class:`Grant` with the key's current ``rate_factor``: all rules are
-        consumed or none. Otherwise answer the seconds until enough anchored
-        slots expire for the tightest rule to admit it (the largest of the
-        per-rule waits), or ``math.inf`` when only in-flight slots block it.
-        Callers never pass a weight whose cost exceeds a rule's configured
-        amount. With no rules, only the pause applies.
-
-        Args:
-            key: The scheduler's key of the category.
-            rules: The category's configured rules (the backend scales their
-                amounts by the key's rate factor).
-            weight: The request's weight (stops in a batch; 1 for most requests).
-            now: The scheduler's clock.
-
-        Returns:
-            A :class:`Grant`, or the seconds to wait before trying again.
-        """
         return self._acquire_now(key, rules, weight, now)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
-        """Anchor the grant's in-flight slot at ``now + extra``.
-
-        Called by the scheduler once the attempt ended. ``extra`` may be
-        negative: the scheduler anchors an answered slot at its send time plus
-        a margin (see its docstring). The slot counts in :meth:`acquire`
-        whether or not the service admitted the attempt (a service may count
-        the requests it refuses); :meth:`usage` counts only the admitted ones.
-        Releasing an unknown or already released grant does nothing.
-
-        Args:
-            grant: The grant of :meth:`acquire`.
-            now: The scheduler's clock.
-            extra: Seconds added to the anchor (the spread of recent round trips).
-            admitted: Whether the service admitted the attempt: False for a 429,
-                and for an attempt that ended without an answer (unknown).
-        """
         self._release_now(grant, now + extra, admitted)
 
     def _acquire_now(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
@@ -443,74 +400,20 @@ class InMemoryBackend(RateLimitBackend):
         self._buckets[grant.key].release(grant.token, anchor, admitted)
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot as if never granted: the attempt was never sent.
-
-        Args:
-            grant: The grant of :meth:`acquire`.
-        """
         self._buckets[grant.key].cancel(grant.token)
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
-        """Pause the key and lower its rate factor after a 429, for every process sharing it.
-
-        The key is paused until at least ``now + pause`` (never shortened), and
-        its ``rate_factor`` becomes ``min(rate_factor, factor)`` (never raised
-        here).
-
-        Args:
-            key: The scheduler's key of the category.
-            pause: Seconds from ``now`` during which nothing is admitted.
-            factor: The new rate factor (a share of the configured limits).
-            now: The scheduler's clock.
-
-        Returns:
-            The rate factor now in force (another scheduler sharing the key may have cut lower).
-        """
         bucket = self._buckets[key]
         bucket.paused_until = max(bucket.paused_until, now + pause)
         bucket.rate_factor = min(bucket.rate_factor, factor)
         return bucket.rate_factor
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor: a probe upward.
-
-        ``rate_factor = max(rate_factor, min(1.0, factor))`` (never lowered here).
-        The scheduler also calls it with ``0.0`` to read the factor in force
-        (after a 429, to see a raise another process made).
-
-        Args:
-            key: The scheduler's key of the category.
-            factor: The new rate factor, at most 1.0.
-
-        Returns:
-            The rate factor now in force.
-        """
         bucket = self._buckets[key]
         bucket.rate_factor = max(bucket.rate_factor, min(1.0, factor))
         return bucket.rate_factor
 
     async def claim_probe(self, key: str, turn: float, now: float) -> float:
-        """Take the key's turn to probe its rate factor upward, for every process sharing it.
-
-        Atomically: while a turn taken earlier lasts, answer the seconds left of
-        it; else start a turn of ``turn`` seconds and answer 0.0. Processes
-        sharing a backend then probe one at a time, a turn apart, rather than
-        each at its own pace (a process that sends little may never see the
-        factor change while another's probe fails, and probe again at once).
-        A turn outlives a raise of the factor to 1.0 (the raise may be the
-        probe). The scheduler also takes the turn of ``<key>/scout`` before a
-        category's first attempt after a quiet period (its docstring,
-        "Others on the key"): one process sharing the backend scouts the
-        window for all.
-
-        Args:
-            key: The scheduler's key of the category.
-            turn: Seconds before anybody may probe again (the wait after a failed probe).
-            now: The scheduler's clock.
-
-        Returns:
-            0.0 when the turn is the caller's, else the seconds until the current one ends.
-        """
         bucket = self._buckets[key]
         if now < bucket.probe_turn_until:
             return bucket.probe_turn_until - now
@@ -518,22 +421,4 @@ class InMemoryBackend(RateLimitBackend):
         return 0.0
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's admitted slots anchored in the trailing period.
-
-        That is, the cost of the slots released with ``admitted`` (answered
-        without a 429) and ``anchor > now - rule.period``, by every process
-        sharing the key: what the service is known to have admitted of this key
-        in its trailing window. In-flight slots, refused ones and those that
-        ended without an answer are left out: nobody knows yet, or they were not
-        admitted. The scheduler reads it when a 429 comes, to learn the
-        service's real limit.
-
-        Args:
-            key: The scheduler's key of the category.
-            rules: The category's configured rules.
-            now: The scheduler's clock.
-
-        Returns:
-            One cost per rule, in the rules' order.
-        """
         return self._buckets[key].usage(rules, now)

@@ -453,9 +453,6 @@ class Codec:
         inputs: The version's request bodies.
         wire_names: The attributes whose JSON key is not their camelCase.
         hooks: Registers the version's own hooks (:func:`make_converter`).
-
-    Attributes:
-        converter: The converter the version's client uses.
     """
 
     def __init__(

@@ -141,19 +141,7 @@ _NO_BODY = object()
 
 @attrs.frozen
 class Endpoint:
-    """One endpoint of an API version: a row of the version's endpoint table.
-
-    Attributes:
-        name (str): The method that calls it, as ``resource.method``.
-        method (str): HTTP method.
-        template (str): Path below the base URL, with ``{placeholders}`` for already checked ids.
-        category (Category): Its rate-limit category.
-        sends_body (bool): Whether the request carries a JSON body (action calls do not).
-        max_page_size (int | None): Largest ``maxPageSize`` of a list endpoint (the smallest is 1); None
-            for every other endpoint, and for a list that takes no page size.
-        api_version (str | None): The API version the endpoint belongs to (``"v0.2b"``, ``"v1"``), given
-            to its requests (:attr:`Request.api_version`) so that their error codes are read as its own.
-    """
+    """One endpoint of an API version: a row of the version's endpoint table."""
 
     name: str
     """The method that calls it, as ``resource.method``."""

@@ -81,8 +81,22 @@ def _import_all() -> list[GeneratedSection]:
         if not info.name.endswith("__main__"):  # importing one runs it
             importlib.import_module(info.name)
             modules.append(info.name)
-    registered = generated_sections()
-    return [*registered, *(section for module in modules for section in _attribute_sections(module))]
+    public = _public_classes(modules)
+    attributes = (section for module in modules for section in _attribute_sections(module, public))
+    return [*generated_sections(), *attributes]
+
+
+def _public_classes(modules: Iterable[str]) -> set[tuple[str, str]]:
+    """(module, qualified name) of every class a public module exports (its ``__all__``)."""
+    public = set()
+    for module in modules:
+        if any(part.startswith("_") for part in module.split(".")):
+            continue
+        for name in getattr(sys.modules[module], "__all__", ()):
+            value = getattr(sys.modules[module], name, None)
+            if isinstance(value, type):
+                public.add((value.__module__, value.__qualname__))
+    return public
 
 
 def _attribute_docstrings(body: Sequence[ast.stmt], of_self: bool) -> Iterable[Keyword]:
@@ -126,12 +140,15 @@ def _classes(body: Sequence[ast.stmt], prefix: str = "") -> Iterable[tuple[str, 
             yield from _classes(node.body, f"{prefix}{node.name}.")
 
 
-def _attribute_sections(module: str) -> Iterable[GeneratedSection]:
-    """An ``Attributes:`` section for each public class of ``module`` whose attributes (in its
-    body or set in its ``__init__``) have docstrings: ``help()`` shows no attribute docstring."""
+def _attribute_sections(module: str, public: set[tuple[str, str]]) -> Iterable[GeneratedSection]:
+    """An ``Attributes:`` section for each public class of ``module`` (one in ``public``) whose
+    attributes (in its body or set in its ``__init__``) have docstrings: ``help()`` shows no
+    attribute docstring."""
     path = Path(sys.modules[module].__file__ or "")
     tree = ast.parse(path.read_text(encoding="utf-8"))
     for qualname, node in _classes(tree.body):
+        if (module, qualname) not in public:
+            continue
         keywords = {keyword.name: keyword for keyword in _attribute_docstrings(node.body, of_self=False)}
         for init in node.body:
             if isinstance(init, ast.FunctionDef) and init.name == "__init__":

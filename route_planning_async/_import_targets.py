@@ -214,10 +214,6 @@ class UnassignedStopsTarget(_StopRows):
     found stop counts only when it carries the external id (and, when ``depot``
     is given, belongs to that depot); should the service ignore the filter, the
     importer notices and reports the batch ``unknown`` instead of guessing.
-
-    Attributes:
-        check_item (Callable[[Any, str], None]): The version's check of a row (it names no depot of its
-            own).
     """
 
     kind: ClassVar[RowKind] = UNASSIGNED_STOP_ROWS
@@ -304,10 +300,6 @@ class LivePlanStopsTarget(_StopRows):
     the stops pending in an editing session are not listed, so for a plan that
     is not writable the lookup refuses (the batch is then ``unknown``) instead
     of resending stops that may be waiting in the session.
-
-    Attributes:
-        answers (list[bool]): ``pending`` of every answer so far (a list, so the frozen target can
-            record).
     """
 
     kind: ClassVar[RowKind] = PLAN_STOP_ROWS

@@ -290,13 +290,6 @@ class LimitLearner:
     Pure bookkeeping on clock readings; the scheduler applies the factors it
     answers through the backend and reports back the factor in force
     (:meth:`sync`), which another process sharing the backend may have changed.
-
-    Attributes:
-        unit: One request (of the smallest rule) as a share of the configured limits.
-        factor: The rate factor in force, as last seen.
-        cuts: Cuts made so far.
-        busy_until: The end of the last busy pause (:meth:`busy`).
-        busy_pauses: Refusals read as a busy budget (others spent it) so far.
     """
 
     def __init__(self, policy: LearningPolicy, rules: Sequence[Rule]) -> None:

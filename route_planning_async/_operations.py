@@ -112,12 +112,7 @@ class OperationMetadata(Protocol):
 
 @runtime_checkable
 class Failure(Protocol):
-    """The ``result`` of a failed operation: it has a ``code`` (contract, Operations).
-
-    Attributes:
-        code (str): The failure's machine-readable code.
-        message (str): What went wrong.
-    """
+    """The ``result`` of a failed operation: it has a ``code`` (contract, Operations)."""
 
     code: str
     """The failure's machine-readable code."""

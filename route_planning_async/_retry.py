@@ -112,15 +112,7 @@ Reason = Literal["rate_limited", "server_error", "transport_error", "final"]
 
 @attrs.frozen
 class RetryDecision:
-    """What to do after one attempt.
-
-    Attributes:
-        retry (bool): Whether to send the request again.
-        delay (float): Seconds to wait before the next attempt (0 when not retrying).
-        reason (Reason): Why: ``rate_limited`` (429), ``server_error`` (5xx), ``transport_error``, or
-            ``final``.
-        retry_after (float | None): The wait a 429 asked for in its ``Retry-After`` header, in seconds.
-    """
+    """What to do after one attempt."""
 
     retry: bool
     """Whether to send the request again."""

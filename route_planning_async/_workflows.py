@@ -315,12 +315,6 @@ class LiveEdit(Generic[ChangeT, OptimizationT, PlanT, StopInputT]):
 
     ``create`` and ``delete`` are every version's; a version's live edit adds
     ``update``, typed by its update input. Each answer is kept in :attr:`changes`.
-
-    Attributes:
-        plan_id: The bare id of the plan being edited.
-        changes (list[ChangeT]): The answers of every live call made in the block, in order.
-        operation (OptimizationT | None): The re-optimization, once the block has been applied.
-        plan (PlanT | None): The plan returned by ``:redistribute`` (None with ``distribute=False``).
     """
 
     def __init__(self, stops: LiveStopCalls[StopInputT, ChangeT], plan_id: str) -> None:

@@ -176,13 +176,7 @@ def _normalized(header: str) -> str:
 
 @attrs.frozen
 class ColumnMap:
-    """Which header feeds which field.
-
-    Attributes:
-        columns (Mapping[str, str]): Field name -> the header of the column that feeds it.
-        ignored (tuple[str, ...]): Headers that feed no field (the ``error`` column of a failure report
-            is not listed).
-    """
+    """Which header feeds which field."""
 
     columns: Mapping[str, str]
     """Field name -> the header of the column that feeds it."""
@@ -258,16 +252,7 @@ def resolve_columns(header: Sequence[str], overrides: Mapping[str, str] | None =
 
 @attrs.frozen
 class CsvRow:
-    """One data row of the file, parsed.
-
-    Attributes:
-        line (int): Line number of the row's first line in the file (the header is line 1).
-        values (Mapping[str, str]): The row's cells by header, as read (the failure report writes them
-            back).
-        stop (Any): The stop to import (a ``StopInput`` of the version read for), when the row is valid;
-            else None.
-        error (str | None): Why the row is invalid, naming the column; None when it is valid.
-    """
+    """One data row of the file, parsed."""
 
     line: int
     """Line number of the row's first line in the file (the header is line 1)."""
@@ -281,14 +266,7 @@ class CsvRow:
 
 @attrs.frozen
 class StopCsv:
-    """A whole file of stops.
-
-    Attributes:
-        header (tuple[str, ...]): The header row as read (a previous report's ``error`` column
-            included).
-        columns (ColumnMap): Which column feeds which field.
-        rows (tuple[CsvRow, ...]): Every non-blank data row, in file order.
-    """
+    """A whole file of stops."""
 
     header: tuple[str, ...]
     """The header row as read (a previous report's ``error`` column included)."""

@@ -80,12 +80,7 @@ DriverRow = ParsedRow[DriverInput]
 
 @attrs.frozen
 class DriverCsv:
-    """A read driver file.
-
-    Attributes:
-        header (tuple[str, ...]): The header, as written.
-        rows (tuple[DriverRow, ...]): Every data row, valid or not.
-    """
+    """A read driver file."""
 
     header: tuple[str, ...]
     """The header, as written."""

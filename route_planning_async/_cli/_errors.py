@@ -20,15 +20,7 @@ __all__ = ["CommandError", "ExitCode", "InputError"]
 
 
 class ExitCode(enum.IntEnum):
-    """The process exit codes.
-
-    Attributes:
-        OK: Success.
-        FAILURE: The service or the network failed.
-        USAGE: Bad usage or input: nothing (more) was sent.
-        PARTIAL: An import ran, but some rows were not imported.
-        INTERRUPTED: Ctrl-C stopped an import; the summary and the remaining rows were written.
-    """
+    """The process exit codes."""
 
     OK = 0
     """Success."""

@@ -27,12 +27,7 @@ class InputRow(Protocol):
 
 @attrs.define
 class Failures:
-    """The rows of an input file that were not imported, each with why; the report ``--failures`` writes.
-
-    Attributes:
-        header (Sequence[str]): The input file's header.
-        rows (list[tuple[InputRow, str]]): Each failed row with its reason.
-    """
+    """The rows of an input file that were not imported, each with why; the report ``--failures`` writes."""
 
     header: Sequence[str]
     """The input file's header."""

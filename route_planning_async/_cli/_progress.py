@@ -66,15 +66,7 @@ def stats_rows(client: AnyClient) -> dict[str, dict[str, Any]]:
 
 @attrs.frozen
 class ImportOutcome:
-    """What became of the rows of one CLI import.
-
-    Attributes:
-        outcomes (list[tuple[str | None, str | None]]): Per input row: ``(stop id, None)``, or ``(None,
-            why not)``.
-        report (ImportReport[Any]): The library's report.
-        interrupted (bool): True when Ctrl-C stopped the import.
-        never_sent (set[int]): Positions that were not sent because the import was stopped.
-    """
+    """What became of the rows of one CLI import."""
 
     outcomes: list[tuple[str | None, str | None]]
     """Per input row: ``(stop id, None)``, or ``(None, why not)``."""

@@ -42,13 +42,7 @@ __all__ = [
 
 @attrs.define
 class Output:
-    """Where things are printed: tables on stdout, progress and notes on stderr.
-
-    Attributes:
-        json (bool): Machine-readable mode: only JSON on stdout, no progress, no tables.
-        out (Console): Standard output (as wide as needed when it is not a terminal: no id is cut off).
-        err (Console): Standard error.
-    """
+    """Where things are printed: tables on stdout, progress and notes on stderr."""
 
     json: bool = False
     """Machine-readable mode: only JSON on stdout, no progress, no tables."""

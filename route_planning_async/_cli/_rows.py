@@ -52,15 +52,7 @@ def normalized(header: str) -> str:
 
 @attrs.frozen
 class ParsedRow(Generic[T]):
-    """One data row of an input file, with what it was read as.
-
-    Attributes:
-        line (int): Where it starts in the file (1-based; a CSV's header is line 1; a JSON item's
-            position).
-        values (Mapping[str, str]): The cells, by header.
-        item (T | None): What the row was read as, or None when it is invalid.
-        error (str | None): Why the row is invalid.
-    """
+    """One data row of an input file, with what it was read as."""
 
     line: int
     """Where it starts in the file (1-based; a CSV's header is line 1; a JSON item's position)."""
@@ -74,13 +66,7 @@ class ParsedRow(Generic[T]):
 
 @attrs.frozen
 class RowFile:
-    """A read input file: its header and each data row's cells with its line.
-
-    Attributes:
-        header (tuple[str, ...]): The columns, as written (a JSON file's keys, in the order first seen).
-        rows (tuple[tuple[int, dict[str, str]], ...]): ``(line, cells by header)`` of every data row
-            that is not empty.
-    """
+    """A read input file: its header and each data row's cells with its line."""
 
     header: tuple[str, ...]
     """The columns, as written (a JSON file's keys, in the order first seen)."""

@@ -64,26 +64,7 @@ T = TypeVar("T")
 
 @attrs.define
 class Settings:
-    """Options shared by every command; given before or after the command name.
-
-    Attributes:
-        api_key_file (Path | None): A file whose content is the API key (instead of
-            ``ROUTE_PLANNING_API_KEY``).
-        api_version (str): ``--api-version``: the version of the service the commands speak (``v0.2b``,
-            ``v1``).
-        base_url (str | None): The service address; the client's default (or
-            ``ROUTE_PLANNING_BASE_URL``) when None.
-        ca_file (Path | None): A PEM file of extra CA certificates to trust (a private CA, a local
-            emulator).
-        emulator (bool): Run against a fresh embedded emulator instead of the service.
-        json (bool): Machine-readable output on stdout.
-        limits (str | None): ``--limits``: ``contract``, ``public-docs`` or a limits file (None: the
-            contract's).
-        redis (str | None): ``--redis``: the URL of a Redis server whose rate-limit slots every process
-            shares.
-        redis_prefix (str | None): ``--redis-prefix``: the key prefix in Redis (None: derived from the
-            API key).
-    """
+    """Options shared by every command; given before or after the command name."""
 
     api_key_file: Path | None = None
     """A file whose content is the API key (instead of ``ROUTE_PLANNING_API_KEY``)."""

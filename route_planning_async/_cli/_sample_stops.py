@@ -24,16 +24,7 @@ __all__ = ["DEFAULT_DEPOT", "DemoArea", "fields_as_csv_row", "generate_stop_fiel
 
 @attrs.frozen
 class DemoArea:
-    """Where the demo's depot is and what the addresses around it look like.
-
-    Attributes:
-        name (str): The depot's display name.
-        latitude (float): The depot's latitude.
-        longitude (float): The depot's longitude.
-        city (str): City of every generated address.
-        country (str): Country of every generated address.
-        radius_km (float): How far from the depot the neighbourhoods lie.
-    """
+    """Where the demo's depot is and what the addresses around it look like."""
 
     name: str
     """The depot's display name."""

@@ -15,21 +15,7 @@ __all__ = ["RouteSummary", "summarize_routes"]
 
 @attrs.frozen
 class RouteSummary:
-    """One route of an optimized plan.
-
-    Attributes:
-        route_id (str): The route's id, ``routes/<id>``.
-        driver_id (str | None): The route's driver, ``drivers/<id>``.
-        driver_name (str): The driver's display name, or its id when it has none.
-        stop_count (int): Deliveries on the route (the ``start`` and ``end`` stops are not counted).
-        distance_m (float): Meters driven, from the start to the end stop.
-        driving_s (float): Seconds driven, from the start to the end stop (time at the stops not
-            included).
-        first_eta (datetime | None): Estimated arrival at the first delivery.
-        last_eta (datetime | None): Estimated arrival at the last delivery.
-        coordinates (tuple[tuple[float, float], ...]): (latitude, longitude) of every delivery in
-            driving order, for a map.
-    """
+    """One route of an optimized plan."""
 
     route_id: str
     """The route's id, ``routes/<id>``."""

@@ -94,12 +94,7 @@ def _of_version(client: AnyClient, version: str, what: str) -> AnyClient:
 @attrs.frozen
 class StopInputs:
     """An API version's ``StopInput`` and ``OrderInfoInput``, that a CSV row's stop is built
-    of (``_csv.build_stop``; the other nested inputs are shared by the versions).
-
-    Attributes:
-        stop (Callable[..., Any]): The version's ``StopInput``.
-        order_info (Callable[..., Any]): The version's ``OrderInfoInput``.
-    """
+    of (``_csv.build_stop``; the other nested inputs are shared by the versions)."""
 
     stop: Callable[..., Any]
     """The version's ``StopInput``."""

@@ -51,10 +51,6 @@ class BaseClient(abc.ABC):
 
     A version's client subclasses it with its service address
     (:attr:`default_base_url`) and its namespaces (:meth:`_bind_namespaces`).
-
-    Attributes:
-        default_base_url (str): The version's service address, when neither ``base_url`` nor
-            ``ROUTE_PLANNING_BASE_URL`` is given.
     """
 
     default_base_url: ClassVar[str]

@@ -172,18 +172,7 @@ NOT_UPDATABLE: Final = {
 
 @attrs.frozen
 class VersionTable:
-    """What a version's namespaces send through and decode with.
-
-    Attributes:
-        endpoints (Mapping[str, Endpoint]): The version's endpoint table, by ``namespace.method`` name.
-        structure (Callable[[Mapping[str, Any], type[Any]], Any]): The version's converter: a JSON
-            object as a model (raises :class:`DecodeError`).
-        structure_list (Callable[[Any, type[Any]], list[Any]]): The version's converter: a JSON array as
-            a list of a model (raises :class:`DecodeError`).
-        unstructure (Callable[[Any], Any]): The version's converter: an input as its JSON body.
-        not_updatable (Mapping[str, str]): Fields no update of the version can carry, and why (the
-            message).
-    """
+    """What a version's namespaces send through and decode with."""
 
     endpoints: Mapping[str, Endpoint]
     """The version's endpoint table, by ``namespace.method`` name."""

@@ -97,12 +97,7 @@ class DigestTable:
 
 
 class KeyBook(Generic[T]):
-    """The keys of the rows read so far (as digests), and those two rows share.
-
-    Attributes:
-        items (Sequence[T] | None): The Sequence read, if it is one: a repeat's earlier row is read
-            again to tell a repeated key from two keys with one digest.
-    """
+    """The keys of the rows read so far (as digests), and those two rows share."""
 
     def __init__(self, target: ImportTarget[T], *, allow_duplicates: bool, whole: bool) -> None:
         """

@@ -32,12 +32,7 @@ class Halted(RoutePlanningError):
 
 @attrs.define(eq=False)
 class BatchRun:
-    """The state of one batch while it is being imported.
-
-    Attributes:
-        in_air (set[int]): Offsets that may have reached the service without a settled outcome.
-        sending (bool): True while a request of this batch is on the wire (handed to the transport).
-    """
+    """The state of one batch while it is being imported."""
 
     batch: BatchOutcomes
     items: list[Any]
@@ -63,15 +58,7 @@ class BatchRun:
 
 
 class Control:
-    """Whether one import run goes on reading and sending, and its breaker.
-
-    Attributes:
-        stop_reading (BaseException | None): The error the import raises once the batches in flight end;
-            no more input is read.
-        halt_error (Halted | None): Why nothing more is sent; the import then returns its report.
-        broken: The breaker is open: no lookup is started any more either.
-        runs (set[BatchRun]): The batches started and not yet ended.
-    """
+    """Whether one import run goes on reading and sending, and its breaker."""
 
     def __init__(self, report: ImportReport[Any], max_transport_failures: int | None) -> None:
         self._report = report

@@ -25,18 +25,7 @@ Listing = AsyncGenerator[list[tuple[str, str | None]], None]
 
 @attrs.frozen
 class RowKind:
-    """The words and bounds of one kind of row, the same for every import of it.
-
-    Attributes:
-        rows (str): How the rows are called, plural: errors name a row ``<rows>[<position>]``.
-        key_name (str): The natural key as messages and documentation name it.
-        max_batch (int): The most rows one request may carry.
-        category (Category): The rate-limit category of the batch request.
-        body_field (str): The request's list of rows, as a 400's ``param`` names one of them
-            (``<body_field>[3]``).
-        ending_errors (tuple[type[Exception], ...]): Answers that every batch would get, like a 401: one
-            of them ends the import at once.
-    """
+    """The words and bounds of one kind of row, the same for every import of it."""
 
     rows: str
     """How the rows are called, plural: errors name a row ``<rows>[<position>]``."""
@@ -63,12 +52,7 @@ class RowKind:
 
 @attrs.frozen
 class Refusal:
-    """One row the service refused inside a successful answer.
-
-    Attributes:
-        message (str): The service's message.
-        echo (Mapping[str, Any]): The service's echo of the refused row, as JSON.
-    """
+    """One row the service refused inside a successful answer."""
 
     message: str
     """The service's message."""
@@ -78,12 +62,7 @@ class Refusal:
 
 @attrs.frozen
 class BatchAnswer:
-    """The answer of one batch request: the ids created and the rows refused, without input indices.
-
-    Attributes:
-        created (list[str]): The ids of the created rows, in input order.
-        refused (list[Refusal]): The refused rows, each with the service's echo of it.
-    """
+    """The answer of one batch request: the ids created and the rows refused, without input indices."""
 
     created: list[str]
     """The ids of the created rows, in input order."""

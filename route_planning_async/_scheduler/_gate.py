@@ -16,14 +16,7 @@ SLOW_START_CAP = 16
 
 
 class Gate:
-    """How many attempts may be out under the gate, and how many are (open: no limit).
-
-    Attributes:
-        allowed (int | None): How many attempts may be out at once under the gate; None while it is
-            open.
-        since: When it closed (infinity while open): an attempt asked for since is under it (a raise may
-            close it while a shared backend's grant is on its way).
-    """
+    """How many attempts may be out under the gate, and how many are (open: no limit)."""
 
     def __init__(self) -> None:
         self._out = 0

@@ -184,12 +184,7 @@ _SCOUT_TURN = 1.0
 
 
 class Lane:
-    """One category's FIFO queue in front of the backend, with its counters.
-
-    Attributes:
-        busy_pause: Whether the category waits out a window it judged busy (others spent it): an
-            admitted answer may still refute that (:meth:`after_answer`), at any rate factor.
-    """
+    """One category's FIFO queue in front of the backend, with its counters."""
 
     def __init__(
         self,

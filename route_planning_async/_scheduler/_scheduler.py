@@ -51,11 +51,6 @@ class Scheduler:
         retry: How failed attempts are retried and how a 429 slows a category.
         backend: Where the limit state lives; an :class:`InMemoryBackend` by default.
         clock: The time source; the running loop's clock by default.
-
-    Attributes:
-        limits: The rules in force.
-        retry: The retry policy in force.
-        backend (RateLimitBackend): Where the limit state lives.
     """
 
     def __init__(

@@ -18,11 +18,7 @@ def _set_if_pending(future: asyncio.Future[None], _: object = None) -> None:
 
 
 class Wake:
-    """The sleep of a lane's head, and the pokes that end it early.
-
-    Attributes:
-        future (asyncio.Future[None] | None): Set while the head sleeps.
-    """
+    """The sleep of a lane's head, and the pokes that end it early."""
 
     def __init__(self, clock: Clock, shortest_period: float, recheck: float) -> None:
         self._clock = clock

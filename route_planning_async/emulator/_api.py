@@ -38,15 +38,7 @@ NO_BODY = object()
 
 @attrs.frozen
 class Call:
-    """What a handler gets.
-
-    Attributes:
-        route (RouteSpec): The matched endpoint.
-        params (dict[str, str]): Path ids, already checked.
-        query (MultiMapping[str]): Decoded query parameters.
-        json (Any): The decoded body, or ``NO_BODY``.
-        now (float): Server clock reading.
-    """
+    """What a handler gets."""
 
     route: RouteSpec
     """The matched endpoint."""
@@ -62,12 +54,7 @@ class Call:
 
 @attrs.frozen
 class Reply:
-    """What a handler answers.
-
-    Attributes:
-        status (int): HTTP status.
-        body (Any): JSON-able body; None for an empty body (204).
-    """
+    """What a handler answers."""
 
     status: int
     """HTTP status."""
@@ -111,20 +98,7 @@ class OperationTimers:
 
 @attrs.frozen
 class ApiVersion:
-    """One version of the API, as the emulator serves it below its base path.
-
-    Attributes:
-        name (str): The version as the service names it (``v0.2b``); also the ``version`` of its webhook
-            events.
-        base_path (str): Every endpoint of the version lives below this path.
-        routes (RouteTable): The version's endpoints.
-        handlers (Callable[[EmulatorConfig, EmulatorState, OperationTimers], Mapping[str, Handler]]):
-            The handler of each endpoint, by endpoint name, over an emulator's state.
-        import_items (Callable[[object], tuple[str, list[Any]]]): The items of a decoded batch import
-            body, and the param path they sit under.
-        stop_json (Callable[[EmulatorState, StopRecord], dict[str, Any]]): A stop as the version serves
-            it (the ``data`` of a stop's webhook events).
-    """
+    """One version of the API, as the emulator serves it below its base path."""
 
     name: str
     """The version as the service names it (``v0.2b``); also the ``version`` of its webhook events."""

@@ -66,11 +66,6 @@ class EmulatorApp:
         faults: The scripted faults.
         log: Where every request is recorded.
         versions: The API versions served, each below its base path.
-
-    Attributes:
-        internal_errors (list[BaseException]): Exceptions the handlers raised (answered as 500); a
-            correct emulator keeps it empty.
-        link: The network delays around every request.
     """
 
     def __init__(

@@ -22,12 +22,7 @@ __all__ = ["TeamDepots"]
 
 
 class TeamDepots(Store):
-    """The team's depots, changeable; the configured team is where it starts.
-
-    Attributes:
-        depot_overrides (dict[str, dict[str, Any]]): The ``routeOverrides`` each depot made or changed
-            through v1 was given, as validated.
-    """
+    """The team's depots, changeable; the configured team is where it starts."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -69,14 +69,7 @@ def bearing(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
 
 @attrs.frozen
 class Geocoded:
-    """Where an address was placed.
-
-    Attributes:
-        latitude (float): Decimal degrees.
-        longitude (float): Decimal degrees.
-        address (str): The combined address text (empty for coordinates only).
-        place_id (str | None): A stable id for geocoded text; None for coordinates.
-    """
+    """Where an address was placed."""
 
     latitude: float
     """Decimal degrees."""

@@ -63,9 +63,6 @@ class BaseHandlers:
         routes: The version's route table (every route needs a method of its name).
         views: The version's JSON answers.
         stop_bodies: The fields of the version's stop bodies.
-
-    Attributes:
-        table (Mapping[str, Handler]): The handler of each endpoint, by endpoint name.
     """
 
     def __init__(

@@ -60,16 +60,7 @@ __all__ = [
 
 @attrs.frozen
 class Decision:
-    """What the limiter decided for one request.
-
-    Attributes:
-        admitted (bool): True when the request may proceed.
-        retry_after (float): Server seconds until a request like this one would be admitted (0 when
-            admitted).
-        reason (str): ``window`` (the rule's window or bucket was full) or ``sustained`` for a
-            rejection.
-        rule (Rule | None): The rule that rejected it.
-    """
+    """What the limiter decided for one request."""
 
     admitted: bool
     """True when the request may proceed."""

@@ -17,12 +17,7 @@ __all__ = ["Link"]
 
 
 class Link:
-    """Delays each request on its way in and its answer on its way out.
-
-    Attributes:
-        latency: One-way delay, real seconds.
-        jitter: Up to this much more per direction, drawn uniformly.
-    """
+    """Delays each request on its way in and its answer on its way out."""
 
     def __init__(
         self,

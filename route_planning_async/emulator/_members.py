@@ -25,11 +25,7 @@ _CONFLICT = (
 
 
 class TeamMembers(Store):
-    """The team's members, by bare id.
-
-    Attributes:
-        members (OrderedStore[MemberRecord]): Members by bare id, in creation order.
-    """
+    """The team's members, by bare id."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -30,13 +30,7 @@ __all__ = ["OptDriver", "OptStop", "Outcome", "Visit", "optimize"]
 
 @attrs.frozen
 class OptDriver:
-    """A driver of the plan, as the optimizer sees it.
-
-    Attributes:
-        ref (str): ``drivers/<id>``.
-        start_seconds (int): Route start, in seconds after midnight.
-        max_stops (int | None): Capacity; None is unlimited.
-    """
+    """A driver of the plan, as the optimizer sees it."""
 
     ref: str
     """``drivers/<id>``."""
@@ -48,19 +42,7 @@ class OptDriver:
 
 @attrs.frozen
 class OptStop:
-    """A stop to place.
-
-    Attributes:
-        id (str): Serialized stop id.
-        latitude (float): Decimal degrees.
-        longitude (float): Decimal degrees.
-        order (str): ``first``, ``last`` or ``default``.
-        earliest (int | None): Earliest arrival, seconds after midnight.
-        latest (int | None): Latest arrival, seconds after midnight.
-        duration (float): Seconds spent at the stop.
-        allowed (frozenset[str]): Driver refs allowed for the stop; empty means any.
-        pinned (str | None): Driver ref the stop must stay with (re-optimization of unchanged stops).
-    """
+    """A stop to place."""
 
     id: str
     """Serialized stop id."""
@@ -84,15 +66,7 @@ class OptStop:
 
 @attrs.frozen
 class Visit:
-    """One stop of a route, once ordered and timed.
-
-    Attributes:
-        stop_id (str): Serialized stop id.
-        position (int): 1-based position in the route.
-        travel_seconds (float): Seconds from the previous stop (or the depot).
-        travel_meters (float): Meters from the previous stop (or the depot).
-        arrival_seconds (float): Arrival, seconds after midnight.
-    """
+    """One stop of a route, once ordered and timed."""
 
     stop_id: str
     """Serialized stop id."""
@@ -108,12 +82,7 @@ class Visit:
 
 @attrs.frozen
 class Outcome:
-    """Routes per driver (only drivers with stops) and the skipped stops.
-
-    Attributes:
-        routes (dict[str, list[Visit]]): Driver ref to its visits, in route order.
-        skipped (list[tuple[str, str]]): ``(stop id, reason)`` pairs.
-    """
+    """Routes per driver (only drivers with stops) and the skipped stops."""
 
     routes: dict[str, list[Visit]]
     """Driver ref to its visits, in route order."""

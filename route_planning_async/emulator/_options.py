@@ -58,19 +58,7 @@ def _not_negative(value: float) -> float:
 
 @attrs.frozen
 class Option:
-    """One option of the emulator's command line.
-
-    Attributes:
-        flag (str): The flag, e.g. ``--port``.
-        kind (Literal['flag', 'str', 'int', 'float', 'path', 'choice']): What it takes: nothing
-            (``flag``), text, a number, a file path or one of ``choices``.
-        help (str): The help text.
-        default (Any): The value when it is not given.
-        choices (tuple[str, ...]): The values a ``choice`` takes.
-        check (Callable[[Any], Any] | None): Raises ValueError (saying why) for a value it refuses;
-            returns the value.
-        metavar (str | None): How the help names the value.
-    """
+    """One option of the emulator's command line."""
 
     flag: str
     """The flag, e.g. ``--port``."""

@@ -29,17 +29,7 @@ FilterParser = Callable[[str, str], Any]
 
 @attrs.frozen
 class ListSpec:
-    """One list endpoint: its page sizes and the filters it takes.
-
-    Attributes:
-        default (int): Page size without ``maxPageSize``.
-        maximum (int): The largest ``maxPageSize`` taken.
-        filters (Mapping[str, FilterParser]): The ``filter.<name>`` (or ``filter[<name>]``) parameters
-            taken, by name, each with how it reads its value.
-        params (Mapping[str, FilterParser]): Other query parameters taken (v1's stop search:
-            ``keyword``, ``filter``, ``sortField`` ...), by name, each with how it reads its value; they
-            reach ``fetch`` among the filters.
-    """
+    """One list endpoint: its page sizes and the filters it takes."""
 
     default: int
     """Page size without ``maxPageSize``."""

@@ -35,22 +35,7 @@ __all__ = [
 
 @attrs.define
 class StopRecord:
-    """A stop of a plan: its JSON body (without ``route``) plus what the optimizer needs.
-
-    Attributes:
-        id (str): Bare stop id.
-        plan_id (str): Bare plan id.
-        body (dict[str, Any]): The stop's JSON representation, without ``route`` (rendered from the
-            route record).
-        latitude (float): Where the geocoder placed it.
-        longitude (float): Where the geocoder placed it.
-        allowed_driver_ids (tuple[str, ...]): Bare driver ids from ``driver``/``allowedDrivers``.
-        route_id (str | None): Bare id of its route once optimized.
-        extra (dict[str, Any]): What a version writes that the v0.2b body has no field for
-            (``invoiceNumber``, ``serviceInfo``).
-        created_at (float | None): Epoch seconds of its creation (v1's stop search reads it as
-            ``createdAt``).
-    """
+    """A stop of a plan: its JSON body (without ``route``) plus what the optimizer needs."""
 
     id: str
     """Bare stop id."""
@@ -87,18 +72,7 @@ class StopRecord:
 
 @attrs.define
 class UnassignedStopRecord:
-    """An unassigned stop: its JSON body.
-
-    Attributes:
-        id (str): Bare id.
-        body (dict[str, Any]): The JSON representation.
-        latitude (float): Where the geocoder placed it.
-        longitude (float): Where the geocoder placed it.
-        extra (dict[str, Any]): What a version writes that the v0.2b body has no field for
-            (``invoiceNumber``, ``serviceInfo``).
-        created_at (float | None): Epoch seconds of its creation (v1's stop search reads it as
-            ``createdAt``).
-    """
+    """An unassigned stop: its JSON body."""
 
     id: str
     """Bare id."""
@@ -123,20 +97,7 @@ class UnassignedStopRecord:
 
 @attrs.define
 class RouteRecord:
-    """A route produced by an optimization.
-
-    Attributes:
-        id (str): Bare route id.
-        plan_id (str): Bare plan id.
-        driver_id (str): Bare driver id.
-        title (str): Route title: the plan's title or the driver's name
-            (``EmulatorConfig.route_title``).
-        stop_count (int): Stops in the route (``stop`` stops; its ``start`` and ``end`` stops are not
-            counted).
-        terminal_ids (tuple[str, ...]): Bare ids of the route's ``start`` and ``end`` stops, kept in the
-            plan's stop list.
-        distributed_at (float | None): Epoch seconds of distribution, once distributed.
-    """
+    """A route produced by an optimization."""
 
     id: str
     """Bare route id."""
@@ -156,12 +117,7 @@ class RouteRecord:
 
 @attrs.define
 class PendingChange:
-    """A live change waiting for ``:reoptimize`` and then ``:save`` or ``:redistribute``.
-
-    Attributes:
-        kind (Literal['create', 'update', 'delete']): What the change does.
-        record (StopRecord | None): The stop as it will be (create, update); None for delete.
-    """
+    """A live change waiting for ``:reoptimize`` and then ``:save`` or ``:redistribute``."""
 
     kind: Literal["create", "update", "delete"]
     """What the change does."""
@@ -262,28 +218,7 @@ class CompactStops:
 
 @attrs.define
 class PlanRecord:
-    """A plan and everything inside it.
-
-    Attributes:
-        id (str): Bare plan id.
-        title (str): 1 to 255 characters.
-        starts (datetime.date): Plan date.
-        depot_id (str): Bare depot id.
-        driver_ids (list[str]): Bare driver ids, in the order they were given.
-        stops (OrderedStore[StopRecord] | CompactStops): The plan's stops.
-        distributed (bool): True once distributed.
-        writable (bool): False once optimized (and while optimizing).
-        optimization (str): ``creating``, ``optimizing``, ``optimized``, ``editing`` or ``preview``.
-        route_ids (list[str]): Bare route ids of the current optimization.
-        pending (dict[str, PendingChange]): Live changes by bare stop id, waiting to be applied.
-        running_operation (str | None): Bare id of the optimization in progress.
-        preview_operation (str | None): Bare id of the finished re-optimization that
-            ``:save``/``:redistribute`` apply.
-        optimized_before (bool): Whether an optimization ever succeeded (to restore the state after a
-            failure).
-        route_overrides (dict[str, Any] | None): The plan's ``routeOverrides`` as v1 wrote them (None:
-            none).
-    """
+    """A plan and everything inside it."""
 
     id: str
     """Bare plan id."""
@@ -319,17 +254,7 @@ class PlanRecord:
 
 @attrs.define
 class MemberRecord:
-    """A member of the team (v1's members).
-
-    Attributes:
-        id (str): Bare member id.
-        role (str): ``admin``, ``depot-manager``, ``dispatcher`` or ``read-only``.
-        name (str | None): Name.
-        email (str | None): E-mail; no two members share one.
-        display_name (str | None): Display name.
-        linked_driver_id (str | None): Bare id of the team driver the member is.
-        depots (list[str]): Bare ids of the depots the member works at.
-    """
+    """A member of the team (v1's members)."""
 
     id: str
     """Bare member id."""
@@ -349,22 +274,7 @@ class MemberRecord:
 
 @attrs.define
 class OperationRecord:
-    """A plan optimization operation.
-
-    Attributes:
-        id (str): Bare operation id.
-        plan_id (str): Bare plan id.
-        kind (Literal['optimize', 'reoptimize']): Which call started it.
-        started_at (float): Epoch seconds.
-        deadline (float): Server clock reading at which it is done.
-        outcome (Outcome | None): The computed routes (None when it fails).
-        failure (tuple[str, str] | None): ``(code, message)`` of a failure.
-        num_stops (int): Stops considered.
-        done (bool): Whether it finished.
-        finished_at (float | None): Epoch seconds once done.
-        pending (dict[str, PendingChange]): The live changes a re-optimization took into account.
-        canceled (bool): Canceled with ``POST /operations/<id>:cancel`` (public API documentation).
-    """
+    """A plan optimization operation."""
 
     id: str
     """Bare operation id."""

@@ -72,9 +72,6 @@ class RouteTable:
     Args:
         routes: Every endpoint, in matching order.
         path_params: The name an error gives each captured id (``plan``: ``planId``).
-
-    Attributes:
-        routes: Every endpoint, in matching order.
     """
 
     def __init__(self, routes: tuple[RouteSpec, ...], path_params: Mapping[str, str]) -> None:

@@ -312,12 +312,6 @@ class StopBodies:
     ones, its client id and the fields only a stop in a plan has (``stop_only``); an
     update cannot change the address or the client id (contract, Stops rule 2); an
     unassigned stop has a depot instead of the ``stop_only`` fields.
-
-    Attributes:
-        client_id (str): The client id's name (``circuitClientId``, ``clientId``).
-        stop_only (tuple[str, ...]): Fields of a stop in a plan that an unassigned stop does not take.
-        extra (tuple[str, ...]): The version's other fields (``orderInfo.invoiceNumber`` names a nested
-            one).
     """
 
     client_id: str

@@ -42,12 +42,7 @@ R = TypeVar("R")
 
 @attrs.frozen
 class Imported(Generic[R]):
-    """What a batch import made of its items.
-
-    Attributes:
-        stored (list[R]): The records stored, in item order.
-        refused (list[tuple[int, Problem]]): The place of each item refused in the batch, with why.
-    """
+    """What a batch import made of its items."""
 
     stored: list[R]
     """The records stored, in item order."""
@@ -78,16 +73,6 @@ class Store:
     """Plans, unassigned stops, routes and operations by bare id, with lookups and guards.
 
     All methods run on the event loop thread; none of them awaits, so each call is atomic.
-
-    Attributes:
-        plans (OrderedStore[PlanRecord]): Plans by bare id.
-        unassigned_stops (OrderedStore[UnassignedStopRecord]): Unassigned stops by bare id.
-        routes (dict[str, RouteRecord]): Routes by bare id.
-        operations (dict[str, OperationRecord]): Operations by bare id.
-        stop_events (list[Callable[[str, StopRecord], None]]): Told of what happens to stops, as
-            ``(event type, stop)`` (the webhook sender listens).
-        main_depot_id: Bare id of the main depot: where a plan that names no depot goes (v1
-            ``:setMain``).
     """
 
     def __init__(self, config: EmulatorConfig) -> None:

@@ -16,15 +16,7 @@ __all__ = ["TLSMaterial", "make_tls"]
 
 @attrs.frozen
 class TLSMaterial:
-    """The server's and the client's side of one throwaway CA.
-
-    Attributes:
-        server_context (ssl.SSLContext): Serves the certificate for 127.0.0.1, ::1 and localhost.
-        client_context (ssl.SSLContext): Verifies the server: pass it as ``ssl=`` to a client or an
-            aiohttp session.
-        ca_pem (bytes): The CA certificate in PEM, for other processes (``--ca-file``,
-            ``SSL_CERT_FILE``).
-    """
+    """The server's and the client's side of one throwaway CA."""
 
     server_context: ssl.SSLContext
     """Serves the certificate for 127.0.0.1, ::1 and localhost."""

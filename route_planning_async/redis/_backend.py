@@ -371,22 +371,6 @@ class RedisBackend(RateLimitBackend):
             logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
-        """Anchor the grant's in-flight slot at ``now + extra``.
-
-        Called by the scheduler once the attempt ended. ``extra`` may be
-        negative: the scheduler anchors an answered slot at its send time plus
-        a margin (see its docstring). The slot counts in :meth:`acquire`
-        whether or not the service admitted the attempt (a service may count
-        the requests it refuses); :meth:`usage` counts only the admitted ones.
-        Releasing an unknown or already released grant does nothing.
-
-        Args:
-            grant: The grant of :meth:`acquire`.
-            now: The scheduler's clock.
-            extra: Seconds added to the anchor (the spread of recent round trips).
-            admitted: Whether the service admitted the attempt: False for a 429,
-                and for an attempt that ended without an answer (unknown).
-        """
         args: list[EncodableT] = [
             f"{grant.token}|{grant.weight}",
             extra * _MICROS,
@@ -396,11 +380,6 @@ class RedisBackend(RateLimitBackend):
         await self._settle(self._scripts.release, self.keys(grant.key), args)
 
     async def cancel(self, grant: Grant) -> None:
-        """Remove the grant's slot as if never granted: the attempt was never sent.
-
-        Args:
-            grant: The grant of :meth:`acquire`.
-        """
         slots, inflight, _, rules = self.keys(grant.key)
         await self._settle(self._scripts.cancel, (slots, inflight, rules), [f"{grant.token}|{grant.weight}"])
 
@@ -431,19 +410,6 @@ class RedisBackend(RateLimitBackend):
         return learned
 
     async def recover(self, key: str, factor: float) -> float:
-        """Raise the key's rate factor: a probe upward.
-
-        ``rate_factor = max(rate_factor, min(1.0, factor))`` (never lowered here).
-        The scheduler also calls it with ``0.0`` to read the factor in force
-        (after a 429, to see a raise another process made).
-
-        Args:
-            key: The scheduler's key of the category.
-            factor: The new rate factor, at most 1.0.
-
-        Returns:
-            The rate factor now in force.
-        """
         penalty = self.keys(key)[2]
         args = [min(1.0, float(factor)), self._horizon_us(key)]
         try:

@@ -163,6 +163,19 @@ def test_the_docs_site_shows_the_docstrings_as_written_and_fields_as_text(packag
     assert package["Parcels.update"].docstring.value == "Change a parcel.\n\nReturns:\n    Nothing."
 
 
+def test_a_method_without_a_docstring_shows_the_one_it_overrides(packages: pathlib.Path) -> None:
+    source = (
+        'class Contract:\n    """The contract."""\n\n    def take(self) -> int:\n'
+        '        """Take one.\n\n        Returns:\n            One.\n        """\n        return 1\n\n\n'
+        'class Kept(Contract):\n    """Keeps it."""\n\n    def take(self) -> int:\n        return 1\n'
+    )
+    _write_package(packages, "contracts", {"__init__": source})
+
+    package = _load_documented(packages, "contracts")
+
+    assert package["Kept.take"].docstring.value == "Take one.\n\nReturns:\n    One."
+
+
 def test_what_cannot_be_imported_keeps_the_docstring_as_written(packages: pathlib.Path) -> None:
     _write_package(
         packages,

@@ -103,7 +103,7 @@ def test_the_sections_are_registered_where_they_are_shown() -> None:
     _docs_gen.stale_files()  # imports every module
     registered = {section.qualname for section in generated_sections()}
     assert {"StopInput", "Plan", "StopsNamespace.import_many", "RoutePlanningClient.__init__"} <= registered
-    assert {"InMemoryBackend.acquire", "RedisBackend.usage"} <= registered
+    assert {"RedisBackend.acquire", "RedisBackend.usage"} <= registered
 
 
 def test_a_section_is_replaced_in_place_or_added_before_returns() -> None:

@@ -190,14 +190,7 @@ def _tokens(text: str) -> list[_Token]:
 
 @attrs.frozen
 class Condition:
-    """One parsed comparison: ``field operator value``; ``test(body)`` evaluates it.
-
-    Attributes:
-        field (SearchField): The field (a custom property's has the STRING type).
-        path (tuple[str, ...]): Where its value lives in a body.
-        operator (str): The comparison operator.
-        value (Any): The literal: str, int, float, bool, aware datetime or None (``null``).
-    """
+    """One parsed comparison: ``field operator value``; ``test(body)`` evaluates it."""
 
     field: SearchField
     """The field (a custom property's has the STRING type)."""
