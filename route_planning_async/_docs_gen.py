@@ -1,20 +1,24 @@
-"""The generator of the docstring sections written from texts kept elsewhere.
+"""The generator of the docstring texts written from texts kept elsewhere.
 
-A text lives in one place (a field's ``described`` metadata, a table in code);
-the docstrings that show it get a generated copy, written into the source so
-that an editor's hover, ``help()`` and the docs site read the same words.
-Nothing changes a ``__doc__`` at import. Run after changing a text, a field or
-a decorated signature::
+A text lives in one place (a field's ``described`` metadata, a contract's
+docstring, a table in code); the docstrings that show it get a generated copy,
+written into the source so that an editor's hover, ``help()`` and the docs site
+read the same words. Nothing changes a ``__doc__`` at import. Run after changing
+a text, a field, an attribute docstring or a decorated signature::
 
     python -m route_planning_async._docs_gen          # rewrite the stale docstrings
     python -m route_planning_async._docs_gen --check  # list them, exit 1 if any
 
-It imports every module of the package (which registers the sections, see
-:mod:`route_planning_async._docs`), finds each registered object's docstring in
-its module's source, and replaces the section of the registered title (or adds
-it, before ``Returns:``/``Raises:`` and the like). The rest of the docstring is
-left as written; a docstring whose text is already right is not touched, so a
-second run changes nothing. Written lines fit the project's line length.
+It imports every module of the package, which registers the generated texts
+(:mod:`route_planning_async._docs`: a section of a given title, replaced or
+added before ``Returns:``/``Raises:`` and the like, or a docstring composed from
+others), and adds the ``Attributes:`` section of each public class whose
+attributes have docstrings (``help()`` shows no attribute docstring; entries
+written by hand for other names are kept). Each registered object's docstring is
+found in its module's source (a missing one is added) and rewritten in the
+project's format. The rest of a docstring is left as written, and a docstring
+whose text is already right is not touched, so a second run changes nothing.
+Written lines fit the project's line length.
 """
 
 from __future__ import annotations
