@@ -32,7 +32,7 @@ import pkgutil
 import re
 import sys
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Final
 
@@ -103,9 +103,12 @@ def _public_classes(modules: Iterable[str]) -> set[tuple[str, str]]:
     return public
 
 
-def _attribute_docstrings(body: Sequence[ast.stmt], of_self: bool) -> Iterable[Keyword]:
+def _attribute_docstrings(
+    body: Sequence[ast.stmt], of_self: bool, parameters: Mapping[str, ast.expr] | None = None
+) -> Iterable[Keyword]:
     """The attributes assigned in ``body`` with a docstring after them: names of the class body,
-    or with ``of_self``, ``self.<name>`` (a constructor's body)."""
+    or with ``of_self``, ``self.<name>`` (a constructor's body, whose annotated ``parameters``
+    give the type of an attribute set from one)."""
     for statement, after in itertools.pairwise(body):
         text = _docstring_node(ast.Module(body=[after], type_ignores=[]))
         if text is None:
@@ -123,8 +126,20 @@ def _attribute_docstrings(body: Sequence[ast.stmt], of_self: bool) -> Iterable[K
             name = target.id
         else:
             continue
+        if of_self and annotation is None and isinstance(statement, ast.Assign):
+            annotation = _inferred(statement.value, parameters or {})
         if not name.startswith("_"):
             yield Keyword(name, _type_shown(annotation), str(text.value))
+
+
+def _inferred(value: ast.expr, parameters: Mapping[str, ast.expr]) -> ast.expr | None:
+    """The type of an instance attribute set without an annotation: that of the constructor's
+    parameter it is set from, or of a literal (``0``, ``""``, ``False``)."""
+    if isinstance(value, ast.Name) and value.id in parameters:
+        return parameters[value.id]
+    if isinstance(value, ast.Constant) and type(value.value) in (bool, int, float, str):
+        return ast.Name(type(value.value).__name__)
+    return None
 
 
 def _type_shown(annotation: ast.expr | None) -> str:
@@ -156,7 +171,9 @@ def _attribute_sections(module: str, public: set[tuple[str, str]]) -> Iterable[G
         keywords = {keyword.name: keyword for keyword in _attribute_docstrings(node.body, of_self=False)}
         for init in node.body:
             if isinstance(init, ast.FunctionDef) and init.name == "__init__":
-                for keyword in _attribute_docstrings(init.body, of_self=True):
+                arguments = [*init.args.posonlyargs, *init.args.args, *init.args.kwonlyargs]
+                parameters = {arg.arg: arg.annotation for arg in arguments if arg.annotation is not None}
+                for keyword in _attribute_docstrings(init.body, of_self=True, parameters=parameters):
                     keywords.setdefault(keyword.name, keyword)
         if _is_enum(module, qualname):  # help() lists no property of an enum
             keywords.update((keyword.name, keyword) for keyword in _properties(node))

@@ -231,13 +231,13 @@ class ImportReport(Generic[T]):
     one string per batch, so the report stays small for millions of stops.
 
     Attributes:
-        keep_ids: Whether the ids of created stops were kept.
-        total: Input positions read: every position below it has an outcome.
-        created: Stops created.
-        rejected: Stops refused by the service (``rejected``).
-        not_created: Stops of batches that failed as a whole (``not_created``).
-        unknown: Stops whose outcome is unknown.
-        skipped: Stops already in the collection, not sent (``skip_existing=True``).
+        keep_ids (bool): Whether the ids of created stops were kept.
+        total (int): Input positions read: every position below it has an outcome.
+        created (int): Stops created.
+        rejected (int): Stops refused by the service (``rejected``).
+        not_created (int): Stops of batches that failed as a whole (``not_created``).
+        unknown (int): Stops whose outcome is unknown.
+        skipped (int): Stops already in the collection, not sent (``skip_existing=True``).
         rejected_stops (list[RejectedStop[T]]): Every rejected stop, with the service's message.
         failed_batches (list[FailedBatch[T]]): Every batch (or part of one) that is ``not_created`` or
             ``unknown``, with its inputs.

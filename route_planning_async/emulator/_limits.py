@@ -104,7 +104,7 @@ class LimitTimeline:
     Before the first change the first change's limits apply.
 
     Attributes:
-        speedup: Divides the periods of every change's limits into its ``server_limits``.
+        speedup (float): Divides the periods of every change's limits into its ``server_limits``.
         changes (list[LimitChange]): Every change, in time order (the past ones stay, for the request
             log).
     """
@@ -325,7 +325,7 @@ class RateLimiter:
     :param timeline: which limits are in force when; its ``server_limits`` are enforced.
 
     Attributes:
-        timeline: Which limits are in force when.
+        timeline (LimitTimeline | None): Which limits are in force when.
     """
 
     def __init__(

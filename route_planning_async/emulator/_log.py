@@ -101,7 +101,8 @@ class RequestLog:
 
     Attributes:
         records (list[RequestRecord]): All records.
-        timeline: Which limits were in force when; :meth:`clear` keeps it. None: unknown.
+        timeline (LimitTimeline | None): Which limits were in force when; :meth:`clear` keeps it. None:
+            unknown.
     """
 
     def __init__(self, timeline: LimitTimeline | None = None) -> None:

@@ -140,7 +140,7 @@ class RedisBackend(RateLimitBackend):
             take before failing closed with :class:`RedisBackendError`.
 
     Attributes:
-        key_prefix: The namespace of this API key's keys.
+        key_prefix (str): The namespace of this API key's keys.
         lease: Seconds an unreleased in-flight slot is kept.
         timeout: Seconds one call to Redis may take before it fails closed.
         instance: Names this backend's slots in Redis (``<instance>:<serial>|<weight>``, docs/redis.md,
