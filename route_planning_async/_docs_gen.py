@@ -179,7 +179,33 @@ def _attribute_sections(module: str, public: set[tuple[str, str]]) -> Iterable[G
             keywords.update((keyword.name, keyword) for keyword in _properties(node))
         if keywords and _docstring_node(node) is not None:
             listed = list(keywords.values())
-            yield GeneratedSection(module, qualname, _attributes(listed))
+            yield GeneratedSection(module, qualname, _attributes(listed, _undocumented(node)))
+
+
+def _undocumented(node: ast.ClassDef) -> set[str]:
+    """The names the class ``node`` defines with no docstring of their own (in its body or its
+    ``__init__``): an entry written by hand in its ``Attributes:`` may describe them."""
+    bodies = [(node.body, False)]
+    bodies += [
+        (init.body, True)
+        for init in node.body
+        if isinstance(init, ast.FunctionDef) and init.name == "__init__"
+    ]
+    names = set()
+    for body, of_self in bodies:
+        documented = {keyword.name for keyword in _attribute_docstrings(body, of_self)}
+        for statement in body:
+            targets = statement.targets if isinstance(statement, ast.Assign) else []
+            targets = [statement.target] if isinstance(statement, ast.AnnAssign) else targets
+            for target in targets:
+                if of_self and isinstance(target, ast.Attribute) and ast.unparse(target.value) == "self":
+                    names.add(target.attr)
+                elif not of_self and isinstance(target, ast.Name):
+                    names.add(target.id)
+            if not of_self and isinstance(statement, ast.FunctionDef) and not ast.get_docstring(statement):
+                names.add(statement.name)
+        names -= documented
+    return names
 
 
 def _is_enum(module: str, qualname: str) -> bool:
@@ -200,16 +226,21 @@ def _properties(node: ast.ClassDef) -> Iterable[Keyword]:
                 yield Keyword(function.name, shown, text.split("\n\n", 1)[0])
 
 
-def _attributes(keywords: list[Keyword]) -> Rewrite:
-    """The ``Attributes:`` section listing ``keywords``; the entries written by hand for other
-    names (an enum's members described in the class docstring) are kept, in their place."""
+def _attributes(keywords: list[Keyword], undocumented: set[str]) -> Rewrite:
+    """The ``Attributes:`` section listing ``keywords``. An entry written by hand is kept, in its
+    place, for a name defined with no docstring of its own (an enum's member described in the class
+    docstring); any other entry (a former attribute, or one that has a docstring elsewhere) goes."""
 
     def rewrite(lines: list[str], width: int, written: Written) -> list[str]:
         entries = _entries(keyword_section(keywords, title="Attributes", width=width).split("\n")[1:])
         if "Attributes:" in lines:
             start = lines.index("Attributes:")
-            kept = _entries(lines[start + 1 : section_end(lines, start)])
-            entries = {**{name: entries.get(name, entry) for name, entry in kept.items()}, **entries}
+            end = section_end(lines, start)
+            kept = _entries(lines[start + 1 : end])
+            kept = {name: entries.get(name, entry) for name, entry in kept.items() if name in undocumented}
+            entries = {**kept, **entries}
+            if not entries:  # nothing left to list: the section goes, and the blank line before it
+                return [*lines[: max(start - 1, 0)], *lines[end:]]
         section = ["Attributes:", *(line for entry in entries.values() for line in entry)]
         return with_section(lines, "Attributes", section)
 

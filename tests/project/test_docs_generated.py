@@ -131,6 +131,23 @@ def test_a_section_is_replaced_in_place_or_added_before_returns() -> None:
     assert written == ["Summary.", "", *new_table, "", "After."]
 
 
+def test_an_attributes_section_keeps_the_hand_written_entries_and_drops_the_stale_ones() -> None:
+    from route_planning_async._docs import Keyword
+
+    rewrite = _docs_gen._attributes([Keyword("rows", "int", "Rows read.")], undocumented={"RED"})
+    lines = [
+        "Summary.",
+        "",
+        "Attributes:",
+        "    RED: Written by hand for a member with no docstring.",
+        "    stops (int): A former attribute's generated entry.",
+        "    rows (int): An old text.",
+    ]
+    expected = [*lines[:4], "    rows (int): Rows read."]
+    assert rewrite(lines, 100, lambda module, qualname: []) == expected
+    assert rewrite(expected, 100, lambda module, qualname: []) == expected
+
+
 def test_a_docstring_is_written_in_the_project_format(tmp_path: Path) -> None:
     source = 'class A:\n    def f(self):\n        """One line."""\n        return 1\n'
     tree = ast.parse(source)
