@@ -1,19 +1,22 @@
-"""griffe extension: the docs site shows the docstrings that ``help()`` shows.
+"""griffe extension: the docs site shows the docstrings as written, and fields as text.
 
 griffe reads the sources without running them, so it sees a docstring as
-written. ``route_planning_async._docs`` completes some docstrings at import time:
-the ``Keyword Args:`` section of a class decorated ``@fields_documented`` or a
-method decorated ``@keywords_documented(...)``, written from the texts its attrs
-fields carry (``attrs.field(metadata=described(...))``).
+written; the sections that repeat a text kept elsewhere (a field's
+``described`` metadata) are written into the source by the docstring
+generator (``python -m route_planning_async._docs_gen``), so the site, an
+editor and ``help()`` show the same words.
 
 For each package named in the ``packages`` option, once griffe has read it, this
-extension imports the package from the same files and, walking its modules and
-classes:
+extension:
 
-- gives every class and function whose runtime ``__doc__`` differs from the
-  docstring griffe read the runtime one;
-- gives every attrs field that carries a ``described`` text that text as its
-  attribute docstring.
+- gives a method without a docstring the docstring of the method it overrides,
+  as ``help()`` does (a backend's implementation of the contract);
+- leaves out the value of every attribute defined by a call
+  (``attrs.field(..., metadata=described(...))``, a table built by a
+  function): the site shows an attribute as its name, type and text, never the
+  source of its definition;
+- imports the package from the same files and gives every attrs field that
+  carries a ``described`` text that text as its attribute docstring.
 
 An object that cannot be imported (a module whose optional dependency is
 missing, a name defined only for type checkers) keeps the docstring griffe read.
@@ -60,11 +63,11 @@ import griffe
 _MISSING = object()
 
 
-class RuntimeDocstrings(griffe.Extension):
-    """Replace static docstrings by the runtime ones in the named packages."""
+class FieldTexts(griffe.Extension):
+    """Show the fields of the named packages as name, type and text."""
 
     def __init__(self, packages: Iterable[str]) -> None:
-        """Take the docstrings of ``packages`` from their runtime objects.
+        """Document the fields of ``packages`` with their ``described`` texts.
 
         Args:
             packages: The top-level packages (importable names) to document as they run.
@@ -76,6 +79,8 @@ class RuntimeDocstrings(griffe.Extension):
         """Once griffe has read a whole package: update it if it is one of ``packages``."""
         if pkg.name not in self.packages:
             return
+        _hide_call_values(pkg)
+        _inherit_docstrings(pkg)
         runtime = _import_package(pkg)
         if runtime is not None:
             _update_members(pkg, runtime, loader)
@@ -112,16 +117,51 @@ def _import_package(pkg: griffe.Module) -> ModuleType | None:
     return runtime
 
 
+def _hide_call_values(obj: griffe.Object) -> None:
+    """Leave out the value of each attribute of ``obj`` and its members that a call defines."""
+    for member in list(obj.members.values()):
+        if isinstance(member, griffe.Alias):
+            continue
+        if isinstance(member, griffe.Attribute) and isinstance(member.value, griffe.ExprCall):
+            member.value = None
+        if isinstance(member, griffe.Module | griffe.Class):
+            _hide_call_values(member)
+
+
+def _inherit_docstrings(obj: griffe.Object) -> None:
+    """Give each method without a docstring the docstring of the method it overrides, as
+    ``help()`` and editors show it (a backend's implementation of the contract)."""
+    for member in list(obj.members.values()):
+        if isinstance(member, griffe.Alias):
+            continue
+        if isinstance(member, griffe.Class):
+            try:
+                ancestors = member.mro()
+            except Exception:  # a base griffe cannot resolve: nothing to inherit from it
+                ancestors = []
+            for name, method in member.members.items():
+                if isinstance(method, griffe.Function) and method.docstring is None:
+                    found = [base.members[name] for base in ancestors if name in base.members]
+                    written = next((m.docstring for m in found if m.docstring is not None), None)
+                    if written is not None:
+                        method.docstring = griffe.Docstring(
+                            written.value,
+                            parent=method,
+                            parser=written.parser,
+                            parser_options=written.parser_options,
+                        )
+        if isinstance(member, griffe.Module | griffe.Class):
+            _inherit_docstrings(member)
+
+
 def _update_members(obj: griffe.Object, runtime: object, loader: griffe.GriffeLoader) -> None:
-    """Update the docstrings of ``obj``'s own members (aliases are updated where they point)."""
+    """Give the attrs fields among ``obj``'s own members their texts (aliases where they point)."""
     for member in list(obj.members.values()):
         if isinstance(member, griffe.Alias):
             continue
         runtime_member = _runtime_member(member, runtime)
         if runtime_member is _MISSING:
             continue
-        if isinstance(member, griffe.Class | griffe.Function):
-            _use_runtime_docstring(member, runtime_member, loader)
         if isinstance(member, griffe.Class):
             _use_field_texts(member, runtime_member, loader)
         if isinstance(member, griffe.Module | griffe.Class):
@@ -138,17 +178,6 @@ def _runtime_member(member: griffe.Object, runtime_parent: object) -> object:
         return getattr(runtime_parent, member.name, _MISSING)
     except Exception:
         return _MISSING
-
-
-def _use_runtime_docstring(obj: griffe.Object, runtime: object, loader: griffe.GriffeLoader) -> None:
-    """Give ``obj`` the runtime ``__doc__`` of ``runtime`` if it differs from the one griffe read.
-
-    An attribute is never given its runtime ``__doc__``: that is the docstring of
-    its value's type.
-    """
-    doc = getattr(runtime, "__doc__", None)
-    if isinstance(doc, str) and doc.strip():
-        _set_docstring(obj, doc, loader)
 
 
 def _use_field_texts(cls: griffe.Class, runtime: object, loader: griffe.GriffeLoader) -> None:

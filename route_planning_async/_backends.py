@@ -16,12 +16,12 @@ import inspect
 import itertools
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Protocol
 
 import attrs
 
-from route_planning_async._docs import described, fields_documented
+from route_planning_async._docs import Written, described, docstring_documented, fields_documented
 from route_planning_async._limits import Rule
 
 __all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount", "learned_rules"]
@@ -52,6 +52,12 @@ class Grant:
 
     A plain record (one is built per request; a frozen class would cost more to
     build): a backend makes it in ``acquire`` and nobody changes it afterwards.
+
+    Attributes:
+        key (str): The key the slot was taken in.
+        token (str): The backend's name for the slot.
+        weight (int): The weight the slot was taken with.
+        rate_factor (float): The key's rate factor when it was granted (1.0: not slowed down).
     """
 
     key: str = attrs.field(metadata=described("The key the slot was taken in."))
@@ -84,18 +90,20 @@ class RateLimitBackend(Protocol):
     process only by asking again, so when the backend answers ``math.inf`` the
     head asks again at least every ``min(shortest period, 1 s)``.
 
-    A backend may subclass this protocol: each method of the contract it
-    implements then shows the contract's text, and its own docstring says only
-    what is particular to it (it is added after the contract's description; its
-    sections, such as ``Raises:``, after the contract's).
+    A backend may subclass this protocol. Each method of the contract that it
+    implements shows the contract's text: a method without a docstring inherits
+    it (in ``help()``, an editor and the docs site); what is particular to a
+    backend's method goes in its own sections (``Note:``, ``Raises:``), and in
+    this package the docstring generator writes the contract's text before them.
     """
 
     def __init_subclass__(cls, **kwargs: object) -> None:
         super().__init_subclass__(**kwargs)
         for name, contract in vars(RateLimitBackend).items():
             method = vars(cls).get(name)
-            if inspect.iscoroutinefunction(contract) and inspect.isfunction(method):
-                method.__doc__ = _with_contract(contract.__doc__ or "", method.__doc__ or "")
+            # A method with no docstring inherits the contract's; one with its own sections gets it.
+            if inspect.iscoroutinefunction(contract) and inspect.isfunction(method) and method.__doc__:
+                docstring_documented(method.__module__, method.__qualname__, _keeping_contract(name))
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
@@ -228,20 +236,45 @@ class RateLimitBackend(Protocol):
         """
 
 
-def _with_contract(contract: str, own: str) -> str:
-    """The docstring of a method that keeps ``contract``: its description, then ``own``'s,
-    then the contract's sections (``Args:``, ``Returns:``), then ``own``'s."""
-    contract_text, contract_sections = _split_at_sections(contract)
-    own_text, own_sections = _split_at_sections(own)
-    parts = (contract_text, own_text, contract_sections, own_sections)
-    return "\n\n".join(part for part in parts if part) + "\n"
+def _keeping_contract(name: str) -> Callable[[list[str], int, Written], list[str]]:
+    """The generated docstring of a backend's method ``name``: the contract's description
+    and sections (``Args:``, ``Returns:``), then the method's own other sections (``Note:``,
+    ``Raises:``), which are kept as written."""
+
+    def rewrite(lines: list[str], width: int, written: Written) -> list[str]:
+        contract_text, contract_sections = _split_at_sections(written(__name__, f"RateLimitBackend.{name}"))
+        own_text, own_sections = _split_at_sections(lines)
+        if own_text and own_text != contract_text:
+            raise ValueError(
+                f"{name}: a backend's own text goes in a Note: section (the description is the "
+                "contract's; if this is the contract's former text, delete it)"
+            )
+        # The contract's sections are written anew; the method's own others are kept.
+        titles = {title for title, _ in contract_sections}
+        own_sections = [(title, part) for title, part in own_sections if title not in titles]
+        composed: list[str] = []
+        for part in [contract_text, *(part for _, part in (*contract_sections, *own_sections))]:
+            composed += [*([""] if composed and part else []), *part]
+        return composed
+
+    return rewrite
 
 
-def _split_at_sections(doc: str) -> tuple[str, str]:
-    """``doc`` (cleaned) cut before its first Google-style section heading."""
-    lines = inspect.cleandoc(doc).splitlines()
-    at = next((i for i, line in enumerate(lines) if _SECTION_HEADING.match(line)), len(lines))
-    return "\n".join(lines[:at]).strip(), "\n".join(lines[at:]).strip()
+def _split_at_sections(lines: list[str]) -> tuple[list[str], list[tuple[str, list[str]]]]:
+    """A docstring's cleaned ``lines`` cut into its text and its Google-style sections."""
+    starts = [i for i, line in enumerate(lines) if _SECTION_HEADING.match(line)]
+    text = _trimmed(lines[: starts[0] if starts else len(lines)])
+    ends = [*starts[1:], len(lines)] if starts else []
+    return text, [(lines[start], _trimmed(lines[start:end])) for start, end in zip(starts, ends, strict=True)]
+
+
+def _trimmed(lines: list[str]) -> list[str]:
+    start, end = 0, len(lines)
+    while start < end and not lines[start].strip():
+        start += 1
+    while end > start and not lines[end - 1].strip():
+        end -= 1
+    return lines[start:end]
 
 
 def _slot_anchor(slot: tuple[float, str, int, bool]) -> float:

@@ -72,7 +72,19 @@ class AttemptHooks(Protocol):
 @fields_documented(title="Attributes")
 @attrs.define
 class Request:
-    """One HTTP request, before it is sent. Paths are relative to the base URL."""
+    """One HTTP request, before it is sent. Paths are relative to the base URL.
+
+    Attributes:
+        method (str): HTTP method, upper case.
+        path (str): Path below the base URL, starting with ``/`` (``/plans/p1:optimize``).
+        category (Category): The rate-limit category the endpoint belongs to.
+        query (tuple[tuple[str, str], ...]): Query parameters in the order they are sent.
+        body (bytes | None): The JSON body, already encoded; None for requests without a body.
+        weight (int): Weight for weighted rules: the number of stops in a batch import, else 1.
+        api_version (str | None): The API version of the endpoint (``"v0.2b"``, ``"v1"``): an error
+            answer's code is read as that version's (:meth:`ErrorCode.parse`); None reads it as any
+            version's.
+    """
 
     method: str = attrs.field(metadata=described("HTTP method, upper case."))
     path: str = attrs.field(
@@ -120,7 +132,14 @@ class Request:
 @fields_documented(title="Attributes")
 @attrs.define
 class Response:
-    """An HTTP answer, fully read."""
+    """An HTTP answer, fully read.
+
+    Attributes:
+        status (int): HTTP status code.
+        headers (Mapping[str, str]): Response headers (case-insensitive mapping when it comes from
+            aiohttp).
+        body (bytes): The raw body.
+    """
 
     status: int = attrs.field(metadata=described("HTTP status code."))
     headers: Mapping[str, str] = attrs.field(

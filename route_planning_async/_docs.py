@@ -1,12 +1,14 @@
 """Texts written once and shown wherever they apply.
 
 A field or an option is described in one place: the ``doc`` metadata of its
-attrs field (:func:`described`). From there, at import time, this module writes
-the ``Keyword Args:`` section of every docstring that takes it: the class
+attrs field (:func:`described`). The docstrings that show it are written from
+there by a generator, into the source (``python -m
+route_planning_async._docs_gen``): the ``Keyword Args:`` section of the class
 docstring of an input (:func:`fields_documented`, so ``help(StopInput)`` lists
-its constructor's keywords) and the docstring of every method that takes the
-fields or options as ``**keywords`` (:func:`keywords_documented`). The docs
-site reads the same generated docstrings (``docs/_griffe_docstrings.py``).
+its constructor's keywords) and of every method that takes the fields or
+options as ``**keywords`` (:func:`keywords_documented`). The decorators only
+register what the generator writes; nothing here changes a ``__doc__``, so an
+editor's hover, ``help()`` and the docs site show the same written text.
 
 A text may name words that differ between the places that show it, as
 ``{rows}`` or ``{key}``: each place fills them in (``stops`` and
@@ -28,17 +30,21 @@ from typing import Any, Final, ForwardRef, TypeVar, overload
 import attrs
 
 __all__ = [
+    "GeneratedSection",
     "Keyword",
     "described",
+    "docstring_documented",
     "fields_documented",
+    "generated_sections",
     "keyword_section",
     "keywords_documented",
     "keywords_of",
+    "section_documented",
+    "with_section",
 ]
 
 _DOC: Final = "route_planning_async.doc"
 _WIDTH: Final = 100
-_SECTION_HEADS: Final = re.compile(r"^(Returns|Yields|Raises|Example|Examples|Note|Notes):\s*$")
 _UNSET_MEMBER: Final = re.compile(r"\s*\|\s*UnsetType\b|\bUnsetType\s*\|\s*")
 
 C = TypeVar("C", bound=type)
@@ -52,7 +58,13 @@ def described(text: str, **metadata: object) -> dict[str, object]:
 
 @attrs.frozen
 class Keyword:
-    """One entry of a ``Keyword Args:`` section."""
+    """One entry of a ``Keyword Args:`` section.
+
+    Attributes:
+        name (str): The keyword.
+        type (str): Its type, as the docstring shows it.
+        text (str): What it is; ``{word}`` placeholders are filled in where it is shown.
+    """
 
     name: str
     """The keyword."""
@@ -118,16 +130,21 @@ def _annotations(cls: type) -> dict[str, object]:
 
 
 def keyword_section(
-    keywords: Iterable[Keyword], words: Mapping[str, str] | None = None, *, title: str = "Keyword Args"
+    keywords: Iterable[Keyword],
+    words: Mapping[str, str] | None = None,
+    *,
+    title: str = "Keyword Args",
+    width: int = _WIDTH,
 ) -> str:
     """The ``Keyword Args:`` section (or another ``title``) listing ``keywords``, indented as a
-    method docstring's sections."""
+    method docstring's sections, its lines at most ``width`` characters."""
     lines = [f"{title}:"]
     for keyword in keywords:
         text = _fill(keyword.text, words or {})
-        entry = f"{keyword.name} ({keyword.type}): {' '.join(text.split())}"
+        named = f"{keyword.name} ({keyword.type})" if keyword.type else keyword.name
+        entry = f"{named}: {' '.join(text.split())}"
         lines += textwrap.wrap(
-            entry, _WIDTH, initial_indent="    ", subsequent_indent="        ", break_on_hyphens=False
+            entry, width, initial_indent="    ", subsequent_indent="        ", break_on_hyphens=False
         )
     return "\n".join(lines)
 
@@ -139,13 +156,98 @@ def _fill(text: str, words: Mapping[str, str]) -> str:
     return text
 
 
-def _with_section(doc: str | None, section: str) -> str:
-    """``doc`` (cleaned) with ``section`` placed before its Returns/Raises sections."""
-    lines = inspect.cleandoc(doc or "").splitlines()
+Written = Callable[[str, str], list[str]]
+"""What a rewrite is given to read another docstring: the lines the generator writes for the
+object ``qualname`` of ``module``."""
+
+Rewrite = Callable[[list[str], int, Written], list[str]]
+"""A generated text: given a docstring's lines as written (cleaned; empty if it has none), the
+width its lines must keep to, and :data:`Written`, the lines the docstring is to hold."""
+
+_SECTION_HEADS: Final = re.compile(r"^(Returns|Yields|Raises|Example|Examples|Note|Notes):\s*$")
+
+
+@attrs.frozen
+class GeneratedSection:
+    """A text that the generator writes into the docstring of one object of the source.
+
+    Attributes:
+        module (str): The module that defines the object.
+        qualname (str): The object's qualified name in it (empty: the module's own docstring).
+        rewrite (Rewrite): What the docstring is to hold, from what it holds.
+    """
+
+    module: str
+    """The module that defines the object."""
+    qualname: str
+    """The object's qualified name in it (empty: the module's own docstring)."""
+    rewrite: Rewrite
+    """What the docstring is to hold, from what it holds."""
+
+
+_SECTIONS: Final[list[GeneratedSection]] = []
+
+
+def generated_sections() -> list[GeneratedSection]:
+    """Every text registered so far, in the order the modules were imported."""
+    return list(_SECTIONS)
+
+
+def docstring_documented(module: str, qualname: str, rewrite: Rewrite) -> None:
+    """Register a generated text of a docstring for the generator to write into the source.
+
+    Args:
+        module: The module that defines the object (``__name__``).
+        qualname: The object's qualified name in it; empty for the module's docstring.
+        rewrite: What the docstring is to hold (:data:`Rewrite`).
+    """
+    _SECTIONS.append(GeneratedSection(module, qualname, rewrite))
+
+
+def section_documented(module: str, qualname: str, title: str, text: Callable[[int], str]) -> None:
+    """Register a section of a docstring for the generator to write into the source.
+
+    Args:
+        module: The module that defines the object (``__name__``).
+        qualname: The object's qualified name in it; empty for the module's docstring.
+        title: The section's first line, without its colon: the section so titled is replaced
+            (or added, before ``Returns:``, ``Raises:`` and the like).
+        text: Called with a width: the section, its title line first.
+    """
+
+    def rewrite(lines: list[str], width: int, written: Written) -> list[str]:
+        return with_section(lines, title, text(width).split("\n"))
+
+    docstring_documented(module, qualname, rewrite)
+
+
+def section_end(lines: list[str], start: int) -> int:
+    """The end of the section whose title is ``lines[start]``: its indented lines and table rows."""
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or lines[end].startswith((" ", "|"))):
+        end += 1
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def with_section(lines: list[str], title: str, section: list[str]) -> list[str]:
+    """``lines`` with the section titled ``title`` replaced by ``section`` (added if missing,
+    before the first ``Returns:``, ``Raises:`` and the like)."""
+    head = f"{title}:"
+    if head in lines:
+        start = lines.index(head)
+        return [*lines[:start], *section, *lines[section_end(lines, start) :]]
     at = next((i for i, line in enumerate(lines) if _SECTION_HEADS.match(line)), len(lines))
-    head = "\n".join(lines[:at]).rstrip()
-    tail = "\n".join(lines[at:])
-    return f"{head}\n\n{section}\n" + (f"\n{tail}\n" if tail else "")
+    before = list(lines[:at])
+    while before and not before[-1]:
+        before.pop()
+    after = list(lines[at:])
+    return [*before, *([""] if before else []), *section, *(["", *after] if after else [])]
+
+
+def _registered(obj: Any, title: str, text: Callable[[int], str]) -> None:
+    section_documented(obj.__module__, obj.__qualname__, title, text)
 
 
 @overload
@@ -156,12 +258,15 @@ def fields_documented(cls: C | None = None, /, *, title: str = "Keyword Args") -
     """Class decorator (above ``@attrs.frozen``): the class docstring lists the constructor's keywords.
 
     ``@fields_documented(title="Attributes")`` lists them under that title instead
-    (a response model, whose fields are read rather than given).
+    (a response model, whose fields are read rather than given). The section is
+    written into the source by the generator; the class is returned unchanged.
     """
 
     def decorate(documented: C) -> C:
-        section = keyword_section(keywords_of(documented), title=title)
-        documented.__doc__ = _with_section(documented.__doc__, section)
+        def text(width: int) -> str:
+            return keyword_section(keywords_of(documented), title=title, width=width)
+
+        _registered(documented, title, text)
         return documented
 
     return decorate if cls is None else decorate(cls)
@@ -169,11 +274,12 @@ def fields_documented(cls: C | None = None, /, *, title: str = "Keyword Args") -
 
 def keywords_documented(*keywords: Iterable[Keyword], **words: str) -> Callable[[F], F]:
     """Decorator: the method's docstring gets a ``Keyword Args:`` section listing ``keywords``,
-    their ``{word}`` placeholders filled from ``words``."""
+    their ``{word}`` placeholders filled from ``words`` (written into the source by the
+    generator; the method is returned unchanged)."""
     listed = [keyword for group in keywords for keyword in group]
 
     def decorate(function: F) -> F:
-        function.__doc__ = _with_section(function.__doc__, keyword_section(listed, words))
+        _registered(function, "Keyword Args", lambda width: keyword_section(listed, words, width=width))
         return function
 
     return decorate

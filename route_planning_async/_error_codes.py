@@ -26,6 +26,44 @@ class ErrorCode(enum.StrEnum):
     version does not name, is kept as a string in ``APIError.code``;
     ``error_code`` is then None (see :meth:`parse`). :attr:`versions` says
     which versions name a code.
+
+    Attributes:
+        DEPOT_MISSING_START_ADDRESS: 409: the depot has no start address to optimize from.
+        DEPOT_NOT_FOUND: 409: the plan's depot does not exist.
+        DRIVER_NOT_ACTIVE: 400: a driver of the request is not active.
+        FEATURE_NOT_IN_SUBSCRIPTION: 403: the team's subscription does not include the feature.
+        MAIN_DEPOT_NOT_FOUND: 404: the team has no main depot (v0.2b only).
+        NO_DRIVERS_AVAILABLE: 409: the plan has no drivers to optimize for.
+        NO_END_TIME_AND_MAX_STOPS_PER_DRIVER: 409: drivers need an end time or a maximum number of
+            stops.
+        OPERATING_AREA_MISSING_COORDINATES: 400: the stop's service has an operating area, but the stop
+            or its depot has no coordinates (v1).
+        OPERATING_AREA_VIOLATION: 400: the stop's service does not operate in the stop's area (v1).
+        OPERATION_ALREADY_DONE: 409: the operation finished; it cannot be canceled.
+        OPERATION_NOT_FOUND: 404: no such operation.
+        PLAN_ALREADY_DISTRIBUTED: 409: the plan was already distributed.
+        PLAN_ALREADY_OPTIMIZED: 409: to optimize, the plan is already optimized; to reoptimize, it has
+            no pending live changes.
+        PLAN_CONCURRENT_MODIFICATION: 409: the plan was changed by another request at the same time.
+        PLAN_INACCESSIBLE: 403: the plan is outside the team's data access period.
+        PLAN_NOT_OPTIMIZED: 409: the plan must be optimized first.
+        PLAN_NOT_WRITABLE: 409: the plan was optimized; only the live endpoints change it.
+        PLAN_OPTIMIZATION_IN_PROGRESS: 409: an optimization of the plan is running.
+        PLAN_OPTIMIZATION_NOT_SUPPORTED: 409: this optimization type is not supported for the plan in
+            its state.
+        ROUTE_INACCESSIBLE: 403: the route is outside the team's data access period.
+        SERVICE_ACTIVITY_NOT_SUPPORTED: 400: the stop's service offering does not support the stop's
+            activity (v1).
+        SERVICE_NOT_AVAILABLE_AT_DEPOT: 400: the stop's service is not offered at the stop's depot (v1).
+        SERVICE_OFFERING_NOT_FOUND: 404: no current service offering has the given identifier (v1).
+        SLA_START_NOT_CLEARABLE: 400: a stop's SLA start cannot be cleared while a service is assigned
+            to it (v1).
+        STOP_NOT_EDITABLE: 422: the stop can no longer be edited (it was attempted, or its route
+            finished).
+        VEHICLE_CAPACITY_DISABLED: 403: the team does not track vehicle capacity, so a stop cannot carry
+            a weight.
+        versions (frozenset[str]): The API versions whose schema names this code (``{"v0.2b", "v1"}``
+            for most).
     """
 
     DEPOT_MISSING_START_ADDRESS = "depot_missing_start_address"

@@ -144,6 +144,10 @@ class DecodeError(RoutePlanningError):
     key) and ``reason`` what was wrong with it. ``method`` and ``request_url`` name
     the request, when the error was made for one: every answer to a namespace
     call (``client.plans.create`` and the rest, list pages included) is.
+
+    Attributes:
+        method (str | None): HTTP method of the request.
+        request_url (str | None): The URL the request was sent to.
     """
 
     def __init__(
@@ -204,6 +208,25 @@ class TransportError(RoutePlanningError):
 
     When the scheduler gives up, the message ends with ``after N attempts over
     T s`` and ``attempts``, ``elapsed`` and ``history`` say the same as data.
+
+    Attributes:
+        method (str): HTTP method of the request.
+        request_url (str): The URL the request was sent to.
+        maybe_sent (bool): False only when the connection was never made (the service cannot have seen
+            it).
+        retryable (bool): False when trying again cannot help (a TLS certificate that could not be
+            verified).
+        history (tuple[AttemptRecord, ...]): The failed attempts that came before this one, oldest
+            first, when the request was retried.
+        attempts: How many attempts were made, this one included.
+        elapsed (float | None): Seconds from the first attempt's send to this failure (the scheduler's
+            clock); None when the error did not pass through the scheduler.
+        error_type (str | None): The HTTP library's exception class, by name
+            (``aiohttp.ServerDisconnectedError``).
+        status (int | None): The status the HTTP library reported with its error, if any (aiohttp
+            reports an answer it could not parse, such as a malformed status line, as 400).
+        request_headers (Mapping[str, str]): The request's headers as the library reported them, without
+            ``Authorization`` (nor any other credential header).
     """
 
     def __init__(
@@ -262,7 +285,16 @@ def _seconds_text(seconds: float) -> str:
 
 
 class AttemptRecord:
-    """One failed attempt that came before the error that was finally raised."""
+    """One failed attempt that came before the error that was finally raised.
+
+    Attributes:
+        status (int | None): HTTP status of the attempt, or None when it got no answer.
+        description (str): What went wrong, in one line.
+        delay (float): Seconds waited after this attempt before the next one.
+        duration (float | None): Seconds from the attempt's send to its failure, when measured.
+        error (TransportError | None): The (redacted) :class:`TransportError` of an attempt that got no
+            answer, else None.
+    """
 
     __slots__ = ("delay", "description", "duration", "error", "status")
 
@@ -301,6 +333,23 @@ class APIError(RoutePlanningError):
     ``{message, code, param, url}``; a body that is not JSON still gives an
     error, with its first bytes as the message. ``method`` and ``request_url``
     name the request, when the error was made for one.
+
+    Attributes:
+        status (int): HTTP status of the answer.
+        api_version (str | None): The API version that answered (``"v0.2b"``, ``"v1"``), when known.
+        message (str): The error body's ``message`` (or the first bytes of a body that is not JSON).
+        code (str | None): The error body's machine-readable ``code``, when it has one.
+        error_code: ``code`` as an :class:`ErrorCode`; None when absent or unknown to the answering
+            version.
+        param (str | None): The error body's ``param``: the request field the error is about, when it
+            names one.
+        doc_url (str | None): The error body's ``url``: a link to documentation about the error.
+        method (str | None): HTTP method of the request.
+        request_url (str | None): The URL the request was sent to.
+        headers (Mapping[str, str]): The answer's headers.
+        body (bytes): The answer's raw body.
+        history (tuple[AttemptRecord, ...]): The failed attempts that came before this one, when the
+            request was retried.
     """
 
     status_code: ClassVar[int | None] = None

@@ -260,7 +260,18 @@ class LiveImportOptions(ImportOptions, LiveEditOptions, total=False):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class LiveImport:
-    """What ``stops.live_import_many`` did."""
+    """What ``stops.live_import_many`` did.
+
+    Attributes:
+        report (ImportReport[Any]): One outcome per input stop.
+        pending (bool): Whether the stops joined the plan's editing session (it was not writable), or
+            may have: answers were lost and the plan was then left with changes to apply, or could not
+            be read. The session was applied, unless the plan could not be read: then ``edit.operation``
+            is None, and the stops reported ``unknown`` may be waiting in the session until the plan is
+            re-optimized and redistributed (or saved).
+        edit (LiveEdit[Any, Any, Any, Any]): The live edit that applied the session: ``edit.operation``
+            (the re-optimization) and ``edit.plan`` (after ``:redistribute``) once applied.
+    """
 
     report: ImportReport[Any] = attrs.field(metadata=described("One outcome per input stop."))
     pending: bool = attrs.field(

@@ -186,6 +186,28 @@ class LearningPolicy:
 
         RetryPolicy(learning=LearningPolicy(max_probe_interval=16))  # fewer probes
         RetryPolicy(learning=None)                                   # keep the configured limits
+
+    Keyword Args:
+        floor (float): The lowest rate factor a cut can reach (a share of the configured limits).
+        first_probe (float): Periods after a first cut before the first probe upward, when the level cut
+            from had held (a limit that dropped is likely to come back), or when the cut came in the
+            process's first period (the window may have held a stopped run's slots; a probe that holds
+            then goes back to the configured limits).
+        first_probe_unproven (float): Periods after a first cut before the first probe upward, when no
+            higher level ever held: the configured limits were never the service's, so the cut is likely
+            its real limit, and an early probe would only cost a 429. (A cut in the process's first
+            period probes after ``first_probe``, and waits twice this long once that probe fails.)
+        max_probe_interval (float): The longest wait between probes while the limit stays where it was
+            cut to.
+        recent_probe_interval (float): The longest wait between probes while a higher level held within
+            ``memory`` periods.
+        memory (float): How many periods a level that held is remembered.
+        confirm (float): Periods a raised level must pass without a 429 before the next, larger step.
+        busy_share (float): A 429 while the category had used less than this share of its learned level
+            in the window says the budget is busy (others spent it), not smaller: wait for the window
+            and keep the level.
+        probe_share (float): While a higher level held within ``memory`` periods (others, or a passing
+            drop, hold the rest): the share of the category's requests that failed probes may cost.
     """
 
     floor: float = attrs.field(

@@ -27,7 +27,29 @@ __all__ = ["Category", "RateLimits", "Rule"]
 
 
 class Category(enum.StrEnum):
-    """The contract's rate-limit categories."""
+    """The contract's rate-limit categories.
+
+    Attributes:
+        READ: Every GET, including lists and operation polls: 10 per second. v1's stop search (``GET
+            /stops:search``) is here too: the public text names no limit of its own for it, and its "all
+            read endpoints, including list endpoints" covers it; a tighter limit of the service's is
+            learned from its 429s (shared with the other reads).
+        WRITE: POST create, PATCH, DELETE, distribute, redistribute, save, live calls: 5 per second.
+        BATCH_IMPORT: Batch imports of stops and unassigned stops: 10 per minute and 1,000 stops per
+            minute.
+        OPTIMIZE: Plan optimize and re-optimize: 3 per minute.
+        DRIVER_CREATE: Driver create (POST /drivers): 1 per second (public API documentation; the
+            contract has no drivers).
+        DRIVER_IMPORT: Driver batch import (POST /drivers:import): 2 per minute (public API
+            documentation).
+        DEPOT_IMPORT: v1's depot batch import (POST /depots:import). The public text names no limit for
+            it; chosen: the batch import's request rules (100 per 10 minutes, at most 30 per minute),
+            without its per-stop rule. The scheduler only ever lowers a limit it learns from 429s, so a
+            generous guess is the one it can correct.
+        MEMBER_IMPORT: v1's member batch import (POST /members:import). The public text names no limit
+            for it; chosen as for :attr:`DEPOT_IMPORT`: 100 per 10 minutes, at most 30 per minute,
+            corrected from the service's 429s.
+    """
 
     READ = "read"
     """Every GET, including lists and operation polls: 10 per second.
@@ -87,7 +109,14 @@ def _per(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
 @fields_documented
 @attrs.frozen
 class Rule:
-    """At most ``amount`` in any sliding window of ``period`` seconds."""
+    """At most ``amount`` in any sliding window of ``period`` seconds.
+
+    Keyword Args:
+        amount (int): How much may pass in one window: requests, or units of weight.
+        period (float): Length of the sliding window, in seconds.
+        per (Literal['request', 'weight']): ``request`` counts each request as 1; ``weight`` counts its
+            weight (stops in a batch).
+    """
 
     amount: int = attrs.field(
         validator=_positive_amount,
@@ -173,6 +202,16 @@ class RateLimits:
     teams can ask for higher ones, any values can be given::
 
         RateLimits({"read": [Rule(20, 1.0)], "write": [Rule(10, 1.0)]})
+
+    Keyword Args:
+        rules (Mapping[Category, tuple[Rule, ...]]): The rules of each category; all of a category's
+            rules must admit a request.
+        strict_windows (bool): Count each slot until one period after its *answer* (True): provably
+            never more than the amount in any of the service's windows, whatever the latency, at the
+            cost of one round trip per period. False (the default) counts it from its *send* plus the
+            spread of recent round trips, which keeps the windows as long as the one-way delays vary
+            less than the round trips do, and lets a category use its whole limit over a slow link; the
+            429 learning covers the rest. The scheduler's docstring states both guarantees.
     """
 
     rules: Mapping[Category, tuple[Rule, ...]] = attrs.field(

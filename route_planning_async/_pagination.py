@@ -146,7 +146,12 @@ def list_query(
 @fields_documented(title="Attributes")
 @attrs.frozen
 class Page(Generic[T]):
-    """One page of a list."""
+    """One page of a list.
+
+    Attributes:
+        items (list[T]): The resources of this page.
+        next_page_token (str | None): The token of the next page; None on the last page.
+    """
 
     items: list[T] = attrs.field(metadata=described("The resources of this page."))
     next_page_token: str | None = attrs.field(

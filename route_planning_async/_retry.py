@@ -141,6 +141,24 @@ class RetryPolicy:
 
         RetryPolicy(attempts=3, base=1.0, cap=10.0, rng=random.Random(7))
         RetryPolicy.testing()  # no waits at all, for tests
+
+    Keyword Args:
+        attempts (int): Attempts that fail with a 5xx or a lost connection, the first included; 1 turns
+            those retries off. 429s do not count: see ``max_wait``.
+        base (float): Upper bound of the first retry's random wait, in seconds; it doubles per retry.
+        cap (float): Largest upper bound of a backoff wait, in seconds.
+        max_retry_after (float): A 429 asking for a longer ``Retry-After`` than this is raised instead
+            of waited out.
+        honour_retry_after (bool): Wait what ``Retry-After`` says; False uses the backoff instead
+            (``testing()`` does).
+        learning (LearningPolicy | None): How a 429 teaches its category the service's real limit (a
+            :class:`LearningPolicy`); None keeps the configured limits whatever the 429s say.
+        max_wait (float | None): Seconds a request may spend, from its first queueing, before a 429 is
+            raised instead of waited out; None (the default) waits as long as the caller does (cancel
+            the task, or use ``asyncio.timeout``, to stop it).
+        rng (random.Random): The source of the jitter; seed it for reproducible waits.
+        jitter (Callable[[float], float] | None): Optional ``ceiling -> delay`` replacing
+            ``rng.uniform(0, ceiling)``.
     """
 
     attempts: int = attrs.field(

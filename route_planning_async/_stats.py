@@ -20,7 +20,26 @@ __all__ = ["CategoryStats", "SchedulerStats"]
 @fields_documented(title="Attributes")
 @attrs.frozen
 class CategoryStats:
-    """A snapshot of one category's traffic through the scheduler."""
+    """A snapshot of one category's traffic through the scheduler.
+
+    Attributes:
+        category (Category): The category.
+        requests (int): Requests handed to the scheduler (each counted once, however often retried).
+        sent (int): Attempts put on the wire, retries included.
+        sent_weight (int): Total weight of the attempts sent (stops, for batch imports).
+        rate_limited (int): 429 answers received.
+        retries (int): Attempts that were retries of an earlier one.
+        wait_seconds (float): Seconds requests spent waiting for capacity, summed over requests.
+        in_flight (int): Attempts sent and not yet answered.
+        queued (int): Requests waiting for capacity now.
+        rate_factor (float): The share of the configured limits in force: below 1.0 once 429s taught a
+            lower limit.
+        effective_rate (float | None): Requests per second now allowed by the tightest learned request
+            rule; None when not limited.
+        limits (tuple[Rule, ...]): The configured rules.
+        learned_limits (tuple[Rule, ...]): The rules in force: the configured ones with their learned
+            amounts.
+    """
 
     category: Category = attrs.field(metadata=described("The category."))
     requests: int = attrs.field(

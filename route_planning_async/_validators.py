@@ -52,9 +52,14 @@ __all__ = [
 
 
 class UnsetType(enum.Enum):
-    """The type of :data:`UNSET`: a field that was not given and is left out of the body."""
+    """The type of :data:`UNSET`: a field that was not given and is left out of the body.
+
+    Attributes:
+        UNSET: The one value: not given (falsy; ``repr`` is ``UNSET``).
+    """
 
     UNSET = "UNSET"
+    """The one value: not given (falsy; ``repr`` is ``UNSET``)."""
 
     def __repr__(self) -> str:
         return "UNSET"

@@ -491,6 +491,19 @@ def live_edit(
         edit: The version's :class:`LiveEdit` of the plan, whose calls make the changes.
         clock: The scheduler's clock, on which every delay and deadline runs.
 
+    Keyword Args:
+        timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+            Default None.
+        poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+            1.0.
+        max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+        cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+            too (``operations.cancel``; not in the contract, the public API documentation's
+            ``:cancel``); otherwise the operation goes on. Default False.
+        distribute (bool): ``:redistribute`` after the re-optimization, or ``:save`` when False. Default
+            True.
+        optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+            (``reorder_changed_stops``). Default None.
     """
     check_options(options, LiveEditOptions.__optional_keys__, "live_edit")
     return _LiveEditContext(edit, plans, operations, clock=clock, editing=LiveEditing.of(options))

@@ -89,7 +89,17 @@ logger = logging.getLogger("route_planning_async.webhooks")
 
 
 class WebhookEventType(enum.StrEnum):
-    """The event types of v0.2b and v1. :attr:`WebhookEvent.type` keeps newer ones as plain strings."""
+    """The event types of v0.2b and v1. :attr:`WebhookEvent.type` keeps newer ones as plain strings.
+
+    Attributes:
+        STOP_ALLOCATED: The stop's route was distributed to its driver.
+        STOP_OUT_FOR_DELIVERY: The driver started the route the stop is on.
+        STOP_ATTEMPTED_DELIVERY: The driver attempted the stop; ``data.delivery_info`` says how it went.
+        STOP_DEPARTED: The driver left the stop.
+        STOP_TRACKING_LINK_ADDED: The stop got its recipient tracking link.
+        UNASSIGNED_STOP_TRACKING_LINK_ADDED: An unassigned stop got its recipient tracking link.
+        TEST_SEND_EVENT: A test event sent from the service's settings.
+    """
 
     STOP_ALLOCATED = "stop.allocated"
     """The stop's route was distributed to its driver."""
@@ -114,7 +124,18 @@ class InvalidEventError(RoutePlanningError, ValueError):
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class WebhookEvent:
-    """One event the service pushed to the webhook URL."""
+    """One event the service pushed to the webhook URL.
+
+    Attributes:
+        type (str): A :class:`WebhookEventType` member when known; a newer type is kept as the string
+            sent.
+        version (str): The API version of the event's format, as sent (``v0.2b``, ``v1``).
+        created (datetime.datetime): When the event happened (aware, UTC; sent as epoch milliseconds).
+        data (EventStop | dict[str, Any] | None): The stop, as a model of the event's version: ``Stop``,
+            or ``UnassignedStop`` for ``unassigned_stop.*`` (:class:`route_planning_async.Stop` for
+            v0.2b, :class:`route_planning_async.v1.Stop` for v1); for a type whose data is neither, or a
+            version the library does not know, the JSON as sent.
+    """
 
     type: str = attrs.field(
         metadata=described(

@@ -66,7 +66,15 @@ ProgressCallback = Callable[["ImportProgress[Any]"], object]
 
 
 class Outcome(enum.StrEnum):
-    """What became of one input position."""
+    """What became of one input position.
+
+    Attributes:
+        CREATED: The row's item exists on the service.
+        REJECTED: The service refused this row; see :attr:`ImportReport.rejected`.
+        NOT_CREATED: Its batch failed as a whole and the row's item does not exist; safe to resend.
+        UNKNOWN: It may or may not exist; look it up before resending.
+        SKIPPED: Already in the collection (``skip_existing=True``); not sent.
+    """
 
     CREATED = "created"
     """The row's item exists on the service."""
@@ -95,7 +103,13 @@ PENDING = ord("p")
 @fields_documented(title="Attributes")
 @attrs.frozen
 class RejectedRow(RejectedRowAliases, Generic[T]):
-    """A row the service refused inside a successful batch answer."""
+    """A row the service refused inside a successful batch answer.
+
+    Attributes:
+        position (int): Its position in the input (0-based).
+        input (T): The input, to fix and send again.
+        message (str): The service's message.
+    """
 
     position: int = attrs.field(metadata=described("Its position in the input (0-based)."))
     input: T = attrs.field(metadata=described("The input, to fix and send again."))
@@ -105,7 +119,15 @@ class RejectedRow(RejectedRowAliases, Generic[T]):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class FailedBatch(FailedBatchAliases, Generic[T]):
-    """Rows of one batch whose outcome is ``not_created`` or ``unknown``."""
+    """Rows of one batch whose outcome is ``not_created`` or ``unknown``.
+
+    Attributes:
+        outcome (Outcome): :attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`.
+        positions (tuple[int, ...]): Their positions in the input, in order.
+        inputs (tuple[T, ...]): The inputs, in the same order as ``positions``.
+        error (BaseException): Why: the API or transport error, a ``CancelledError``, or the
+            reconciliation problem.
+    """
 
     outcome: Outcome = attrs.field(
         metadata=described(":attr:`Outcome.NOT_CREATED` (safe to resend) or :attr:`Outcome.UNKNOWN`.")
@@ -126,7 +148,15 @@ class FailedBatch(FailedBatchAliases, Generic[T]):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class DuplicateRow:
-    """A key found more than once in the collection after a late commit."""
+    """A key found more than once in the collection after a late commit.
+
+    Attributes:
+        position (int): The input position whose item was stored more than once.
+        kept (str): The id the report gives for that position (the one that remains).
+        extra_ids (tuple[str, ...]): The other items carrying the same key.
+        deleted (bool): True when ``dedupe=True`` deleted every one of ``extra_ids``.
+        error (BaseException | None): Why a delete failed, when one did.
+    """
 
     position: int = attrs.field(
         metadata=described("The input position whose item was stored more than once.")
@@ -200,6 +230,24 @@ class ImportReport(ImportReportAliases, Generic[T]):
     Failures are kept in full (:attr:`rejected`, :attr:`failed_batches`);
     created items only as counts and, unless ``keep_ids=False``, their ids packed
     one string per batch, so the report stays small for millions of rows.
+
+    Attributes:
+        keep_ids (bool): Whether the ids of created items were kept.
+        total (int): Input positions read: every position below it has an outcome.
+        created (int): Rows created.
+        not_created (int): Rows of batches that failed as a whole (``not_created``).
+        unknown (int): Rows whose outcome is unknown.
+        skipped (int): Rows already in the collection, not sent (``skip_existing=True``).
+        rejected (list[RejectedRow[T]]): Every row the service refused (``rejected``; ``len()`` counts
+            them), with its position, input and the service's message.
+        failed_batches (list[FailedBatch[T]]): Every batch (or part of one) that is ``not_created`` or
+            ``unknown``, with its inputs.
+        unattributed_ids (list[str]): Created ids that an answer gave but that could not be tied to an
+            input.
+        duplicates (list[DuplicateRow]): Rows whose item was found stored twice after a late commit (and
+            deleted with ``dedupe=True``).
+        stopped (str | None): Why the import stopped sending early (deadline, breaker, stop request);
+            None otherwise.
     """
 
     def __init__(self, *, id_prefix: str, batch_size: int, keep_ids: bool, clock: Clock) -> None:
@@ -482,7 +530,23 @@ class ImportReport(ImportReportAliases, Generic[T]):
 @fields_documented(title="Attributes")
 @attrs.frozen
 class ImportProgress(Generic[T]):
-    """A snapshot passed to ``on_progress`` each time a batch finishes."""
+    """A snapshot passed to ``on_progress`` each time a batch finishes.
+
+    Attributes:
+        done (int): Positions with a final outcome.
+        read (int): Positions read from the input so far.
+        total (int | None): Length of the input when it has one (a Sequence), else None.
+        created (int): Rows created so far.
+        failed (int): Rows known not to exist so far (rejected plus not created).
+        unknown (int): Rows whose outcome is unknown so far.
+        elapsed (float): Seconds since the import started.
+        report (ImportReport[T]): The live report; complete for every position below ``done`` once
+            ``final`` is set.
+        final (bool): True for the last call: the import ended, was cancelled, or is about to raise.
+        skipped (int): Rows skipped so far, already in the collection (``skip_existing=True``).
+        waited (float): Seconds so far during which at least one batch waited for capacity
+            (:attr:`ImportReport.waited`).
+    """
 
     done: int = attrs.field(metadata=described("Positions with a final outcome."))
     read: int = attrs.field(metadata=described("Positions read from the input so far."))

@@ -90,7 +90,21 @@ _SPEED: Final = described(
 @fields_documented
 @attrs.frozen(kw_only=True)
 class RouteOverridesInput:
-    """Settings that override the route defaults for one driver."""
+    """Settings that override the route defaults for one driver.
+
+    Keyword Args:
+        start_address (AddressInput | None): Where every route of the driver starts.
+        end_address (AddressInput | None): Where every route of the driver ends.
+        start_time (datetime.time | None): When the driver's work day starts (hour and minute only).
+        end_time (datetime.time | None): When the driver's work day ends (hour and minute only).
+        max_stops (int | None): Most stops allocated to the driver, at least 0.
+        driving_speed (str | None): ``slower``, ``average`` (the service's default) or ``faster`` than
+            the team's average.
+        delivery_speed (str | None): ``slower``, ``average`` (the service's default) or ``faster`` than
+            the team's average.
+        vehicle_type (str | None): ``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or
+            ``electric_cargo_bike``.
+    """
 
     _PATH: ClassVar[str] = "route_overrides."
 
@@ -165,7 +179,18 @@ class _DriverFields(PersonFields):
 @attrs.frozen(kw_only=True)
 class DriverInput(_DriverFields):
     """The body of a driver create or batch import entry. The driver's e-mail or
-    phone identifies it (``drivers.import_many`` uses it as the natural key)."""
+    phone identifies it (``drivers.import_many`` uses it as the natural key).
+
+    Keyword Args:
+        name (str | None): Full name, 1 to 255 characters.
+        display_name (str | None): Name shown in the apps, 1 to 255 characters.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
+            or not given: the team's main depot.
+        route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
+            driver.
+        email (str | None): E-mail address, 1 to 255 characters; set on create and import only.
+        phone (str | None): Phone number, 1 to 255 characters; set on create and import only.
+    """
 
     email: str | UnsetType | None = attrs.field(
         default=UNSET,
@@ -183,7 +208,16 @@ class DriverInput(_DriverFields):
 @attrs.frozen(kw_only=True)
 class DriverUpdate(_DriverFields):
     """The body of a driver PATCH: only the fields given are changed; ``depots``
-    and ``route_overrides`` are replaced whole. E-mail and phone cannot be changed."""
+    and ``route_overrides`` are replaced whole. E-mail and phone cannot be changed.
+
+    Keyword Args:
+        name (str | None): Full name, 1 to 255 characters.
+        display_name (str | None): Name shown in the apps, 1 to 255 characters.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
+            or not given: the team's main depot.
+        route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
+            driver.
+    """
 
 
 class DriverUpdateFields(TypedDict, total=False):

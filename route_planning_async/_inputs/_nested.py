@@ -57,7 +57,19 @@ def _products(value: Sequence[str] | UnsetType) -> list[str] | UnsetType:
 @attrs.frozen(kw_only=True)
 class AddressInput:
     """Where a stop is. At least one field is required; latitude and longitude,
-    when given, override the other fields and must be given together."""
+    when given, override the other fields and must be given together.
+
+    Keyword Args:
+        address_name (str | None): Display name only; not used for geocoding. 1 to 255 characters.
+        address_line_one (str | None): First address line, 1 to 255 characters.
+        address_line_two (str | None): Second address line, 1 to 255 characters.
+        city (str | None): City, 1 to 100 characters.
+        state (str | None): State or region, 1 to 100 characters.
+        zip (str | None): Postal code, 1 to 100 characters.
+        country (str | None): Country, 1 to 100 characters.
+        latitude (float | None): Decimal degrees, -90..90.
+        longitude (float | None): Decimal degrees, -180..180.
+    """
 
     _PATH: ClassVar[str] = "address."
 
@@ -102,7 +114,14 @@ class AddressInput:
 @fields_documented
 @attrs.frozen(kw_only=True)
 class TimingInput:
-    """Time window and duration of a stop."""
+    """Time window and duration of a stop.
+
+    Keyword Args:
+        earliest_attempt_time (datetime.time | None): Earliest time of day (hour and minute only).
+        latest_attempt_time (datetime.time | None): Latest time of day (hour and minute only).
+        estimated_attempt_duration (int | None): Whole seconds at the stop (an integer in the official
+            schema), at least 1 (contract); None means the team default.
+    """
 
     _PATH: ClassVar[str] = "timing."
 
@@ -127,7 +146,15 @@ class TimingInput:
 @fields_documented
 @attrs.frozen(kw_only=True)
 class RecipientInput:
-    """Who receives (or hands over) the packages."""
+    """Who receives (or hands over) the packages.
+
+    Keyword Args:
+        external_id (str | None): The caller's own id for the recipient (the stop list filter
+            ``externalId``), 1 to 255 characters.
+        email (str | None): E-mail address, 1 to 255 characters.
+        phone (str | None): Phone number, 1 to 255 characters.
+        name (str | None): Name, 1 to 255 characters.
+    """
 
     _PATH: ClassVar[str] = "recipient."
 
@@ -180,7 +207,12 @@ class OrderInfoFields:
 @attrs.frozen(kw_only=True)
 class WeightInput:
     """The weight of a stop's load; the team must track vehicle capacity (else the
-    service answers 403 ``vehicle_capacity_disabled``)."""
+    service answers 403 ``vehicle_capacity_disabled``).
+
+    Keyword Args:
+        amount (float): 0 to 999999, in steps of 0.01.
+        unit (str): A :class:`~route_planning_async.WeightUnit` value: the team's capacity unit.
+    """
 
     _PATH: ClassVar[str] = "weight."
 
@@ -197,7 +229,12 @@ class WeightInput:
 @fields_documented
 @attrs.frozen(kw_only=True)
 class PaymentOnDeliveryInput:
-    """The payment to collect on delivery ("cash on delivery")."""
+    """The payment to collect on delivery ("cash on delivery").
+
+    Keyword Args:
+        amount (int | None): In minor units (cents): ``1250`` is 12.50; 0 or more.
+        currency (str | None): An ISO 4217 code the service accepts (:data:`PAYMENT_CURRENCIES`).
+    """
 
     _PATH: ClassVar[str] = "payment_on_delivery."
 
@@ -216,7 +253,11 @@ class PaymentOnDeliveryInput:
 @fields_documented
 @attrs.frozen(kw_only=True)
 class ProofOfAttemptRequirementsInput:
-    """Whether proof of attempt is collected at a stop."""
+    """Whether proof of attempt is collected at a stop.
+
+    Keyword Args:
+        enabled (bool | None): Collect proof of attempt; None means the team's setting.
+    """
 
     _PATH: ClassVar[str] = "proof_of_attempt_requirements."
 

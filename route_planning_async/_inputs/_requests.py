@@ -23,7 +23,13 @@ __all__ = [
 
 
 class ReoptimizationType(enum.StrEnum):
-    """``optimizationType`` values of ``:reoptimize`` (public API documentation)."""
+    """``optimizationType`` values of ``:reoptimize`` (public API documentation).
+
+    Attributes:
+        REORDER_CHANGED_STOPS: Place only the stops changed by live calls (the service's default).
+        REORDER_ALL_STOPS: Re-order every stop of each route.
+        REDISTRIBUTE_STOPS_BETWEEN_DRIVERS: Move stops between drivers as well.
+    """
 
     REORDER_CHANGED_STOPS = "reorder_changed_stops"
     """Place only the stops changed by live calls (the service's default)."""

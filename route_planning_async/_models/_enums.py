@@ -20,7 +20,12 @@ __all__ = [
 
 
 class Activity(enum.StrEnum):
-    """Known values of a stop's ``activity``."""
+    """Known values of a stop's ``activity``.
+
+    Attributes:
+        DELIVERY: Drop packages off (the default).
+        PICKUP: Collect packages.
+    """
 
     DELIVERY = "delivery"
     """Drop packages off (the default)."""
@@ -29,7 +34,13 @@ class Activity(enum.StrEnum):
 
 
 class OptimizationOrder(enum.StrEnum):
-    """Known values of a stop's ``optimizationOrder``."""
+    """Known values of a stop's ``optimizationOrder``.
+
+    Attributes:
+        FIRST: Placed first in its route.
+        LAST: Placed last in its route.
+        DEFAULT: The optimizer decides (the default).
+    """
 
     FIRST = "first"
     """Placed first in its route."""
@@ -40,7 +51,13 @@ class OptimizationOrder(enum.StrEnum):
 
 
 class StopType(enum.StrEnum):
-    """Known values of a stop's ``type``."""
+    """Known values of a stop's ``type``.
+
+    Attributes:
+        STOP: A stop in the middle of a route.
+        START: The first stop of a route.
+        END: The last stop of a route.
+    """
 
     STOP = "stop"
     """A stop in the middle of a route."""
@@ -51,7 +68,15 @@ class StopType(enum.StrEnum):
 
 
 class PlanOptimization(enum.StrEnum):
-    """Values of a plan's ``optimization`` named by the public API documentation."""
+    """Values of a plan's ``optimization`` named by the public API documentation.
+
+    Attributes:
+        CREATING: The plan is being set up (the value the contract shows).
+        EDITING: The plan is being edited.
+        PREVIEW: An optimization result is shown for review.
+        OPTIMIZED: The plan has been optimized.
+        OPTIMIZING: An optimization is running.
+    """
 
     CREATING = "creating"
     """The plan is being set up (the value the contract shows)."""
@@ -66,7 +91,29 @@ class PlanOptimization(enum.StrEnum):
 
 
 class DeliveryState(enum.StrEnum):
-    """Known values of ``deliveryInfo.state`` (contract, DeliveryState values)."""
+    """Known values of ``deliveryInfo.state`` (contract, DeliveryState values).
+
+    Attributes:
+        UNATTEMPTED: Not attempted yet (the default).
+        DELIVERED_TO_RECIPIENT: Handed to the recipient.
+        DELIVERED_TO_THIRD_PARTY: Handed to someone else.
+        DELIVERED_TO_MAILBOX: Left in the mailbox.
+        DELIVERED_TO_SAFE_PLACE: Left in a safe place.
+        DELIVERED_TO_PICKUP_POINT: Left at a pickup point.
+        DELIVERED_OTHER: Delivered some other way.
+        PICKED_UP_FROM_CUSTOMER: Collected from the customer.
+        PICKED_UP_UNMANNED: Collected with nobody present.
+        PICKED_UP_FROM_LOCKER: Collected from a locker.
+        PICKED_UP_OTHER: Collected some other way.
+        FAILED_NOT_HOME: Failed: nobody home.
+        FAILED_CANT_FIND_ADDRESS: Failed: the address could not be found.
+        FAILED_NO_PARKING: Failed: no parking.
+        FAILED_NO_TIME: Failed: out of time.
+        FAILED_PACKAGE_NOT_AVAILABLE: Failed: the package was not available.
+        FAILED_MISSING_REQUIRED_PROOF: Failed: the required proof could not be collected.
+        FAILED_PAYMENT_NOT_RECEIVED: Failed: the payment due on delivery was not received.
+        FAILED_OTHER: Failed for another reason.
+    """
 
     UNATTEMPTED = "unattempted"
     """Not attempted yet (the default)."""
@@ -109,7 +156,13 @@ class DeliveryState(enum.StrEnum):
 
 
 class WeightUnit(enum.StrEnum):
-    """Known values of ``weight.unit`` (official schema; the team's capacity unit)."""
+    """Known values of ``weight.unit`` (official schema; the team's capacity unit).
+
+    Attributes:
+        KILOGRAM: Kilograms.
+        POUND: Pounds.
+        METRIC_TON: Metric tons.
+    """
 
     KILOGRAM = "kilogram"
     """Kilograms."""

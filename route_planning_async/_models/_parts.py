@@ -32,7 +32,17 @@ __all__ = [
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class StopAddress:
-    """A stop's address as the service stores it (also a driver's start or end address)."""
+    """A stop's address as the service stores it (also a driver's start or end address).
+
+    Attributes:
+        address (str): The combined address; empty when the stop was imported by coordinates only.
+        address_line_one (str): First address line.
+        address_line_two (str): Second address line.
+        latitude (float | None): Decimal degrees, -90..90.
+        longitude (float | None): Decimal degrees, -180..180.
+        place_id (str | None): Id of the place in a places provider.
+        place_types (list[str]): Place types from the places provider.
+    """
 
     address: str = attrs.field(
         default="",
@@ -53,7 +63,14 @@ class StopAddress:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class TimingData:
-    """When a stop may be attempted and how long the attempt takes."""
+    """When a stop may be attempted and how long the attempt takes.
+
+    Attributes:
+        earliest_attempt_time (datetime.time | None): Earliest time of day for the attempt.
+        latest_attempt_time (datetime.time | None): Latest time of day for the attempt.
+        estimated_attempt_duration (float | None): Seconds spent at the stop (an integer on the wire);
+            None means the team default.
+    """
 
     earliest_attempt_time: datetime.time | None = attrs.field(
         default=None, metadata=described("Earliest time of day for the attempt.")
@@ -72,7 +89,14 @@ class TimingData:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Recipient:
-    """Who receives (or hands over) the packages of a stop."""
+    """Who receives (or hands over) the packages of a stop.
+
+    Attributes:
+        email (str | None): E-mail address.
+        external_id (str | None): The caller's own id for the recipient.
+        name (str | None): Name.
+        phone (str | None): Phone number.
+    """
 
     email: str | None = attrs.field(default=None, metadata=described("E-mail address."))
     external_id: str | None = attrs.field(
@@ -85,7 +109,14 @@ class Recipient:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class OrderInfo:
-    """The order behind a stop."""
+    """The order behind a stop.
+
+    Attributes:
+        products (list[str]): Product names.
+        seller_order_id (str | None): The seller's order id.
+        seller_name (str | None): The seller's name.
+        seller_website (str | None): The seller's website.
+    """
 
     products: list[str] = attrs.field(factory=list, metadata=described("Product names."))
     seller_order_id: str | None = attrs.field(default=None, metadata=described("The seller's order id."))
@@ -96,7 +127,13 @@ class OrderInfo:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class PlaceInVehicle:
-    """Where the packages sit in the vehicle."""
+    """Where the packages sit in the vehicle.
+
+    Attributes:
+        x (str | None): ``left``, ``right`` or None.
+        y (str | None): ``front``, ``middle``, ``back`` or None.
+        z (str | None): ``floor``, ``shelf`` or None.
+    """
 
     x: str | None = attrs.field(default=None, metadata=described("``left``, ``right`` or None."))
     y: str | None = attrs.field(default=None, metadata=described("``front``, ``middle``, ``back`` or None."))
@@ -106,7 +143,12 @@ class PlaceInVehicle:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Weight:
-    """The weight of a stop's load (official schema, ``weight``)."""
+    """The weight of a stop's load (official schema, ``weight``).
+
+    Attributes:
+        amount (float): The amount, at least 0, in ``unit``.
+        unit (str): A :class:`WeightUnit` value, or a newer one kept as a string.
+    """
 
     amount: float = attrs.field(metadata=described("The amount, at least 0, in ``unit``."))
     unit: str = attrs.field(
@@ -117,7 +159,12 @@ class Weight:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class PaymentOnDelivery:
-    """The payment due on delivery, "cash on delivery" (official schema, ``paymentOnDelivery``)."""
+    """The payment due on delivery, "cash on delivery" (official schema, ``paymentOnDelivery``).
+
+    Attributes:
+        amount (int | None): The amount in minor units (cents), None when not set.
+        currency (str | None): ISO 4217 currency code (``EUR``, ``USD`` ...).
+    """
 
     amount: int | None = attrs.field(
         default=None, metadata=described("The amount in minor units (cents), None when not set.")
@@ -130,7 +177,11 @@ class PaymentOnDelivery:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class ProofOfAttemptRequirements:
-    """Whether proof of attempt is collected at a stop (also used as an input)."""
+    """Whether proof of attempt is collected at a stop (also used as an input).
+
+    Attributes:
+        enabled (bool | None): None: the team default; False: off; True: on, following team policy.
+    """
 
     enabled: bool | None = attrs.field(
         default=None,
@@ -141,7 +192,18 @@ class ProofOfAttemptRequirements:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class RouteState:
-    """Progress of a route."""
+    """Progress of a route.
+
+    Attributes:
+        completed (bool): The route is completed.
+        completed_at (datetime.datetime | None): When it was completed (UTC).
+        distributed (bool): The route was sent to its driver.
+        distributed_at (datetime.datetime | None): When it was distributed (UTC).
+        notified_recipients (bool): The recipients were notified.
+        notified_recipients_at (datetime.datetime | None): When the recipients were notified (UTC).
+        started (bool): The driver started the route.
+        started_at (datetime.datetime | None): When it was started (UTC).
+    """
 
     completed: bool = attrs.field(default=False, metadata=described("The route is completed."))
     completed_at: datetime.datetime | None = attrs.field(
@@ -166,7 +228,16 @@ class RouteState:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Route:
-    """A route: the one a stop belongs to once its plan is optimized, or one of ``client.routes``."""
+    """A route: the one a stop belongs to once its plan is optimized, or one of ``client.routes``.
+
+    Attributes:
+        id (RouteId): ``routes/<id>``.
+        title (str): Title of the route.
+        stop_count (int): Number of stops in the route.
+        driver (str | None): ``drivers/<id>`` of the route's driver.
+        plan (str | None): ``plans/<id>`` of the route's plan.
+        state (RouteState | None): Progress of the route.
+    """
 
     id: RouteId = attrs.field(metadata=described("``routes/<id>``."))
     title: str = attrs.field(default="", metadata=described("Title of the route."))
@@ -181,7 +252,12 @@ class Route:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class AttemptedLocation:
-    """Where a delivery was attempted."""
+    """Where a delivery was attempted.
+
+    Attributes:
+        latitude (float): Decimal degrees.
+        longitude (float): Decimal degrees.
+    """
 
     latitude: float = attrs.field(metadata=described("Decimal degrees."))
     longitude: float = attrs.field(metadata=described("Decimal degrees."))

@@ -38,7 +38,18 @@ __all__ = [
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class RouteOverrides:
-    """Per-driver settings that override the route defaults."""
+    """Per-driver settings that override the route defaults.
+
+    Attributes:
+        start_time (datetime.time | None): When the driver starts.
+        end_time (datetime.time | None): When the driver ends.
+        start_address (StopAddress | None): Where the driver starts.
+        end_address (StopAddress | None): Where the driver ends.
+        max_stops (int | None): Most stops the driver takes in one route.
+        driving_speed (str | None): Relative driving speed (``slower``, ``average``, ``faster`` ...).
+        delivery_speed (str | None): Relative delivery speed (``slower``, ``average``, ``faster`` ...).
+        vehicle_type (str | None): Vehicle (``bike``, ``car``, ``truck`` ...).
+    """
 
     start_time: datetime.time | None = attrs.field(
         default=None, metadata=described("When the driver starts.")
@@ -65,7 +76,18 @@ class RouteOverrides:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Driver:
-    """A driver of the team (``client.drivers``), also as listed inside a plan."""
+    """A driver of the team (``client.drivers``), also as listed inside a plan.
+
+    Attributes:
+        id (DriverId): ``drivers/<id>``.
+        name (str | None): Name.
+        email (str | None): E-mail address.
+        phone (str | None): Phone number.
+        display_name (str | None): Name shown in the apps.
+        active (bool): False when the driver's membership is paused.
+        depots (list[str]): ``depots/<id>`` of the driver's depots.
+        route_overrides (RouteOverrides): Settings that override the route defaults for this driver.
+    """
 
     id: DriverId = attrs.field(metadata=described("``drivers/<id>``."))
     name: str | None = attrs.field(default=None, metadata=described("Name."))
@@ -199,7 +221,12 @@ class PlanFields:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Depot:
-    """A depot of the team."""
+    """A depot of the team.
+
+    Attributes:
+        id (DepotId): ``depots/<id>``.
+        name (str): Name of the depot.
+    """
 
     id: DepotId = attrs.field(metadata=described("``depots/<id>``."))
     name: str = attrs.field(default="", metadata=described("Name of the depot."))
@@ -208,7 +235,14 @@ class Depot:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class CustomStopProperty:
-    """The definition of one of the team's custom stop properties."""
+    """The definition of one of the team's custom stop properties.
+
+    Attributes:
+        id (str): A UUID; the key of the value in a stop's ``custom_properties``.
+        name (str): Name of the property.
+        visible_to_drivers (bool | None): Drivers see the value (public API documentation).
+        visible_to_recipients (bool | None): Recipients see the value (public API documentation).
+    """
 
     id: str = attrs.field(
         metadata=described("A UUID; the key of the value in a stop's ``custom_properties``.")

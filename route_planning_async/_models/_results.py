@@ -30,7 +30,12 @@ __all__ = [
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class SkippedStop:
-    """A stop the optimization could not place."""
+    """A stop the optimization could not place.
+
+    Attributes:
+        id (StopId): ``plans/<planId>/stops/<stopId>``.
+        reason (str): Why (``impossible_time_window`` ...); unknown values are kept.
+    """
 
     id: StopId = attrs.field(metadata=described("``plans/<planId>/stops/<stopId>``."))
     reason: str = attrs.field(
@@ -41,7 +46,12 @@ class SkippedStop:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class OptimizationSuccess:
-    """The result of an optimization that succeeded."""
+    """The result of an optimization that succeeded.
+
+    Attributes:
+        num_optimized_stops (int): Stops that were considered for optimization.
+        skipped_stops (list[SkippedStop]): Stops that could not be placed.
+    """
 
     num_optimized_stops: int = attrs.field(
         default=0, metadata=described("Stops that were considered for optimization.")
@@ -54,7 +64,12 @@ class OptimizationSuccess:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class OptimizationFailure:
-    """The result of an optimization that failed."""
+    """The result of an optimization that failed.
+
+    Attributes:
+        code (str): Machine-readable error code.
+        message (str): Human-readable explanation.
+    """
 
     code: str = attrs.field(metadata=described("Machine-readable error code."))
     message: str = attrs.field(default="", metadata=described("Human-readable explanation."))
@@ -63,7 +78,11 @@ class OptimizationFailure:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class UnknownResult:
-    """An operation result of a shape this version does not know, kept as it came."""
+    """An operation result of a shape this version does not know, kept as it came.
+
+    Attributes:
+        raw (dict[str, Any]): The result's JSON object, untouched.
+    """
 
     raw: dict[str, Any] = attrs.field(
         factory=dict, metadata=described("The result's JSON object, untouched.")
@@ -73,7 +92,15 @@ class UnknownResult:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class OperationMetadata:
-    """Facts about a plan optimization operation."""
+    """Facts about a plan optimization operation.
+
+    Attributes:
+        canceled (bool): The operation was canceled and will never produce a result.
+        started_at (datetime.datetime | None): When it started (UTC).
+        finished_at (datetime.datetime | None): When it finished (UTC).
+        started_by (str | None): Who started it (``dispatcher``, ``api`` ...).
+        target_plan_id (str): ``plans/<id>`` of the optimized plan.
+    """
 
     canceled: bool = attrs.field(
         default=False, metadata=described("The operation was canceled and will never produce a result.")
@@ -93,7 +120,17 @@ class OperationMetadata:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Operation:
-    """A long-running plan optimization, polled until ``done``."""
+    """A long-running plan optimization, polled until ``done``.
+
+    Attributes:
+        id (OperationId): ``operations/<id>``.
+        type (str): The kind of operation.
+        done (bool): True once finished; then ``result`` is set.
+        metadata (OperationMetadata): Facts about the operation.
+        result (OptimizationSuccess | OptimizationFailure | UnknownResult | None): None until done; then
+            a success (``numOptimizedStops``), a failure (a ``code`` key), or an :class:`UnknownResult`
+            holding a result of any other shape.
+    """
 
     id: OperationId = attrs.field(metadata=described("``operations/<id>``."))
     type: str = attrs.field(default="plan_optimization", metadata=described("The kind of operation."))
@@ -113,7 +150,13 @@ class Operation:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class ImportFailure:
-    """A stop of a batch import that was not imported."""
+    """A stop of a batch import that was not imported.
+
+    Attributes:
+        message (str): Why it failed.
+        stop (dict[str, Any]): The service's echo of the failed stop (its address and recipient), as
+            JSON.
+    """
 
     message: str = attrs.field(metadata=described("Why it failed."))
     stop: dict[str, Any] = attrs.field(
@@ -137,13 +180,23 @@ class _ImportOutcome:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class ImportResult(_ImportOutcome):
-    """The answer of a batch import: per-stop failures do not fail the call."""
+    """The answer of a batch import: per-stop failures do not fail the call.
+
+    Attributes:
+        success (list[str]): Serialized ids of the imported stops.
+        failed (list[ImportFailure]): The stops that were not imported, and why.
+    """
 
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class DriverImportFailure:
-    """A driver of a batch import that was not imported."""
+    """A driver of a batch import that was not imported.
+
+    Attributes:
+        message (str): Why it failed.
+        driver (dict[str, Any]): The service's echo of the failed driver, as JSON.
+    """
 
     message: str = attrs.field(metadata=described("Why it failed."))
     driver: dict[str, Any] = attrs.field(
@@ -155,7 +208,12 @@ class DriverImportFailure:
 @attrs.define(kw_only=True)
 class DriverImportResult:
     """The answer of a driver batch import (``POST /drivers:import``): per-driver
-    failures do not fail the call."""
+    failures do not fail the call.
+
+    Attributes:
+        success (list[str]): ``drivers/<id>`` of the imported drivers, in input order.
+        failed (list[DriverImportFailure]): The drivers that were not imported, and why.
+    """
 
     success: list[str] = attrs.field(
         factory=list, metadata=described("``drivers/<id>`` of the imported drivers, in input order.")
@@ -168,7 +226,14 @@ class DriverImportResult:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class LiveImportResult(_ImportOutcome):
-    """The answer of a live batch import (``POST /plans/<id>/stops:liveImport``)."""
+    """The answer of a live batch import (``POST /plans/<id>/stops:liveImport``).
+
+    Attributes:
+        success (list[str]): Serialized ids of the imported stops.
+        failed (list[ImportFailure]): The stops that were not imported, and why.
+        pending (bool): True when the plan was not writable: the stops wait in an editing session for
+            ``reoptimize`` and then ``redistribute`` or ``save``; False when they were added at once.
+    """
 
     pending: bool = attrs.field(
         metadata=described(

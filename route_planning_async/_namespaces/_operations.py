@@ -110,6 +110,16 @@ class OperationsNamespace(Namespace[ClientT]):
         Args:
             operation: The :class:`Operation`, or ``operations/<id>`` or ``<id>``.
 
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+                Default None.
+            poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+                1.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``); otherwise the operation goes on. Default False.
+
         Returns:
             The finished :class:`Operation`.
 
@@ -131,6 +141,20 @@ class OperationsNamespace(Namespace[ClientT]):
 
         Args:
             operations: :class:`Operation` objects or their ids.
+
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+                Default None.
+            poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+                1.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``); otherwise the operation goes on. Default False.
+            read_share (float): The share (0 < share <= 1) of the read category's rate the poll loop may
+                use. Default 0.5.
+            raise_on_failure (bool): Raise at the first failed or canceled operation instead of yielding it.
+                Default False.
 
         Yields:
             Each operation once it is finished, in the order they finish.

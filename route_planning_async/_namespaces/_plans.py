@@ -155,6 +155,16 @@ class PlansNamespace(Namespace[ClientT], Generic[ClientT, PlanT, OperationT]):
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
 
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+                Default None.
+            poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+                1.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``); otherwise the operation goes on. Default False.
+
         Returns:
             The finished :class:`Operation`.
 

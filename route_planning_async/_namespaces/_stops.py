@@ -163,6 +163,46 @@ class StopsNamespace(Namespace[ClientT], Generic[ClientT, ModelT, InputT, Change
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
             stops: :class:`StopInput` objects, an iterable or an async iterable (read lazily).
 
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the ids of the created stops (packed, a few bytes each); False keeps only
+                counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no key
+                (recipient.external_id) to look them up by; they may be duplicated. Default False.
+            batch_size (int | None): How many stops one request carries, 1 to 100 (and at most a weighted
+                rule's amount); None: 100. Default None.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                ``batch_import`` request rule (at least 2, at most 32). Default None.
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401, or
+                another error every batch would get, stops it at once. Default 3.
+            skip_existing (bool): Read the keys (recipient.external_id) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (recipient.external_id); such
+                rows are then imported as if they had no key (no lookup, no skip). Otherwise the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent. Default False.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names; otherwise they are only reported in
+                :attr:`ImportReport.duplicates`. Never for a key two rows may share: past a stream's first
+                100,000 keyed rows, whose keys are not checked for repeats, duplicates are reported, not
+                deleted. Default False.
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+
         Returns:
             An :class:`ImportReport`: one outcome per input stop.
 
@@ -251,6 +291,58 @@ class StopsNamespace(Namespace[ClientT], Generic[ClientT, ModelT, InputT, Change
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
             stops: :class:`StopInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the ids of the created stops (packed, a few bytes each); False keeps only
+                counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its stops have no key
+                (recipient.external_id) to look them up by; they may be duplicated. Default False.
+            batch_size (int | None): How many stops one request carries, 1 to 100 (and at most a weighted
+                rule's amount); None: 100. Default None.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                ``batch_import`` request rule (at least 2, at most 32). Default None.
+            max_resends (int): How many times the stops of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                stops; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401, or
+                another error every batch would get, stops it at once. Default 3.
+            skip_existing (bool): Read the keys (recipient.external_id) already in the collection once,
+                paging through it, and send only the rows whose key is not there: they are reported
+                ``skipped``. Resumes an interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (recipient.external_id); such
+                rows are then imported as if they had no key (no lookup, no skip). Otherwise the import
+                raises :class:`~route_planning_async.ValidationError` naming both positions before anything
+                is sent. Default False.
+            dedupe (bool): Delete the extra stops that the late-commit check finds (a key stored twice),
+                keeping the one the report names; otherwise they are only reported in
+                :attr:`ImportReport.duplicates`. Never for a key two rows may share: past a stream's first
+                100,000 keyed rows, whose keys are not checked for repeats, duplicates are reported, not
+                deleted. Default False.
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+                Default None.
+            poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+                1.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``); otherwise the operation goes on. Default False.
+            distribute (bool): ``:redistribute`` after the re-optimization, or ``:save`` when False. Default
+                True.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``). Default None.
 
         Returns:
             A :class:`LiveImport`: the import's report and the live edit that applied it.

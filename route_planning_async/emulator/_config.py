@@ -44,6 +44,10 @@ class PunishSustained:
     of the category, every request is rejected (``reason="sustained"``, ``Retry-After`` the longest
     period) until the traffic drops below the threshold. A change of limits keeps the hot streak
     and measures it against the new limits.
+
+    Attributes:
+        threshold (float): Fraction of a rule's amount that counts as "near the limit".
+        after (float): How many of the category's longest period the traffic may stay near the limit.
     """
 
     threshold: float = attrs.field(
@@ -105,6 +109,90 @@ class EmulatorConfig:
 
     Times that model the service (rate-limit periods, optimization delays) are given in the
     contract's seconds and divided by ``speedup``.
+
+    Attributes:
+        api_key (str): The team's API key (Basic ``base64("<key>:")`` or Bearer).
+        extra_api_keys (tuple[str, ...]): More keys of the same team; each key has its own rate-limit
+            windows.
+        host (str): Loopback address to bind: ``127.0.0.1`` or ``::1``.
+        port (int): TCP port; 0 picks a free one.
+        tls (bool): Serve HTTPS with a throwaway CA (``trustme``); False serves plain HTTP on loopback.
+        speedup (float): Divides every rate-limit period and optimization delay: 60 makes a minute last
+            one second.
+        rate_limits (RateLimits): The server-side limits, before the speed-up.
+            ``RateLimits.unlimited()`` turns them off.
+        limiter (LimiterKind): How the server reads each rule: ``sliding_window`` (at most ``amount`` in
+            any window of ``period``; the strictest reading) or ``token_bucket`` (a bucket of ``burst *
+            amount`` tokens, full at first, refilled continuously at ``amount / period``; a request
+            takes ``rule.cost(weight)`` tokens of every rule of its category).
+        burst (float): A token bucket's capacity as a multiple of each rule's amount (``token_bucket``
+            only): 1.0 admits ``amount`` at once, then the refill rate; 2.0 a burst of twice that.
+        count_rejected (bool): Whether requests answered 429 still count ("continued retrying at a high
+            rate keeps being rejected until the rate drops", contract Limits): in a sliding window they
+            occupy it like admitted ones; in a token bucket they take their cost too, down to an empty
+            bucket (never into debt). Either way retrying faster than the limit never gets through, and
+            slower does.
+        limit_schedule (tuple[tuple[float, RateLimits], ...]): Changes of the server's limits mid-run:
+            ``(seconds, limits)`` pairs, the seconds counted in contract time (divided by ``speedup``)
+            from the emulator's start (or from ``Emulator.restart_limit_schedule()``), the limits in
+            contract seconds and in force from then until the next change. E.g. ``((20,
+            four_per_second), (40, ten_per_second))`` drops reads from ``rate_limits``'s 10/s to 4/s at
+            t=20 and restores them at t=40. The windows (and buckets) keep their history across a
+            change; ``Emulator.set_rate_limits`` changes them at run time; the request log tells which
+            limits were in force when (``emu.log.limits_at(t)``).
+        punish_sustained (PunishSustained | None): Reject sustained traffic near the limit in force;
+            None (the default) only enforces the limits.
+        latency (float): One-way link delay in real seconds (not divided by ``speedup``: it models the
+            network). A request arrives (is counted by the limiter, logged and handled) ``latency`` (+
+            jitter) after it reached the socket, and its answer is sent ``latency`` (+ jitter) after it
+            was made.
+        latency_jitter (float): Up to this many real seconds more, drawn uniformly per direction and per
+            request from a ``random.Random`` seeded by ``seed`` (so requests can overtake each other, as
+            on a real link).
+        instant_optimization_max_stops (int): Plans with at most this many stops are optimized at once
+            (``done: true`` in the answer).
+        optimization_delay (float): Seconds a larger optimization takes, before the speed-up.
+        optimization_delay_per_stop (float): Extra seconds per stop for a larger optimization, before
+            the speed-up.
+        driving_speed_kmh (float): Speed used to turn haversine distances into travel durations.
+        keep_stops (bool): False keeps only ids, counts and externalIds of stops (for million-stop
+            memory benchmarks); stops are then served as skeletons and optimizations only count them.
+        ungeocodable_marker (str): An address whose text contains this (any case) cannot be geocoded.
+        team (TeamConfig): Depots, drivers and custom stop properties.
+        seed (int): Seeds the id generator and the fault injector's random draws.
+        strict (bool): Reject unknown body fields, unknown query parameters and bodies on body-less
+            calls (400).
+        earliest_plan_date (datetime.date): Plans starting earlier are rejected ("dates too far in the
+            past").
+        latest_plan_date (datetime.date): Plans starting later are rejected ("dates too far in the
+            future").
+        stop_collections_since (datetime.date): Plans starting before this have no stop collections:
+            stop calls answer 410.
+        inaccessible_before (datetime.date | None): Plans starting before this answer 403
+            ``plan_inaccessible`` (the public OpenAPI document's data-access restriction); None keeps
+            every plan accessible.
+        route_title (Literal['plan', 'driver']): What an optimized route is titled: ``plan`` (the
+            default) gives it its plan's title, as clients written against the service expect;
+            ``driver`` gives it its driver's name. The official schema does not settle it.
+        webhook_url (str | None): Where the emulator POSTs the service's webhook events
+            (``stop.allocated`` on distribution, the driver's progress on ``Emulator.simulate_route``),
+            signed as the service signs them (``route_planning_async.webhooks``); None sends none.
+        webhook_version (str): The API version of the webhook events: their ``version`` and the shape of
+            their stops (``"v0.2b"`` or ``"v1"``). Either way they are signed with ``spoke-signature``
+            only (the v1 migration guide: "Webhooks requests will now only contain the
+            ``spoke-signature`` header").
+        webhook_secret (str): The team's webhook secret: the HMAC-SHA256 key of the ``spoke-signature``
+            header.
+        webhook_retries (int): Deliveries answered with other than 2xx (or not answered) are tried this
+            many times more.
+        webhook_backoff (float): Seconds before the first retry of a delivery, doubled for each next
+            one, before the speed-up (waited with ``sleep``).
+        clock (Callable[[], float]): The server's monotonic clock (rate-limit windows, operation
+            deadlines, the request log).
+        wall_clock (Callable[[], float]): Epoch seconds for timestamps in bodies (operation metadata,
+            route states).
+        sleep (Callable[[float], Awaitable[object]]): How the link delays (``latency``) wait; a test
+            with a fake ``clock`` passes one that advances it.
     """
 
     api_key: str = attrs.field(

@@ -54,6 +54,7 @@ class FaultKind(enum.StrEnum):
             refused with a 400 whose ``param`` names that stop (``[k].<param>``, or
             ``unassignedStops[k].<param>``; with ``param=None`` it names no stop); nothing
             done. A batch without the marker is not matched.
+        commits (bool): Whether the request is carried out before the fault shows.
     """
 
     RATE_LIMIT = "rate_limit"
@@ -172,7 +173,13 @@ class Fault:
 @fields_documented(title="Attributes")
 @attrs.frozen
 class FaultEvent:
-    """A fault that fired."""
+    """A fault that fired.
+
+    Attributes:
+        request_seq (int): Sequence number of the request in the emulator's log.
+        route (str): Endpoint name of the request.
+        fault (Fault): The fault.
+    """
 
     request_seq: int = attrs.field(
         metadata=described("Sequence number of the request in the emulator's log.")
@@ -182,7 +189,11 @@ class FaultEvent:
 
 
 class FaultInjector:
-    """The emulator's list of faults: ``emu.faults``."""
+    """The emulator's list of faults: ``emu.faults``.
+
+    Attributes:
+        events (list[FaultEvent]): Every fault that fired, in order.
+    """
 
     def __init__(self, seed: int = 0) -> None:
         self._faults: list[Fault] = []

@@ -78,7 +78,14 @@ class Decision:
 @fields_documented(title="Attributes")
 @attrs.frozen
 class LimitChange:
-    """The limits in force from ``time`` on (until the next change)."""
+    """The limits in force from ``time`` on (until the next change).
+
+    Attributes:
+        time (float): Server clock reading (monotonic, not sped up) from which these limits apply.
+        limits (RateLimits): The limits in contract seconds, as configured.
+        server_limits (RateLimits): The same limits in server seconds (periods divided by the speed-up):
+            what is enforced.
+    """
 
     time: float = attrs.field(
         metadata=described("Server clock reading (monotonic, not sped up) from which these limits apply.")
@@ -95,6 +102,11 @@ class LimitTimeline:
     """Which limits are in force when: a list of :class:`LimitChange` in time order.
 
     Before the first change the first change's limits apply.
+
+    Attributes:
+        speedup (float): Divides the periods of every change's limits into its ``server_limits``.
+        changes (list[LimitChange]): Every change, in time order (the past ones stay, for the request
+            log).
     """
 
     def __init__(self, limits: RateLimits, speedup: float = 1.0, *, since: float = -math.inf) -> None:
@@ -311,6 +323,9 @@ class RateLimiter:
     :param count_rejected: whether a refused request counts (module docstring).
     :param punish_sustained: refuse traffic that stays near the limit (module docstring).
     :param timeline: which limits are in force when; its ``server_limits`` are enforced.
+
+    Attributes:
+        timeline (LimitTimeline | None): Which limits are in force when.
     """
 
     def __init__(

@@ -38,7 +38,25 @@ Outcome = Literal[
 @fields_documented(title="Attributes")
 @attrs.frozen
 class RequestRecord:
-    """One request, as the server saw it."""
+    """One request, as the server saw it.
+
+    Attributes:
+        seq (int): 1-based order of arrival.
+        time (float): Server clock reading when the request was admitted or rejected (monotonic, not
+            sped up).
+        method (str): HTTP method of the request.
+        path (str): Path below the base path, without the query.
+        route (str | None): Endpoint name (``stops.import_batch``); None when no endpoint matched.
+        category (Category | None): Rate-limit category; None when no endpoint matched.
+        weight (int): Stops in a batch import body, else 1.
+        status (int | None): HTTP status answered; None when the connection was dropped.
+        outcome (Outcome): ``ok`` (2xx), ``error`` (4xx/5xx from the handler), ``rate_limited`` (429
+            from the limiter), ``unauthorized``, ``not_found`` (no such endpoint) or ``fault`` (an
+            injected fault fired).
+        admitted (bool): Whether the rate limiter admitted it (it then counts in every window).
+        fault (str | None): Kind of the injected fault, if one fired.
+        reason (str): Why the limiter rejected it: ``window`` or ``sustained``.
+    """
 
     seq: int = attrs.field(metadata=described("1-based order of arrival."))
     time: float = attrs.field(
@@ -80,6 +98,11 @@ class RequestLog:
     """Every request in arrival order: ``emu.log``.
 
     :param timeline: which limits were in force when (the emulator's limiter shares its own).
+
+    Attributes:
+        records (list[RequestRecord]): All records.
+        timeline (LimitTimeline | None): Which limits were in force when; :meth:`clear` keeps it. None:
+            unknown.
     """
 
     def __init__(self, timeline: LimitTimeline | None = None) -> None:

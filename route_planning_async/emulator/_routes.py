@@ -29,7 +29,15 @@ _SEGMENT = r"[^/:]+"
 @fields_documented(title="Attributes")
 @attrs.frozen
 class RouteSpec:
-    """One endpoint of the emulator."""
+    """One endpoint of the emulator.
+
+    Attributes:
+        name (str): Endpoint name, the same as the client's endpoint table (``plans.optimize``).
+        method (str): HTTP method the endpoint takes.
+        template (str): Path below the base path with ``{placeholders}``.
+        category (Category): Rate-limit category (contract, Limits).
+        body (BodyMode): Whether a JSON body is required, optional or refused.
+    """
 
     name: str = attrs.field(
         metadata=described("Endpoint name, the same as the client's endpoint table (``plans.optimize``).")

@@ -45,6 +45,17 @@ class Emulator:
         config: An :class:`EmulatorConfig`; None: the defaults.
         **overrides: Fields of :class:`EmulatorConfig` (``speedup``, ``tls``,
             ``rate_limits``, ``seed``, ...) that override those of ``config``.
+
+    Attributes:
+        config (EmulatorConfig): The configuration in force.
+        state: Direct access to plans, stops, unassigned stops, routes and operations.
+        timeline: Which limits are in force when: ``rate_limits``, then the ``limit_schedule`` from the
+            start, and :meth:`set_rate_limits` changes. The limiter and the log share it.
+        log: Every request, with its server time, category, weight, status and outcome.
+        faults: Scripted faults: ``emu.faults.add(Fault(...))``.
+        limiter: The server-side limits: sliding windows or token buckets (``EmulatorConfig.limiter``).
+        webhooks: The service's webhook events, signed and POSTed to ``webhook_url``: ``deliveries``,
+            ``await emu.webhooks.drain()`` until all are delivered, ``send(type, data)`` for any other.
     """
 
     def __init__(self, config: EmulatorConfig | None = None, /, **overrides: Any) -> None:

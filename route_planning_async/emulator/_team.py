@@ -67,6 +67,21 @@ class DepotConfig:
     route's ``start`` and ``end`` stops carry (official schema, stopSchema ``address``):
     ``address`` (the one-line form, :attr:`one_line`), ``addressLineOne``, ``addressLineTwo``,
     ``latitude``, ``longitude`` and ``placeId``.
+
+    Attributes:
+        id (str): Bare id; served as ``depots/<id>``.
+        name (str): Display name; the first part of the one-line address.
+        latitude (float): Latitude of where routes start and end, and of the centre of the deterministic
+            geocoder.
+        longitude (float): Longitude of the same place.
+        address_line_one (str): Street and number: the start and end stops' ``addressLineOne``.
+        address_line_two (str): Flat, floor, building (may be empty).
+        city (str): City, in the one-line address and the stops' ``addressLineTwo``.
+        state (str): State or region (may be empty).
+        zip (str): ZIP or postal code.
+        country (str): Country (ISO 3166-1 alpha-2 code or name).
+        place_id (str | None): The stops' ``placeId``; None: ``depot-<id>``, so a client can tell depot
+            stops by it.
     """
 
     id: str = attrs.field(validator=_bare_id, metadata=described("Bare id; served as ``depots/<id>``."))
@@ -122,7 +137,23 @@ class DepotConfig:
 @fields_documented(title="Attributes")
 @attrs.frozen
 class DriverConfig:
-    """A driver of the emulated team."""
+    """A driver of the emulated team.
+
+    Attributes:
+        id (str): Bare id; served as ``drivers/<id>``.
+        name (str | None): Driver name; also the title of the driver's routes.
+        email (str | None): E-mail; the identifier a stop's ``allowedDriversIdentifiers`` lists.
+        phone (str | None): Phone; the identifier used when the driver has no e-mail.
+        display_name (str | None): The driver's ``displayName``.
+        active (bool): Paused (inactive) drivers cannot be added to plans and get no routes.
+        depots (tuple[str, ...]): Bare depot ids; empty means the team's main depot.
+        start_time (datetime.time | None): Route start; ETAs count from here. None: the team default.
+        end_time (datetime.time | None): Route end (served in routeOverrides only).
+        max_stops (int | None): Most stops the optimizer gives this driver; the rest are skipped.
+        driving_speed (str): How fast the driver drives: ``routeOverrides.drivingSpeed``.
+        delivery_speed (str): How fast the driver delivers at a stop: ``routeOverrides.deliverySpeed``.
+        vehicle_type (str | None): The driver's vehicle: ``routeOverrides.vehicleType``.
+    """
 
     id: str = attrs.field(validator=_bare_id, metadata=described("Bare id; served as ``drivers/<id>``."))
     name: str | None = attrs.field(
@@ -172,7 +203,14 @@ class DriverConfig:
 @fields_documented(title="Attributes")
 @attrs.frozen
 class CustomStopPropertyConfig:
-    """A custom stop property definition of the team (at most 3, contract Limits)."""
+    """A custom stop property definition of the team (at most 3, contract Limits).
+
+    Attributes:
+        id (str): A UUID string; stops send values keyed by it.
+        name (str): The property's name, as the service shows it.
+        visible_to_drivers (bool): Served as ``visibleToDrivers`` (public docs field).
+        visible_to_recipients (bool): Served as ``visibleToRecipients`` (public docs field).
+    """
 
     id: str = attrs.field(metadata=described("A UUID string; stops send values keyed by it."))
     name: str = attrs.field(metadata=described("The property's name, as the service shows it."))
@@ -199,6 +237,21 @@ class ServiceOfferingConfig:
     ``area_radius_km`` of the area's centre; otherwise its create or update is refused
     (400 ``service_activity_not_supported``, ``service_not_available_at_depot``,
     ``operating_area_violation``). Its SLA is due ``horizon_days`` after it starts.
+
+    Keyword Args:
+        identifier (str): 1 to 32 letters or digits; stops send it as ``serviceInfo.identifier``.
+        name (str): Display name.
+        activities (tuple[str, ...]): The stop activities it serves.
+        depots (tuple[str, ...]): Bare ids of the depots it is offered at; empty: every depot.
+        area_latitude (float | None): Latitude of its operating area's centre; None: it operates
+            everywhere.
+        area_longitude (float | None): Longitude of its operating area's centre.
+        area_radius_km (float | None): Radius of its operating area, in kilometres.
+        horizon_days (int): Days from the SLA start to its due date (``deliveryHorizon``).
+        due_time (datetime.time | None): Time of day the SLA is due (``slaDueTime``); None: the whole
+            day.
+        price (float): Its price (``price.value``).
+        currency (str): Its price's currency (ISO 4217).
     """
 
     identifier: str = attrs.field(
@@ -296,7 +349,25 @@ def _some(
 @attrs.frozen
 class TeamConfig:
     """The emulated team: depots (the first is the main depot), drivers, custom stop properties,
-    service offerings."""
+    service offerings.
+
+    Attributes:
+        depots (tuple[DepotConfig, ...]): The team's depots; the first one is the main depot used when a
+            plan names none.
+        drivers (tuple[DriverConfig, ...]): The team's drivers.
+        custom_stop_properties (tuple[CustomStopPropertyConfig, ...]): The team's custom stop property
+            definitions.
+        service_offerings (tuple[ServiceOfferingConfig, ...]): The services the team offers (v1's
+            ``serviceInfo``): by default ``NEXTDAY``, deliveries within 40 km of central London.
+        default_start_time (datetime.time): Route start for drivers without a ``start_time``.
+        default_attempt_duration (float): Seconds spent at a stop whose ``estimatedAttemptDuration`` is
+            null (the team default).
+        timezone (str): IANA zone of the team; plan dates and times of day are read in it for ETAs.
+        capacity_unit (WeightUnit | None): The team's vehicle capacity unit. None (the default) leaves
+            capacity off, as a new team has it: a stop sent with a ``weight`` is then refused with 403
+            ``vehicle_capacity_disabled`` (official schema). With a unit, a weight must be given in it
+            (400 ``weight.unit`` otherwise).
+    """
 
     depots: tuple[DepotConfig, ...] = attrs.field(
         factory=_default_depots,

@@ -40,7 +40,13 @@ TEAM_FILE_HELP = (
 @fields_documented(title="Attributes")
 @attrs.frozen
 class TeamFile:
-    """What a team file sets: the team, and the limits when it has a ``limits`` table."""
+    """What a team file sets: the team, and the limits when it has a ``limits`` table.
+
+    Attributes:
+        team (TeamConfig): The team, the sections left out taken from the seed data.
+        limits (RateLimits | None): The contract's limits with the categories the file names replaced;
+            None without ``limits``.
+    """
 
     team: TeamConfig = attrs.field(
         metadata=described("The team, the sections left out taken from the seed data.")

@@ -46,7 +46,16 @@ _ATTEMPT_TIMEOUT: Final = aiohttp.ClientTimeout(total=30.0)
 @fields_documented(title="Attributes")
 @attrs.define
 class WebhookDelivery:
-    """One event and what became of its delivery."""
+    """One event and what became of its delivery.
+
+    Attributes:
+        type (str): The event type.
+        body (bytes): The body as sent (the signed bytes).
+        signature (str): The ``spoke-signature`` header sent with it.
+        statuses (list[int | None]): The answer's status of each attempt; None when the receiver could
+            not be reached.
+        delivered (bool): An attempt was answered with a 2xx.
+    """
 
     type: str = attrs.field(metadata=described("The event type."))
     body: bytes = attrs.field(metadata=described("The body as sent (the signed bytes)."))
@@ -78,6 +87,9 @@ class WebhookSender:
         config: The configuration in force (``webhook_url``, ``webhook_secret``, retries).
         state: The state whose stop events it sends.
         version: The API version of the events: their ``version``, and the shape of their stops.
+
+    Attributes:
+        deliveries (list[WebhookDelivery]): Every event sent, in order, with the status of each attempt.
     """
 
     def __init__(self, config: EmulatorConfig, state: EmulatorState, version: ApiVersion) -> None:

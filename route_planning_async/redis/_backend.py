@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import inspect
 import itertools
 import logging
 import math
@@ -20,6 +19,7 @@ from redis.exceptions import RedisError
 from redis.typing import EncodableT
 
 from route_planning_async._backends import Grant, RateLimitBackend
+from route_planning_async._docs import Written, docstring_documented, section_end
 from route_planning_async._errors import ConfigurationError, RoutePlanningError
 from route_planning_async._limits import Rule
 from route_planning_async.redis._scripts import Scripts
@@ -87,12 +87,19 @@ _FAILS_CLOSED = "    RedisBackendError: Redis did not answer in time, or failed;
 
 def _fails_closed(method: F) -> F:
     """``method``, its docstring naming the error it raises rather than admit a request blindly
-    (added to the method's own ``Raises:``, its last section, if it has one)."""
-    own = inspect.cleandoc(method.__doc__ or "")
-    if "Raises:" in own.splitlines():
-        method.__doc__ = f"{own}\n{_FAILS_CLOSED}"
-    else:
-        method.__doc__ = f"{own}\n\nRaises:\n{_FAILS_CLOSED}"
+    (added to the method's own ``Raises:``, its last section; written into the source by the
+    docstring generator)."""
+
+    def rewrite(lines: list[str], width: int, written: Written) -> list[str]:
+        if "Raises:" not in lines:
+            return [*lines, *([""] if lines else []), "Raises:", _FAILS_CLOSED]
+        start = lines.index("Raises:")
+        end = section_end(lines, start)
+        if _FAILS_CLOSED in lines[start:end]:
+            return lines
+        return [*lines[:end], _FAILS_CLOSED, *lines[end:]]
+
+    docstring_documented(method.__module__, method.__qualname__, rewrite)
     return method
 
 
@@ -131,6 +138,13 @@ class RedisBackend(RateLimitBackend):
             releases it (it died); must exceed the client's ``timeout``.
         timeout: Seconds one call to Redis (a reconnection included) may
             take before failing closed with :class:`RedisBackendError`.
+
+    Attributes:
+        key_prefix (str): The namespace of this API key's keys.
+        lease: Seconds an unreleased in-flight slot is kept.
+        timeout: Seconds one call to Redis may take before it fails closed.
+        instance: Names this backend's slots in Redis (``<instance>:<serial>|<weight>``, docs/redis.md,
+            "Keys"), so that the slots of one process can be told apart when inspecting the keys.
 
     Raises:
         ConfigurationError: A setting is invalid (the error names it).
@@ -275,11 +289,41 @@ class RedisBackend(RateLimitBackend):
 
     @_fails_closed
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
-        """The rules are first checked against those stored for the category (see the class).
+        """Take a slot of ``weight`` under every rule at once, or answer the seconds to wait.
+
+        Called by the scheduler. Atomically: if the key is paused, answer the
+        seconds left of the pause. Else, for every rule, let ``A =
+        learned_amount(rule.amount, rate_factor)`` (the share of the configured
+        amount the scheduler has learned the service really allows) and
+        ``used`` = the cost (``rule.cost(weight)`` of each slot's weight) of the
+        key's in-flight slots plus that of its anchored slots with ``anchor +
+        rule.period > now``. If ``used + rule.cost(weight) <= A``, or ``used ==
+        0`` (a request heavier than a learned amount passes alone), for every
+        rule, record one in-flight slot of ``weight`` and answer a
+        :class:`Grant` with the key's current ``rate_factor``: all rules are
+        consumed or none. Otherwise answer the seconds until enough anchored
+        slots expire for the tightest rule to admit it (the largest of the
+        per-rule waits), or ``math.inf`` when only in-flight slots block it.
+        Callers never pass a weight whose cost exceeds a rule's configured
+        amount. With no rules, only the pause applies.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules (the backend scales their
+                amounts by the key's rate factor).
+            weight: The request's weight (stops in a batch; 1 for most requests).
+            now: The scheduler's clock.
+
+        Returns:
+            A :class:`Grant`, or the seconds to wait before trying again.
+
+        Note:
+            The rules are first checked against those stored for the category (see the class).
 
         Raises:
             ConfigurationError: Other rules are stored for the category under
                 this ``key_prefix``; nothing was sent.
+            RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         """
         self._horizons[key] = max((rule.period for rule in rules), default=0.0)
         token = self._new_token()
@@ -341,6 +385,24 @@ class RedisBackend(RateLimitBackend):
 
     @_fails_closed
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        """Pause the key and lower its rate factor after a 429, for every process sharing it.
+
+        The key is paused until at least ``now + pause`` (never shortened), and
+        its ``rate_factor`` becomes ``min(rate_factor, factor)`` (never raised
+        here).
+
+        Args:
+            key: The scheduler's key of the category.
+            pause: Seconds from ``now`` during which nothing is admitted.
+            factor: The new rate factor (a share of the configured limits).
+            now: The scheduler's clock.
+
+        Returns:
+            The rate factor now in force (another scheduler sharing the key may have cut lower).
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
+        """
         penalty = self.keys(key)[2]
         args = [pause * _MICROS, float(factor), self._horizon_us(key)]
         learned = float(await self._call(self._scripts.penalize, (penalty,), args))
@@ -359,8 +421,31 @@ class RedisBackend(RateLimitBackend):
         return learned
 
     async def claim_probe(self, key: str, turn: float, now: float) -> float:
-        """On Redis's clock. When Redis cannot be reached the turn is the caller's: a probe
-        out of turn costs at most a 429, and acquisitions fail closed anyway."""
+        """Take the key's turn to probe its rate factor upward, for every process sharing it.
+
+        Atomically: while a turn taken earlier lasts, answer the seconds left of
+        it; else start a turn of ``turn`` seconds and answer 0.0. Processes
+        sharing a backend then probe one at a time, a turn apart, rather than
+        each at its own pace (a process that sends little may never see the
+        factor change while another's probe fails, and probe again at once).
+        A turn outlives a raise of the factor to 1.0 (the raise may be the
+        probe). The scheduler also takes the turn of ``<key>/scout`` before a
+        category's first attempt after a quiet period (its docstring,
+        "Others on the key"): one process sharing the backend scouts the
+        window for all.
+
+        Args:
+            key: The scheduler's key of the category.
+            turn: Seconds before anybody may probe again (the wait after a failed probe).
+            now: The scheduler's clock.
+
+        Returns:
+            0.0 when the turn is the caller's, else the seconds until the current one ends.
+
+        Note:
+            On Redis's clock. When Redis cannot be reached the turn is the caller's: a probe
+            out of turn costs at most a 429, and acquisitions fail closed anyway.
+        """
         penalty = self.keys(key)[2]
         try:
             wait_us = await self._call(
@@ -373,6 +458,27 @@ class RedisBackend(RateLimitBackend):
 
     @_fails_closed
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Per rule, the cost of the key's admitted slots anchored in the trailing period.
+
+        That is, the cost of the slots released with ``admitted`` (answered
+        without a 429) and ``anchor > now - rule.period``, by every process
+        sharing the key: what the service is known to have admitted of this key
+        in its trailing window. In-flight slots, refused ones and those that
+        ended without an answer are left out: nobody knows yet, or they were not
+        admitted. The scheduler reads it when a 429 comes, to learn the
+        service's real limit.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One cost per rule, in the rules' order.
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
+        """
         if not rules:
             return ()
         slots = self.keys(key)[0]

@@ -46,6 +46,26 @@ class LiveEdit(_workflows.LiveEdit[LiveChange, Operation, Plan, StopInput]):
             stop_id: The stop's serialized id, ``plans/<planId>/stops/<stopId>``, of this plan.
             update: A :class:`StopUpdate`; or give its fields as keywords (not both).
 
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+                collected.
+            driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+                ``allowed_drivers``.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>``; an update does not add
+                them to the plan.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+
         Returns:
             The :class:`LiveChange`.
 

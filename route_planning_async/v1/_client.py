@@ -6,6 +6,7 @@ from typing import Unpack, overload
 
 from route_planning_async import _ids
 from route_planning_async._client import BaseClient, ClientSettings, by_serialized_id
+from route_planning_async._docs import docstring_documented
 from route_planning_async._limits import RateLimits
 from route_planning_async._versions import V1
 from route_planning_async.v1._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
@@ -64,9 +65,52 @@ class RoutePlanningClient(BaseClient):
     default_base_url = DEFAULT_BASE_URL
 
     def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
-        super().__init__(api_key, **settings)
+        """Check every setting, before anything is sent.
 
-    __init__.__doc__ = BaseClient.__init__.__doc__
+        Args:
+            api_key: The team's API key, a non-blank ``str`` without control
+                characters. It is sent only in the ``Authorization``
+                header and never appears in ``repr()``, logs or exceptions. ``None``
+                (the default) reads it from ``ROUTE_PLANNING_API_KEY``.
+
+        Keyword Args:
+            base_url (str | None): The service address; ``http://`` is refused but for loopback hosts, and
+                so are an empty string, a relative URL, a query and credentials. ``None`` (the default)
+                means ``ROUTE_PLANNING_BASE_URL``, else the version's service.
+            auth (AuthScheme): ``"basic"`` (the primary scheme, the default) or ``"bearer"``.
+            rate_limits (RateLimits | None): The client-side limits. ``None`` (the default) reads
+                ``ROUTE_PLANNING_LIMITS`` when it is set (``contract``, ``public-docs`` or a limits file),
+                else takes the version's: v0.2b the contract's (:meth:`RateLimits.default`), v1 the public
+                API documentation's (:meth:`RateLimits.public_docs`).
+            retry (RetryPolicy | None): How 429s, 5xx answers and connection errors are retried.
+            rate_limit_backend (RateLimitBackend | None): Where the limit state lives; in memory by default.
+                A shared backend (Redis) lets many processes share one key's limits.
+            session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open on exit.
+                Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
+                pooled one was closed; the client turns that off on the session it creates.
+            ssl (ssl.SSLContext | None): An :class:`ssl.SSLContext` for a private CA. Verification stays on.
+                ``None`` (the default), without ``session`` or ``transport``, trusts the CA file
+                ``ROUTE_PLANNING_CA_FILE`` names when it is set, else the system's CAs.
+            timeout (float | None): Total seconds for one attempt of one request: finite and positive, or
+                ``None`` to turn the timeout off. Default 60.
+            transport (Transport | None): Send every attempt through this :class:`Transport` instead of an
+                aiohttp session (a test double, another HTTP library). It gets requests relative to
+                ``base_url`` and without credentials, and is neither opened nor closed by the client;
+                ``session`` and ``ssl`` do not apply.
+            trace_configs (Sequence[aiohttp.TraceConfig]): aiohttp :class:`aiohttp.TraceConfig` objects for
+                the session the client creates (tracing, metrics: see the docs' OpenTelemetry recipe). A
+                borrowed ``session`` keeps its own.
+            poll_interval (float | None): The ``poll_interval`` of every wait (``operations.wait``,
+                ``wait_many``, ``plans.optimize_and_wait``, ``live_edit``) that gives none; ``None`` (the
+                default): the waits' own default. ``Emulator.client()`` divides it by the emulator's
+                speed-up.
+            max_poll_interval (float | None): The ``max_poll_interval`` of every wait that gives none, as
+                ``poll_interval``.
+
+        Raises:
+            ConfigurationError: A setting is invalid (the error names it).
+        """
+        super().__init__(api_key, **settings)
 
     @classmethod
     def _default_rate_limits(cls) -> RateLimits:
@@ -119,3 +163,11 @@ class RoutePlanningClient(BaseClient):
         """
         found: AnyResource = await by_serialized_id(self, serialized_id)
         return found
+
+
+# The constructor shows the base client's text, written into the source by the docstring generator.
+docstring_documented(
+    __name__,
+    "RoutePlanningClient.__init__",
+    lambda lines, width, written: written(BaseClient.__module__, "BaseClient.__init__"),
+)

@@ -56,6 +56,50 @@ default. (The v1 document's schema says "default 20" beside "exclusive
 maximum 20" and "exclusive minimum 1"; the default is taken as the truth, so the
 bounds are read as inclusive.) The ``filter`` of ``GET /routes/{routeId}/stops``
 is not this language: it takes only ``externalId``, an exact match.
+
+The filterable fields (``=`` and ``!=`` also take ``null``):
+
+| Field                                         | Type        | Operators      | Sortable |
+|-----------------------------------------------|-------------|----------------|----------|
+| ``planId``                                    | string      | = != ~=        |          |
+| ``routeId``                                   | string      | = != ~=        |          |
+| ``type``                                      | string      | = != ~=        |          |
+| ``activity``                                  | string      | = != ~=        |          |
+| ``notes``                                     | string      | = != ~=        |          |
+| ``orderInfo.sellerOrderId``                   | string      | = != ~=        |          |
+| ``orderInfo.invoiceNumber``                   | string      | = != ~=        |          |
+| ``orderInfo.sellerWebsite``                   | string      | = != ~=        |          |
+| ``address.address``                           | string      | = != ~=        |          |
+| ``address.addressLineOne``                    | string      | = != ~=        |          |
+| ``address.addressLineTwo``                    | string      | = != ~=        |          |
+| ``address.latitude``                          | number      | = != > >= < <= | yes      |
+| ``address.longitude``                         | number      | = != > >= < <= | yes      |
+| ``address.placeId``                           | string      | = != ~=        |          |
+| ``address.countryCode``                       | string      | = != ~=        |          |
+| ``createdAt``                                 | date        | = != > >= < <= | yes      |
+| ``arrivalAt``                                 | date        | = != > >= < <= | yes      |
+| ``packageCount``                              | number      | = != > >= < <= | yes      |
+| ``estimatedTravelDuration``                   | number      | = != > >= < <= | yes      |
+| ``estimatedTravelDistance``                   | number      | = != > >= < <= | yes      |
+| ``timing.estimatedAttemptDuration``           | number      | = != > >= < <= | yes      |
+| ``recipient.name``                            | string      | = != ~=        |          |
+| ``recipient.email``                           | string      | = != ~=        |          |
+| ``recipient.phone``                           | string      | = != ~=        |          |
+| ``recipient.externalId``                      | string      | = != ~=        |          |
+| ``deliveryInfo.state``                        | string      | = != ~=        |          |
+| ``deliveryInfo.attempted``                    | boolean     | = !=           |          |
+| ``deliveryInfo.succeeded``                    | boolean     | = !=           |          |
+| ``deliveryInfo.recipientProvidedNotes``       | string      | = != ~=        |          |
+| ``deliveryInfo.driverProvidedInternalNotes``  | string      | = != ~=        |          |
+| ``deliveryInfo.driverProvidedRecipientNotes`` | string      | = != ~=        |          |
+| ``deliveryInfo.signeeName``                   | string      | = != ~=        |          |
+| ``deliveryInfo.attemptedAt``                  | date        | = != > >= < <= | yes      |
+| ``orderInfo.products``                        | string list | = != ~=        |          |
+| ``orderInfo.sellerName``                      | string      | = != ~=        |          |
+| ``paymentOnDelivery.amount``                  | integer     | = != > >= < <= | yes      |
+| ``barcodes``                                  | string list | = != ~=        |          |
+| ``packageLabel``                              | string      | = != ~=        |          |
+| ``customProperties.<id>``                     | string      | = != ~=        |          |
 """
 
 from __future__ import annotations
@@ -126,7 +170,16 @@ _CUSTOM_ID = re.compile(r"[A-Za-z0-9_-]{1,255}")
 
 
 class FieldType(enum.Enum):
-    """The type of a filterable field's values, which decides its operators and literals."""
+    """The type of a filterable field's values, which decides its operators and literals.
+
+    Attributes:
+        STRING: Text: ``=``, ``!=``, ``~=``; a quoted literal.
+        STRING_LIST: A list of texts: ``=``, ``!=``, ``~=`` on its elements; a quoted literal.
+        NUMBER: A number: ``=``, ``!=``, ``>``, ``>=``, ``<``, ``<=``; an integer or decimal literal.
+        INTEGER: A whole number: the number operators; an integer literal.
+        BOOLEAN: ``true`` or ``false``: ``=``, ``!=``.
+        DATE: A moment: the number operators; an ISO-8601 date or date-time in quotes.
+    """
 
     STRING = "string"
     """Text: ``=``, ``!=``, ``~=``; a quoted literal."""
@@ -159,7 +212,14 @@ def operators_for(field_type: FieldType) -> tuple[str, ...]:
 
 @attrs.frozen
 class SearchField:
-    """One filterable field of the stop search."""
+    """One filterable field of the stop search.
+
+    Attributes:
+        name (str): The field's path in filters and ``sortField`` (``address.countryCode``).
+        type (FieldType): The type of its values.
+        description (str): What it holds (the v1 document's words).
+        sortable (bool): Whether it can be the ``sortField``.
+    """
 
     name: str
     """The field's path in filters and ``sortField`` (``address.countryCode``)."""
@@ -339,7 +399,14 @@ class Expression:
 
 @attrs.frozen(eq=False, repr=False)
 class Comparison(Expression):
-    """``field operator value``, checked when made (use :func:`field`)."""
+    """``field operator value``, checked when made (use :func:`field`).
+
+    Attributes:
+        field (SearchField): The field compared.
+        operator (str): One of :data:`OPERATORS`.
+        value (Value): What it is compared with (None is ``null``).
+        literal (str): The value as filter text.
+    """
 
     field: SearchField
     """The field compared."""
@@ -366,7 +433,13 @@ def _is_expression(instance: object, attribute: attrs.Attribute[object], value: 
 
 @attrs.frozen(eq=False, repr=False)
 class Group(Expression):
-    """Expressions joined by one boolean operator (``and`` or ``or``)."""
+    """Expressions joined by one boolean operator (``and`` or ``or``).
+
+    Attributes:
+        operator (str): ``and`` or ``or``.
+        parts (tuple[Expression, ...]): The joined expressions (a part joined by the same operator is
+            flattened in).
+    """
 
     operator: str = attrs.field(validator=attrs.validators.in_(("and", "or")))
     """``and`` or ``or``."""
@@ -441,6 +514,9 @@ class Field:
     ``==`` is ``=``, ``!=`` is ``!=``, ``<``, ``<=``, ``>``, ``>=`` are themselves,
     :meth:`contains` is ``~=``; comparing with None is comparing with ``null``
     (:meth:`is_null`, :meth:`is_not_null`).
+
+    Attributes:
+        spec (SearchField): The field's row of the table.
     """
 
     spec: SearchField

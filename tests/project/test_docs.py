@@ -2,8 +2,8 @@
 
 The site itself is built by ``nox -s docs`` (``mkdocs build --strict``); these
 checks keep its sources complete as the library grows. The griffe extension that
-gives the site the docstrings completed at import time
-(``docs/_griffe_docstrings.py``) is run here over throwaway packages.
+gives the site's fields their texts (``docs/_griffe_docstrings.py``) is run here
+over throwaway packages.
 """
 
 from __future__ import annotations
@@ -148,18 +148,32 @@ def _load_documented(root: pathlib.Path, name: str) -> griffe.Module:
     return loaded
 
 
-def test_the_docs_site_shows_the_docstrings_completed_at_import_time(packages: pathlib.Path) -> None:
+def test_the_docs_site_shows_the_docstrings_as_written_and_fields_as_text(packages: pathlib.Path) -> None:
     _write_package(packages, "parcels", {"__init__": _PARCELS})
 
     package = _load_documented(packages, "parcels")
 
     parcel = package["Parcel"]
-    assert "Keyword Args:\n    weight (float): Its weight in kilograms." in parcel.docstring.value
+    assert parcel.docstring.value == "A parcel to deliver."  # nothing is added at import time
     assert parcel["weight"].docstring.value == "Its weight in kilograms."
     assert parcel["label"].docstring.value == "Printed on the {side} side."
-    update = package["Parcels.update"].docstring
-    assert "label (str): Printed on the upper side.\n\nReturns:" in update.value
-    assert [section.kind.value for section in update.parse()] == ["text", "other parameters", "returns"]
+    # A field shows as name, type and text: not as the call that defines it.
+    assert parcel["weight"].value is None
+    assert str(parcel["weight"].annotation) == "float"
+    assert package["Parcels.update"].docstring.value == "Change a parcel.\n\nReturns:\n    Nothing."
+
+
+def test_a_method_without_a_docstring_shows_the_one_it_overrides(packages: pathlib.Path) -> None:
+    source = (
+        'class Contract:\n    """The contract."""\n\n    def take(self) -> int:\n'
+        '        """Take one.\n\n        Returns:\n            One.\n        """\n        return 1\n\n\n'
+        'class Kept(Contract):\n    """Keeps it."""\n\n    def take(self) -> int:\n        return 1\n'
+    )
+    _write_package(packages, "contracts", {"__init__": source})
+
+    package = _load_documented(packages, "contracts")
+
+    assert package["Kept.take"].docstring.value == "Take one.\n\nReturns:\n    One."
 
 
 def test_what_cannot_be_imported_keeps_the_docstring_as_written(packages: pathlib.Path) -> None:
@@ -189,5 +203,5 @@ def test_a_package_imported_from_other_sources_keeps_its_docstrings_as_written(
 
     package = _load_documented(packages / "sources", "parcels")
 
-    assert "Keyword Args:" not in package["Parcels.update"].docstring.value
+    assert package["Parcel.weight"].docstring is None  # no field text from other sources
     assert "docstrings left as written" in caplog.text

@@ -22,6 +22,9 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 LEFTOVERS = re.compile(r":(?:class|meth|func|attr|data|exc|obj|mod):|::|Bases: _")
 """What must not show in a rendered page's text (outside code)."""
+SOURCE = re.compile(r"attrs\.field\(|described\(|_table\(|:(?:class|meth|func|attr|data|exc|obj|mod):`")
+"""What must not show anywhere on a page, code and signatures included: the source of a field's
+definition (``attrs.field(..., metadata=described(...))``, a table built by a call) or a raw role."""
 
 
 def _extension() -> ModuleType:
@@ -100,6 +103,34 @@ def test_no_rest_markup_or_private_base_is_left_on_the_site(site: pathlib.Path) 
         for match in re.finditer(rf".{{0,30}}(?:{LEFTOVERS.pattern}).{{0,30}}", _text(page))
     ]
     assert left == []
+
+
+def test_no_page_shows_the_source_of_a_definition(site: pathlib.Path) -> None:
+    left = [
+        f"{page.relative_to(site)}: {' '.join(match.group(0).split())}"
+        for page in sorted(site.rglob("*.html"))
+        for match in re.finditer(
+            rf".{{0,40}}(?:{SOURCE.pattern}).{{0,40}}",
+            html.unescape(re.sub(r"<[^>]+>", "", page.read_text(encoding="utf-8"))),
+        )
+    ]
+    assert left == []
+
+
+def test_a_field_shows_as_name_type_and_text(site: pathlib.Path) -> None:
+    page = (site / "reference" / "models" / "index.html").read_text(encoding="utf-8")
+    at = page.index('id="route_planning_async.Recipient.external_id"')
+    shown = " ".join(html.unescape(re.sub(r"<[^>]+>", " ", page[at : page.index('id="', at + 10)])).split())
+    assert "external_id : str | None The caller's own id for the recipient." in shown
+
+
+def test_the_search_fields_are_a_table(site: pathlib.Path) -> None:
+    page = (site / "reference" / "v1" / "index.html").read_text(encoding="utf-8")
+    rows = re.findall(r"<tr>\s*<td><code>([^<]+)</code></td>\s*<td>([^<]*)</td>\s*<td>([^<]*)</td>", page)
+    names = [name for name, _, _ in rows]
+    assert len(names) == 39
+    assert "deliveryInfo.driverProvidedRecipientNotes" in names
+    assert ("paymentOnDelivery.amount", "integer", "= != &gt; &gt;= &lt; &lt;=") in rows
 
 
 def test_namespaces_show_no_private_constructor(site: pathlib.Path) -> None:

@@ -168,7 +168,9 @@ def public_methods() -> Iterator[tuple[str, Callable[..., Any], list[str]]]:
                 continue
             if not function.__qualname__.startswith(f"{cls.__qualname__}."):
                 continue  # not written for this class (a Protocol's placeholder __init__)
-            docs = [function.__doc__ or ""]
+            # What help() shows: a method without a docstring shows the one it overrides
+            # (a backend's implementation of the contract).
+            docs = [inspect.getdoc(getattr(cls, name)) or ""]
             if name == "__init__":
                 # help(cls) shows the class docstring above the constructor's signature.
                 docs.insert(0, cls.__doc__ or "")

@@ -1,23 +1,30 @@
-"""What ``help()`` shows: the client's namespaces and every field of every public attrs class.
+"""What ``help()`` shows: the client's namespaces and every attribute of every public class.
 
-A field's text is written once: as ``described(...)`` metadata that
-``@fields_documented`` turns into the class docstring's ``Attributes:`` or
-``Keyword Args:`` section, or directly in that section. A field documented only
-by an attribute docstring is invisible to ``help()`` and fails here.
+A field's text is written once: as ``described`` metadata that
+``@fields_documented`` has the docstring generator write into the class
+docstring's ``Attributes:`` or ``Keyword Args:`` section, as an attribute
+docstring (which ``help()`` does not show: the generator copies it into the
+class's ``Attributes:``), as a property's docstring, or directly in that
+section. An attribute whose text ``help()`` does not show fails here.
 """
 
 from __future__ import annotations
 
+import ast
+import enum
 import inspect
+import itertools
 import pydoc
 import re
+import textwrap
 
 import attrs
 import pytest
 
 import route_planning_async as rp
-from route_planning_async import emulator, webhooks
+from route_planning_async import emulator, redis, v0_2b, v1, webhooks
 from route_planning_async._docs import keywords_of
+from route_planning_async.v1 import search
 
 NAMESPACES = (
     "plans",
@@ -110,7 +117,9 @@ def test_each_fault_kind_is_described_once_in_its_module() -> None:
     module docstring points there instead of a copy that could drift."""
     from route_planning_async.emulator import FaultKind, _faults
 
-    entries = _section_entries(FaultKind.__doc__ or "")
+    entries = {
+        name: text for name, text in _section_entries(FaultKind.__doc__ or "").items() if name.isupper()
+    }
     assert list(entries) == [kind.name for kind in FaultKind]
     source = inspect.getsource(_faults)
     shown = " ".join(_flat(_help(FaultKind)).split())
@@ -118,3 +127,95 @@ def test_each_fault_kind_is_described_once_in_its_module() -> None:
         assert " ".join(text.split()) in shown
         words = r"\s+".join(map(re.escape, text.split()[:6]))
         assert len(re.findall(words, source)) == 1, text
+
+
+# Every public class: each attribute it defines shows in help() with its text ----------
+
+PUBLIC_MODULES = (rp, v0_2b, v0_2b.resources, v1, v1.resources, search, emulator, webhooks, redis)
+
+
+def _public_classes() -> list[type]:
+    found: dict[str, type] = {}
+    for module in PUBLIC_MODULES:
+        for name in getattr(module, "__all__", ()):
+            value = getattr(module, name)
+            if isinstance(value, type) and value.__module__.startswith("route_planning_async"):
+                found.setdefault(f"{value.__module__}.{value.__qualname__}", value)
+    return [found[name] for name in sorted(found)]
+
+
+def _docstring_after(body: list[ast.stmt]) -> dict[str, str]:
+    """``name -> text`` of the names (or ``self.<name>``) assigned in ``body`` with a docstring after."""
+    texts = {}
+    for statement, after in itertools.pairwise(body):
+        if not (isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)):
+            continue
+        target = statement.target if isinstance(statement, ast.AnnAssign) else None
+        if isinstance(statement, ast.Assign) and len(statement.targets) == 1:
+            target = statement.targets[0]
+        if isinstance(target, ast.Attribute) and ast.unparse(target.value) == "self":
+            texts[target.attr] = str(after.value.value)
+        elif isinstance(target, ast.Name):
+            texts[target.id] = str(after.value.value)
+    return texts
+
+
+def own_attributes(cls: type) -> dict[str, str | None]:
+    """``name -> text`` (None: no text of its own) of the public attributes ``cls`` defines: its
+    attrs fields, enum members, properties, and the attributes with a docstring in its body or
+    its ``__init__``."""
+    node = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
+    assert isinstance(node, ast.ClassDef)
+    texts: dict[str, str | None] = dict(_docstring_after(node.body))
+    for init in node.body:
+        if isinstance(init, ast.FunctionDef) and init.name == "__init__":
+            texts.update({k: v for k, v in _docstring_after(init.body).items() if k not in texts})
+    if attrs.has(cls):
+        own = set(vars(cls).get("__annotations__", {}))
+        described = {keyword.name: keyword.text for keyword in keywords_of(cls)}
+        for field in attrs.fields(cls):
+            if field.name in own:
+                texts.setdefault(field.name, described.get(field.name))
+                texts[field.name] = described.get(field.name, texts[field.name])
+    if issubclass(cls, enum.Enum):
+        for member in cls.__members__:
+            texts.setdefault(member, None)
+    for name, value in vars(cls).items():
+        if isinstance(value, property):
+            texts[name] = inspect.getdoc(value)
+    return {name: text for name, text in texts.items() if not name.startswith("_")}
+
+
+PUBLIC_CLASSES = _public_classes()
+
+
+def test_the_sweep_covers_the_public_classes() -> None:
+    names = {cls.__name__ for cls in PUBLIC_CLASSES}
+    assert {"ImportReport", "APIError", "Plan", "StopInput", "FaultKind", "SearchField", "Emulator"} <= names
+    assert len(PUBLIC_CLASSES) > 150
+
+
+@pytest.mark.parametrize("cls", PUBLIC_CLASSES, ids=lambda cls: f"{cls.__module__}.{cls.__qualname__}")
+def test_help_shows_every_attribute_a_public_class_defines_with_its_text(cls: type) -> None:
+    shown = " ".join(_flat(_help(cls)).split())
+    entries = _section_entries(cls.__doc__ or "")
+    missing = []
+    for name, text in own_attributes(cls).items():
+        if text is None:  # described by hand, in a section of the class docstring
+            if not entries.get(name):
+                missing.append(f"{name} (no text)")
+            continue
+        first = " ".join(text.split("\n\n", 1)[0].split())
+        if name not in shown or first not in shown:
+            missing.append(name)
+    assert missing == [], f"help({cls.__qualname__}) does not show these with their text"
+
+
+def test_help_of_the_import_report_shows_its_counts() -> None:
+    shown = " ".join(_flat(_help(rp.ImportReport)).split())
+    texts = own_attributes(rp.ImportReport)
+    for name in ("created", "skipped", "total", "unknown", "duplicates"):
+        text = texts[name]
+        assert text, name
+        entry = rf"\b{name}(?: \([^)]*\))?: {re.escape(' '.join(text.split()))}"
+        assert re.search(entry, shown), f"help(ImportReport) does not show {name} with its text"

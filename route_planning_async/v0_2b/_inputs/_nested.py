@@ -14,4 +14,11 @@ __all__ = ["OrderInfoInput"]
 @fields_documented
 @attrs.frozen(kw_only=True)
 class OrderInfoInput(OrderInfoFields):
-    """The order behind a stop."""
+    """The order behind a stop.
+
+    Keyword Args:
+        products (list[str]): At most 100 product names, each 1 to 255 characters.
+        seller_order_id (str | None): The seller's order id, 1 to 255 characters.
+        seller_name (str | None): The seller's name, 1 to 255 characters.
+        seller_website (str | None): The seller's website, 1 to 255 characters.
+    """

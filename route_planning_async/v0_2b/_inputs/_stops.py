@@ -112,7 +112,31 @@ class _StopChanges(StopChanges):
 @fields_documented
 @attrs.frozen(kw_only=True, field_transformer=in_body_order(_BODY_ORDER))
 class StopInput(_NewStop):
-    """The body of a stop create, batch import entry or live create."""
+    """The body of a stop create, batch import entry or live create.
+
+    Keyword Args:
+        address (AddressInput): Where the stop is (required).
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+            ``allowed_drivers``.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop; on
+            creation they join the plan.
+        activity (str | None): ``delivery`` (the service's default) or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        client_id (str | None): Client-portal client id, 1 to 100 characters; set on create and import
+            only, never updated.
+        barcodes (list[str]): At most 200, each 1 to 255 characters.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+    """
 
     driver: str | UnsetType | None = _DRIVER
     allowed_drivers: list[str] | UnsetType | None = attrs.field(
@@ -134,6 +158,26 @@ class StopUpdate(_StopChanges):
 
     A stop's location and ``client_id`` cannot be updated (contract,
     Stops rule 2): delete the stop and create a new one.
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        driver (str | None): Deprecated: one ``drivers/<id>``; mutually exclusive with
+            ``allowed_drivers``.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>``; an update does not add them to
+            the plan.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
     """
 
     driver: str | UnsetType | None = _DRIVER
@@ -150,7 +194,30 @@ class StopUpdate(_StopChanges):
 @fields_documented
 @attrs.frozen(kw_only=True, field_transformer=in_body_order(_BODY_ORDER))
 class UnassignedStopInput(_NewStop):
-    """The body of an unassigned stop create, or an entry of its batch import."""
+    """The body of an unassigned stop create, or an entry of its batch import.
+
+    Keyword Args:
+        address (AddressInput): Where the stop is (required).
+        depot (str | None): ``depots/<id>``; None or not given means the team's main depot. Not allowed
+            in a batch import, where the depot is given once for the whole batch.
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` (the service's default) or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        client_id (str | None): Client-portal client id, 1 to 100 characters; set on create and import
+            only, never updated.
+        barcodes (list[str]): At most 200, each 1 to 255 characters.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+    """
 
     depot: str | UnsetType | None = NEW_STOP_DEPOT
 
@@ -161,6 +228,24 @@ class UnassignedStopUpdate(_StopChanges):
     """The body of an unassigned stop PATCH: only the fields given are changed.
 
     The location and ``client_id`` cannot be updated.
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        proof_of_attempt_requirements (ProofOfAttemptRequirements | None): Whether proof of attempt is
+            collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+        depot (str | None): ``depots/<id>``; None means the team's main depot.
     """
 
     depot: str | UnsetType | None = CHANGED_STOP_DEPOT

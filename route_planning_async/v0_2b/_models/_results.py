@@ -15,7 +15,12 @@ __all__ = ["LiveChange"]
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class LiveChange(LiveChangeFields):
-    """The answer of a live call: the change waits for re-optimization."""
+    """The answer of a live call: the change waits for re-optimization.
+
+    Attributes:
+        pending (bool): True while the change waits for ``reoptimize`` and ``redistribute`` or ``save``.
+        stop (Stop | None): The stop as it will be (None for a live delete).
+    """
 
     stop: Stop | None = attrs.field(
         default=None, metadata=described("The stop as it will be (None for a live delete).")

@@ -45,6 +45,12 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
     ) -> Plan:
         """Create a plan.
 
+        Keyword Args:
+            title (str): 1 to 255 characters.
+            starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+            drivers (list[str]): ``drivers/<id>`` (bare ids accepted); duplicates dropped, then at most 50.
+            depot (str | None): ``depots/<id>``; None or not given means the team's main depot.
+
         Returns:
             The created :class:`Plan`.
         """
@@ -76,6 +82,12 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
             update: A :class:`PlanUpdate` with the fields to change; or give them as keywords.
+
+        Keyword Args:
+            title (str): 1 to 255 characters.
+            starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+            drivers (list[str]): ``drivers/<id>`` (bare ids accepted); replaces the plan's whole list.
+            depot (str | None): ``depots/<id>``; None means the team's main depot.
 
         Returns:
             The changed :class:`Plan`.
@@ -109,6 +121,20 @@ class Plans(PlansNamespace[_Client, Plan, Operation]):
 
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
+
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+                Default None.
+            poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+                1.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``); otherwise the operation goes on. Default False.
+            distribute (bool): ``:redistribute`` after the re-optimization, or ``:save`` when False. Default
+                True.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``). Default None.
 
         Returns:
             An async context manager that gives a :class:`LiveEdit`.

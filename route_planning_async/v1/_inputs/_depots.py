@@ -37,7 +37,22 @@ _NAME: Final = described(
 @attrs.frozen(kw_only=True)
 class DepotRouteOverridesInput:
     """The defaults of the routes that start at a depot. A create needs ``start_address``
-    and ``start_time``; an update replaces the whole object."""
+    and ``start_time``; an update replaces the whole object.
+
+    Keyword Args:
+        start_address (AddressInput): Where the routes start (the depot's address); required on a
+            create.
+        start_time (datetime.time): When the routes start (hour and minute only); required on a create.
+        end_address (AddressInput | None): Where the routes end.
+        end_time (datetime.time | None): When the routes end (hour and minute only).
+        default_time_at_stop (float | None): The estimated time at each stop, 0 or more.
+        max_stops (int | None): Most stops per driver, 0 or more.
+        vehicle_type (str | None): ``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or
+            ``electric_cargo_bike``.
+        road_side (str | None): Visit stops on this side of the road: ``any``, ``left_only`` or
+            ``right_only``.
+        round_trip (bool | None): Return to the start address at the end of the route.
+    """
 
     _PATH: ClassVar[str] = "route_overrides."
 
@@ -90,7 +105,14 @@ class DepotRouteOverridesInput:
 @attrs.frozen(kw_only=True)
 class DepotInput:
     """The body of a depot create or batch import entry. Its name identifies it
-    (``depots.import_many`` uses it as the natural key)."""
+    (``depots.import_many`` uses it as the natural key).
+
+    Keyword Args:
+        name (str): The depot's name, 1 to 2048 characters; ``depots.import_many`` uses it as the
+            natural key.
+        route_overrides (DepotRouteOverridesInput): The defaults of the depot's routes;
+            ``start_address`` and ``start_time`` required.
+    """
 
     name: str = attrs.field(validator=text(1, MAX_DEPOT_NAME, nullable=False), metadata=_NAME)
     route_overrides: DepotRouteOverridesInput = attrs.field(
@@ -110,7 +132,13 @@ class DepotInput:
 @attrs.frozen(kw_only=True)
 class DepotUpdate:
     """The body of a depot PATCH: only the fields given are changed; ``route_overrides``
-    is replaced whole."""
+    is replaced whole.
+
+    Keyword Args:
+        name (str): 1 to 2048 characters.
+        route_overrides (DepotRouteOverridesInput): The defaults of the depot's routes; replaces the
+            whole object.
+    """
 
     name: str | UnsetType = attrs.field(
         default=UNSET,

@@ -36,7 +36,18 @@ def _linked_driver(value: str | UnsetType | None) -> str | UnsetType | None:
 @attrs.frozen(kw_only=True)
 class MemberInput(PersonFields):
     """The body of a member create or batch import entry. The member's e-mail identifies
-    it (``members.import_many`` uses it as the natural key)."""
+    it (``members.import_many`` uses it as the natural key).
+
+    Keyword Args:
+        name (str | None): Full name, 1 to 255 characters.
+        display_name (str | None): Name shown in the apps, 1 to 255 characters.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
+            or not given: the team's main depot.
+        role (str): The member's role: ``admin``, ``depot-manager``, ``dispatcher`` or ``read-only``.
+        email (str | None): E-mail address, 1 to 255 characters; set on create and import only.
+        linked_driver_id (str | None): An existing driver to link the member to: ``drivers/<id>`` (a
+            bare id accepted).
+    """
 
     role: str = attrs.field(
         validator=one_of(MEMBER_ROLES, nullable=False), metadata=described(f"The member's role: {_ROLE}.")
@@ -59,7 +70,16 @@ class MemberInput(PersonFields):
 @attrs.frozen(kw_only=True)
 class MemberUpdate(PersonFields):
     """The body of a member PATCH: only the fields given are changed; ``depots`` is
-    replaced whole. The e-mail and the linked driver cannot be changed."""
+    replaced whole. The e-mail and the linked driver cannot be changed.
+
+    Keyword Args:
+        name (str | None): Full name, 1 to 255 characters.
+        display_name (str | None): Name shown in the apps, 1 to 255 characters.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
+            or not given: the team's main depot.
+        role (str | None): The member's role: ``admin``, ``depot-manager``, ``dispatcher`` or
+            ``read-only``.
+    """
 
     role: str | UnsetType | None = attrs.field(
         default=UNSET, validator=one_of(MEMBER_ROLES), metadata=described(f"The member's role: {_ROLE}.")

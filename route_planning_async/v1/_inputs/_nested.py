@@ -27,7 +27,15 @@ def _identifier(instance: object, attribute: attrs.Attribute[Any], value: object
 @fields_documented
 @attrs.frozen(kw_only=True)
 class OrderInfoInput(OrderInfoFields):
-    """The order behind a stop."""
+    """The order behind a stop.
+
+    Keyword Args:
+        products (list[str]): At most 100 product names, each 1 to 255 characters.
+        seller_order_id (str | None): The seller's order id, 1 to 255 characters.
+        seller_name (str | None): The seller's name, 1 to 255 characters.
+        seller_website (str | None): The seller's website, 1 to 255 characters.
+        invoice_number (str | None): The invoice number, 1 to 255 characters.
+    """
 
     invoice_number: str | UnsetType | None = attrs.field(
         default=UNSET, validator=text(1, 255), metadata=described("The invoice number, 1 to 255 characters.")
@@ -38,7 +46,15 @@ class OrderInfoInput(OrderInfoFields):
 @attrs.frozen(kw_only=True)
 class ServiceInfoInput:
     """The service offering of a stop: which one, and when its SLA starts. On an update,
-    ``service_info=None`` clears both."""
+    ``service_info=None`` clears both.
+
+    Keyword Args:
+        identifier (str | None): The identifier of one of the team's service offerings: 1 to 32 ASCII
+            letters and digits. None on an update removes the stop's service; not given on a create, the
+            stop has none.
+        sla_starts_at (int | None): When the SLA starts, in whole seconds since the Unix epoch (more
+            than 0); may be in the past, with or without an identifier.
+    """
 
     _PATH: ClassVar[str] = "service_info."
 

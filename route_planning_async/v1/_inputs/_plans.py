@@ -30,7 +30,13 @@ OPTIMIZATION_SUB_OBJECTIVES: Final = frozenset({"equalize_workload", "equalize_t
 @fields_documented
 @attrs.frozen(kw_only=True)
 class OptimizationSettingsInput:
-    """How the routes of a plan are optimized."""
+    """How the routes of a plan are optimized.
+
+    Keyword Args:
+        objective (str | None): The primary objective: ``distribute_services``.
+        sub_objective (str | None): The secondary objective: ``equalize_workload``, ``equalize_time`` or
+            ``maximize_efficiency``.
+    """
 
     _PATH: ClassVar[str] = "route_overrides.optimization_settings."
 
@@ -51,7 +57,22 @@ class OptimizationSettingsInput:
 @fields_documented
 @attrs.frozen(kw_only=True)
 class PlanRouteOverridesInput(RouteOverridesInput):
-    """Settings that override the route defaults for every route of a plan."""
+    """Settings that override the route defaults for every route of a plan.
+
+    Keyword Args:
+        start_address (AddressInput | None): Where every route of the driver starts.
+        end_address (AddressInput | None): Where every route of the driver ends.
+        start_time (datetime.time | None): When the driver's work day starts (hour and minute only).
+        end_time (datetime.time | None): When the driver's work day ends (hour and minute only).
+        max_stops (int | None): Most stops allocated to the driver, at least 0.
+        driving_speed (str | None): ``slower``, ``average`` (the service's default) or ``faster`` than
+            the team's average.
+        delivery_speed (str | None): ``slower``, ``average`` (the service's default) or ``faster`` than
+            the team's average.
+        vehicle_type (str | None): ``bike``, ``scooter``, ``car``, ``small_truck``, ``truck`` or
+            ``electric_cargo_bike``.
+        optimization_settings (OptimizationSettingsInput | None): How the plan's routes are optimized.
+    """
 
     optimization_settings: OptimizationSettingsInput | UnsetType | None = attrs.field(
         default=UNSET,
@@ -71,7 +92,16 @@ _ROUTE_OVERRIDES: Final = attrs.field(
 @attrs.frozen(kw_only=True)
 class PlanInput(PlanFields):
     """The body of a plan create (``POST /plans``). Its drivers should share the plan's depot: the
-    create is not checked (the v1 document gives it no 412), a later update is (412)."""
+    create is not checked (the v1 document gives it no 412), a later update is (412).
+
+    Keyword Args:
+        title (str): 1 to 255 characters.
+        starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+        drivers (list[str]): ``drivers/<id>`` (bare ids accepted); duplicates dropped, then at most 50.
+        depot (str | None): ``depots/<id>``; None or not given means the team's main depot.
+        route_overrides (PlanRouteOverridesInput | None): Settings that override the route defaults for
+            the plan's routes.
+    """
 
     route_overrides: PlanRouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES
 
@@ -80,6 +110,15 @@ class PlanInput(PlanFields):
 @attrs.frozen(kw_only=True)
 class PlanUpdate(PlanChanges):
     """The body of a plan PATCH: only the fields given are changed. Same rules as
-    :class:`PlanInput` (a driver that does not share the plan's depot: 412)."""
+    :class:`PlanInput` (a driver that does not share the plan's depot: 412).
+
+    Keyword Args:
+        title (str): 1 to 255 characters.
+        starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+        drivers (list[str]): ``drivers/<id>`` (bare ids accepted); replaces the plan's whole list.
+        depot (str | None): ``depots/<id>``; None means the team's main depot.
+        route_overrides (PlanRouteOverridesInput | None): Settings that override the route defaults for
+            the plan's routes.
+    """
 
     route_overrides: PlanRouteOverridesInput | UnsetType | None = _ROUTE_OVERRIDES

@@ -96,7 +96,31 @@ class _StopChanges(StopChanges):
 @fields_documented
 @attrs.frozen(kw_only=True, field_transformer=in_body_order(_BODY_ORDER))
 class StopInput(_NewStop):
-    """The body of a plan stop create, batch import entry, live create or live import entry."""
+    """The body of a plan stop create, batch import entry, live create or live import entry.
+
+    Keyword Args:
+        address (AddressInput): Where the stop is (required).
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        proof_of_attempt_requirements (ProofOfAttemptRequirementsInput | None): Whether proof of attempt
+            is collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` (bare ids accepted) allowed for
+            the stop; each must already be a driver of the plan (else the service answers 412).
+        activity (str | None): ``delivery`` (the service's default) or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        notes (str | None): 1 to 2000 characters.
+        client_id (str | None): Client-portal client id, 1 to 100 characters; set on create and import
+            only, never updated.
+        barcodes (list[str]): At most 200, each 1 to 255 characters.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+        service_info (ServiceInfoInput | None): The stop's service offering and SLA start; None on an
+            update clears both.
+    """
 
     allowed_drivers: list[str] | UnsetType | None = attrs.field(
         default=UNSET,
@@ -116,6 +140,25 @@ class StopUpdate(_StopChanges):
 
     A stop's location and ``client_id`` cannot be updated: delete the stop and
     create a new one.
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        proof_of_attempt_requirements (ProofOfAttemptRequirementsInput | None): Whether proof of attempt
+            is collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+        service_info (ServiceInfoInput | None): The stop's service offering and SLA start; None on an
+            update clears both.
     """
 
     service_info: ServiceInfoInput | UnsetType | None = _SERVICE_INFO
@@ -125,13 +168,54 @@ class StopUpdate(_StopChanges):
 @attrs.frozen(kw_only=True, field_transformer=in_body_order(_BODY_ORDER))
 class LiveStopUpdate(_StopChanges):
     """The body of a live stop update (``:liveUpdate``): as :class:`StopUpdate`, without
-    ``service_info`` (service fields are not supported on live stops)."""
+    ``service_info`` (service fields are not supported on live stops).
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        proof_of_attempt_requirements (ProofOfAttemptRequirementsInput | None): Whether proof of attempt
+            is collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+    """
 
 
 @fields_documented
 @attrs.frozen(kw_only=True, field_transformer=in_body_order(_BODY_ORDER))
 class UnassignedStopInput(_NewStop):
-    """The body of an unassigned stop create, or an entry of its batch import."""
+    """The body of an unassigned stop create, or an entry of its batch import.
+
+    Keyword Args:
+        address (AddressInput): Where the stop is (required).
+        depot (str | None): ``depots/<id>``; None or not given means the team's main depot. Not allowed
+            in a batch import, where the depot is given once for the whole batch.
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        proof_of_attempt_requirements (ProofOfAttemptRequirementsInput | None): Whether proof of attempt
+            is collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` (the service's default) or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        notes (str | None): 1 to 2000 characters.
+        client_id (str | None): Client-portal client id, 1 to 100 characters; set on create and import
+            only, never updated.
+        barcodes (list[str]): At most 200, each 1 to 255 characters.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+    """
 
     depot: str | UnsetType | None = NEW_STOP_DEPOT
 
@@ -142,6 +226,24 @@ class UnassignedStopUpdate(_StopChanges):
     """The body of an unassigned stop PATCH: only the fields given are changed.
 
     The location and ``client_id`` cannot be updated.
+
+    Keyword Args:
+        timing (TimingInput | None): Time window and duration.
+        recipient (RecipientInput | None): Who receives the packages.
+        order_info (OrderInfoInput | None): The order behind the stop.
+        payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+        proof_of_attempt_requirements (ProofOfAttemptRequirementsInput | None): Whether proof of attempt
+            is collected.
+        allowed_drivers (list[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+        activity (str | None): ``delivery`` or ``pickup``.
+        optimization_order (str | None): ``first``, ``last`` or ``default``.
+        package_count (float | None): 1 to 10000 (a number in the official schema).
+        weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+        notes (str | None): 1 to 2000 characters.
+        barcodes (list[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+        custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+            keyed by custom stop property id.
+        depot (str | None): ``depots/<id>``; None means the team's main depot.
     """
 
     depot: str | UnsetType | None = CHANGED_STOP_DEPOT

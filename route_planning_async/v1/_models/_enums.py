@@ -23,7 +23,15 @@ __all__ = [
 
 
 class InfoStatus(enum.StrEnum):
-    """Known values of the ``status`` of a stop's ``eta``, ``timeAtStopInfo`` and ``serviceInfo``."""
+    """Known values of the ``status`` of a stop's ``eta``, ``timeAtStopInfo`` and ``serviceInfo``.
+
+    Attributes:
+        AVAILABLE: The value is there (``value``).
+        RESTRICTED: The team's subscription does not include it (``required_feature``, ``upgrade_url``).
+        PENDING: Not known yet (``eta``: the plan is not optimized; ``timeAtStopInfo``: not arrived
+            yet).
+        EMPTY: ``serviceInfo`` only: the stop has no service.
+    """
 
     AVAILABLE = "available"
     """The value is there (``value``)."""
@@ -36,7 +44,16 @@ class InfoStatus(enum.StrEnum):
 
 
 class MemberRole(enum.StrEnum):
-    """Known values of a member's ``roles``."""
+    """Known values of a member's ``roles``.
+
+    Attributes:
+        OWNER: Owns the team.
+        ADMIN: Administers the team.
+        DEPOT_MANAGER: Manages the member's depots.
+        DISPATCHER: Plans and dispatches routes.
+        READ_ONLY: Sees, changes nothing.
+        DRIVER: Drives routes.
+    """
 
     OWNER = "owner"
     """Owns the team."""
@@ -53,7 +70,16 @@ class MemberRole(enum.StrEnum):
 
 
 class VehicleType(enum.StrEnum):
-    """Known values of a ``vehicleType``."""
+    """Known values of a ``vehicleType``.
+
+    Attributes:
+        BIKE: A bicycle.
+        SCOOTER: A scooter.
+        CAR: A car.
+        SMALL_TRUCK: A small truck.
+        TRUCK: A truck.
+        ELECTRIC_CARGO_BIKE: An electric cargo bike.
+    """
 
     BIKE = "bike"
     """A bicycle."""
@@ -70,7 +96,13 @@ class VehicleType(enum.StrEnum):
 
 
 class RelativeSpeed(enum.StrEnum):
-    """Known values of a ``drivingSpeed`` and a ``deliverySpeed``."""
+    """Known values of a ``drivingSpeed`` and a ``deliverySpeed``.
+
+    Attributes:
+        SLOWER: Slower than others.
+        AVERAGE: As others.
+        FASTER: Faster than others.
+    """
 
     SLOWER = "slower"
     """Slower than others."""
@@ -81,7 +113,13 @@ class RelativeSpeed(enum.StrEnum):
 
 
 class RoadSide(enum.StrEnum):
-    """Known values of a depot's ``roadSide``."""
+    """Known values of a depot's ``roadSide``.
+
+    Attributes:
+        ANY: Either side of the road.
+        LEFT_ONLY: The left side only.
+        RIGHT_ONLY: The right side only.
+    """
 
     ANY = "any"
     """Either side of the road."""
@@ -92,7 +130,12 @@ class RoadSide(enum.StrEnum):
 
 
 class OptimizationObjective(enum.StrEnum):
-    """Known values of a plan's ``optimizationSettings.objective``."""
+    """Known values of a plan's ``optimizationSettings.objective``.
+
+    Attributes:
+        MINIMIZE_DRIVERS: Use as few drivers as possible.
+        DISTRIBUTE_SERVICES: Spread the stops over the drivers.
+    """
 
     MINIMIZE_DRIVERS = "minimize_drivers"
     """Use as few drivers as possible."""
@@ -101,7 +144,13 @@ class OptimizationObjective(enum.StrEnum):
 
 
 class OptimizationSubObjective(enum.StrEnum):
-    """Known values of a plan's ``optimizationSettings.subObjective``."""
+    """Known values of a plan's ``optimizationSettings.subObjective``.
+
+    Attributes:
+        EQUALIZE_WORKLOAD: Give each driver a like number of stops.
+        EQUALIZE_TIME: Give each driver a like working time.
+        MAXIMIZE_EFFICIENCY: The shortest routes in all.
+    """
 
     EQUALIZE_WORKLOAD = "equalize_workload"
     """Give each driver a like number of stops."""
@@ -112,7 +161,12 @@ class OptimizationSubObjective(enum.StrEnum):
 
 
 class DeliveryHorizonUnit(enum.StrEnum):
-    """Known values of ``serviceInfo.value.deliveryHorizon.unit``."""
+    """Known values of ``serviceInfo.value.deliveryHorizon.unit``.
+
+    Attributes:
+        DAYS: Days.
+        HOURS: Hours.
+    """
 
     DAYS = "days"
     """Days."""

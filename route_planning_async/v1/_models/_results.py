@@ -25,7 +25,12 @@ __all__ = [
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class LiveChange(LiveChangeFields):
-    """The answer of a live call: the change waits for re-optimization."""
+    """The answer of a live call: the change waits for re-optimization.
+
+    Attributes:
+        pending (bool): True while the change waits for ``reoptimize`` and ``redistribute`` or ``save``.
+        stop (Stop | None): The stop as it will be (None for a live delete).
+    """
 
     stop: Stop | None = attrs.field(
         default=None, metadata=described("The stop as it will be (None for a live delete).")
@@ -35,7 +40,12 @@ class LiveChange(LiveChangeFields):
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class DepotImportFailure:
-    """A depot of a batch import that was not imported."""
+    """A depot of a batch import that was not imported.
+
+    Attributes:
+        message (str): Why it failed.
+        depot (dict[str, Any]): The service's echo of the failed depot, as JSON.
+    """
 
     message: str = attrs.field(metadata=described("Why it failed."))
     depot: dict[str, Any] = attrs.field(
@@ -47,7 +57,12 @@ class DepotImportFailure:
 @attrs.define(kw_only=True)
 class DepotImportResult:
     """The answer of a depot batch import (``POST /depots:import``): per-depot failures
-    do not fail the call."""
+    do not fail the call.
+
+    Attributes:
+        success (list[str]): ``depots/<id>`` of the imported depots, in input order.
+        failed (list[DepotImportFailure]): The depots that were not imported, and why.
+    """
 
     success: list[str] = attrs.field(
         factory=list, metadata=described("``depots/<id>`` of the imported depots, in input order.")
@@ -60,7 +75,12 @@ class DepotImportResult:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class MemberImportFailure:
-    """A member of a batch import that was not imported."""
+    """A member of a batch import that was not imported.
+
+    Attributes:
+        message (str): Why it failed.
+        member (dict[str, Any]): The service's echo of the failed member, as JSON.
+    """
 
     message: str = attrs.field(metadata=described("Why it failed."))
     member: dict[str, Any] = attrs.field(
@@ -72,7 +92,12 @@ class MemberImportFailure:
 @attrs.define(kw_only=True)
 class MemberImportResult:
     """The answer of a member batch import (``POST /members:import``): per-member
-    failures do not fail the call."""
+    failures do not fail the call.
+
+    Attributes:
+        success (list[str]): ``members/<id>`` of the imported members, in input order.
+        failed (list[MemberImportFailure]): The members that were not imported, and why.
+    """
 
     success: list[str] = attrs.field(
         factory=list, metadata=described("``members/<id>`` of the imported members, in input order.")
@@ -86,7 +111,13 @@ class MemberImportResult:
 @attrs.define(kw_only=True)
 class StopSearchResult:
     """One item of a stop search (``GET /stops:search``): a stop of a plan or an
-    unassigned stop, told apart by ``type``."""
+    unassigned stop, told apart by ``type``.
+
+    Attributes:
+        type (str): ``stop`` or ``unassignedStop``; a newer kind is kept as a string.
+        stop (Stop | None): The stop, for ``type`` ``stop``.
+        unassigned_stop (UnassignedStop | None): The unassigned stop, for ``type`` ``unassignedStop``.
+    """
 
     type: str = attrs.field(
         metadata=described("``stop`` or ``unassignedStop``; a newer kind is kept as a string.")

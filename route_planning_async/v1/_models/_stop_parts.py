@@ -40,7 +40,15 @@ __all__ = [
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class OrderInfo(_SharedOrderInfo):
-    """The order behind a stop."""
+    """The order behind a stop.
+
+    Attributes:
+        products (list[str]): Product names.
+        seller_order_id (str | None): The seller's order id.
+        seller_name (str | None): The seller's name.
+        seller_website (str | None): The seller's website.
+        invoice_number (str | None): The invoice number.
+    """
 
     invoice_number: str | None = attrs.field(default=None, metadata=described("The invoice number."))
 
@@ -77,14 +85,29 @@ class _StatusFields:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class EtaValue(EtaFields):
-    """The arrival estimates of an available ETA. An estimate, not a guarantee."""
+    """The arrival estimates of an available ETA. An estimate, not a guarantee.
+
+    Attributes:
+        estimated_arrival_at (datetime.datetime): Most likely arrival (UTC).
+        estimated_earliest_arrival_at (datetime.datetime): Earliest likely arrival (UTC).
+        estimated_latest_arrival_at (datetime.datetime): Latest likely arrival (UTC).
+    """
 
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True, field_transformer=_status_and_value_first)
 class Eta(_StatusFields):
     """Estimated arrival at a stop: ``available`` (``value``), ``pending`` (the plan is
-    not optimized) or ``restricted``."""
+    not optimized) or ``restricted``.
+
+    Attributes:
+        status (str): An :class:`InfoStatus` value, or a newer one kept as a string.
+        value (EtaValue | None): ``available``: the estimates.
+        required_feature (str | None): ``restricted``: the subscription feature it needs.
+        upgrade_url (str | None): ``restricted``: where the team can upgrade.
+        restriction_code (str | None): ``restricted``: why, as a code (``subscription_not_supported``).
+        pending_reason (str | None): ``pending``: why (``not_optimized``).
+    """
 
     value: EtaValue | None = attrs.field(default=None, metadata=described("``available``: the estimates."))
     pending_reason: str | None = attrs.field(
@@ -95,14 +118,29 @@ class Eta(_StatusFields):
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class TimeAtStopInfoValue(TimeAtStopFields):
-    """When the driver arrived at and left a stop."""
+    """When the driver arrived at and left a stop.
+
+    Attributes:
+        arrived_at (datetime.datetime | None): Arrival (UTC).
+        departed_at (datetime.datetime | None): Departure (UTC).
+        is_estimated (bool | None): True when the times were estimated rather than measured.
+    """
 
 
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True, field_transformer=_status_and_value_first)
 class TimeAtStopInfo(_StatusFields):
     """When the driver arrived and left: ``available`` (``value``), ``pending`` (not
-    arrived yet) or ``restricted``."""
+    arrived yet) or ``restricted``.
+
+    Attributes:
+        status (str): An :class:`InfoStatus` value, or a newer one kept as a string.
+        value (TimeAtStopInfoValue | None): ``available``: arrival and departure.
+        required_feature (str | None): ``restricted``: the subscription feature it needs.
+        upgrade_url (str | None): ``restricted``: where the team can upgrade.
+        restriction_code (str | None): ``restricted``: why, as a code (``subscription_not_supported``).
+        pending_reason (str | None): ``pending``: why (``not_yet_arrived``).
+    """
 
     value: TimeAtStopInfoValue | None = attrs.field(
         default=None, metadata=described("``available``: arrival and departure.")
@@ -115,7 +153,12 @@ class TimeAtStopInfo(_StatusFields):
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class DeliveryHorizon:
-    """How long the service gives for delivery."""
+    """How long the service gives for delivery.
+
+    Attributes:
+        unit (str): A :class:`DeliveryHorizonUnit` value, or a newer one kept as a string.
+        value (float): How many units.
+    """
 
     unit: str = attrs.field(
         metadata=described("A :class:`DeliveryHorizonUnit` value, or a newer one kept as a string.")
@@ -126,7 +169,12 @@ class DeliveryHorizon:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class Price:
-    """The price of a service."""
+    """The price of a service.
+
+    Attributes:
+        value (float): The amount, in ``currency``.
+        currency (str): ISO 4217 currency code (``EUR``, ``USD`` ...).
+    """
 
     value: float = attrs.field(metadata=described("The amount, in ``currency``."))
     currency: str = attrs.field(metadata=described("ISO 4217 currency code (``EUR``, ``USD`` ...)."))
@@ -139,6 +187,17 @@ class ServiceInfoValue:
 
     The service answers it whole, or, for a stop whose service is not defined
     (``identifier`` None), with its ``sla_starts_at`` alone.
+
+    Attributes:
+        identifier (str | None): The service's identifier (1 to 32 letters and digits).
+        sla_starts_at (datetime.datetime): When the service level agreement starts (UTC).
+        name (str | None): The service's name.
+        sla_due_date (datetime.date | None): The day the stop is due.
+        sla_due_time (datetime.time | None): The time of day the stop is due, if any.
+        delivery_horizon (DeliveryHorizon | None): How long the service gives for delivery.
+        price (Price | None): The price of the service.
+        has_payment_on_delivery (bool | None): The service collects a payment on delivery.
+        defined_at (datetime.datetime | None): When the service was defined (UTC).
     """
 
     identifier: str | None = attrs.field(
@@ -169,7 +228,15 @@ class ServiceInfoValue:
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True, field_transformer=_status_and_value_first)
 class ServiceInfo(_StatusFields):
-    """The service of a stop: ``available`` (``value``), ``empty`` (none) or ``restricted``."""
+    """The service of a stop: ``available`` (``value``), ``empty`` (none) or ``restricted``.
+
+    Attributes:
+        status (str): An :class:`InfoStatus` value, or a newer one kept as a string.
+        value (ServiceInfoValue | None): ``available``: the service.
+        required_feature (str | None): ``restricted``: the subscription feature it needs.
+        upgrade_url (str | None): ``restricted``: where the team can upgrade.
+        restriction_code (str | None): ``restricted``: why, as a code (``subscription_not_supported``).
+    """
 
     value: ServiceInfoValue | None = attrs.field(
         default=None, metadata=described("``available``: the service.")
@@ -179,7 +246,25 @@ class ServiceInfo(_StatusFields):
 @fields_documented(title="Attributes")
 @attrs.define(kw_only=True)
 class DeliveryInfo(DeliveryFields):
-    """What happened when the driver attempted a stop."""
+    """What happened when the driver attempted a stop.
+
+    Attributes:
+        attempted (bool): The stop was attempted.
+        attempted_at (datetime.datetime | None): When it was attempted (UTC); use it for the real
+            delivery order.
+        attempted_location (AttemptedLocation | None): Where it was attempted.
+        driver_provided_internal_notes (str | None): Notes from the driver for the team.
+        driver_provided_recipient_notes (str | None): Notes from the driver for the recipient.
+        photo_urls (list[str]): Proof photos; a URL may answer not found until the driver app finished
+            uploading.
+        recipient_provided_notes (str | None): Notes from the recipient.
+        signature_url (str | None): The signature image (same upload caveat as photos).
+        signee_name (str | None): Who signed.
+        state (str): A :class:`DeliveryState` value, or a newer one kept as a string.
+        succeeded (bool): The attempt succeeded.
+        time_at_stop_info (TimeAtStopInfo | None): When the driver arrived and left, or why that is not
+            known.
+    """
 
     time_at_stop_info: TimeAtStopInfo | None = attrs.field(
         default=None, metadata=described("When the driver arrived and left, or why that is not known.")

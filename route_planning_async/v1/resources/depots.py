@@ -48,6 +48,11 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
             depot_id: ``depots/<id>`` or ``<id>``.
             update: A :class:`DepotUpdate`; or give its fields as keywords (not both).
 
+        Keyword Args:
+            name (str): 1 to 2048 characters.
+            route_overrides (DepotRouteOverridesInput): The defaults of the depot's routes; replaces the
+                whole object.
+
         Returns:
             The changed :class:`Depot`.
         """
@@ -94,6 +99,46 @@ class Depots(DepotsReadNamespace[V1Client, Depot]):
 
         Args:
             depots: :class:`DepotInput` objects, an iterable or an async iterable (read lazily).
+
+        Keyword Args:
+            on_progress (ProgressCallback | None): Called (synchronously) with an :class:`ImportProgress`
+                each time a batch finishes, and once more with ``final=True`` at the end, also when the
+                import is cancelled or raises. Default None.
+            keep_ids (bool): Keep the ids of the created depots (packed, a few bytes each); False keeps only
+                counts and failures. Default True.
+            at_least_once (bool): Resend a batch whose outcome is ambiguous even when its depots have no key
+                (name) to look them up by; they may be duplicated. Default False.
+            batch_size (int | None): How many depots one request carries, 1 to 100 (and at most a weighted
+                rule's amount); None: 100. Default None.
+            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
+                ``depot_import`` request rule (at least 2, at most 32). Default None.
+            max_resends (int): How many times the depots of one batch are sent again after ambiguous
+                failures. Default 3.
+            settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
+                depots; also the least wait before the late-commit check. Default 2.0.
+            max_failed_batches (int | None): Stop reading the input after this many batches in a row were
+                rejected as a whole (4xx): the import then raises that error. None never stops. A 401, or
+                another error every batch would get, stops it at once. Default 3.
+            skip_existing (bool): Read the keys (name) already in the collection once, paging through it,
+                and send only the rows whose key is not there: they are reported ``skipped``. Resumes an
+                interrupted import. Default False.
+            allow_duplicate_keys (bool): Accept two rows with the same key (name); such rows are then
+                imported as if they had no key (no lookup, no skip). Otherwise the import raises
+                :class:`~route_planning_async.ValidationError` naming both positions before anything is
+                sent. Default False.
+            dedupe (bool): Delete the extra depots that the late-commit check finds (a key stored twice),
+                keeping the one the report names; otherwise they are only reported in
+                :attr:`ImportReport.duplicates`. Never for a key two rows may share: past a stream's first
+                100,000 keyed rows, whose keys are not checked for repeats, duplicates are reported, not
+                deleted. Default False.
+            deadline (float | datetime.datetime | None): Seconds from the start, or an aware absolute time:
+                then nothing more is sent, requests in flight are abandoned (``unknown``), rows never sent
+                are ``not_created``, and the report is returned. Default None.
+            max_transport_failures (int | None): The breaker: after this many transport failures in a row
+                (timeouts, refused or lost connections), stop sending and looking up; the report is returned
+                with the rest ``not_created`` and the ambiguous ``unknown``. None never trips. Default 5.
+            stop_event (asyncio.Event | None): When set, no new batch is sent: the batches whose request is
+                on the wire finish, the rest is ``not_created``, and the report is returned. Default None.
 
         Returns:
             An :class:`ImportReport` with ``depots/<id>`` ids.

@@ -51,6 +51,14 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
         Args:
             plan: The plan's title, start date and optional drivers, depot and route overrides.
 
+        Keyword Args:
+            title (str): 1 to 255 characters.
+            starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+            drivers (list[str]): ``drivers/<id>`` (bare ids accepted); duplicates dropped, then at most 50.
+            depot (str | None): ``depots/<id>``; None or not given means the team's main depot.
+            route_overrides (PlanRouteOverridesInput | None): Settings that override the route defaults for
+                the plan's routes.
+
         Returns:
             The new :class:`Plan`.
         """
@@ -89,6 +97,14 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
             plan_id: ``plans/<id>`` or ``<id>``.
             update: A :class:`PlanUpdate`; or give its fields as keywords (not both).
 
+        Keyword Args:
+            title (str): 1 to 255 characters.
+            starts (datetime.date): The day of the plan; its year must be in :data:`PLAN_YEAR_RANGE`.
+            drivers (list[str]): ``drivers/<id>`` (bare ids accepted); replaces the plan's whole list.
+            depot (str | None): ``depots/<id>``; None means the team's main depot.
+            route_overrides (PlanRouteOverridesInput | None): Settings that override the route defaults for
+                the plan's routes.
+
         Returns:
             The changed :class:`Plan`.
         """
@@ -110,6 +126,20 @@ class Plans(PlansNamespace[V1Client, Plan, Operation]):
 
         Args:
             plan_id: ``plans/<id>`` or ``<id>``.
+
+        Keyword Args:
+            timeout (float | None): Seconds before :class:`OperationTimeoutError`; None waits for ever.
+                Default None.
+            poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
+                1.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
+                too (``operations.cancel``; not in the contract, the public API documentation's
+                ``:cancel``); otherwise the operation goes on. Default False.
+            distribute (bool): ``:redistribute`` after the re-optimization, or ``:save`` when False. Default
+                True.
+            optimization_type (str | None): A :class:`ReoptimizationType` value; None: the service's default
+                (``reorder_changed_stops``). Default None.
 
         Returns:
             An async context manager giving a :class:`LiveEdit`.

@@ -38,6 +38,24 @@ class UnassignedStops(UnassignedStopsNamespace[V1Client, UnassignedStop, Unassig
             unassigned_stop_id: ``unassignedStops/<id>`` or ``<id>``.
             update: An :class:`UnassignedStopUpdate`; or give its fields as keywords (not both).
 
+        Keyword Args:
+            timing (TimingInput | None): Time window and duration.
+            recipient (RecipientInput | None): Who receives the packages.
+            order_info (OrderInfoInput | None): The order behind the stop.
+            payment_on_delivery (PaymentOnDeliveryInput | None): The payment to collect on delivery.
+            proof_of_attempt_requirements (ProofOfAttemptRequirementsInput | None): Whether proof of attempt
+                is collected.
+            allowed_drivers (Iterable[str] | None): At most 100 ``drivers/<id>`` allowed for the stop.
+            activity (str | None): ``delivery`` or ``pickup``.
+            optimization_order (str | None): ``first``, ``last`` or ``default``.
+            package_count (float | None): 1 to 10000 (a number in the official schema).
+            weight (WeightInput | None): The weight of the load (needs vehicle capacity on the team).
+            notes (str | None): 1 to 2000 characters.
+            barcodes (Sequence[str]): At most 200, each 1 to 255 characters; replaces the whole list.
+            custom_properties (dict[str, str | None] | None): Values (1 to 255 characters, or None to clear)
+                keyed by custom stop property id.
+            depot (str | None): ``depots/<id>``; None means the team's main depot.
+
         Returns:
             The changed :class:`UnassignedStop`.
         """
