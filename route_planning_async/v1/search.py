@@ -40,22 +40,19 @@ operator the type has, no ``"`` in strings); ``&`` and ``|`` combine them and
     # 'createdAt >= "2026-05-01T00:00:00Z" and createdAt < "2026-06-01T00:00:00Z"
     #  and (notes ~= "gate" or address.countryCode = "DE") and customProperties.0234-5678 != "fragile"'
 
-A filter is a :data:`Filter`: such an expression or the text itself;
-:func:`filter_text` turns either into the text sent, checking the length bound,
-that the text can be sent (UTF-8: no lone surrogate, as every string a request
-carries) and, for an expression, the depth of its parentheses: at most
-:data:`MAX_FILTER_DEPTH` levels. ``str()`` checks none of these (an expression
-too long or too deep to send can still be printed, at any depth). A value a
-field cannot take is refused as the comparison is made: a date-time outside the
-years UTC can hold, a string with a lone surrogate.
+A filter is a :data:`Filter`: such an expression or the text itself; :func:`filter_text` turns
+either into the text sent, checking the length bound, that the text can be sent (UTF-8: no lone
+surrogate, as every string a request carries) and, for an expression, the depth of its parentheses:
+at most :data:`MAX_FILTER_DEPTH` levels. ``str()`` checks none of these (an expression too long or
+too deep to send can still be printed, at any depth). A value a field cannot take is refused as the
+comparison is made: a date-time outside the years UTC can hold, a string with a lone surrogate.
 Dates are given as timezone-aware :class:`~datetime.datetime` (sent in UTC,
 ``2026-05-01T00:00:00Z``) or :class:`~datetime.date` (``2026-05-01``).
 
-Pages hold 1 to :data:`MAX_PAGE_SIZE` stops, :data:`DEFAULT_PAGE_SIZE` by
-default. (The v1 document's schema says "default 20" beside "exclusive
-maximum 20" and "exclusive minimum 1"; the default is taken as the truth, so the
-bounds are read as inclusive.) The ``filter`` of ``GET /routes/{routeId}/stops``
-is not this language: it takes only ``externalId``, an exact match.
+Pages hold 1 to :data:`MAX_PAGE_SIZE` stops, :data:`DEFAULT_PAGE_SIZE` by default. (The v1
+document's schema says "default 20" beside "exclusive maximum 20" and "exclusive minimum 1"; the
+default is taken as the truth, so the bounds are read as inclusive.) The ``filter`` of
+``GET /routes/{routeId}/stops`` is not this language: it takes only ``externalId``, an exact match.
 
 The filterable fields (``=`` and ``!=`` also take ``null``):
 
@@ -146,10 +143,9 @@ MAX_FILTER_LENGTH = 2048
 """Longest filter text, in characters (the ``filter`` parameter's ``maxLength``)."""
 
 MAX_FILTER_DEPTH = 64
-"""Deepest nesting of parentheses in a filter text. The v1 document gives the length
-bound only; the emulator refuses a deeper filter (400 ``invalid_argument``, ``param``
-``filter``) rather than parse it recursively, and :func:`filter_text` refuses a deeper
-expression before sending."""
+"""Deepest nesting of parentheses in a filter text. The v1 document gives the length bound only; the
+emulator refuses a deeper filter (400 ``invalid_argument``, ``param`` ``filter``) rather than parse
+it recursively, and :func:`filter_text` refuses a deeper expression before sending."""
 
 MAX_KEYWORD_LENGTH = 255
 """Longest keyword text, in characters (the ``keyword`` parameter's ``maxLength``)."""
