@@ -17,6 +17,7 @@ from multiprocessing.queues import Queue
 from multiprocessing.synchronize import Event
 
 import attrs
+from redis.asyncio.cluster import RedisCluster
 
 from route_planning_async import (
     AddressInput,
@@ -56,6 +57,9 @@ class WorkerPlan:
     """The Redis backend's lease (its default); the client's timeout is kept below it."""
     tasks: int = 3
     """Concurrent tasks per category."""
+    cluster: bool = False
+    """Whether ``redis_url`` names a node of a Redis Cluster (reached through
+    ``redis.asyncio.cluster.RedisCluster``)."""
 
 
 @attrs.frozen
@@ -82,8 +86,13 @@ def _stops(count: int, offset: int) -> list[StopInput]:
 
 
 async def _run(plan: WorkerPlan, ready: Queue[tuple[int, str]], go: Event) -> WorkerResult:
+    cluster = (
+        RedisCluster.from_url(plan.redis_url, socket_timeout=None)
+        if plan.cluster and plan.redis_url is not None
+        else None
+    )
     backend = (
-        RedisBackend(plan.redis_url, key_prefix=plan.key_prefix, lease=plan.lease, timeout=0.5)
+        RedisBackend(cluster or plan.redis_url, key_prefix=plan.key_prefix, lease=plan.lease, timeout=0.5)
         if plan.redis_url is not None
         else None
     )
@@ -159,6 +168,8 @@ async def _run(plan: WorkerPlan, ready: Queue[tuple[int, str]], go: Event) -> Wo
         stats = client.stats
     if backend is not None:
         await backend.aclose()
+    if cluster is not None:
+        await cluster.aclose()
     return WorkerResult(
         plan.index,
         {str(category): stats[category].sent for category in stats},

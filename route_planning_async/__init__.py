@@ -12,7 +12,7 @@ API reference are in the documentation site, built from ``docs/`` with
 
 from importlib import metadata
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import (
     APIError,
@@ -272,5 +272,6 @@ __all__ = [
     "Weight",
     "WeightInput",
     "WeightUnit",
+    "WindowCount",
     "__version__",
 ]
