@@ -60,6 +60,8 @@ class WorkerPlan:
     cluster: bool = False
     """Whether ``redis_url`` names a node of a Redis Cluster (reached through
     ``redis.asyncio.cluster.RedisCluster``)."""
+    seed: int = 0
+    """Seeds the retry policy's randomness with the worker's index (one run of several)."""
 
 
 @attrs.frozen
@@ -102,7 +104,7 @@ async def _run(plan: WorkerPlan, ready: Queue[tuple[int, str]], go: Event) -> Wo
         plan.api_key,
         base_url=plan.base_url,
         rate_limits=plan.limits,
-        retry=RetryPolicy(rng=random.Random(plan.index)),
+        retry=RetryPolicy(rng=random.Random(plan.seed * 1000 + plan.index)),
         rate_limit_backend=backend,
         timeout=min(plan.lease * 0.9, 60.0),
     )
