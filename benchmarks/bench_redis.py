@@ -243,7 +243,9 @@ def _learned(fleet: dict[str, Any]) -> dict[str, Any]:
         "share_429": round(fleet["429"] / sent, 4) if sent else math.nan,
         "time_over_ideal": round(1 / worst_utilization, 4) if worst_utilization else math.inf,
         "failed": sum(fleet["failed_requests"].values()),
-        "429_by_category": {c: d["429"] for c, d in fleet["categories"].items() if d["admitted"] or d["429"]},
+        "429_by_category": ", ".join(
+            f"{c} {d['429']}" for c, d in fleet["categories"].items() if d["admitted"] or d["429"]
+        ),
     }
 
 
@@ -254,16 +256,18 @@ async def _measure(urls: dict[str, str | None], duration: float, samples: int, r
     separate = await _fleet(None, duration)
     # Learning together: the service's real limits are half the configured ones. The runs on the
     # server and on the cluster take turns, so that a busy moment of the machine hits both alike.
-    learning: dict[str, list[dict[str, Any]]] = {kind: [] for kind in KINDS}
+    # Per kind of Redis, each figure of _learned as a list: one value per run.
+    learning: dict[str, dict[str, list[Any]]] = {kind: {} for kind in KINDS}
     worst: dict[str, Any] | None = None
     for seed in range(runs):
         for kind in KINDS:
             url = urls[kind]
             if url is not None:
                 fleet = await _fleet(url, duration, _halved(LIMITS), cluster=kind == "cluster", seed=seed)
-                learning[kind].append({"seed": seed, **_learned(fleet)})
+                for name, value in {"seed": seed, **_learned(fleet)}.items():
+                    learning[kind].setdefault(name, []).append(value)
                 if kind == "server" and (
-                    worst is None or learning[kind][-1]["share_429"] > _learned(worst)["share_429"]
+                    worst is None or _learned(fleet)["share_429"] > _learned(worst)["share_429"]
                 ):
                     worst = fleet
     async with RedisBackend(redis_url, key_prefix=f"bench-{uuid.uuid4().hex[:8]}") as backend:
@@ -340,19 +344,11 @@ def _report(figures: dict[str, Any]) -> list[dict[str, Any]]:
         for category in Category
         for rule, values in worst[str(category)]["rules"].items()
     ]
+    columns = ("seed", "sent", "429", "share_429", "time_over_ideal", "failed", "429_by_category")
     run_rows = [
-        [
-            kind,
-            run["seed"],
-            run["sent"],
-            run["429"],
-            run["share_429"],
-            run["time_over_ideal"],
-            run["failed"],
-            ", ".join(f"{category} {count}" for category, count in run["429_by_category"].items()),
-        ]
-        for kind in KINDS
-        for run in figures["learning"][kind]
+        [kind, *(runs[column][index] for column in columns)]
+        for kind, runs in figures["learning"].items()
+        for index in range(len(runs.get("seed", [])))
     ]
     return [
         {
@@ -417,8 +413,8 @@ def main(quick: bool = False) -> dict[str, Any]:
     samples = 300 if quick else 3000
     runs = 1 if quick else LEARNING_RUNS
     server, redis_url = _start_redis()
-    executables = (shutil.which("redis-server"), shutil.which("redis-cli"))
-    cluster = RedisCluster(*executables) if executables[0] and executables[1] else None
+    server_binary, cli_binary = shutil.which("redis-server"), shutil.which("redis-cli")
+    cluster = RedisCluster(server_binary, cli_binary) if server_binary and cli_binary else None
     try:
         if cluster is not None:
             cluster.start()
@@ -451,23 +447,24 @@ def main(quick: bool = False) -> dict[str, Any]:
         done = figures["learning"][kind]
         redis = "one server" if kind == "server" else "a cluster of three masters"
         where = f"Redis ({redis}), real limits 0.5x, 4 processes learning"
-        worst_time = max((run["time_over_ideal"] for run in done), default=None)
-        worst_share = max((run["share_429"] for run in done), default=None)
-        failed = sum(run["failed"] for run in done) if done else None
+        worst_time = max(done.get("time_over_ideal", []), default=None)
+        worst_share = max(done.get("share_429", []), default=None)
+        failed = sum(done["failed"]) if done else None
+        count = len(done.get("seed", []))
         checks += [
             check(
-                f"{where}: time / ideal (1 / worst utilization), worst of {len(done)} runs",
+                f"{where}: time / ideal (1 / worst utilization), worst of {count} runs",
                 worst_time,
                 "<=",
                 TIME_BAR,
             ),
             check(
-                f"{where}: 429 share of requests sent, worst of {len(done)} runs",
+                f"{where}: 429 share of requests sent, worst of {count} runs",
                 worst_share,
                 "<=",
                 SHARE_BAR,
             ),
-            check(f"{where}: requests failed in {len(done)} runs", failed, "==", 0),
+            check(f"{where}: requests failed in {count} runs", failed, "==", 0),
         ]
     outcome = {
         "title": TITLE,
