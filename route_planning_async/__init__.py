@@ -13,7 +13,7 @@ API reference are in the documentation site, built from ``docs/`` with
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._deprecated import renamed
 from route_planning_async._errors import (
@@ -274,6 +274,7 @@ __all__ = [
     "Weight",
     "WeightInput",
     "WeightUnit",
+    "WindowCount",
     "__version__",
 ]
 

@@ -24,7 +24,7 @@ import attrs
 from route_planning_async._docs import Written, described, docstring_documented, fields_documented
 from route_planning_async._limits import Rule
 
-__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "learned_amount", "learned_rules"]
+__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "WindowCount", "learned_amount", "learned_rules"]
 
 _SECTION_HEADING = re.compile(r"^(Args|Returns|Raises|Example|Examples|Note|Notes):\s*$")
 
@@ -68,6 +68,39 @@ class Grant:
     )
 
 
+@fields_documented(title="Attributes")
+@attrs.frozen
+class WindowCount:
+    """What one rule's trailing window holds of a key, by every process sharing the backend:
+    the cost of each of its three kinds of slot (:class:`RateLimitBackend`), as
+    :meth:`RateLimitBackend.window` answers it.
+
+    Attributes:
+        admitted (int): The cost of the slots answered without a 429 and anchored in the rule's trailing
+            period.
+        refused (int): The cost of the slots anchored in the rule's trailing period that are not known
+            to have been admitted: refused with a 429, ended without an answer, or held by a process
+            that never released them (their lease ran out).
+        in_flight (int): The cost of the slots granted and not yet released: their answers are not in.
+    """
+
+    admitted: int = attrs.field(
+        metadata=described(
+            "The cost of the slots answered without a 429 and anchored in the rule's trailing period."
+        )
+    )
+    refused: int = attrs.field(
+        metadata=described(
+            "The cost of the slots anchored in the rule's trailing period that are not known to have been "
+            "admitted: refused with a 429, ended without an answer, or held by a process that never "
+            "released them (their lease ran out)."
+        )
+    )
+    in_flight: int = attrs.field(
+        metadata=described("The cost of the slots granted and not yet released: their answers are not in.")
+    )
+
+
 class RateLimitBackend(Protocol):
     """Where the sliding-window slots and the 429 penalty of each key live.
 
@@ -77,6 +110,14 @@ class RateLimitBackend(Protocol):
     the scheduler's clock reading; a backend with its own time source (Redis
     ``TIME``) ignores it and uses its own everywhere, since the answers it gives
     are relative (seconds to wait), never absolute times.
+
+    A key's slots are of three kinds, kept apart: *in flight* (granted, not
+    yet released), *admitted* (released as answered without a 429) and
+    *refused* (released after a 429 or without an answer, or whose lease ran
+    out). All three count when a request asks to be admitted (:meth:`acquire`);
+    only the admitted ones say what the service admits (:meth:`window`), so that
+    a process learning from a 429 counts neither another's attempts still in
+    flight nor those the service refused as admitted.
 
     The learned ``rate_factor`` lives here so that every process sharing a
     backend uses what any of them learned. The in-memory backend keeps it for
@@ -142,8 +183,9 @@ class RateLimitBackend(Protocol):
         negative: the scheduler anchors an answered slot at its send time plus
         a margin (see its docstring). The slot counts in :meth:`acquire`
         whether or not the service admitted the attempt (a service may count
-        the requests it refuses); :meth:`usage` counts only the admitted ones.
-        Releasing an unknown or already released grant does nothing.
+        the requests it refuses); :meth:`window` keeps it among the admitted or
+        the refused slots, as ``admitted`` says. Releasing an unknown or
+        already released grant does nothing.
 
         Args:
             grant: The grant of :meth:`acquire`.
@@ -215,16 +257,29 @@ class RateLimitBackend(Protocol):
             0.0 when the turn is the caller's, else the seconds until the current one ends.
         """
 
-    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's admitted slots anchored in the trailing period.
+    async def window(self, key: str, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
+        """Per rule, the key's slots in its trailing period, each kind apart.
 
-        That is, the cost of the slots released with ``admitted`` (answered
-        without a 429) and ``anchor > now - rule.period``, by every process
-        sharing the key: what the service is known to have admitted of this key
-        in its trailing window. In-flight slots, refused ones and those that
-        ended without an answer are left out: nobody knows yet, or they were not
-        admitted. The scheduler reads it when a 429 comes, to learn the
-        service's real limit.
+        By every process sharing the key: the cost under the rule of the
+        admitted and the refused slots with ``anchor > now - rule.period``, and
+        of the slots in flight (:class:`WindowCount`). What the service is known
+        to have admitted of the key in its window is ``admitted`` alone. The
+        scheduler reads it when a 429 comes, to learn the service's real limit
+        (``admitted``) and to tell a busy budget from a smaller one (with
+        ``in_flight``: what every process sharing the key is sending).
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One :class:`WindowCount` per rule, in the rules' order.
+        """
+
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Per rule, the ``admitted`` cost of :meth:`window`: what the service is known to have
+        admitted of the key in its trailing window.
 
         Args:
             key: The scheduler's key of the category.
@@ -343,11 +398,20 @@ class _Bucket:
             return expiry(counted[-1]) - now
         return math.inf
 
-    def usage(self, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        return tuple(
-            sum(rule.cost(slot[2]) for slot in self.settled if slot[3] and slot[0] > now - rule.period)
-            for rule in rules
-        )
+    def window(self, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
+        counts = []
+        for rule in rules:
+            since = now - rule.period
+            first = bisect.bisect_right(self.settled, since, key=_slot_anchor)
+            admitted = refused = 0
+            for _, _, weight, was_admitted in itertools.islice(self.settled, first, None):
+                if was_admitted:
+                    admitted += rule.cost(weight)
+                else:
+                    refused += rule.cost(weight)
+            in_flight = sum(rule.cost(weight) for weight in self.in_flight.values())
+            counts.append(WindowCount(admitted, refused, in_flight))
+        return tuple(counts)
 
     def _forget_expired(self, rules: Sequence[Rule], now: float) -> None:
         horizon = max(rule.period for rule in rules)
@@ -420,5 +484,8 @@ class InMemoryBackend(RateLimitBackend):
         bucket.probe_turn_until = now + turn
         return 0.0
 
+    async def window(self, key: str, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
+        return self._buckets[key].window(rules, now)
+
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        return self._buckets[key].usage(rules, now)
+        return tuple(count.admitted for count in self._buckets[key].window(rules, now))

@@ -155,7 +155,13 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, learned_rules
+from route_planning_async._backends import (
+    Grant,
+    InMemoryBackend,
+    RateLimitBackend,
+    WindowCount,
+    learned_rules,
+)
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
 from route_planning_async._learning import LearningPolicy, LimitLearner
@@ -209,7 +215,6 @@ class Lane:
         # Answered slots are anchored before their answer (unlimited categories have no windows).
         self._anchoring = bool(rules) and not strict_windows
         self._anchor = Anchor()
-        self._in_flight_weight = 0
         self._level_log = LevelLog(self.key, rules)
         self._line = Line()
         self._wake = Wake(
@@ -367,7 +372,6 @@ class Lane:
     ) -> Response | TransportError:
         """Send one attempt, granted at ``sent_at``, and settle its slot (see the safety argument)."""
         self.in_flight += 1
-        self._in_flight_weight += grant.weight
         self.sent += 1
         self.sent_weight += grant.weight
         gated = sent_at >= self._gate.since
@@ -409,7 +413,6 @@ class Lane:
             return response
         finally:
             self.in_flight -= 1
-            self._in_flight_weight -= grant.weight
 
     def _gate_a_raise(self, learner: LimitLearner, now: float) -> None:
         """A raised level's attempts go one at a time for ``confirm`` of a period (module
@@ -441,13 +444,15 @@ class Lane:
         learner = self._learner
         cut = False
         admitted: list[int] | None = None
+        window: tuple[WindowCount, ...] = ()
         in_force = 0.0
         if learner is not None and learner.teaches(sent_at):
             # Asking a shared backend takes a round trip, in which another 429's answer may
             # have changed the level (then this one was sent before that change), and more
             # attempts may have gone out at the level in force (they teach nothing new: the
             # change is dated after them).
-            admitted = await self._admitted(now)
+            window = await self._backend.window(self.key, self.rules, now)
+            admitted = [count.admitted for count in window]
             in_force = await self._factor_in_force()
             now = self._clock.now()
         if learner is not None and admitted is not None and learner.teaches(sent_at):
@@ -457,13 +462,12 @@ class Lane:
                 learner.sync(in_force, now)
             probing = learner.probing
             # Ours in the window: what it admitted; while sending steadily, with what is in
-            # flight too (a steady burst is mostly in flight when its first answer comes). Only
-            # the first period after a quiet one counts the answered alone (a burst into a
-            # window others filled is refused whole).
+            # flight too, by every process sharing the backend (a steady burst is mostly in
+            # flight when its first answer comes). Only the first period after a quiet one
+            # counts the answered alone (a burst into a window others filled is refused whole).
             ours = admitted
             if now - self._burst_at >= learner.period:
-                in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
-                ours = [count + in_flight[rule.per] for count, rule in zip(admitted, self.rules, strict=True)]
+                ours = [count.admitted + count.in_flight for count in window]
             busy = learner.busy(now, ours, pause)
             if busy is not None:
                 # Little of the window was ours: others spent the budget. Wait until

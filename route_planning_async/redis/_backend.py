@@ -12,13 +12,14 @@ from collections.abc import Callable, Sequence
 from typing import Any, Self, TypeVar
 
 import redis.asyncio as redis_asyncio
+from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 from redis.typing import EncodableT
 
-from route_planning_async._backends import Grant, RateLimitBackend
+from route_planning_async._backends import Grant, RateLimitBackend, WindowCount
 from route_planning_async._docs import Written, docstring_documented, section_end
 from route_planning_async._errors import ConfigurationError, RoutePlanningError
 from route_planning_async._limits import Rule
@@ -51,8 +52,10 @@ class RedisBackendError(RoutePlanningError):
     """
 
 
-def _where(client: redis_asyncio.Redis) -> str:
+def _where(client: redis_asyncio.Redis | RedisCluster) -> str:
     # Only host, port and database: a URL could carry a password.
+    if isinstance(client, RedisCluster):
+        return "cluster " + ",".join(sorted(client.nodes_manager.startup_nodes))
     kwargs = client.connection_pool.connection_kwargs
     if "path" in kwargs:
         return f"unix:{kwargs['path']}"
@@ -129,9 +132,15 @@ class RedisBackend(RateLimitBackend):
     at once. A borrowed client's pool should block the same way
     (``redis.asyncio.BlockingConnectionPool``).
 
+    A Redis Cluster is reached through a borrowed
+    ``redis.asyncio.cluster.RedisCluster`` (``docs/redis.md``, "Redis Cluster"):
+    every key of one category shares one hash tag, so each script runs on the
+    one node that holds its keys.
+
     Args:
         url: A ``redis://`` (or ``rediss://``, ``unix://``) URL, or a
-            ``redis.asyncio.Redis`` client to borrow (it is not closed by :meth:`aclose`).
+            ``redis.asyncio.Redis`` or ``redis.asyncio.cluster.RedisCluster``
+            client to borrow (it is not closed by :meth:`aclose`).
         key_prefix: The name every process sharing one API key agrees on
             (e.g. the team's name); another API key needs another prefix.
         lease: Seconds an in-flight slot is kept if its process never
@@ -152,7 +161,7 @@ class RedisBackend(RateLimitBackend):
 
     def __init__(
         self,
-        url: str | redis_asyncio.Redis,
+        url: str | redis_asyncio.Redis | RedisCluster,
         *,
         key_prefix: str,
         lease: float = 300.0,
@@ -169,9 +178,10 @@ class RedisBackend(RateLimitBackend):
                 raise ConfigurationError(
                     f"RedisBackend {setting} must be a finite, positive number of seconds, got {value}"
                 )
-        if not isinstance(url, str | redis_asyncio.Redis):
+        if not isinstance(url, str | redis_asyncio.Redis | RedisCluster):
             raise ConfigurationError(
-                f"RedisBackend url must be a redis:// URL or a redis.asyncio.Redis, got {type(url).__name__}"
+                "RedisBackend url must be a redis:// URL, a redis.asyncio.Redis or a "
+                f"redis.asyncio.cluster.RedisCluster, got {type(url).__name__}"
             )
         if isinstance(url, str) and not url.strip():
             raise ConfigurationError("RedisBackend url is empty")
@@ -181,6 +191,7 @@ class RedisBackend(RateLimitBackend):
         """Seconds an unreleased in-flight slot is kept."""
         self.timeout = float(timeout)
         """Seconds one call to Redis may take before it fails closed."""
+        self._redis: redis_asyncio.Redis | RedisCluster
         if isinstance(url, str):
             # One reconnection, at once: a pooled connection broken by a server
             # restart is replaced without the caller seeing an error.
@@ -457,33 +468,25 @@ class RedisBackend(RateLimitBackend):
         return int(wait_us) / _MICROS
 
     @_fails_closed
-    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Per rule, the cost of the key's admitted slots anchored in the trailing period.
-
-        That is, the cost of the slots released with ``admitted`` (answered
-        without a 429) and ``anchor > now - rule.period``, by every process
-        sharing the key: what the service is known to have admitted of this key
-        in its trailing window. In-flight slots, refused ones and those that
-        ended without an answer are left out: nobody knows yet, or they were not
-        admitted. The scheduler reads it when a 429 comes, to learn the
-        service's real limit.
-
-        Args:
-            key: The scheduler's key of the category.
-            rules: The category's configured rules.
-            now: The scheduler's clock.
-
-        Returns:
-            One cost per rule, in the rules' order.
-
-        Raises:
-            RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
+    async def window(self, key: str, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
+        """Raises:
+        RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         """
         if not rules:
             return ()
-        slots = self.keys(key)[0]
+        slots, inflight, _, _ = self.keys(key)
         args: list[EncodableT] = []
         for rule in rules:
             args += [rule.period * _MICROS, "w" if rule.per == "weight" else "r"]
-        answer = await self._call(self._scripts.usage, (slots,), args)
-        return tuple(int(used) for used in answer)
+        answer = await self._call(self._scripts.window, (slots, inflight), args)
+        return tuple(
+            WindowCount(int(admitted), int(refused), int(in_flight))
+            for admitted, refused, in_flight in answer
+        )
+
+    @_fails_closed
+    async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
+        """Raises:
+        RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
+        """
+        return tuple(count.admitted for count in await self.window(key, rules, now))

@@ -11,6 +11,7 @@ from importlib import resources
 
 import attrs
 import redis.asyncio as redis_asyncio
+from redis.asyncio.cluster import RedisCluster
 from redis.commands.core import AsyncScript
 
 __all__ = ["Scripts"]
@@ -36,10 +37,10 @@ class Scripts:
     penalize: AsyncScript
     recover: AsyncScript
     claim_probe: AsyncScript
-    usage: AsyncScript
+    window: AsyncScript
 
     @classmethod
-    def register(cls, client: redis_asyncio.Redis) -> Scripts:
+    def register(cls, client: redis_asyncio.Redis | RedisCluster) -> Scripts:
         """Register every script with ``client``.
 
         Args:
@@ -56,5 +57,5 @@ class Scripts:
             penalize=client.register_script(prelude + _source("penalize")),
             recover=client.register_script(prelude + _source("recover")),
             claim_probe=client.register_script(prelude + _source("claim_probe")),
-            usage=client.register_script(prelude + _source("usage")),
+            window=client.register_script(prelude + _source("window")),
         )

@@ -31,7 +31,8 @@ ELSEWHERE = {
     "class OnePlan": "tests/project/test_readme.py::test_the_transport_example_runs_as_written",
     "def make_app(secret": _WEBHOOKS,
     "test_my_app_receives_the_deliveries": _WEBHOOKS,
-    "RedisBackend(": "tests/redis/test_redis_docs_example.py::test_the_readme_redis_example_runs",
+    'RedisBackend("redis://': "tests/redis/test_redis_docs_example.py::test_the_readme_redis_example_runs",
+    "RedisBackend(cluster": "tests/redis/test_redis_cluster.py::test_the_docs_cluster_example_runs",
     "route_planning_emulator.faults.add(": (
         "tests/project/test_faults_guide.py::test_the_fault_guide_examples_run_as_one_test_module"
     ),

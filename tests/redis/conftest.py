@@ -1,8 +1,10 @@
 """A real redis-server for the Redis backend tests, started and stopped by the tests themselves.
 
 The server runs without persistence (``--save '' --appendonly no``) on a free
-loopback port. When ``redis-server`` is not on PATH every test here is skipped,
-with the reason shown in the test report.
+loopback port; the Redis Cluster (``benchmarks/_redis_cluster.py``) is three
+such servers with ``--cluster-enabled yes``, joined by ``redis-cli``. When
+``redis-server`` (or, for the cluster, ``redis-cli``) is not on PATH the tests
+that need it are skipped, with the reason shown in the test report.
 """
 
 from __future__ import annotations
@@ -14,15 +16,17 @@ from collections.abc import AsyncIterator, Iterator
 import pytest
 import pytest_asyncio
 import redis.asyncio as redis_asyncio
+from redis.asyncio.cluster import RedisCluster as ClusterClient
 from redis_server import RedisServer, free_port
 
+from benchmarks._redis_cluster import RedisCluster
 from route_planning_async.redis import RedisBackend
 
 
-def _executable() -> str:
-    found = shutil.which("redis-server")
+def _executable(name: str = "redis-server") -> str:
+    found = shutil.which(name)
     if found is None:
-        pytest.skip("redis-server is not on PATH: the Redis backend tests need a real server")
+        pytest.skip(f"{name} is not on PATH: the Redis backend tests need a real server")
     return found
 
 
@@ -35,6 +39,28 @@ def redis_server() -> Iterator[RedisServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[RedisCluster]:
+    """A Redis Cluster of three masters shared by the tests of this directory."""
+    cluster = RedisCluster(_executable(), _executable("redis-cli"))
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
+
+
+@pytest_asyncio.fixture
+async def cluster_client(redis_cluster: RedisCluster) -> AsyncIterator[ClusterClient]:
+    """A redis-py cluster client of the cluster, set up as docs/redis.md shows."""
+    client = ClusterClient(host="127.0.0.1", port=redis_cluster.ports[0], socket_timeout=None)
+    await client.initialize()
+    try:
+        yield client
+    finally:
+        await client.aclose()
 
 
 @pytest.fixture

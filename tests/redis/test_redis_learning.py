@@ -488,6 +488,8 @@ async def test_the_script_answers_what_the_in_memory_backend_answers(
                     before = await server_us(redis_client)
                     used = await backend.usage(key, rules, 0.0)
                     assert used == await memory.usage(key, rules, local(before))
+                    window = await backend.window(key, rules, 0.0)
+                    assert window == await memory.window(key, rules, local(before))
     # The runs went through every kind of answer, each many times.
     assert set(outcomes) == {"granted", "in flight", "wait"}, outcomes
     assert min(outcomes.values()) >= 10, outcomes

@@ -35,7 +35,16 @@ def test_without_redis_py_the_import_names_the_extra() -> None:
 
 
 def test_the_contract_has_every_method_of_a_backend() -> None:
-    assert CONTRACT == ["acquire", "release", "cancel", "penalize", "recover", "claim_probe", "usage"]
+    assert CONTRACT == [
+        "acquire",
+        "release",
+        "cancel",
+        "penalize",
+        "recover",
+        "claim_probe",
+        "window",
+        "usage",
+    ]
 
 
 @pytest.mark.parametrize("backend", [InMemoryBackend, RedisBackend])
@@ -49,7 +58,7 @@ def test_a_backend_shows_the_contract_of_each_method(backend: type[RateLimitBack
     assert f"Args:\n{sections}" in shown
 
 
-@pytest.mark.parametrize("name", ["acquire", "penalize", "usage"])
+@pytest.mark.parametrize("name", ["acquire", "penalize", "window", "usage"])
 def test_what_fails_closed_says_so(name: str) -> None:
     # One Raises section, the last, holding the error of failing closed.
     raises = (inspect.getdoc(getattr(RedisBackend, name)) or "").split("\n\nRaises:\n")

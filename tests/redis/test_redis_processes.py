@@ -1,5 +1,8 @@
 """Four worker processes share one API key's limits through Redis, against one emulator.
 
+The fleet shares one redis-server, or a Redis Cluster of three masters
+(``benchmarks/_redis_cluster.py``), through which it must keep the same limits.
+
 Each worker (``benchmarks/_redis_worker.py``, started with ``spawn``) has its own
 client and event loop and runs a mixed load: reads, writes, 100-stop batch
 imports and optimizations. The emulator runs in the test's own event loop and
@@ -28,6 +31,7 @@ import redis.asyncio as redis_asyncio
 from redis_server import RedisServer
 from support.per_second import LIMITS, LOADED, SPEEDUP
 
+from benchmarks._redis_cluster import RedisCluster
 from benchmarks._redis_worker import WorkerPlan, WorkerResult, main
 from route_planning_async import Category, Rule
 from route_planning_async.emulator import Emulator, RequestLog
@@ -104,6 +108,7 @@ async def fleet(
     duration: float,
     lease: float = 5.0,
     failed: Sequence[Event] = (),
+    cluster: bool = False,
 ) -> AsyncIterator[Fleet]:
     """``WORKERS`` workers, ready; with ``failed`` (one event per worker), observed ones."""
     context = multiprocessing.get_context("spawn")
@@ -113,7 +118,15 @@ async def fleet(
     processes = []
     for index in range(WORKERS):
         plan = WorkerPlan(
-            index, emu.base_url, emu.api_key, emu.config.server_limits, redis_url, key_prefix, duration, lease
+            index,
+            emu.base_url,
+            emu.api_key,
+            emu.config.server_limits,
+            redis_url,
+            key_prefix,
+            duration,
+            lease,
+            cluster=cluster,
         )
         if failed:
             target, args = observed_main, (plan, ready, go, results, failed[index])
@@ -157,12 +170,24 @@ async def keys_left(url: str, prefix: str) -> list[bytes]:
         await client.aclose()
 
 
+@pytest.fixture(params=["server", "cluster"])
+def shared_redis(request: pytest.FixtureRequest) -> tuple[str, bool]:
+    """The Redis the fleet shares: one server, or a Redis Cluster of three masters; its URL
+    (of one node, for a cluster) and whether it is a cluster."""
+    if request.param == "cluster":
+        cluster: RedisCluster = request.getfixturevalue("redis_cluster")
+        return cluster.url, True
+    server: RedisServer = request.getfixturevalue("redis_server")
+    return server.url, False
+
+
 @pytest.mark.asyncio
 async def test_four_processes_share_the_limits_without_a_429(
-    redis_server: RedisServer, key_prefix: str
+    shared_redis: tuple[str, bool], key_prefix: str
 ) -> None:
+    url, cluster = shared_redis
     async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
-        async with fleet(emu, redis_server.url, key_prefix, duration=6.0) as workers:
+        async with fleet(emu, url, key_prefix, duration=6.0, cluster=cluster) as workers:
             started = await workers.go()
             results = await workers.finish(within=60)
         assert len(results) == WORKERS

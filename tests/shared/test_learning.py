@@ -17,7 +17,7 @@ import pytest
 from support.limited_service import LimitedService, SlidingWindow, TokenBucket
 from support.virtual_time import run_virtual, virtual_loop
 
-from route_planning_async._backends import Grant, InMemoryBackend
+from route_planning_async._backends import Grant, InMemoryBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, RateLimits, Rule
@@ -356,6 +356,10 @@ class RemoteBackend(InMemoryBackend):
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         await asyncio.sleep(0.0005)
         return await super().usage(key, rules, now)
+
+    async def window(self, key: str, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
+        await asyncio.sleep(0.0005)
+        return await super().window(key, rules, now)
 
     async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
         await asyncio.sleep(0.0005)

@@ -2,7 +2,7 @@
 -- KEYS: slots, inflight, penalty, rules. ARGV: member, extra_us, horizon_us,
 -- admitted ("1" when the service admitted the attempt; else, a 429 or no answer,
 -- the anchored slot is marked '|r': not known admitted, it counts as any slot
--- but not in usage.lua).
+-- but as refused in window.lua).
 -- Answers 1 if anchored, 0 if the slot was unknown.
 
 local slots, inflight, penalty, rules = KEYS[1], KEYS[2], KEYS[3], KEYS[4]

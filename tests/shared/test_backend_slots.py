@@ -1,0 +1,145 @@
+"""The backend's three kinds of slot (in flight, admitted, refused), kept apart; what a lane reads.
+
+The in-memory backend here; the Redis backend keeps the same contract
+(``tests/redis/test_redis_slots.py``). Everything runs on the scheduler's clock
+readings given by hand, or in virtual time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+
+import pytest
+from support.virtual_time import run_virtual, virtual_loop
+
+from route_planning_async._backends import Grant, InMemoryBackend, WindowCount
+from route_planning_async._core import Request, Response
+from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._retry import RetryPolicy
+from route_planning_async._scheduler import Scheduler
+
+RULES = (Rule(10, 20.0), Rule(10, 60.0), Rule(100, 60.0, per="weight"))
+
+
+async def granted(backend: InMemoryBackend, weight: int, now: float) -> Grant:
+    grant = await backend.acquire("batch", RULES, weight, now)
+    assert isinstance(grant, Grant)
+    return grant
+
+
+def test_each_kind_of_slot_is_counted_apart_in_each_window() -> None:
+    async def main() -> None:
+        backend = InMemoryBackend()
+        assert await backend.window("batch", RULES, 0.0) == (WindowCount(0, 0, 0),) * 3
+        assert await backend.window("batch", (), 0.0) == ()
+        old = await granted(backend, 3, 0.0)
+        admitted = await granted(backend, 4, 0.0)
+        refused = await granted(backend, 5, 0.0)
+        unanswered = await granted(backend, 6, 0.0)
+        flying = await granted(backend, 7, 0.0)
+        # Nothing answered yet: everything is in flight, in every window.
+        assert await backend.window("batch", RULES, 0.0) == (WindowCount(0, 0, 5),) * 2 + (
+            WindowCount(0, 0, 25),
+        )
+        await backend.release(old, 10.0)  # counts until 30 for the 20 s rule, 70 for the others
+        await backend.release(admitted, 40.0)
+        await backend.release(refused, 45.0, admitted=False)  # a 429
+        await backend.release(unanswered, 30.0, extra=20.0, admitted=False)  # no answer: anchored at 50
+        assert await backend.window("batch", RULES, 55.0) == (
+            WindowCount(admitted=1, refused=2, in_flight=1),
+            WindowCount(admitted=2, refused=2, in_flight=1),
+            WindowCount(admitted=3 + 4, refused=5 + 6, in_flight=7),
+        )
+        # usage is the admitted cost alone.
+        assert await backend.usage("batch", RULES, 55.0) == (1, 2, 7)
+        # A slot stops counting when anchor + period is no longer later than now.
+        assert await backend.window("batch", RULES[:1], 59.9) == (WindowCount(1, 2, 1),)
+        assert await backend.window("batch", RULES[:1], 60.0) == (WindowCount(0, 2, 1),)
+        assert await backend.window("batch", RULES[1:2], 70.0) == (WindowCount(1, 2, 1),)
+        assert await backend.window("batch", RULES[1:2], 69.9) == (WindowCount(2, 2, 1),)
+        # A cancelled slot was never sent: it counts nowhere.
+        await backend.cancel(flying)
+        assert await backend.window("batch", RULES, 55.0) == (
+            WindowCount(1, 2, 0),
+            WindowCount(2, 2, 0),
+            WindowCount(7, 11, 0),
+        )
+        # Every kind counts when a request asks to be admitted: 18 of the 60 s window's
+        # 100 stops are taken (3 + 4 + 5 + 6), so 83 more wait, 82 pass.
+        assert not isinstance(await backend.acquire("batch", RULES[2:], 83, 55.0), Grant)
+        assert isinstance(await backend.acquire("batch", RULES[2:], 82, 55.0), Grant)
+
+    asyncio.run(main())
+
+
+def test_processes_sharing_a_backend_see_each_other_s_slots_by_kind() -> None:
+    async def main() -> None:
+        shared = InMemoryBackend()
+        rules = (Rule(10, 1.0),)
+        first = await shared.acquire("read", rules, 1, 0.0)
+        second = await shared.acquire("read", rules, 1, 0.0)
+        third = await shared.acquire("read", rules, 1, 0.0)
+        assert isinstance(first, Grant)
+        assert isinstance(second, Grant)
+        assert isinstance(third, Grant)
+        await shared.release(first, 0.1)
+        await shared.release(second, 0.1, admitted=False)
+        assert await shared.window("read", rules, 0.2) == (WindowCount(admitted=1, refused=1, in_flight=1),)
+
+    asyncio.run(main())
+
+
+READ = Request("GET", "/plans/p1", Category.READ)
+
+
+def test_a_429_reads_the_fleet_s_attempts_in_flight_as_its_own_not_as_a_busy_budget(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """Two processes sharing a backend are one user of the budget. The one refused had sent
+    steadily but has little admitted in the window; the other has twenty in flight: the
+    window is the fleet's, so the 429 cuts (to what was admitted, as always) rather than
+    pausing for a budget others spent and sending again at the level refused."""
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(100, 2.0))
+    held: asyncio.Future[None] | None = None
+    refusals = iter([False, False, True])
+
+    async def first_send(_: Request) -> Response:
+        if next(refusals, False):
+            return Response(429, {}, b"{}")
+        return Response(200, {}, b"{}")
+
+    async def second_send(_: Request) -> Response:
+        assert held is not None
+        await held
+        return Response(200, {}, b"{}")
+
+    async def main() -> tuple[float, float]:
+        nonlocal held
+        held = asyncio.get_running_loop().create_future()
+        backend = InMemoryBackend()
+        first = Scheduler(limits, RetryPolicy(rng=random.Random(1)), backend=backend)
+        second = Scheduler(limits, RetryPolicy(rng=random.Random(2)), backend=backend)
+        loop = virtual_loop()
+        await first.run(READ, first_send)  # t = 0
+        await asyncio.sleep(1.5)
+        await first.run(READ, first_send)  # t = 1.5: still sending steadily (within a period)
+        await asyncio.sleep(1.0)
+        flying = [asyncio.create_task(second.run(READ, second_send)) for _ in range(20)]
+        await asyncio.sleep(0.5)  # t = 3.0: twenty of the other process's in flight
+        assert loop.time() == pytest.approx(3.0)
+        refused = asyncio.create_task(first.run(READ, first_send))
+        await asyncio.sleep(0.01)
+        learned = first.stats[Category.READ].rate_factor
+        held.set_result(None)
+        await asyncio.gather(refused, *flying)
+        await first.aclose()
+        await second.aclose()
+        return learned, loop.time()
+
+    with caplog.at_level(logging.INFO, logger="route_planning_async.scheduler"):
+        learned, _ = run_virtual(main)
+    assert not [record for record in caplog.records if "busy" in record.getMessage()]
+    # Cut to what the window showed admitted (1 of 100), not kept at the level refused.
+    assert learned == pytest.approx(0.01)
