@@ -469,7 +469,26 @@ class RedisBackend(RateLimitBackend):
 
     @_fails_closed
     async def window(self, key: str, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
-        """Raises:
+        """Per rule, the key's slots in its trailing period, each kind apart.
+
+        By every process sharing the key: the cost under the rule of the
+        admitted and the refused slots with ``anchor > now - rule.period``, and
+        of the slots in flight (:class:`WindowCount`). What the service is known
+        to have admitted of the key in its window is ``admitted`` alone. The
+        scheduler reads it when a 429 comes, to learn the service's real limit
+        (``admitted``) and to tell a busy budget from a smaller one (with
+        ``in_flight``: what every process sharing the key is sending).
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One :class:`WindowCount` per rule, in the rules' order.
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         """
         if not rules:
@@ -486,7 +505,19 @@ class RedisBackend(RateLimitBackend):
 
     @_fails_closed
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
-        """Raises:
+        """Per rule, the ``admitted`` cost of :meth:`window`: what the service is known to have
+        admitted of the key in its trailing window.
+
+        Args:
+            key: The scheduler's key of the category.
+            rules: The category's configured rules.
+            now: The scheduler's clock.
+
+        Returns:
+            One cost per rule, in the rules' order.
+
+        Raises:
+            RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         """
         return tuple(count.admitted for count in await self.window(key, rules, now))
