@@ -173,3 +173,13 @@ def test_the_emulators_v1_client_takes_the_limits_the_emulator_enforces() -> Non
         emu = Emulator(speedup=60, rate_limits=limits)
         client = emu.client(api_version="v1", base_url=BASE.replace("v0.2b", "v1"), transport=FakeService())
         assert client.rate_limits == emu.config.server_limits == limits.scaled(60)
+
+
+@pytest.mark.parametrize("settings", [{}, {"base_url": "https://api.example.test/v9"}])
+def test_the_emulators_client_of_a_version_it_does_not_serve_is_a_configuration_error(
+    settings: dict[str, Any],
+) -> None:
+    # The documented error, whether or not an address is given (it was a ValueError with one).
+    emu = Emulator(speedup=60)  # not started: the version is checked first
+    with pytest.raises(ConfigurationError, match=r"serves no API version 'v9'; it serves v0\.2b, v1"):
+        emu.client(api_version="v9", transport=FakeService(), **settings)  # type: ignore[call-overload]
