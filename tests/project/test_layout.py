@@ -1,10 +1,11 @@
 """The package's rooms stay small and import in one direction.
 
-The house's measures (ARCHITECTURE.md): a module of at most 600 lines, a class of at
-most 400, and no circle between rooms, a room being a top-level module or package of
-``route_planning_async`` (each version's package is one room; what it imports of
-itself does not count). Imports made for the type checker alone (``if
-TYPE_CHECKING:``) are left out; imports inside functions count, since they run.
+The house's measures: a module of at most 600 lines, a class of at most 400, and no
+circle between rooms (ARCHITECTURE.md: layers import downward only), a room being a
+top-level module or package of ``route_planning_async`` (each version's package is
+one room; what it imports of itself does not count). Imports made for the type
+checker alone (``if TYPE_CHECKING:``) are left out; imports inside functions
+count, since they run.
 """
 
 from __future__ import annotations
