@@ -22,6 +22,7 @@ from route_planning_async import (
     RetryPolicy,
     RoutePlanningClient,
     Rule,
+    ValidationError,
 )
 from route_planning_async import v1 as api_v1
 from route_planning_async._cli._emulator import limits_as_data
@@ -139,6 +140,20 @@ def test_the_clients_polling_defaults_apply_to_waits_that_give_none() -> None:
         running=2,
     )
     assert own == pytest.approx([0.0, 2.0, 4.0])
+
+
+def test_a_first_delay_above_the_usual_cap_is_the_cap_when_none_is_given() -> None:
+    # A client given poll_interval=20 and no cap: each of its waits was refused with
+    # "max_poll_interval: must be at least poll_interval (20.0), got 15.0", an option never given.
+    times = _poll_times(lambda service: _client(service, poll_interval=20), running=2)
+    assert times == pytest.approx([0.0, 20.0, 40.0])
+    # As a wait's own poll_interval does; a cap given below it is still refused.
+    own = _poll_times(_client, lambda client: client.operations.wait("o1", poll_interval=20), running=2)
+    assert own == pytest.approx([0.0, 20.0, 40.0])
+    with pytest.raises(ValidationError, match="max_poll_interval: must be at least poll_interval"):
+        _poll_times(
+            _client, lambda client: client.operations.wait("o1", poll_interval=20, max_poll_interval=15)
+        )
 
 
 @pytest.mark.parametrize(
