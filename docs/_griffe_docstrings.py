@@ -32,8 +32,8 @@ share with ``help()`` into the Markdown the site renders:
   code elsewhere; a name that resolves to nothing becomes inline code;
 - a ``::`` literal block (the paragraph ending ``::`` and the indented lines
   after it) becomes a fenced code block;
-- a base class with a private name (``_Resource``), or from a private room
-  (``_stop_namespaces.StopsNamespace``, the calls a namespace shares with the
+- a base class with a private name (a leading underscore), or from a private room
+  (``_namespaces._stops.StopsNamespace``, the calls a namespace shares with the
   other API version), is left out of the class's bases: the site neither lists
   it nor shows the constructor inherited from it, and shows the public methods
   the class inherits from it as the class's own.
@@ -52,6 +52,7 @@ import html
 import importlib
 import re
 import sys
+import warnings
 from collections.abc import Iterable
 from pathlib import Path
 from types import ModuleType
@@ -175,7 +176,11 @@ def _runtime_member(member: griffe.Object, runtime_parent: object) -> object:
             if member.name == "__main__":
                 return _MISSING
             return importlib.import_module(member.path)
-        return getattr(runtime_parent, member.name, _MISSING)
+        with warnings.catch_warnings():
+            # Only looked at: a deprecated name (a module ``__getattr__`` that warns, as
+            # ``route_planning_async.RejectedStop``) must not warn in the build.
+            warnings.simplefilter("ignore", DeprecationWarning)
+            return getattr(runtime_parent, member.name, _MISSING)
     except Exception:
         return _MISSING
 

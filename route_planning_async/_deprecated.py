@@ -39,7 +39,8 @@ def _warn(old: str, new: str) -> None:
 
 
 def renamed(module: str, namespace: Mapping[str, Any], name: str) -> Any:
-    """A module's ``__getattr__``: the successor of a deprecated name of :data:`RENAMED`, with a warning.
+    """A module's ``__getattr__``: the successor of a deprecated name of :data:`RENAMED`, with a
+    warning pointing at the line that used the name (``__getattr__`` returns this call's result).
 
     Raises:
         AttributeError: ``name`` is not a deprecated name.
@@ -50,7 +51,9 @@ def renamed(module: str, namespace: Mapping[str, Any], name: str) -> Any:
     warnings.warn(
         f"{module}.{name} is deprecated and goes in the next release; use {module}.{new}",
         DeprecationWarning,
-        stacklevel=2,
+        # The user's line, past the module's ``__getattr__``: Python shows a DeprecationWarning
+        # by default only where ``__main__`` triggers it.
+        stacklevel=3,
     )
     return namespace[new]
 

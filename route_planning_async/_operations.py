@@ -176,6 +176,14 @@ class WaitManyOptions(PollOptions, total=False):
     raise_on_failure: bool
 
 
+def _default_cap(poll_interval: object) -> float:
+    """The cap of a wait that gives none: a first delay above the usual cap is the cap (a
+    client's ``poll_interval=20`` is no contradiction, as ``20`` with ``max_poll_interval=15`` is)."""
+    if isinstance(poll_interval, int | float) and not isinstance(poll_interval, bool):
+        return max(DEFAULT_MAX_POLL_INTERVAL, poll_interval)
+    return DEFAULT_MAX_POLL_INTERVAL  # refused by check_intervals, with the option's name
+
+
 def check_intervals(poll_interval: float, max_poll_interval: float) -> None:
     """Refuse a poll interval that is not positive, or a cap below it."""
     if not poll_interval > 0:
@@ -208,8 +216,11 @@ class Polling:
         metadata=described("Seconds before the first poll; the delay grows after each poll."),
     )
     max_poll_interval: float = attrs.field(
-        default=DEFAULT_MAX_POLL_INTERVAL,
-        metadata=described("The cap of the growing delay between two polls."),
+        default=attrs.Factory(lambda self: _default_cap(self.poll_interval), takes_self=True),
+        metadata=described(
+            """The cap of the growing delay between two polls. Default 15.0, or
+            ``poll_interval`` when that is longer."""
+        ),
     )
     cancel_on_timeout: bool = attrs.field(
         default=False,

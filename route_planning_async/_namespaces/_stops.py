@@ -335,7 +335,8 @@ class StopsNamespace(Namespace[ClientT], Generic[ClientT, ModelT, InputT, Change
                 Default None.
             poll_interval (float): Seconds before the first poll; the delay grows after each poll. Default
                 1.0.
-            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0.
+            max_poll_interval (float): The cap of the growing delay between two polls. Default 15.0, or
+                ``poll_interval`` when that is longer.
             cancel_on_timeout (bool): On :class:`OperationTimeoutError`, cancel the operation on the service
                 too (``operations.cancel``; not in the contract, the public API documentation's
                 ``:cancel``); otherwise the operation goes on. Default False.

@@ -22,6 +22,7 @@ from route_planning_async.emulator._log import RequestLog
 from route_planning_async.emulator._state import EmulatorState
 from route_planning_async.emulator._tls import TLSMaterial, make_tls
 from route_planning_async.emulator._versions import DEFAULT_VERSION, VERSIONS, api_version
+from route_planning_async.emulator._versions import api_version as served_version
 from route_planning_async.emulator._webhooks import WebhookSender
 
 if TYPE_CHECKING:
@@ -234,15 +235,16 @@ class Emulator:
         Raises:
             ConfigurationError: The emulator serves no such version.
         """
+        served = served_version(api_version)  # before any other check: the documented error
         if "base_url" not in kwargs:
-            kwargs["base_url"] = self.base_url_for(api_version)
+            kwargs["base_url"] = self.origin + served.base_path
         if "ssl" not in kwargs and "transport" not in kwargs:  # a transport of one's own takes no ssl
             kwargs["ssl"] = self.ssl_context
         kwargs.setdefault("rate_limits", self.config.server_limits)
         kwargs.setdefault("poll_interval", self.config.scaled(DEFAULT_POLL_INTERVAL))
         kwargs.setdefault("max_poll_interval", self.config.scaled(DEFAULT_MAX_POLL_INTERVAL))
         client_type: type[RoutePlanningClient | V1Client]
-        client_type = registered_version(api_version).module().RoutePlanningClient
+        client_type = registered_version(served.name).module().RoutePlanningClient
         return client_type(self.api_key, **kwargs)
 
     # -------------------------------------------------------------- driving

@@ -12,6 +12,7 @@ import importlib
 import pathlib
 import re
 import sys
+import warnings
 from collections.abc import Iterator
 
 import griffe
@@ -205,3 +206,25 @@ def test_a_package_imported_from_other_sources_keeps_its_docstrings_as_written(
 
     assert package["Parcel.weight"].docstring is None  # no field text from other sources
     assert "docstrings left as written" in caplog.text
+
+
+def test_a_deprecated_name_is_looked_at_without_a_warning(packages: pathlib.Path) -> None:
+    # As the top-level package keeps RejectedStop: an alias for the type checker, a warning at
+    # run time. The build (mkdocs build --strict) printed that warning for each such name.
+    source = (
+        "import warnings\nfrom typing import TYPE_CHECKING\n\n\n"
+        'class New:\n    """The new name."""\n\n\n'
+        "if TYPE_CHECKING:\n    Old = New\nelse:\n\n"
+        "    def __getattr__(name):\n"
+        '        if name != "Old":\n            raise AttributeError(name)\n'
+        '        warnings.warn("Old is deprecated", DeprecationWarning, stacklevel=2)\n'
+        "        return New\n"
+    )
+    _write_package(packages, "renamed", {"__init__": source})
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        package = _load_documented(packages, "renamed")
+
+    assert package["New"].docstring.value == "The new name."
+    assert [str(warning.message) for warning in caught] == []

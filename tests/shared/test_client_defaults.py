@@ -22,6 +22,7 @@ from route_planning_async import (
     RetryPolicy,
     RoutePlanningClient,
     Rule,
+    ValidationError,
 )
 from route_planning_async import v1 as api_v1
 from route_planning_async._cli._emulator import limits_as_data
@@ -141,6 +142,20 @@ def test_the_clients_polling_defaults_apply_to_waits_that_give_none() -> None:
     assert own == pytest.approx([0.0, 2.0, 4.0])
 
 
+def test_a_first_delay_above_the_usual_cap_is_the_cap_when_none_is_given() -> None:
+    # A client given poll_interval=20 and no cap: each of its waits was refused with
+    # "max_poll_interval: must be at least poll_interval (20.0), got 15.0", an option never given.
+    times = _poll_times(lambda service: _client(service, poll_interval=20), running=2)
+    assert times == pytest.approx([0.0, 20.0, 40.0])
+    # As a wait's own poll_interval does; a cap given below it is still refused.
+    own = _poll_times(_client, lambda client: client.operations.wait("o1", poll_interval=20), running=2)
+    assert own == pytest.approx([0.0, 20.0, 40.0])
+    with pytest.raises(ValidationError, match="max_poll_interval: must be at least poll_interval"):
+        _poll_times(
+            _client, lambda client: client.operations.wait("o1", poll_interval=20, max_poll_interval=15)
+        )
+
+
 @pytest.mark.parametrize(
     "settings",
     [
@@ -173,3 +188,13 @@ def test_the_emulators_v1_client_takes_the_limits_the_emulator_enforces() -> Non
         emu = Emulator(speedup=60, rate_limits=limits)
         client = emu.client(api_version="v1", base_url=BASE.replace("v0.2b", "v1"), transport=FakeService())
         assert client.rate_limits == emu.config.server_limits == limits.scaled(60)
+
+
+@pytest.mark.parametrize("settings", [{}, {"base_url": "https://api.example.test/v9"}])
+def test_the_emulators_client_of_a_version_it_does_not_serve_is_a_configuration_error(
+    settings: dict[str, Any],
+) -> None:
+    # The documented error, whether or not an address is given (it was a ValueError with one).
+    emu = Emulator(speedup=60)  # not started: the version is checked first
+    with pytest.raises(ConfigurationError, match=r"serves no API version 'v9'; it serves v0\.2b, v1"):
+        emu.client(api_version="v9", transport=FakeService(), **settings)  # type: ignore[call-overload]

@@ -285,3 +285,24 @@ def test_the_engine_names_no_kind_of_row() -> None:
         if re.search(r"stop", verbs.sub("", line), re.IGNORECASE)
     ]
     assert nouns == []
+
+
+@pytest.mark.asyncio
+async def test_a_deprecation_points_at_the_line_that_used_the_old_name() -> None:
+    # Python shows a DeprecationWarning by default only where __main__ triggers it, so each
+    # must name the user's line, not the library's (the module names pointed at __init__.py).
+    report = await import_parcels(Shelf(), [Parcel("tag-0", 1.0)])
+    failed = rp.FailedBatch(Outcome.NOT_CREATED, (), (), ValueError("lost"))
+    refused = rp.RejectedRow(0, Parcel("tag-1", -1.0), "refused")
+    uses = {
+        "route_planning_async.RejectedStop": lambda: rp.RejectedStop,
+        "route_planning_async.DuplicateStop": lambda: rp.DuplicateStop,
+        "ImportReport.rejected_stops": lambda: report.rejected_stops,
+        "ImportReport.stop_id()": lambda: report.stop_id(0),
+        "FailedBatch.stops": lambda: failed.stops,
+        "RejectedStop.stop": lambda: refused.stop,
+    }
+    for old, use in uses.items():
+        with pytest.warns(DeprecationWarning, match=re.escape(old)) as caught:
+            use()
+        assert [warning.filename for warning in caught] == [__file__], old
