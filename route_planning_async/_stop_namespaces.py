@@ -24,6 +24,7 @@ from typing import Any, Generic, Protocol, TypeVar, Unpack
 
 from route_planning_async import _ids
 from route_planning_async._client import ClientCalls, TableResource, checked, stop_path
+from route_planning_async._client._filters import PLAN_FILTERS, STOP_FILTERS
 from route_planning_async._core import Request
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import
@@ -100,7 +101,8 @@ class PlansNamespace(TableResource[ClientT], Generic[ClientT, PlanT, OperationT]
         """The team's plans, lazily.
 
         Args:
-            filter: Filters by name, e.g. ``title`` or ``startsGte`` (a date); None: every plan.
+            filter: ``title``, ``startsGte`` and ``startsLte`` (each a ``datetime.date`` or
+                ``YYYY-MM-DD``), or their snake case names; no other; None: every plan.
             max_page_size: Items per page (1..20); None: the service's default (10).
             page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
 
@@ -113,6 +115,7 @@ class PlansNamespace(TableResource[ClientT], Generic[ClientT, PlanT, OperationT]
             self._model,
             "plans",
             filter=filter,
+            filters=PLAN_FILTERS,
             max_page_size=max_page_size,
             page_token=page_token,
         )
@@ -261,7 +264,7 @@ class StopsNamespace(TableResource[ClientT], Generic[ClientT, ModelT, InputT, Ch
 
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
-            filter: ``{"externalId": ...}``; None: every stop.
+            filter: ``{"externalId": ...}`` (or ``external_id``), no other; None: every stop.
             max_page_size: Items per page (1..10); None: the service's default.
             page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
 
@@ -275,6 +278,7 @@ class StopsNamespace(TableResource[ClientT], Generic[ClientT, ModelT, InputT, Ch
             "stops",
             path=_plan(plan_id),
             filter=filter,
+            filters=STOP_FILTERS,
             max_page_size=max_page_size,
             page_token=page_token,
         )
