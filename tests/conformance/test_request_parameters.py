@@ -1,11 +1,13 @@
-"""Every list and search query the client can build is valid under the official documents.
+"""Every query and path id the client can build is valid under the official documents.
 
 The calls with a body are held to the request schemas in ``test_requests.py``; the
-calls with a query are held here. For each version's list and search calls, Hypothesis
+queries and the ids put into paths are held here. For each version's list and search calls, Hypothesis
 draws the arguments wide (filters by documented and unknown names, of every value type;
 page sizes past both bounds, floats and booleans; page tokens of every length): a call
 the client refuses must send nothing (``ValidationError``); the query of every call it
-sends must be valid under the operation's query parameters (``query.py``).
+sends must be valid under the operation's query parameters (``query.py``). Every id
+the client puts into a path (``_ids.py``) must be valid under each schema the documents
+give that path parameter.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import datetime
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+import jsonschema
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -22,15 +25,17 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
 
 import route_planning_async as rp
+from route_planning_async import _ids
 from route_planning_async._converter import camel_case
 from route_planning_async.v1 import search
 
 from .query import query_errors
+from .schema import document, resolved
 from .strategies import DATES, TEXT
 from .versions import VERSIONS, Version
 
 QUERIES = settings(
-    max_examples=60,
+    max_examples=100,
     derandomize=True,
     database=None,
     deadline=None,
@@ -46,6 +51,8 @@ _WIDE = (
 )
 """Filter values of every type and length."""
 _WORDS = st.text(alphabet=st.characters(codec="utf-8"), min_size=1, max_size=20)
+_TEXTS = _WORDS | st.text(alphabet="ab", min_size=250, max_size=260)
+"""Text filter values: short, or about the documents' bound of 255 characters."""
 _DAYS = DATES | DATES.map(datetime.date.isoformat)
 _PAGE_SIZES = st.none() | st.integers(-2, 60) | st.floats(0, 60) | st.booleans()
 _PAGE_TOKENS = st.none() | TEXT | st.text(min_size=250, max_size=260)
@@ -57,7 +64,7 @@ def _listing(**filters: st.SearchStrategy[Any]) -> st.SearchStrategy[dict[str, A
     that the filter decides (some of the documented filters, or names and values of every
     kind); the others have sizes and tokens of every kind too."""
     names = [*filters, *(camel_case(name) for name in filters), "colour", "bad name!"]
-    wide = st.dictionaries(st.sampled_from(names), _WIDE | _WORDS, min_size=1, max_size=3)
+    wide = st.dictionaries(st.sampled_from(names), _WIDE | _TEXTS, min_size=1, max_size=3)
     drawn = st.fixed_dictionaries({}, optional=filters) | wide
     taken = st.fixed_dictionaries(
         {"max_page_size": st.none() | st.integers(1, 10), "page_token": st.none() | _WORDS},
@@ -96,8 +103,8 @@ _SEARCH = st.fixed_dictionaries(
 )
 """The arguments of a search: of the kinds it takes, or of every kind."""
 
-_PLANS = _listing(title=_WORDS, starts_gte=_DAYS, startsLte=_DAYS)
-_EXTERNAL_ID = _listing(external_id=_WORDS)
+_PLANS = _listing(title=_TEXTS, starts_gte=_DAYS, startsLte=_DAYS)
+_EXTERNAL_ID = _listing(external_id=_TEXTS)
 _OPERATIONS = _listing(done=st.booleans(), type=st.just("plan_optimization"))
 _UNFILTERED = {"depots.list", "routes.list"}
 """The calls that take no filter."""
@@ -233,3 +240,62 @@ def test_an_open_filter_takes_other_names() -> None:
     query = asyncio.run(run())
     assert query == (("filter[externalId]", "x"), ("filter[depot]", "d1"))
     assert query_errors(VERSIONS[0].schema, "/unassignedStops", "get", query) == []
+
+
+_PATH_IDS: dict[str, Callable[[object], str]] = {
+    "planId": _ids.plan_id,
+    "stopId": lambda value: _ids.stop_ref(f"plans/p1/stops/{value}")[1],
+    "driverId": _ids.driver_id,
+    "depotId": _ids.depot_id,
+    "routeId": _ids.route_id,
+    "operationId": _ids.operation_id,
+    "unassignedStopId": _ids.unassigned_stop_id,
+    "customStopPropertyId": _ids.custom_stop_property_id,
+    "memberId": _ids.member_id,
+}
+"""How the client checks the id of each path parameter of the documents."""
+
+
+def _path_schemas(version: Version) -> dict[str, list[dict[str, Any]]]:
+    """Each path parameter of the document, with every schema it is given."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    for operations in document(version.schema)["paths"].values():
+        for operation in operations.values():
+            for parameter in operation.get("parameters", []) if isinstance(operation, dict) else []:
+                parameter = resolved(version.schema, parameter)
+                if parameter["in"] == "path" and parameter["schema"] not in found.get(parameter["name"], []):
+                    found.setdefault(parameter["name"], []).append(parameter["schema"])
+    return found
+
+
+@pytest.mark.parametrize("version", VERSIONS, ids=lambda version: version.name)
+def test_every_path_id_the_client_accepts_is_valid(version: Version) -> None:
+    schemas = _path_schemas(version)
+    assert set(schemas) <= set(_PATH_IDS)
+    accepted: list[str] = []
+
+    # Ids of the documents' alphabet and length, and ids one step past either.
+    valid = st.from_regex(r"[A-Za-z0-9_-]{1,50}", fullmatch=True)
+    outside = st.sampled_from([".", "..", "?", "#", "é", "/", " ", "%2F", "\n"])
+    ids = (
+        valid
+        | st.tuples(valid, outside, valid).map("".join)
+        | st.from_regex(r"[A-Za-z0-9_-]{51,60}", fullmatch=True)
+        | st.just("")
+    )
+    prefixes = st.sampled_from(["plans", "drivers", "depots", "routes", "x"])
+    values = ids | st.tuples(prefixes, ids).map("/".join)
+
+    @settings(QUERIES, max_examples=300)
+    @given(name=st.sampled_from(sorted(schemas)), value=values | TEXT)
+    def check(name: str, value: str) -> None:
+        try:
+            bare = _PATH_IDS[name](value)
+        except rp.ValidationError:
+            return
+        accepted.append(bare)
+        for schema in schemas[name]:
+            assert list(jsonschema.Draft202012Validator(schema).iter_errors(bare)) == [], (name, value)
+
+    check()
+    assert len(accepted) >= 10, accepted
