@@ -41,7 +41,10 @@ def generated(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 @pytest_asyncio.fixture
 async def calls(generated: ModuleType) -> AsyncIterator[Calls]:
     """The generated client, at the emulator's v1 base URL, as a user would make it."""
-    async with Emulator(speedup=1000, rate_limits=rp.RateLimits.unlimited()) as emu:
+    # Plans of up to 20 stops are optimized at once; a larger one takes an hour (3.6 s
+    # sped up), so that its optimization can be canceled while it runs.
+    slow_above_20: dict[str, Any] = {"instant_optimization_max_stops": 20, "optimization_delay": 3600.0}
+    async with Emulator(speedup=1000, rate_limits=rp.RateLimits.unlimited(), **slow_above_20) as emu:
         # The document's scheme is HTTP Basic with the key as the user name.
         token = base64.b64encode(f"{emu.api_key}:".encode()).decode()
         client = generated.AuthenticatedClient(
@@ -231,8 +234,12 @@ async def test_a_generated_client_makes_the_other_calls(calls: Calls) -> None:
     await calls("operations.get_operation", bare_id(reoptimized.id))
     await calls("live_plans.save_plan", plan_id)
 
-    spare = await calls(
-        "plans.create_plan", body=models.CreatePlanBody.from_dict({"title": "Spare", "starts": starts})
-    )
+    body = {"title": "Spare", "starts": starts, "drivers": [drivers.drivers[0].id]}
+    spare = await calls("plans.create_plan", body=models.CreatePlanBody.from_dict(body))
+    many = [models.ImportStopsBodyItem.from_dict(_stop(i)) for i in range(100, 125)]
+    await calls("stops.import_stops", bare_id(spare.id), body=many)
+    running = await calls("plans.optimize_plan", bare_id(spare.id))
+    canceled = await calls("operations.cancel_operation", bare_id(running.id))
+    assert canceled.metadata.canceled
     await calls("plans.delete_plan", bare_id(spare.id))
     assert len(calls.answered) > 45
