@@ -101,8 +101,9 @@ class PlansNamespace(TableResource[ClientT], Generic[ClientT, PlanT, OperationT]
         """The team's plans, lazily.
 
         Args:
-            filter: ``title``, ``startsGte`` and ``startsLte`` (each a ``datetime.date`` or
-                ``YYYY-MM-DD``), or their snake case names; no other; None: every plan.
+            filter: ``title`` (1 to 255 characters), ``startsGte`` and ``startsLte`` (a
+                ``datetime.date`` or ``YYYY-MM-DD``), or their snake case names; no other;
+                None: every plan.
             max_page_size: Items per page (1..20); None: the service's default (10).
             page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
 
