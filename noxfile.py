@@ -30,6 +30,9 @@ TEST_DEPS = [
     "hypothesis-jsonschema>=0.23",
     # The docs site's griffe extension, run over throwaway packages (tests/project/test_docs.py).
     "griffe>=1.0",
+    # A client generated from the official v1 document, run against the emulator
+    # (tests/conformance/test_generated_client.py); generated at test time, never committed.
+    "openapi-python-client>=0.29",
     # The leaky bucket the scheduler is compared with (tests/shared/test_scheduler.py).
     "aiolimiter>=1.1",
 ]

@@ -36,7 +36,15 @@ from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import RoutePlanningError, ValidationError
 from route_planning_async._validators import encodable
 
-__all__ = ["FilterValue", "ListEndpoint", "Page", "Paginator", "check_page_token", "list_query"]
+__all__ = [
+    "FilterCheck",
+    "FilterValue",
+    "ListEndpoint",
+    "Page",
+    "Paginator",
+    "check_page_token",
+    "list_query",
+]
 
 T = TypeVar("T")
 
@@ -44,6 +52,12 @@ FilterValue = str | int | bool | datetime.date
 """What a filter value may be: strings, numbers, booleans and dates."""
 
 _FILTER_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+# The text filters of the public API documentation (title, externalId) take 1 to 255 characters.
+_FILTER_TEXT_MAX = 255
+
+FilterCheck = Callable[[str, object], None]
+"""A filter's check of its value: given the field (``filter[startsGte]``) and the value,
+raises :class:`ValidationError` when the list does not take it."""
 
 
 class ListEndpoint(Protocol):
@@ -91,6 +105,8 @@ def _filter_value(name: str, value: object) -> str:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, str) and value:
+        if len(value) > _FILTER_TEXT_MAX:
+            raise ValidationError(field, f"must be at most {_FILTER_TEXT_MAX} characters, got {len(value)}")
         encodable(field, value)
         return value
     raise ValidationError(field, f"must be a non-empty string, a number, a boolean or a date, got {value!r}")
@@ -102,6 +118,7 @@ def list_query(
     filter_name: Callable[[str], str],
     filter: Mapping[str, FilterValue] | None = None,
     max_page_size: int | None = None,
+    filters: Mapping[str, FilterCheck] | None = None,
 ) -> tuple[tuple[str, str], ...]:
     """The checked query of a list request, without its page token.
 
@@ -112,6 +129,8 @@ def list_query(
             as ``filter[startsGte]``.
         filter: The filters by name; None: no filter.
         max_page_size: Items per page; None: the service's default.
+        filters: The filters the list takes, by the API's name, each with the check of
+            its value; None: any name (a list whose documented filter is open).
 
     Returns:
         The query's parameters in the order they are sent.
@@ -139,7 +158,17 @@ def list_query(
             if not isinstance(name, str) or _FILTER_NAME.fullmatch(name) is None:
                 raise ValidationError("filter", f"names must be letters, digits and '_', got {name!r}")
             api_name = filter_name(name)
-            query.append((f"filter[{api_name}]", _filter_value(api_name, value)))
+            field = f"filter[{api_name}]"
+            if any(sent == field for sent, _ in query):
+                rule = f"{api_name} is given twice (as {name!r} and another spelling)"
+                raise ValidationError("filter", rule)
+            if filters is not None:
+                check = filters.get(api_name)
+                if check is None:
+                    names = ", ".join(filters)
+                    raise ValidationError("filter", f"this list filters on {names} only, got {name!r}")
+                check(field, value)
+            query.append((field, _filter_value(api_name, value)))
     return tuple(query)
 
 

@@ -1,20 +1,25 @@
-"""The checked filters of the lists every version shares (drivers, operations).
+"""The checked filters of the lists every version shares.
 
 The public API documentation gives the same filters in v0.2b and v1: the
 driver list filters on ``active`` only, the operation list on ``done`` and
-``type``. A version's namespace hands its ``filter`` through these checks
-before the query is built, so a filter the service would refuse fails first.
+``type``, the plan list on ``title``, ``startsGte`` and ``startsLte``, and a
+plan's or a route's stops on ``externalId`` (each of these two an object that
+takes no other key); the unassigned stop list's filter is left open. A version's
+namespace hands its ``filter`` through these checks before the query is built,
+so a filter the service would refuse fails first.
 """
 
 from __future__ import annotations
 
+import datetime
+import re
 from collections.abc import Mapping
 from typing import Final, cast
 
 from route_planning_async._errors import ValidationError
-from route_planning_async._pagination import FilterValue
+from route_planning_async._pagination import FilterCheck, FilterValue
 
-__all__ = ["DRIVER_NOT_UPDATABLE", "driver_filter", "operation_filter"]
+__all__ = ["DRIVER_NOT_UPDATABLE", "PLAN_FILTERS", "STOP_FILTERS", "driver_filter", "operation_filter"]
 
 DRIVER_NOT_UPDATABLE: Final = {
     "email": "a driver's e-mail cannot be changed (it is set on create and import only)",
@@ -66,3 +71,31 @@ def operation_filter(filter: Mapping[str, FilterValue] | None) -> dict[str, Filt
             raise ValidationError("filter", f"the operation list filters on {names} only, got {name!r}")
         checked[name] = value
     return checked
+
+
+_DATE: Final = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+
+
+def _text(field: str, value: object) -> None:
+    """A text filter takes any value the query can write (its bounds are checked as it is)."""
+
+
+def _date(field: str, value: object) -> None:
+    """A date filter: a ``datetime.date`` or its ``YYYY-MM-DD`` text."""
+    if isinstance(value, datetime.date):
+        return  # a datetime is refused as the value is written
+    if isinstance(value, str) and _DATE.fullmatch(value):
+        try:
+            datetime.date.fromisoformat(value)
+        except ValueError:
+            pass
+        else:
+            return
+    raise ValidationError(field, f"must be a datetime.date or a YYYY-MM-DD date, got {value!r}")
+
+
+PLAN_FILTERS: Final[Mapping[str, FilterCheck]] = {"title": _text, "startsGte": _date, "startsLte": _date}
+"""The plan list's filters (public API documentation, GET /plans: ``filter`` takes no other key)."""
+STOP_FILTERS: Final[Mapping[str, FilterCheck]] = {"externalId": _text}
+"""The filter of a plan's and a route's stops (GET /plans/{planId}/stops and v1's
+GET /routes/{routeId}/stops: ``filter`` takes no other key)."""

@@ -21,7 +21,7 @@ from route_planning_async._converter import camel_case
 from route_planning_async._core import AttemptHooks, Endpoint, Request, Response, decode
 from route_planning_async._errors import DecodeError, ValidationError
 from route_planning_async._limits import RateLimits
-from route_planning_async._pagination import FilterValue, Paginator, list_query
+from route_planning_async._pagination import FilterCheck, FilterValue, Paginator, list_query
 from route_planning_async._scheduler import Clock
 from route_planning_async._validators import a_or_an
 
@@ -182,12 +182,16 @@ class Namespace(Generic[ClientT]):
         *,
         path: Mapping[str, str] | None = None,
         filter: Mapping[str, FilterValue] | None = None,
+        filters: Mapping[str, FilterCheck] | None = None,
         max_page_size: int | None = None,
         page_token: str | None = None,
     ) -> Paginator[M]:
-        """The lazy pages of the list ``endpoint``, each item decoded as ``model``, found under ``key``."""
+        """The lazy pages of the list ``endpoint``, each item decoded as ``model``, found under
+        ``key``; ``filters``: the filters the list takes (see :func:`list_query`)."""
         listed = self._endpoint(endpoint)
-        query = list_query(listed, filter_name=camel_case, filter=filter, max_page_size=max_page_size)
+        query = list_query(
+            listed, filter_name=camel_case, filter=filter, max_page_size=max_page_size, filters=filters
+        )
 
         def decode_page(data: Any, item_type: type[M]) -> list[M]:
             try:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Generic, TypeVar, Unpack
 
 from route_planning_async._client import Namespace, plan_path
+from route_planning_async._client._filters import PLAN_FILTERS
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._inputs import reoptimization_body
 from route_planning_async._namespaces._client import NamespaceClient
@@ -48,7 +49,9 @@ class PlansNamespace(Namespace[ClientT], Generic[ClientT, PlanT, OperationT]):
         """The team's plans, lazily.
 
         Args:
-            filter: Filters by name, e.g. ``title`` or ``startsGte`` (a date); None: every plan.
+            filter: ``title`` (1 to 255 characters), ``startsGte`` and ``startsLte`` (a
+                ``datetime.date`` or ``YYYY-MM-DD``), or their snake case names; no other;
+                None: every plan.
             max_page_size: Items per page (1..20); None: the service's default (10).
             page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
 
@@ -61,6 +64,7 @@ class PlansNamespace(Namespace[ClientT], Generic[ClientT, PlanT, OperationT]):
             self._model,
             "plans",
             filter=filter,
+            filters=PLAN_FILTERS,
             max_page_size=max_page_size,
             page_token=page_token,
         )

@@ -15,6 +15,7 @@ from typing import Any, Generic, TypeVar, Unpack
 
 from route_planning_async import _ids
 from route_planning_async._client import Namespace, checked, plan_path, stop_path
+from route_planning_async._client._filters import STOP_FILTERS
 from route_planning_async._core import Request
 from route_planning_async._docs import keywords_of
 from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import
@@ -89,7 +90,7 @@ class StopsNamespace(Namespace[ClientT], Generic[ClientT, ModelT, InputT, Change
 
         Args:
             plan_id: The plan, ``plans/<id>`` or a bare ``<id>``.
-            filter: ``{"externalId": ...}``; None: every stop.
+            filter: ``{"externalId": ...}`` (or ``external_id``), no other; None: every stop.
             max_page_size: Items per page (1..10); None: the service's default.
             page_token: Start from this page (a ``next_page_token`` of an earlier page); None: the first page.
 
@@ -103,6 +104,7 @@ class StopsNamespace(Namespace[ClientT], Generic[ClientT, ModelT, InputT, Change
             "stops",
             path=plan_path(plan_id),
             filter=filter,
+            filters=STOP_FILTERS,
             max_page_size=max_page_size,
             page_token=page_token,
         )

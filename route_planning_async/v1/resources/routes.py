@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from route_planning_async import _ids
+from route_planning_async._client._filters import STOP_FILTERS
 from route_planning_async._namespaces import RoutesNamespace
 from route_planning_async._pagination import FilterValue, Paginator
 from route_planning_async.v1._models import Route, Stop
@@ -44,7 +45,8 @@ class Routes(RoutesNamespace[V1Client]):
 
         Args:
             route_id: ``routes/<id>`` or ``<id>``.
-            filter: ``{"external_id": ...}`` (an exact match; not the search language).
+            filter: ``{"external_id": ...}`` (an exact match; not the search language); no
+                other filter.
             max_page_size: 1 to 10 a page; None: the service's default.
             page_token: Resume from a ``next_page_token``; None: from the start.
 
@@ -57,6 +59,7 @@ class Routes(RoutesNamespace[V1Client]):
             "stops",
             path=_path(route_id),
             filter=filter,
+            filters=STOP_FILTERS,
             max_page_size=max_page_size,
             page_token=page_token,
         )
