@@ -106,6 +106,28 @@ def _fails_closed(method: F) -> F:
     return method
 
 
+def _check_settings(url: object, key_prefix: object, lease: object, timeout: object) -> None:
+    """Raise :class:`ConfigurationError` naming the first invalid setting of :class:`RedisBackend`."""
+    if not isinstance(key_prefix, str) or not key_prefix.strip():
+        raise ConfigurationError("key_prefix must be a non-blank string")
+    for setting, value in (("lease", lease), ("timeout", timeout)):
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            raise ConfigurationError(
+                f"RedisBackend {setting} must be a number of seconds, got {type(value).__name__}"
+            )
+        if not (value > 0 and math.isfinite(value)):
+            raise ConfigurationError(
+                f"RedisBackend {setting} must be a finite, positive number of seconds, got {value}"
+            )
+    if not isinstance(url, str | redis_asyncio.Redis | RedisCluster):
+        raise ConfigurationError(
+            "RedisBackend url must be a redis:// URL, a redis.asyncio.Redis or a "
+            f"redis.asyncio.cluster.RedisCluster, got {type(url).__name__}"
+        )
+    if isinstance(url, str) and not url.strip():
+        raise ConfigurationError("RedisBackend url is empty")
+
+
 class RedisBackend(RateLimitBackend):
     """Rate-limit slots and 429 penalties in Redis, shared by every process that uses them.
 
@@ -167,24 +189,7 @@ class RedisBackend(RateLimitBackend):
         lease: float = 300.0,
         timeout: float = 2.0,
     ) -> None:
-        if not isinstance(key_prefix, str) or not key_prefix.strip():  # type: ignore[redundant-expr]
-            raise ConfigurationError("key_prefix must be a non-blank string")
-        for setting, value in (("lease", lease), ("timeout", timeout)):
-            if isinstance(value, bool) or not isinstance(value, int | float):
-                raise ConfigurationError(
-                    f"RedisBackend {setting} must be a number of seconds, got {type(value).__name__}"
-                )
-            if not (value > 0 and math.isfinite(value)):
-                raise ConfigurationError(
-                    f"RedisBackend {setting} must be a finite, positive number of seconds, got {value}"
-                )
-        if not isinstance(url, str | redis_asyncio.Redis | RedisCluster):
-            raise ConfigurationError(
-                "RedisBackend url must be a redis:// URL, a redis.asyncio.Redis or a "
-                f"redis.asyncio.cluster.RedisCluster, got {type(url).__name__}"
-            )
-        if isinstance(url, str) and not url.strip():
-            raise ConfigurationError("RedisBackend url is empty")
+        _check_settings(url, key_prefix, lease, timeout)
         self.key_prefix = key_prefix
         """The namespace of this API key's keys."""
         self.lease = float(lease)
