@@ -1,4 +1,5 @@
-"""Learning the service's real limit from its 429s: the policy (data) and one category's state.
+"""Learning the service's real limit from its 429s: one category's state (its policy, as data, is
+``_learning_policy.py``).
 
 The configured limits (``_limits.py``) are a belief. The service's limits "may
 change at any moment", its public documentation gives other numbers than the
@@ -156,110 +157,11 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import attrs
-
 from route_planning_async._backends import learned_amount, learned_rules
-from route_planning_async._docs import described, fields_documented
-from route_planning_async._errors import ConfigurationError
+from route_planning_async._learning_policy import LearningPolicy
 from route_planning_async._limits import Rule
 
 __all__ = ["LearningPolicy", "LimitLearner"]
-
-
-def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not (value > 0 and math.isfinite(value)):
-        raise ConfigurationError(f"LearningPolicy.{attribute.name} must be a positive number, got {value}")
-
-
-def _fraction(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not 0 < value <= 1:
-        raise ConfigurationError(f"LearningPolicy.{attribute.name} must be in (0, 1], got {value}")
-
-
-@fields_documented
-@attrs.frozen
-class LearningPolicy:
-    """How a category learns the service's real limit from 429s (see the module docstring).
-
-    Times are in periods of the category's longest rule (1 s for reads, a
-    minute for batch imports at the contract's limits)::
-
-        RetryPolicy(learning=LearningPolicy(max_probe_interval=16))  # fewer probes
-        RetryPolicy(learning=None)                                   # keep the configured limits
-    """
-
-    floor: float = attrs.field(
-        default=0.01,
-        converter=float,
-        validator=_fraction,
-        metadata=described("The lowest rate factor a cut can reach (a share of the configured limits)."),
-    )
-    first_probe: float = attrs.field(
-        default=1.0,
-        converter=float,
-        validator=_positive,
-        metadata=described(
-            "Periods after a first cut before the first probe upward, when the level cut from had held "
-            "(a limit that dropped is likely to come back), or when the cut came in the process's first "
-            "period (the window may have held a stopped run's slots; a probe that holds then goes back "
-            "to the configured limits)."
-        ),
-    )
-    first_probe_unproven: float = attrs.field(
-        default=16.0,
-        converter=float,
-        validator=_positive,
-        metadata=described(
-            "Periods after a first cut before the first probe upward, when no higher level ever held: the "
-            "configured limits were never the service's, so the cut is likely its real limit, and an early "
-            "probe would only cost a 429. (A cut in the process's first period probes after "
-            "``first_probe``, and waits twice this long once that probe fails.)"
-        ),
-    )
-    max_probe_interval: float = attrs.field(
-        default=32.0,
-        converter=float,
-        validator=_positive,
-        metadata=described("The longest wait between probes while the limit stays where it was cut to."),
-    )
-    recent_probe_interval: float = attrs.field(
-        default=3.0,
-        converter=float,
-        validator=_positive,
-        metadata=described(
-            "The longest wait between probes while a higher level held within ``memory`` periods."
-        ),
-    )
-    memory: float = attrs.field(
-        default=60.0,
-        converter=float,
-        validator=_positive,
-        metadata=described("How many periods a level that held is remembered."),
-    )
-    confirm: float = attrs.field(
-        default=0.25,
-        converter=float,
-        validator=_positive,
-        metadata=described("Periods a raised level must pass without a 429 before the next, larger step."),
-    )
-    busy_share: float = attrs.field(
-        default=0.1,
-        converter=float,
-        validator=_fraction,
-        metadata=described(
-            "A 429 while the category had used less than this share of its learned level in the window "
-            "says the budget is busy (others spent it), not smaller: wait for the window and keep the level."
-        ),
-    )
-    probe_share: float = attrs.field(
-        default=0.04,
-        converter=float,
-        validator=_fraction,
-        metadata=described(
-            "While a higher level held within ``memory`` periods (others, or a passing drop, hold the "
-            "rest): the share of the category's requests that failed probes may cost."
-        ),
-    )
 
 
 class LimitLearner:
@@ -274,7 +176,10 @@ class LimitLearner:
         self.policy = policy
         self.rules = tuple(rules)
         self.period = max((rule.period for rule in rules), default=1.0)
+        self._confirm = policy.confirm * self.period
         self._smallest = min((rule.amount for rule in rules), default=1)
+        # The rules that count requests (the pacing's ``r``); a category of weights alone uses them.
+        self._counted = tuple(rule for rule in rules if rule.per == "request") or self.rules
         self.unit = 1.0 / self._smallest
         """One request (of the smallest rule) as a share of the configured limits."""
         self.factor = 1.0
@@ -333,6 +238,12 @@ class LimitLearner:
                 self._next_probe_at = now + self._interval * self.period
 
     @property
+    def tail_check(self) -> bool:
+        """Whether the next probe checks a cut made in the process's first period (which may
+        have read a stopped run's slots): one probe, a period after it."""
+        return self._cut_may_be_a_tail
+
+    @property
     def probing(self) -> bool:
         """Whether a raised level waits for its confirmation (a 429 now is a failed probe)."""
         return self._raised_at is not None
@@ -388,28 +299,44 @@ class LimitLearner:
             return True
         return False
 
-    def cut(self, now: float, admitted: Sequence[int]) -> float:
+    def cut(self, now: float, admitted: Sequence[int], ours: Sequence[int] | None = None) -> float:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
-        admitted in each rule's trailing period (``usage``)."""
+        admitted in each rule's trailing period (``usage``), and ``ours``: that and what is
+        still in flight (a window under-used by what the answers show is no limit)."""
         policy = self.policy
         observed = self._observed(admitted)
         level = min(self.factor, max(policy.floor, observed))
+        if self._raised_at is not None and now - self._raised_at >= self.period + self._confirm:
+            # The last raise held a whole period (the lane asks no more once at the configured
+            # limits): this 429 is not its failure.
+            self._raised_at = None
+            if self.factor >= 1.0:
+                # Back at the configured limits, and they held: cuts begin afresh.
+                self._last_cut_level = None
         if self._raised_at is not None and self._proven is not None:
-            # A failed probe: the level its ramp began from held a whole period, which
-            # says more than the window's count now (answers still in flight are not in it).
-            level = max(level, min(self._proven, self.factor - self.unit))
+            # A failed probe: back to the level its ramp began from, which held a whole period.
+            # That says more than the window's count now: answers still in flight are not in
+            # it, and where others' share varies from window to window, the raised level may
+            # have passed in one window and fail in the next.
+            level = min(self._proven, self.factor - self.unit)
         elif self._probed_by_others is not None and now - self._probed_by_others[1] < self.period:
             # A raise by another process failed here: back to the level it was raised
             # from at least (the window's count misses the answers still in flight).
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
+        elif ours is not None and (self._held_before(now) or self._lent(now, level)):
+            # A level that held is lent (others take part of it), not lost, and answers still
+            # in flight under-fill the window the 429 found: the cut halves what is ours at
+            # most (TCP's decrease); the cuts that follow, one per round trip, go the rest of
+            # the way. (With nothing in flight, the window is what the service admitted.)
+            half = math.ceil(math.ceil(self._observed(ours) * self._smallest - 1e-9) / 2) / self._smallest
+            level = max(level, min(self.factor - self.unit, half))
         self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
             # too much now (the limit dropped by a request, or traffic near the limit
             # for long is penalized). One request less.
             level = max(policy.floor, self.factor - self.unit)
-        held = now - self._changed_at >= self.period and self._raised_at is None
-        if held and self.factor > level + self.unit / 2:
+        if self._held_before(now) and self.factor > level + self.unit / 2:
             # The level in force before this 429 held for a whole period, and was no
             # probe waiting for its confirmation: remember it.
             self._held(now)
@@ -450,14 +377,15 @@ class LimitLearner:
             # Every further cut: probe less often (each failed probe costs a 429).
             self._interval = self._longer_interval(now, level)
         elif self._high is not None:
-            self._interval = policy.first_probe
+            # A level that held is lent, not lost: probe as soon as the pacing allows.
+            self._interval = self.pace(level)
         elif own and self._active_since is not None and now - self._active_since < self.period:
             # Cut in this process's first period: the window may have held a stopped
             # run's tail, gone a period later. One probe then tells.
             self._interval = policy.first_probe
             self._cut_may_be_a_tail = True
         else:
-            self._interval = policy.first_probe_unproven
+            self._interval = max(policy.first_probe_unproven, self.pace(level))
         self._last_cut_level = level
 
     def _longer_interval(self, now: float, level: float) -> float:
@@ -473,8 +401,9 @@ class LimitLearner:
             # early probe took the place of the first one (first_probe_unproven), which
             # would have been followed by twice its wait.
             return min(2 * self.policy.first_probe_unproven, self._probe_cap(now, level))
-        # A level that held a while ago keeps the wait short (_probe_cap).
-        return min(self._interval * 2, self._probe_cap(now, level))
+        # At most twice the last wait, to a cap (a level that held a while ago keeps it short:
+        # _probe_cap), and never more often than the pacing allows.
+        return max(self.pace(level), min(self._interval * 2, self._probe_cap(now, level)))
 
     def _held(self, now: float) -> None:
         """The level in force held: remember it, unless a higher one held within ``memory``."""
@@ -503,13 +432,40 @@ class LimitLearner:
     def _probe_cap(self, now: float, level: float) -> float:
         """The longest wait between probes at ``level``."""
         policy = self.policy
+        if self._lent(now, level):
+            # Others hold the rest (or the limit dropped for a while): probe often enough to
+            # take it back within 2 P (and a ramp) once it is free, as rarely as the pacing allows.
+            return 2 * self.pace(level)
+        return max(policy.max_probe_interval, 2 * self.pace(level))
+
+    def _held_before(self, now: float) -> bool:
+        """Whether the level in force held a whole period, with no probe waiting for its
+        confirmation (then it is remembered: :meth:`_held`)."""
+        held = now - self._changed_at >= self.period and self._raised_at is None
+        if held:
+            self._held(now)
+        return held
+
+    def _lent(self, now: float, level: float) -> bool:
+        """Whether a level above ``level`` held within ``memory`` periods (others, or a passing
+        drop, hold the rest)."""
         high = self._high
-        if high is not None and high[0] > level and now - high[1] <= policy.memory * self.period:
-            # Others hold the rest (or the limit dropped for a while): probe often enough
-            # to take it back soon after it is free, as rarely as probe_share allows.
-            sent = learned_amount(self._smallest, level)
-            return min(policy.recent_probe_interval, max(1.0, 1.0 / (policy.probe_share * sent)))
-        return policy.max_probe_interval
+        return high is not None and high[0] > level and now - high[1] <= self.policy.memory * self.period
+
+    def pace(self, level: float) -> float:
+        """``P``: the fewest periods between probes at ``level`` (module docstring, "Probe pacing").
+
+        With ``r`` requests a period left to the category, ``max(recent_probe_interval,
+        ceil(1 / (probe_share * r)))``: a failed probe costs one 429, so probes alone cost at
+        most ``probe_share`` of the traffic.
+        """
+        policy = self.policy
+        per_period = min(
+            learned_amount(rule.amount, level) * self.period / rule.period for rule in self._counted
+        )
+        return max(
+            policy.recent_probe_interval, float(math.ceil(1.0 / (policy.probe_share * per_period) - 1e-9))
+        )
 
     def ramp_due(self, now: float) -> bool:
         """Whether :meth:`probe` would begin a ramp upward now (the shared backend's turn
@@ -519,7 +475,7 @@ class LimitLearner:
     def probe_turn(self, now: float) -> float:
         """Seconds before anybody sharing the backend may probe after a probe begun at
         ``now``: the wait that follows it if it fails."""
-        return self._interval_after_failure(now, self.factor) * self.period
+        return self.policy.recent_probe_interval * self.period
 
     def defer_probe(self, until: float) -> None:
         """Another process sharing the backend has the turn to probe: wait for its end."""
@@ -529,9 +485,11 @@ class LimitLearner:
         """After an answer that is not a 429, to an attempt sent at ``sent_at``: the
         factor to raise to, or None to stay."""
         if self._raised_at is not None:
-            # Confirmed by an answer to an attempt sent at the raised level, once the
-            # level has held for a while.
-            if sent_at < self._raised_at or now - self._raised_at < self.policy.confirm * self.period:
+            # Confirmed by an answer to an attempt sent at the raised level, once the level
+            # has held a whole period (where others' share varies from window to window, a
+            # level may pass in part of one), or ``confirm`` of one after a first period's cut.
+            wait = self._confirm if self._cut_may_be_a_tail else self.period
+            if sent_at < self._raised_at or now - self._raised_at < wait:
                 return None
             if self.factor >= 1.0:
                 # The configured limits held: nothing is left to probe.
@@ -540,9 +498,9 @@ class LimitLearner:
             # The raised level held: a larger step, or, after a first period's cut, the
             # configured limits (the cut was a stopped run's tail).
             self._step = self._smallest if self._cut_may_be_a_tail else self._step * 2
-            self._cut_may_be_a_tail = False
-            if now - self._changed_at >= self.period:
+            if not self._cut_may_be_a_tail:
                 self._proven = self.factor
+            self._cut_may_be_a_tail = False
         elif self.factor >= 1.0 or now < self._next_probe_at:
             return None
         else:

@@ -161,6 +161,7 @@ from route_planning_async._errors import RoutePlanningError, TransportError, Val
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
+from route_planning_async._scheduler._ceiling import Ceiling
 from route_planning_async._scheduler._clock import Clock
 from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._level_log import LevelLog
@@ -205,6 +206,8 @@ class Lane:
         self._local = backend if type(backend) is InMemoryBackend else None
         self._clock = clock
         self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
+        self._ceiling = Ceiling(self._learner) if self._learner is not None else None
+        self._gate_after_cut = False
         self._strict = strict_windows
         # Answered slots are anchored before their answer (unlimited categories have no windows).
         self._anchoring = bool(rules) and not strict_windows
@@ -370,6 +373,8 @@ class Lane:
         self._in_flight_weight += grant.weight
         self.sent += 1
         self.sent_weight += grant.weight
+        if self._ceiling is not None:
+            self._ceiling.sent(sent_at)
         gated = sent_at >= self._gate.since
         anchoring = self._anchoring
         if anchoring:
@@ -422,6 +427,9 @@ class Lane:
         if self._gate.allowed is not None:
             self._gate.settled(admitted, self._clock.now())
             self._wake.poke()
+        if self._gate_after_cut:
+            self._gate_after_cut = False
+            self._gate.close(self._clock.now())
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -450,6 +458,9 @@ class Lane:
             admitted = await self._admitted(now)
             in_force = await self._factor_in_force()
             now = self._clock.now()
+        ceiling = self._ceiling
+        # The level the refused attempt went at, if it was the one in force (for the ceiling).
+        at_level = learner.factor if learner is not None and learner.teaches(sent_at) else None
         if learner is not None and admitted is not None and learner.teaches(sent_at):
             if in_force > learner.factor + 1e-12:
                 # Raised by another process sharing the backend since this one last asked (its
@@ -460,11 +471,11 @@ class Lane:
             # flight too (a steady burst is mostly in flight when its first answer comes). Only
             # the first period after a quiet one counts the answered alone (a burst into a
             # window others filled is refused whole).
-            ours = admitted
+            ours: list[int] | None = None
             if now - self._burst_at >= learner.period:
                 in_flight = {"request": self.in_flight, "weight": self._in_flight_weight}
                 ours = [count + in_flight[rule.per] for count, rule in zip(admitted, self.rules, strict=True)]
-            busy = learner.busy(now, ours, pause)
+            busy = learner.busy(now, ours or admitted, pause)
             if busy is not None:
                 # Little of the window was ours: others spent the budget. Wait until
                 # everything in the service's window now (ours too) has left it, and
@@ -474,17 +485,23 @@ class Lane:
                 self._level_log.busy(learner, admitted, pause)
             else:
                 before = learner.factor
-                factor = learner.cut(now, admitted)
+                factor = learner.cut(now, ceiling.counted(admitted, now) if ceiling else admitted, ours)
                 cut = True
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
                     self._anchor.late_arrival()
                 self._level_log.cut(learner, admitted)
+                # After a cut, the next attempts go as after a raise (slow start): where the
+                # window is fuller than the cut read, one 429 tells, not a burst's worth.
+                self._gate_after_cut = True
         elif learner is not None and learner.probing:
             # Refused at the level below the probe: the probe fails with it.
             factor = learner.probe_refused(now)
             self._level_log.probe_failed(learner)
+        if ceiling is not None:
+            # At the 429 ceiling, slower whatever the learner believes (_ceiling.py).
+            factor = ceiling.refused(now, sent_at, at_level, factor)
         self.rate_factor = await self._penalize(pause, factor, now)
         if (
             cut
@@ -546,6 +563,11 @@ class Lane:
                 learner.sync(self.rate_factor, now)
                 self._level_log.corrected(learner)
                 self._wake.poke()
+            return
+        if self._ceiling is not None and not learner.tail_check and self._ceiling.reached(now):
+            # At the 429 ceiling: no probe until the share falls (_ceiling.py). One probe is
+            # let through: a period after a cut in the process's first period, whether that
+            # cut read a stopped run's slots (the learner's docstring, "Others on the key").
             return
         if learner.ramp_due(now):
             # One probe at a time among the processes sharing the backend.
