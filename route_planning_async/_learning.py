@@ -157,6 +157,8 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+import attrs
+
 from route_planning_async._backends import learned_amount, learned_rules
 from route_planning_async._learning_policy import LearningPolicy
 from route_planning_async._limits import Rule
@@ -184,6 +186,14 @@ class LimitLearner:
         """One request (of the smallest rule) as a share of the configured limits."""
         self.factor = 1.0
         """The rate factor in force, as last seen."""
+        # Longer rules paced by shorter ones ("Long windows"): until one is refused for itself.
+        self._paced = {
+            i: tuple(s for s in self.rules if s.per == rule.per and s.period < rule.period)
+            for i, rule in enumerate(self.rules)
+        }
+        self._paced = {i: shorter for i, shorter in self._paced.items() if shorter}
+        self._acquire_for = 1.0
+        self._acquire = self.rules
         self.cuts = 0
         """Cuts made so far."""
         self._changed_at = -math.inf
@@ -303,6 +313,13 @@ class LimitLearner:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
         admitted in each rule's trailing period (``usage``), and ``ours``: that and what is
         still in flight (a window under-used by what the answers show is no limit)."""
+        if self._long_rule_refused(admitted):
+            # Refused by a longer rule paced by the shorter ones: that rule keeps the factor's
+            # amount from now on, and the shorter ones were not refused (no cut).
+            self._paced = {}
+            self._acquire_for = -1.0
+            self._changed_at = now
+            return self.factor
         policy = self.policy
         observed = self._observed(admitted)
         level = min(self.factor, max(policy.floor, observed))
@@ -325,11 +342,11 @@ class LimitLearner:
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
         elif ours is not None and (self._held_before(now) or self._lent(now, level)):
             # A level that held is lent (others take part of it), not lost, and answers still
-            # in flight under-fill the window the 429 found: the cut halves what is ours at
-            # most (TCP's decrease); the cuts that follow, one per round trip, go the rest of
-            # the way. (With nothing in flight, the window is what the service admitted.)
-            half = math.ceil(math.ceil(self._observed(ours) * self._smallest - 1e-9) / 2) / self._smallest
-            level = max(level, min(self.factor - self.unit, half))
+            # in flight under-fill the window the 429 found: half of them are counted as
+            # admitted (TCP's decrease, on what is unknown); the cuts that follow, one per round
+            # trip, go the rest of the way. (With nothing in flight, the window is all known.)
+            half = [count + math.ceil((mine - count) / 2) for count, mine in zip(admitted, ours, strict=True)]
+            level = max(level, min(self.factor - self.unit, self._observed(half)))
         self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
@@ -521,4 +538,34 @@ class LimitLearner:
 
     def learned(self) -> tuple[Rule, ...]:
         """The rules with their learned amounts."""
-        return learned_rules(self.rules, self.factor)
+        return learned_rules(self.acquire_rules(self.factor), self.factor)
+
+    def acquire_rules(self, factor: float) -> tuple[Rule, ...]:
+        """The rules to ask the backend with at ``factor`` (module docstring, "Long windows"):
+        the configured ones, except that a longer rule paced by shorter ones admits, at
+        ``factor``, what the shorter ones admit over its period (up to its configured amount)."""
+        if factor == self._acquire_for:
+            return self._acquire
+        rules = list(self.rules)
+        if factor < 1.0:
+            for i, shorter in self._paced.items():
+                rule = rules[i]
+                paced = min(learned_amount(s.amount, factor) * int(rule.period // s.period) for s in shorter)
+                wanted = min(rule.amount, max(learned_amount(rule.amount, factor), paced))
+                # The backend admits floor(amount * factor) (learned_amount): the amount that gives it.
+                rules[i] = attrs.evolve(rule, amount=max(1, math.ceil(wanted / factor - 1e-9)))
+        self._acquire_for, self._acquire = factor, tuple(rules)
+        return self._acquire
+
+    def _long_rule_refused(self, admitted: Sequence[int]) -> bool:
+        """Whether a 429 is a longer rule's, paced by shorter ones: its window holds more than
+        the factor's amount of it, and no shorter rule's window is full."""
+        if not self._paced or self.factor >= 1.0 or self._raised_at is not None:
+            # (Refused while a raise waits for its confirmation: the raise is the likelier cause.)
+            return False
+        for i, shorter in self._paced.items():
+            if admitted[i] >= learned_amount(self.rules[i].amount, self.factor) and all(
+                admitted[self.rules.index(s)] < learned_amount(s.amount, self.factor) for s in shorter
+            ):
+                return True
+        return False

@@ -262,7 +262,7 @@ class Lane:
                 )
 
     def snapshot(self) -> CategoryStats:
-        learned = learned_rules(self.rules, self.rate_factor)
+        learned = learned_rules(self._acquire_rules(), self.rate_factor)
         request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
         return CategoryStats(
             category=self.category,
@@ -315,9 +315,9 @@ class Lane:
                             now = self._clock.now()
                             continue
                     if self._local is not None:
-                        grant = self._local._acquire_now(self.key, self.rules, weight, now)
+                        grant = self._local._acquire_now(self.key, self._acquire_rules(), weight, now)
                     else:
-                        grant = await self._backend.acquire(self.key, self.rules, weight, now)
+                        grant = await self._backend.acquire(self.key, self._acquire_rules(), weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
@@ -351,6 +351,10 @@ class Lane:
                 self._learner.sync(grant.rate_factor, now)
         self.wait_seconds += now - started
         return grant, now
+
+    def _acquire_rules(self) -> tuple[Rule, ...]:
+        """The rules the backend admits by (longer ones paced by shorter: ``_learning.py``)."""
+        return self.rules if self._learner is None else self._learner.acquire_rules(self.rate_factor)
 
     def _scouting_begins(self, now: float) -> bool:
         """Whether an attempt granted at ``now`` would be a scout: the first after a quiet
@@ -485,7 +489,11 @@ class Lane:
                 self._level_log.busy(learner, admitted, pause)
             else:
                 before = learner.factor
-                factor = learner.cut(now, ceiling.counted(admitted, now) if ceiling else admitted, ours)
+                counted = admitted
+                if ceiling is not None:
+                    # The service counts the 429s too (the ceiling keeps them).
+                    counted, ours = ceiling.counted(admitted, now), ours and ceiling.counted(ours, now)
+                factor = learner.cut(now, counted, ours)
                 cut = True
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
