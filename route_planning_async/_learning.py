@@ -262,6 +262,10 @@ class LimitLearner:
         """Whether a 429 to an attempt sent at ``sent_at`` says anything new (sent after the last change)."""
         return sent_at >= self._changed_at
 
+    def level_of(self, admitted: Sequence[int]) -> float:
+        """The rate factor at which the rules admit ``admitted`` (per rule) in their windows."""
+        return self._observed(admitted)
+
     def _observed(self, admitted: Sequence[int]) -> float:
         return max(
             (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
@@ -319,6 +323,7 @@ class LimitLearner:
             self._paced = {}
             self._acquire_for = -1.0
             self._changed_at = now
+            self.cuts += 1
             return self.factor
         policy = self.policy
         observed = self._observed(admitted)
@@ -449,9 +454,11 @@ class LimitLearner:
     def _probe_cap(self, now: float, level: float) -> float:
         """The longest wait between probes at ``level``."""
         policy = self.policy
-        if self._lent(now, level):
-            # Others hold the rest (or the limit dropped for a while): probe often enough to
-            # take it back within 2 P (and a ramp) once it is free, as rarely as the pacing allows.
+        high = self._high
+        if high is not None and high[0] > level:
+            # A higher level held: others hold the rest (or the limit dropped for a while),
+            # however long ago. Probe often enough to take it back within 2 P (and a ramp) once
+            # it is free; the pacing keeps the failed probes' 429s within its share meanwhile.
             return 2 * self.pace(level)
         return max(policy.max_probe_interval, 2 * self.pace(level))
 

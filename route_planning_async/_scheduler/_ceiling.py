@@ -5,15 +5,17 @@ keeps retrying rate-limited requests while being rejected with a 429 at a high
 rate, Spoke will keep rejecting the requests until you turn down the request
 rate". A client whose 429 share is high is locked out, not slow; so over any
 ``SPAN`` periods of a category, refused requests stay within ``SHARE`` of what
-the lane sent (``FEW_ALLOWED`` while it sent fewer than ``FEW``). The ceiling
-is a safety net under the learner (``_learning.py``), not a part of its model:
+the lane sent (``FEW_ALLOWED`` while it sent fewer than ``FEW``; the lane keeps
+to the stricter ``max(1, SHARE x sent)``). The ceiling is a safety net under the
+learner (``_learning.py``), not a part of its model:
 
 - while one more refusal would take the share over the ceiling
   (:meth:`Ceiling.reached`), the lane begins no probe upward (one exception: the
   single probe that checks a cut made in the process's first period);
 - a 429 that finds the ceiling reached, to an attempt sent at the level in
   force which the learner then kept (it read a busy window, or it is wrong),
-  slows the category one request below that level, once per round trip.
+  slows the category one request below that level or below what the window
+  shows admitted, the lower, once per round trip.
 
 Only the refusals the learner cannot avoid remain: the first burst into a limit
 nobody knew, and the one 429 a failed probe costs, which the probe pacing
@@ -63,30 +65,34 @@ class Ceiling:
 
     def counted(self, admitted: Sequence[int], now: float) -> list[int]:
         """What the service counts of ours in each rule's window: ``admitted`` (answered without
-        a 429) and, in rules of requests, the 429s of the last period (a service may count the
+        a 429) and, in rules of requests, the 429s in the rule's window (a service may count the
         requests it refuses; a window they fill is no limit)."""
-        refused = sum(1 for at in self._refused if at > now - self._period)
         rules = self._learner.rules
         return [
-            count + (refused if rule.per == "request" else 0)
+            count + (sum(1 for at in self._refused if at > now - rule.period) if rule.per == "request" else 0)
             for count, rule in zip(admitted, rules, strict=True)
         ]
 
-    def refused(self, now: float, sent_at: float, at_level: float | None, factor: float) -> float:
-        """A 429 came at ``now`` to an attempt sent at ``sent_at`` (at ``at_level``, the level
-        in force then, or None if it changed since); ``factor`` is the one the lane is about to
-        apply. Answers the factor to apply: one request below the level in force if the 429
-        finds the ceiling reached and the learner kept that level."""
+    def refused(
+        self, now: float, sent_at: float, kept: bool, factor: float, admitted: Sequence[int] | None
+    ) -> float:
+        """A 429 came at ``now`` to an attempt sent at ``sent_at``; ``kept``: it went at the
+        level in force and the learner made no cut for it (``admitted``: what the service
+        admitted in each rule's window, if read); ``factor`` is the one the lane is about to
+        apply. Answers the factor to apply: if the 429 finds the ceiling already reached and the
+        learner kept the level, one request below it or below what the window shows admitted,
+        the lower."""
+        # Reached before this one: a single refused burst (a busy window the learner waits out)
+        # does not slow the lane; a 429 that meets the ceiling its forerunners reached does.
+        reached = kept and sent_at >= self._slowed_at and self.reached(now)
         self._refused.append(now)
         learner = self._learner
-        if (
-            at_level is not None
-            and learner.factor > at_level - learner.unit / 2
-            and sent_at >= self._slowed_at
-            and self.reached(now)
-        ):
+        if reached:
             self._slowed_at = now
-            return max(learner.policy.floor, min(factor, learner.factor) - learner.unit)
+            level = min(factor, learner.factor)
+            if admitted is not None:
+                level = min(level, learner.level_of(admitted))
+            return max(learner.policy.floor, level - learner.unit)
         return factor
 
     def reached(self, now: float) -> bool:
@@ -99,5 +105,7 @@ class Ceiling:
             return False
         first = math.floor(now / self._period) - SPAN
         sent = sum(count for index, count in self._sent if index > first)
-        allowed = FEW_ALLOWED if sent < FEW else SHARE * sent
+        # The stricter of the two: the share, and never more than FEW_ALLOWED below FEW sent;
+        # one at least, the one a failed probe costs (its pacing keeps that within the share).
+        allowed = max(1.0, SHARE * sent)
         return len(refused) + 1 > allowed

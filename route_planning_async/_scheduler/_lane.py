@@ -100,29 +100,29 @@ A 429 means the service's limit is lower than the configured one (it changed,
 the public documentation's numbers apply, or a delay outran the anchor margin),
 or that others spent the budget (another client shares the key). The category
 pauses for the ``Retry-After`` (or the backoff) the 429 asked for, for every
-process sharing the backend, and its learner (``_learning.py``, whose docstring
-states the algorithm, its model of others on the key and its bounds) either
-reads the budget as busy (little of the window was this category's: pause for
-the window and keep the level) or cuts the category's rate factor to what the
-backend's slots show the service admitted in its trailing window, then probes
-back upward. Only a 429
-to an attempt sent after the last change teaches anything, so a storm makes
-one cut per round trip. The refused request goes back to the head of the line
-and waits for the learned rate: a 429 alone never makes a request fail. It
-fails only when the caller stops waiting (a cancelled task, ``asyncio.timeout``),
-the client closes, ``RetryPolicy.max_wait`` runs out, or a ``Retry-After``
-asks for more than ``RetryPolicy.max_retry_after``. A cut to a lower level is
-logged once at WARNING with the numbers (the refusals since the last warning,
-what the service admitted, the learned and configured limits), further cuts
-and probes at DEBUG; ``client.stats`` shows the learned limits beside the
-configured ones; a busy budget is logged at INFO.
+process sharing the backend, and its learner (``_learning.py``: the algorithm,
+its model of others on the key, its bounds) reads the budget as busy (pause for
+the window, keep the level) or cuts the rate factor to what the service counted
+of ours in its window (the backend's admitted slots, the 429s the ceiling
+keeps), then probes back upward; a cut is followed by a slow start, as after a
+raise (below). Only a 429 to an attempt sent after the last change teaches
+anything: a storm makes one cut per round trip. Under the learner, the 429
+ceiling (``_ceiling.py``) holds whatever it believes: no probe while one more
+refusal would pass 5 % of what was sent in 10 periods, and a slower lane when a
+429 meets it. A 429 alone never makes a request fail: the request goes back to
+the head of the line. It fails only when the caller stops waiting (a cancelled
+task, ``asyncio.timeout``), the client closes, ``RetryPolicy.max_wait`` runs
+out, or a ``Retry-After`` asks for more than ``RetryPolicy.max_retry_after``.
+A cut to a lower level is logged once at WARNING with the numbers, further cuts
+and probes at DEBUG, a busy budget at INFO; ``client.stats`` shows the learned
+limits beside the configured ones.
 
 Others on the key: scouting
 ---------------------------
 
 A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
-more: imports, optimize) *scouts* after a quiet period (nothing sent for its
-longest period): its first attempt goes out alone, and the others wait for its
+more: imports, optimize) *scouts* after a quiet period (nothing sent for the
+shortest such rule's period): its first attempt goes out alone, and the others wait for its
 answer. Admitted, it lets two go, and every admitted answer one more (TCP's
 slow start: the attempts out double per round trip, up to 16, then the burst
 goes ungated); the first refusal opens the gate and the 429 decides (a busy
@@ -227,6 +227,8 @@ class Lane:
             rule.per == "weight" or rule.period >= _SCOUTED_PERIOD for rule in rules
         )
         self._longest_period = max((rule.period for rule in rules), default=0.0)
+        # Quiet: the shortest long rule's period (the next minute's burst may meet a longer rule).
+        self._quiet = min([r.period for r in rules if r.period >= _SCOUTED_PERIOD] or [self._longest_period])
         # One process sharing the backend scouts at a time: the turn of ``<key>/scout``
         # (``RateLimitBackend.claim_probe``) lasts while its scout's answer is awaited.
         self._scout_key = f"{self.key}/scout"
@@ -262,7 +264,7 @@ class Lane:
                 )
 
     def snapshot(self) -> CategoryStats:
-        learned = learned_rules(self._acquire_rules(), self.rate_factor)
+        learned = learned_rules(self._rules(), self.rate_factor)
         request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
         return CategoryStats(
             category=self.category,
@@ -315,9 +317,9 @@ class Lane:
                             now = self._clock.now()
                             continue
                     if self._local is not None:
-                        grant = self._local._acquire_now(self.key, self._acquire_rules(), weight, now)
+                        grant = self._local._acquire_now(self.key, self._rules(), weight, now)
                     else:
-                        grant = await self._backend.acquire(self.key, self._acquire_rules(), weight, now)
+                        grant = await self._backend.acquire(self.key, self._rules(), weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
@@ -328,7 +330,7 @@ class Lane:
                 # crossing the change): it tells nothing of other processes.
                 current = now >= self._own_change_at
                 if learner is not None:
-                    if now - self._last_sent >= self._longest_period:
+                    if now - self._last_sent >= self._quiet:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
                         self._scout_turn_asked = False
@@ -352,14 +354,14 @@ class Lane:
         self.wait_seconds += now - started
         return grant, now
 
-    def _acquire_rules(self) -> tuple[Rule, ...]:
+    def _rules(self) -> tuple[Rule, ...]:
         """The rules the backend admits by (longer ones paced by shorter: ``_learning.py``)."""
         return self.rules if self._learner is None else self._learner.acquire_rules(self.rate_factor)
 
     def _scouting_begins(self, now: float) -> bool:
         """Whether an attempt granted at ``now`` would be a scout: the first after a quiet
         period, in a category that scouts, with nothing of the lane's in flight."""
-        return self._scouts and self.in_flight == 0 and now - self._last_sent >= self._longest_period
+        return self._scouts and self.in_flight == 0 and now - self._last_sent >= self._quiet
 
     async def _wait_for_capacity(self, wait: float) -> None:
         """Sleep the ``wait`` seconds the backend answered, or less if poked."""
@@ -462,9 +464,9 @@ class Lane:
             admitted = await self._admitted(now)
             in_force = await self._factor_in_force()
             now = self._clock.now()
-        ceiling = self._ceiling
-        # The level the refused attempt went at, if it was the one in force (for the ceiling).
-        at_level = learner.factor if learner is not None and learner.teaches(sent_at) else None
+        ceiling = self._ceiling  # (present where the learner is)
+        # The learner's cuts so far, if the refused attempt went at the level in force.
+        cuts = learner.cuts if learner is not None and learner.teaches(sent_at) else None
         if learner is not None and admitted is not None and learner.teaches(sent_at):
             if in_force > learner.factor + 1e-12:
                 # Raised by another process sharing the backend since this one last asked (its
@@ -489,19 +491,16 @@ class Lane:
                 self._level_log.busy(learner, admitted, pause)
             else:
                 before = learner.factor
-                counted = admitted
-                if ceiling is not None:
-                    # The service counts the 429s too (the ceiling keeps them).
-                    counted, ours = ceiling.counted(admitted, now), ours and ceiling.counted(ours, now)
-                factor = learner.cut(now, counted, ours)
+                assert ceiling is not None
+                # The service counts the 429s too (the ceiling keeps them).
+                factor = learner.cut(now, ceiling.counted(admitted, now), ours and ceiling.counted(ours, now))
                 cut = True
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
                     self._anchor.late_arrival()
                 self._level_log.cut(learner, admitted)
-                # After a cut, the next attempts go as after a raise (slow start): where the
-                # window is fuller than the cut read, one 429 tells, not a burst's worth.
+                # Then a slow start, as after a raise: one 429 tells a fuller window, not a burst.
                 self._gate_after_cut = True
         elif learner is not None and learner.probing:
             # Refused at the level below the probe: the probe fails with it.
@@ -509,7 +508,8 @@ class Lane:
             self._level_log.probe_failed(learner)
         if ceiling is not None:
             # At the 429 ceiling, slower whatever the learner believes (_ceiling.py).
-            factor = ceiling.refused(now, sent_at, at_level, factor)
+            kept = learner is not None and learner.cuts == cuts
+            factor = ceiling.refused(now, sent_at, kept, factor, admitted)
         self.rate_factor = await self._penalize(pause, factor, now)
         if (
             cut
@@ -573,9 +573,8 @@ class Lane:
                 self._wake.poke()
             return
         if self._ceiling is not None and not learner.tail_check and self._ceiling.reached(now):
-            # At the 429 ceiling: no probe until the share falls (_ceiling.py). One probe is
-            # let through: a period after a cut in the process's first period, whether that
-            # cut read a stopped run's slots (the learner's docstring, "Others on the key").
+            # At the 429 ceiling: no probe until the share falls (_ceiling.py), but the one that
+            # checks a first period's cut (the learner's docstring, "Others on the key").
             return
         if learner.ramp_due(now):
             # One probe at a time among the processes sharing the backend.
