@@ -10,58 +10,88 @@ module decides ``f``; the scheduler's lanes (``_scheduler/_lane.py``) ask it aft
 answer and carry the answer out through the backend, so that every process
 sharing a backend uses what any of them learned.
 
+The service's rule: the 429 share is the constraint
+---------------------------------------------------
+
+The v1 description ("Rate limiting") states it: "If the client keeps retrying
+rate-limited requests while being rejected with a 429 at a high rate, Spoke will
+keep rejecting the requests until you turn down the request rate", and traffic
+held near the limit for long is throttled too. A client whose 429 share is high
+is locked out, not slow. So the share of refused requests is the hard
+constraint, kept by the lane whatever this module believes (the 429 ceiling,
+``_scheduler/_ceiling.py``: over any 10 periods at most 5 % of what was sent, 3
+while fewer than 60 were sent; no probe while one more refusal would pass it);
+what is optimised inside it is the speed of taking back a freed budget.
+
 The algorithm
 -------------
 
-**Cut to what the service admitted.** A 429 says the service counted at least
+**Cut to what the service counted.** A 429 says the service counted at least
 its limit in its trailing window. When it comes, the slots the backend holds in
 the trailing period of each rule that were answered without a 429 (``usage``,
-by every process sharing the backend) are what the service is known to have
-admitted; ``f_obs = max over rules of admitted / amount`` is the level it
-allows. Attempts still in flight are not in it (they may yet be refused: in a
-first burst, most are), so a cut made on the first answers of a burst may go
-too deep; the admitted answers that follow correct it
-(:meth:`LimitLearner.correct`). The category is cut to
-``f = max(floor, f_obs)`` (never raised by a cut). This is the multiplicative decrease of TCP's AIMD and of
-botocore's adaptive retry mode, except that the new rate is *measured* rather
-than a fixed fraction of the old one: a real limit of 0.8, 0.5 or 0.3 of the
+by every process sharing the backend), with this process's 429s in that window
+(a service may count refused requests: the lane adds them), are what the
+service counted of ours; ``f_obs = max over rules of counted / amount`` is the
+level it allows. Attempts still in flight are not in it (they may yet be
+refused: in a first burst, most are), so a cut made on the first answers of a
+burst may go too deep; the admitted answers that follow correct it
+(:meth:`LimitLearner.correct`). While sending steadily at a level that held,
+answers in flight under-fill the window the 429 found (its slots free together,
+so a period's attempts go together): half of them are counted as admitted (the
+decrease of TCP's AIMD, on what is not known yet), and the cuts that follow, one
+per round trip, go the rest of the way. The category is cut to
+``f = max(floor, f_obs)`` (never raised by a cut). Unlike botocore's adaptive
+mode the new rate is *measured*: a real limit of 0.8, 0.5, 0.3 or 0.1 of the
 configured one is reached at the first cut, instead of after halving past it
-and climbing back. It never collapses below what was just seen to pass, and only
-a 429 to an attempt sent after the last change of ``f`` teaches anything (the
-attempts already in flight at a cut were sent at the old rate), so a storm of
-429s makes one cut per round trip, not one per answer.
+and climbing back. Only a 429 to an attempt sent after the last change of ``f``
+teaches anything, so a storm of 429s makes one cut per round trip. A cut is
+followed by a slow start (the lane's gate): where the window is fuller than the
+cut read, one 429 tells, not a burst's worth.
 
-**Probe back up.** The limit may rise again. After ``first_probe`` periods
-without a 429 (``first_probe_unproven`` when no higher level ever held, as when
-the configured limits were never the service's), ``f`` grows by one *unit* (one request of the category's
-smallest rule); if the raised level holds for ``confirm`` of a period, and an
-attempt sent at it was answered without a 429, it grows again by twice the
-step (TCP's slow start), until a 429 or the configured limit (a raise to it
-waits for its confirmation like any other). A cut made in
-the process's first period is the exception: the window it read may have held
-a stopped run's slots (see "Others on the key"), so its first probe comes after
-``first_probe``, and if that probe holds the category goes straight back to the
-configured limits; if it fails, the cut was the limit, and the early probe
-took the place of the first one: the next waits twice ``first_probe_unproven``. The lane sends
-a raise's attempts one at a time for ``confirm`` of a period, so a step the
-service does not admit costs one 429, whatever its size. A probe that
-fails goes back to the last level of its ramp that held a whole period (the
-window's count at the 429 misses the answers still in flight), and a 429 to an
-attempt sent *before* the raise, while it waits for its confirmation, fails it
-too: the level below was already full, and confirming the raise by the answers
-that pass would only raise further into a full window. Every cut after
-the first doubles the wait before the next probe, up to ``max_probe_interval``
-periods: the limit is where the probes keep finding it, and each failed probe
-costs a 429, so for a category that admits ``L`` requests per period the
-probes' 429s tend to ``1 / (L * max_probe_interval)`` of the traffic. While a
-higher level held (a period or more without a 429, and no probe) within the
-last ``memory`` periods, the wait is capped at ``recent_probe_interval``
-instead: a limit that dropped for a while is likely to come back, and then the
-category is back at its full rate within that cap plus a few round trips (the
-ramp doubles per ``confirm``). This is the bargain of CUBIC's plateau around
-its last maximum, and of the client-side throttling in Google's SRE book,
-which accepts a bounded share of rejections as the price of finding capacity
-again.
+**Probe back up, paced by what is left.** The limit may rise again. With ``r``
+requests a period left to the category at its level (the request rules, over
+the category's longest period), it probes no more often than every
+``P = max(recent_probe_interval, ceil(1 / (probe_share * r)))`` periods (3 and
+5 %: ``max(3, ceil(20 / r))``), so that refused probes alone stay under the
+ceiling. After a cut from a level that held (others took part of it, or the
+limit dropped for a while), the first probe comes ``P`` periods later; every
+failed probe doubles the wait, up to ``2 P`` while a higher level ever held,
+so when the others leave, the category is back at its full rate within
+``2 P + 2`` periods (the next probe, and the ramp). Where no higher level ever
+held (the configured limits were never the service's), the first probe waits
+``first_probe_unproven`` periods (``P`` if longer) and the waits double up to
+``max_probe_interval`` (``2 P`` if longer). A probe raises ``f`` by one *unit*
+(one request of the category's smallest rule); once the raised level has held a
+whole period and an attempt sent at it was answered without a 429, it grows
+again by twice the step (TCP's slow start), until a 429 or the configured limit
+(a raise to it waits for its period like any other). A cut made in the
+process's first period is the exception: the window it read may have held a
+stopped run's slots (see "Others on the key"), so its first probe comes after
+``first_probe``, it steps after ``confirm`` of a period, and if it holds the
+category goes straight back to the configured limits; if it fails, the cut was
+the limit, and the next probe waits twice ``first_probe_unproven``. The lane
+sends a raise's attempts one at a time for ``confirm`` of a period, so a step
+the service does not admit costs one 429, whatever its size. A probe that fails
+goes back to the last level of its ramp that held a whole period (not the
+window's count at the 429: where others' share varies from window to window, a
+raised level may pass in one and fail in the next), and a 429 to an attempt
+sent *before* the raise, while it waits, fails it too: the level below was
+already full. This is the bargain of CUBIC's plateau around its last maximum,
+and of the client-side throttling in Google's SRE book, which accepts a bounded
+share of rejections as the price of finding capacity again; the bound here is
+the service's.
+
+**Long windows.** A category with rules of several periods (optimize and
+imports at the public documentation's limits: 100 per 10 minutes, at most 30
+per minute) applies one factor to all of them, but a 429 rarely says which rule
+refused. A cut to ``f`` leaves each longer rule admitting, over its period, what
+the shorter ones admit at ``f`` (3 a minute is 30 per 10 minutes, not 10), up
+to its configured amount, until a 429 comes while the longer rule's window
+holds more than ``f`` of it and no shorter rule's window is full: then that
+rule was the one, and it keeps ``f``'s amount from then on, without a cut.
+Categories with a rule of 10 s or more scout after a quiet spell of the
+shortest such period (the lane's docstring), so the attempt that meets a longer
+rule goes alone.
 
 Others on the key
 -----------------
@@ -100,22 +130,15 @@ causes apart:
   refuses the probe, which costs one 429 and no more probes than without it
   (the next one waits as after a failed first probe).
 - **The remainder, and its give-back.** While others keep taking ``O``, a 429
-  comes when this process fills what they leave: ``admitted`` is ``L - O``,
-  and the cut lands on it, as for a lower limit (the two cannot be told apart
-  while they last; the refusals estimate ``O`` as the level that held less the
-  level cut to). The level cut from had held (``memory``), so the gap is taken
-  as lent, not lost: probes come every ``1 / (probe_share x n)`` periods for
-  ``n`` requests per period, at most ``recent_probe_interval`` (3 periods), and a
-  probe that passes doubles its step per ``confirm``: when the others stop, the
-  category is back at its full rate within about ``recent_probe_interval`` plus
-  a period or two (a limit that dropped for a while and came back is met the
-  same way). The price is one 429 per probe while they stay, ``1 / (3 n)`` of
-  the traffic at least: 4.8% for a remainder of 7 requests per period, 6.7% for
-  5, 11% for 3 (and the arrival, a burst's worth at most). No client can do
-  better with one-request probes: coming back within ``R`` periods needs a
-  probe at least every ``R`` periods, and each costs a 429 while the others
-  stay. Others that stay longer than ``memory`` periods become the limit
-  (probes back off to ``max_probe_interval``).
+  comes when this process fills what they leave: the window shows ``L - O``, and
+  the cut lands on it, as for a lower limit (the two cannot be told apart while
+  they last). The level cut from had held, so the gap is taken as lent, not
+  lost: probes come every ``P`` to ``2 P`` periods (the pacing above), and when
+  the others stop, the category is back at its full rate within ``2 P + 2``
+  periods. The price is one 429 per probe while they stay, ``1 / (P r)`` of the
+  traffic at most (5 %), ``1 / (2 P r)`` once the waits have doubled; the
+  arrival costs what the burst in flight when it came holds, which no pacing
+  can spare.
 
 Processes sharing a backend are one user of the budget: their slots are in
 ``usage``, a cut or a probe by any of them is every one's (the backend keeps
@@ -143,13 +166,12 @@ so a restart into a busy window costs one 429, not a window's worth (the lane's
 docstring, "Others on the key").
 
 Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
-after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,
-exact when the service counts as the backend does), between probes it sends at
-``L``, and a probe costs one 429 per probe interval. A service that counts
-refused requests, or a token bucket with a burst, makes the first ``f_obs`` an
-over- or under-estimate; the next cut or probe corrects it. Nothing here can
-make a request fail: a refused request waits for the learned rate (the
-docstring of ``_scheduler/_lane.py``, "429s").
+after the first cut the category admits ``L`` per window (``floor(A * f_obs)``),
+between probes it sends at ``L``, and a probe costs one 429 per probe interval.
+A token bucket with a burst makes the first ``f_obs`` an over- or
+under-estimate; the next cut or probe corrects it. Nothing here can make a
+request fail: a refused request waits for the learned rate (the docstring of
+``_scheduler/_lane.py``, "429s").
 """
 
 from __future__ import annotations

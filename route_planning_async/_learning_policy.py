@@ -49,10 +49,9 @@ class LearningPolicy:
         converter=float,
         validator=_positive,
         metadata=described(
-            "Periods after a first cut before the first probe upward, when the level cut from had held "
-            "(a limit that dropped is likely to come back), or when the cut came in the process's first "
-            "period (the window may have held a stopped run's slots; a probe that holds then goes back "
-            "to the configured limits)."
+            "Periods after a cut made in the process's first period before its probe upward (the window "
+            "may have held a stopped run's slots; a probe that holds goes back to the configured limits). "
+            "Other probes are paced by ``probe_share``."
         ),
     )
     first_probe_unproven: float = attrs.field(
@@ -70,28 +69,36 @@ class LearningPolicy:
         default=32.0,
         converter=float,
         validator=_positive,
-        metadata=described("The longest wait between probes while the limit stays where it was cut to."),
+        metadata=described(
+            "The longest wait between probes while no higher level ever held (2 P if longer)."
+        ),
     )
     recent_probe_interval: float = attrs.field(
         default=3.0,
         converter=float,
         validator=_positive,
         metadata=described(
-            "The shortest wait between probes, in periods (the probe pacing's least ``P``); while a "
-            "higher level held within ``memory`` periods, failed probes back off to ``2 P`` at most."
+            "The shortest wait between probes, in periods (the probe pacing's least ``P``); once a "
+            "higher level held, failed probes back off to ``2 P`` at most."
         ),
     )
     memory: float = attrs.field(
         default=60.0,
         converter=float,
         validator=_positive,
-        metadata=described("How many periods a level that held is remembered."),
+        metadata=described(
+            "How many periods a level that held counts as lent: a cut from it over answers in flight "
+            "counts half of them as admitted."
+        ),
     )
     confirm: float = attrs.field(
         default=0.25,
         converter=float,
         validator=_positive,
-        metadata=described("Periods a raised level must pass without a 429 before the next, larger step."),
+        metadata=described(
+            "Periods a raise's attempts go one at a time; after a first period's cut, also what its "
+            "probe must hold before the configured limits (other steps hold a whole period)."
+        ),
     )
     busy_share: float = attrs.field(
         default=0.1,
