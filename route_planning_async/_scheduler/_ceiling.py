@@ -14,8 +14,8 @@ learner (``_learning.py``), not a part of its model:
   single probe that checks a cut made in the process's first period);
 - a 429 that finds the ceiling reached, to an attempt sent at the level in
   force which the learner then kept (it read a busy window, or it is wrong),
-  slows the category one request below that level or below what the window
-  shows admitted, the lower, once per round trip.
+  slows the category one request below that level, or below what the window
+  shows admitted if lower (by half at most), once per round trip.
 
 Only the refusals the learner cannot avoid remain: the first burst into a limit
 nobody knew, and the one 429 a failed probe costs, which the probe pacing
@@ -80,8 +80,8 @@ class Ceiling:
         level in force and the learner made no cut for it (``admitted``: what the service
         admitted in each rule's window, if read); ``factor`` is the one the lane is about to
         apply. Answers the factor to apply: if the 429 finds the ceiling already reached and the
-        learner kept the level, one request below it or below what the window shows admitted,
-        the lower."""
+        learner kept the level, one request below it, or below what the window shows admitted if
+        that is lower (but not below half of it)."""
         # Reached before this one: a single refused burst (a busy window the learner waits out)
         # does not slow the lane; a 429 that meets the ceiling its forerunners reached does.
         reached = kept and sent_at >= self._slowed_at and self.reached(now)
@@ -90,9 +90,11 @@ class Ceiling:
         if reached:
             self._slowed_at = now
             level = min(factor, learner.factor)
+            slower = level - learner.unit
             if admitted is not None:
-                level = min(level, learner.level_of(admitted))
-            return max(learner.policy.floor, level - learner.unit)
+                # Down to what the window admitted, but by half at most (a busy window admits little).
+                slower = min(slower, max(learner.level_of(admitted) - learner.unit, level / 2))
+            return max(learner.policy.floor, slower)
         return factor
 
     def reached(self, now: float) -> bool:
