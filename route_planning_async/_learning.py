@@ -35,18 +35,16 @@ service counted of ours; ``f_obs = max over rules of counted / amount`` is the
 level it allows. Attempts still in flight are not in it (they may yet be
 refused: in a first burst, most are), so a cut made on the first answers of a
 burst may go too deep; the admitted answers that follow correct it
-(:meth:`LimitLearner.correct`). While sending steadily at a level that held,
-answers in flight under-fill the window the 429 found (its slots free together,
-so a period's attempts go together): half of them are counted as admitted (the
-decrease of TCP's AIMD, on what is not known yet), and the cuts that follow, one
-per round trip, go the rest of the way. The category is cut to
-``f = max(floor, f_obs)`` (never raised by a cut). Unlike botocore's adaptive
-mode the new rate is *measured*: a real limit of 0.8, 0.5, 0.3 or 0.1 of the
-configured one is reached at the first cut, instead of after halving past it
-and climbing back. Only a 429 to an attempt sent after the last change of ``f``
-teaches anything, so a storm of 429s makes one cut per round trip. A cut is
-followed by a slow start (the lane's gate): where the window is fuller than the
-cut read, one 429 tells, not a burst's worth.
+(:meth:`LimitLearner.correct`). Sending steadily at a level that held,
+answers in flight under-fill the window the 429 found (a period's attempts go
+together): half of them count as admitted (TCP's decrease, on what is not known
+yet), the cuts that follow go the rest of the way, and a cut within a period of
+the last one (whose pause under-fills the window) is one request. The category
+is cut to ``f = max(floor, f_obs)`` (never raised by a cut), *measured* unlike
+botocore's adaptive mode: a real limit of 0.8, 0.5, 0.3 or 0.1 of the
+configured one is reached at the first cut, not after halving past it. Only a
+429 to an attempt sent after the last change of ``f`` teaches anything (one cut
+per round trip), and a cut is followed by a slow start (the lane's gate).
 
 **Probe back up, paced by what is left.** The limit may rise again. With ``r``
 requests a period left to the category at its level (the request rules, over
@@ -110,9 +108,8 @@ causes apart:
   category that is *using* it. The level is kept, the attempts already sent
   teach nothing more, and the category waits until the service's window holds
   nothing of now (one period, or the ``Retry-After`` if longer), then sends at
-  the learned rate again (:meth:`LimitLearner.busy`). A restart right after
-  another run used the whole window costs that one window, not the many periods
-  of a cut to the floor and its probes. The judgement is made at the first 429,
+  the learned rate again (:meth:`LimitLearner.busy`): a restart right after
+  another run used the window costs that window. The judgement is made at the first 429,
   and the answers to one burst arrive in any order: an admitted answer to an
   attempt sent before the pause began, arriving in it, says the window was not
   others' alone (a burst into a window others filled is refused whole), and the
@@ -374,6 +371,9 @@ class LimitLearner:
             # trip, go the rest of the way. (With nothing in flight, the window is all known.)
             half = [count + math.ceil((mine - count) / 2) for count, mine in zip(admitted, ours, strict=True)]
             level = max(level, min(self.factor - self.unit, self._observed(half)))
+            if self._cut_at is not None and now - self._cut_at < self.period:
+                # The last cut's pause left this window under-used: one request less, no more.
+                level = max(level, self.factor - self.unit)
         self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
