@@ -176,11 +176,10 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import attrs
-
 from route_planning_async._backends import learned_amount, learned_rules
 from route_planning_async._learning_policy import LearningPolicy
 from route_planning_async._limits import Rule
+from route_planning_async._long_windows import LongWindows
 
 __all__ = ["LearningPolicy", "LimitLearner"]
 
@@ -205,14 +204,7 @@ class LimitLearner:
         """One request (of the smallest rule) as a share of the configured limits."""
         self.factor = 1.0
         """The rate factor in force, as last seen."""
-        # Longer rules paced by shorter ones ("Long windows"): until one is refused for itself.
-        self._paced = {
-            i: tuple(s for s in self.rules if s.per == rule.per and s.period < rule.period)
-            for i, rule in enumerate(self.rules)
-        }
-        self._paced = {i: shorter for i, shorter in self._paced.items() if shorter}
-        self._acquire_for = 1.0
-        self._acquire = self.rules
+        self._windows = LongWindows(self.rules)
         self.cuts = 0
         """Cuts made so far."""
         self._changed_at = -math.inf
@@ -336,11 +328,13 @@ class LimitLearner:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
         admitted in each rule's trailing period (``usage``), and ``ours``: that and what is
         still in flight (a window under-used by what the answers show is no limit)."""
-        if self._long_rule_refused(admitted):
-            # Refused by a longer rule paced by the shorter ones: that rule keeps the factor's
-            # amount from now on, and the shorter ones were not refused (no cut).
-            self._paced = {}
-            self._acquire_for = -1.0
+        if (
+            self.factor < 1.0
+            and self._raised_at is None
+            and self._windows.refused_alone(admitted, self.factor)
+        ):
+            # Refused by a longer rule paced by the shorter ones (not during a raise, the likelier
+            # cause): it keeps the factor's amount from now on; the shorter ones were not refused.
             self._changed_at = now
             self.cuts += 1
             return self.factor
@@ -570,31 +564,5 @@ class LimitLearner:
         return learned_rules(self.acquire_rules(self.factor), self.factor)
 
     def acquire_rules(self, factor: float) -> tuple[Rule, ...]:
-        """The rules to ask the backend with at ``factor`` (module docstring, "Long windows"):
-        the configured ones, except that a longer rule paced by shorter ones admits, at
-        ``factor``, what the shorter ones admit over its period (up to its configured amount)."""
-        if factor == self._acquire_for:
-            return self._acquire
-        rules = list(self.rules)
-        if factor < 1.0:
-            for i, shorter in self._paced.items():
-                rule = rules[i]
-                paced = min(learned_amount(s.amount, factor) * int(rule.period // s.period) for s in shorter)
-                wanted = min(rule.amount, max(learned_amount(rule.amount, factor), paced))
-                # The backend admits floor(amount * factor) (learned_amount): the amount that gives it.
-                rules[i] = attrs.evolve(rule, amount=max(1, math.ceil(wanted / factor - 1e-9)))
-        self._acquire_for, self._acquire = factor, tuple(rules)
-        return self._acquire
-
-    def _long_rule_refused(self, admitted: Sequence[int]) -> bool:
-        """Whether a 429 is a longer rule's, paced by shorter ones: its window holds more than
-        the factor's amount of it, and no shorter rule's window is full."""
-        if not self._paced or self.factor >= 1.0 or self._raised_at is not None:
-            # (Refused while a raise waits for its confirmation: the raise is the likelier cause.)
-            return False
-        for i, shorter in self._paced.items():
-            if admitted[i] >= learned_amount(self.rules[i].amount, self.factor) and all(
-                admitted[self.rules.index(s)] < learned_amount(s.amount, self.factor) for s in shorter
-            ):
-                return True
-        return False
+        """The rules to ask the backend with at ``factor`` (module docstring, "Long windows")."""
+        return self._windows.rules_at(factor)

@@ -109,13 +109,12 @@ raise (below). Only a 429 to an attempt sent after the last change teaches
 anything: a storm makes one cut per round trip. Under the learner, the 429
 ceiling (``_ceiling.py``) holds whatever it believes: no probe while one more
 refusal would pass 5 % of what was sent in 10 periods, and a slower lane when a
-429 meets it. A 429 alone never makes a request fail: the request goes back to
-the head of the line. It fails only when the caller stops waiting (a cancelled
-task, ``asyncio.timeout``), the client closes, ``RetryPolicy.max_wait`` runs
-out, or a ``Retry-After`` asks for more than ``RetryPolicy.max_retry_after``.
-A cut to a lower level is logged once at WARNING with the numbers, further cuts
-and probes at DEBUG, a busy budget at INFO; ``client.stats`` shows the learned
-limits beside the configured ones.
+429 meets it. A 429 alone never makes a request fail (it goes back to the head
+of the line); only the caller's cancel or ``asyncio.timeout``, the client's
+close, ``RetryPolicy.max_wait`` or a ``Retry-After`` above
+``RetryPolicy.max_retry_after`` do. A cut to a lower level is logged once at
+WARNING with the numbers, further cuts and probes at DEBUG, a busy budget at
+INFO; ``client.stats`` shows the learned limits beside the configured ones.
 
 Others on the key: scouting
 ---------------------------
@@ -169,7 +168,7 @@ from route_planning_async._scheduler._line import Line
 from route_planning_async._scheduler._wake import Wake
 from route_planning_async._stats import CategoryStats
 
-__all__ = ["Lane", "Send"]
+__all__ = ["Lane", "Send", "snapshot"]
 
 logger = logging.getLogger("route_planning_async.scheduler")
 
@@ -262,25 +261,6 @@ class Lane:
                     f"{weight} can never pass the {self.category} limit of {rule.amount} "
                     f"per {rule.period:g} s; split the request",
                 )
-
-    def snapshot(self) -> CategoryStats:
-        learned = learned_rules(self._rules(), self.rate_factor)
-        request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
-        return CategoryStats(
-            category=self.category,
-            requests=self.requests,
-            sent=self.sent,
-            sent_weight=self.sent_weight,
-            rate_limited=self.rate_limited,
-            retries=self.retries,
-            wait_seconds=self.wait_seconds,
-            in_flight=self.in_flight,
-            queued=self.waiting,
-            rate_factor=self.rate_factor,
-            effective_rate=min(request_rates) if request_rates else None,
-            limits=self.rules,
-            learned_limits=learned,
-        )
 
     async def admit(self, weight: int, first: bool = False) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
@@ -597,3 +577,24 @@ class Lane:
         self._closed = True
         self._line.close(RoutePlanningError("the client was closed"))
         self._wake.poke()
+
+
+def snapshot(lane: Lane) -> CategoryStats:
+    """One lane's counters and limits, configured and learned."""
+    learned = learned_rules(lane._rules(), lane.rate_factor)
+    request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
+    return CategoryStats(
+        category=lane.category,
+        requests=lane.requests,
+        sent=lane.sent,
+        sent_weight=lane.sent_weight,
+        rate_limited=lane.rate_limited,
+        retries=lane.retries,
+        wait_seconds=lane.wait_seconds,
+        in_flight=lane.in_flight,
+        queued=lane.waiting,
+        rate_factor=lane.rate_factor,
+        effective_rate=min(request_rates) if request_rates else None,
+        limits=lane.rules,
+        learned_limits=learned,
+    )
