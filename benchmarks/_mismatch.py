@@ -19,21 +19,23 @@ from route_planning_async.emulator import RequestLog
 
 # ------------------------------------------------------------------ bars
 
-TIME_BARS = {0.8: 1.25, 0.5: 1.25, 0.3: 1.35}
+TIME_BARS = {0.8: 1.25, 0.5: 1.25, 0.3: 1.35, 0.1: 1.5}
 """Acceptance: time / ideal at the real limit, per ratio of the real to the configured limit."""
 SHARE_429_BAR = 0.05
-"""Acceptance: 429s as a share of the requests sent, every matrix run and the penalty mode."""
+"""Acceptance: 429s as a share of the requests sent, every matrix run and the penalty mode (the
+service's rule, the v1 description's "Rate limiting"; every run here sends 60 requests or more)."""
 LATENCY_UTILIZATION_BAR = 0.95
 """Acceptance over a slow link (default windows): utilization of the limit."""
 LATENCY_429_BAR = 0.01
 """Acceptance over a slow link (default windows): 429s as a share of the requests sent."""
-RECOVERY_BAR = 5.0
-"""Acceptance: periods from the limit's return until the client is back at 95% of it."""
+RECOVERY_BAR = 12.0
+"""Acceptance: periods from the limit's return until the client is back at 95% of it: 2 P + 2, P
+the probe pacing at the 4 requests a period the drop leaves (``_learning.py``, "Probe pacing")."""
 RECOVERY_LEVEL = 0.95
 BASELINE_CAP = 1.25
 """A baseline is stopped after this many times the ideal time (plus 0.5 s), as in bench_import."""
 
-RATIOS = (1.0, 0.8, 0.5, 0.3)
+RATIOS = (1.0, 0.8, 0.5, 0.3, 0.1)
 """Real limit / configured limit."""
 CONTRACT = "sliding windows, refused count"
 """The contract's own reading of its limits (and the emulator's default)."""
@@ -161,7 +163,7 @@ def sizes_for(quick: bool) -> Sizes:
         penalty_speedup=20.0,
         penalty_threshold=0.9,
         penalty_after=3.0,
-        drop_reads=270,
+        drop_reads=400,
         drop_speedup=5.0,
         drop_at=10.0,
         return_at=22.0,

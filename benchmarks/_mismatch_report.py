@@ -75,7 +75,7 @@ def _checks(sizes: Sizes, runs: Runs) -> list[dict[str, Any]]:
     matrix, latency, penalty, drop = runs.matrix, runs.latency, runs.penalty, runs.drop
     checks = []
     for workload in ("reads", "imports"):
-        for ratios, bar in (((0.8, 0.5), TIME_BARS[0.8]), ((0.3,), TIME_BARS[0.3])):
+        for ratios, bar in (((0.8, 0.5), TIME_BARS[0.8]), ((0.3,), TIME_BARS[0.3]), ((0.1,), TIME_BARS[0.1])):
             present = [r for r in ratios if (workload, r) in {(w, q) for w, _, q in sizes.cases}]
             if present:
                 worst = _worst(matrix, workload, present, "ratio")

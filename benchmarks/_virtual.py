@@ -27,7 +27,7 @@ from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._scheduler import Scheduler
 
-__all__ = ["IMPORT_PERIOD", "NEIGHBOUR_WORKLOADS", "mismatch", "neighbours", "resume"]
+__all__ = ["IMPORT_PERIOD", "MISMATCH_WORKLOADS", "NEIGHBOUR_WORKLOADS", "mismatch", "neighbours", "resume"]
 
 READ = Request("GET", "/plans/p1", Category.READ)
 WRITE = Request("POST", "/plans/p1/stops", Category.WRITE, body=b"{}")
@@ -121,13 +121,19 @@ def neighbours(
     after: float = 20.0,
 ) -> dict[str, Any]:
     """A workload from 30 tasks; from ``start`` an unseen neighbour sends ``share`` of its longest
-    rule, evenly, for ``stays`` periods, then stops; the tasks go on ``after`` periods more.
+    rule, evenly, for ``stays`` periods, then stops; the tasks go on ``after`` periods more (at least
+    the ``2 P + 2`` the give-back may take, and eight to see it).
 
-    Times are in periods of the longest rule (for reads, seconds); so is the link's delay.
+    Times are in periods of the longest rule (for reads, seconds); so is the link's delay. What is
+    left is counted in whole requests a window holds beside the neighbour's (its most in a window:
+    ``ceil(share x amount)``); ``P`` is the probe pacing at that many (``_learning.py``).
     """
     request, rules = NEIGHBOUR_WORKLOADS[workload]
     rule = max(rules, key=lambda r: r.period)
     amount, period = rule.amount, rule.period
+    left = amount - math.ceil(amount * share - 1e-9)
+    pace = max(3, math.ceil(20 / left))
+    after = max(after, 2 * pace + 10)
     rng = random.Random(seed)
     begins, until = start * period, (start + stays) * period
     seconds = until + after * period
@@ -163,16 +169,16 @@ def neighbours(
         await other
 
     run_virtual(main)
-    remainder = amount * (1 - share)
     learned = stays - 5
     own = service.of("client", begins, until)
     refused = sum(1 for arrival in own if not arrival.admitted)
     return {
-        "of_remainder": service.admitted_between(begins + 5 * period, until, "client")
-        / (remainder * learned),
+        "of_remainder": service.admitted_between(begins + 5 * period, until, "client") / (left * learned),
         "share_429": refused / len(own),
         "refused": refused,
+        "sent": len(own),
         "periods_back": _periods_to_full(service, until, amount, period, seconds - 4 * period),
+        "back_bar": 2 * pace + 2,
         "failed": sum(1 for a in answers if a.status != 200),
     }
 
@@ -221,13 +227,28 @@ def _ideal(units: dict[str, int], rules: Sequence[Rule], ratio: float, bucket: b
     return worst
 
 
+MISMATCH_WORKLOADS = ("reads", "imports", "optimize")
+"""The matrix's workloads: reads and imports at the contract's limits, optimize at the public
+documentation's (100 per 10 minutes, at most 30 per minute: the contract's 3 per minute has no
+tenth in whole requests)."""
+
+
 def mismatch(workload: str, mode: str, ratio: float, seed: int) -> dict[str, Any]:
     """``bench_limit_mismatch``'s matrix run in virtual time, at the contract's real limits:
-    400 reads from 50 tasks, or 20,000 stops in batches of 100 from 10 tasks."""
+    400 reads from 50 tasks, 20,000 stops in batches of 100 from 10 tasks, or 60 optimizations
+    from 10 tasks at the public documentation's limits."""
     rng = random.Random(seed)
     bucket = bool(MODES[mode].get("bucket"))
-    if workload == "reads":
-        rules: Sequence[Rule] = (READ_RULE,)
+    configured = CONTRACT
+    rules: Sequence[Rule]
+    if workload == "optimize":
+        configured = RateLimits.public_docs()
+        rules = configured.for_category(Category.OPTIMIZE)
+        service = LimitedService(_limiters(rules, ratio, mode), **_link(rng, 0.02, 0.01))
+        n, tasks, request = 60, 10, OPTIMIZE
+        units = {"request": n, "weight": n}
+    elif workload == "reads":
+        rules = (READ_RULE,)
         service = LimitedService(_limiters(rules, ratio, mode), **_link(rng, 0.002, 0.002))
         n, tasks, request = 400, 50, READ
         units = {"request": n, "weight": n}
@@ -238,7 +259,7 @@ def mismatch(workload: str, mode: str, ratio: float, seed: int) -> dict[str, Any
         units = {"request": n, "weight": 100 * n}
 
     async def main() -> tuple[float, list[Response]]:
-        scheduler = Scheduler(CONTRACT, RetryPolicy(rng=random.Random(seed)))
+        scheduler = Scheduler(configured, RetryPolicy(rng=random.Random(seed)))
         answers = await run_requests(scheduler, request, service.send, n, tasks)
         return virtual_loop().time(), answers
 
@@ -250,5 +271,7 @@ def mismatch(workload: str, mode: str, ratio: float, seed: int) -> dict[str, Any
     return {
         "ratio_to_ideal": elapsed / ideal if ideal else math.nan,
         "share_429": refused / len(service.arrivals),
+        "refused": refused,
+        "sent": len(service.arrivals),
         "failed": sum(1 for a in answers if a.status != 200),
     }

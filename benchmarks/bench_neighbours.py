@@ -4,13 +4,16 @@
   (the stopped run of the same import) used the whole window, beside the same
   import fresh: at the contract's import limits in virtual time, and against the
   emulator (sped up; the other process is a second client with its own backend);
-- **neighbours**: reads at the contract's 10/s while an unseen neighbour (not
-  sharing the backend) takes 30%, 50% or 70% of the limit for 40 periods, then
-  stops (virtual time); the same, without bars, on writes (5/s) and on optimize
-  at the public documentation's limits (100 per 10 minutes);
-- **repeatability**: ``bench_limit_mismatch``'s matrix (reads and imports at 0.8,
-  0.5 and 0.3 of the configured limits, under the three server rules) in virtual
-  time at the contract's real limits.
+- **neighbours**: reads (10/s) and writes (5/s) at the contract's limits while an
+  unseen neighbour (not sharing the backend) takes 30%, 50% or 70% of the limit
+  for 40 periods, then stops (virtual time); the same, without bars, on optimize
+  at the public documentation's limits (100 per 10 minutes). What is left is
+  counted in the whole requests a window holds beside the neighbour's, and the
+  give-back's bar is ``2 P + 2`` periods, ``P`` the probe pacing at that many
+  (``_learning.py``, "Probe pacing");
+- **repeatability**: ``bench_limit_mismatch``'s matrix (reads and imports at the
+  contract's limits, optimize at the public documentation's, at 0.8, 0.5, 0.3 and
+  0.1 of the configured limits, under the three server rules) in virtual time.
 
 Every figure is run with five seeds (the link's jitter, the other process's
 timing, the retry policy's randomness); the bar applies to the worst of the
@@ -41,12 +44,13 @@ RESUME_429_BAR = 0.01
 NEIGHBOUR_SHARE_BAR = 0.90
 """Acceptance: the client's admitted reads / what the neighbour leaves."""
 NEIGHBOUR_429_BAR = 0.05
-NEIGHBOUR_BACK_BAR = 5.0
-"""Acceptance: periods after the neighbour stops until the client is back at >= 95% of the limit."""
+"""Acceptance: the 429 share, or at most ``FEW_429_BAR`` refusals in a run under ``FEW`` requests."""
+FEW, FEW_429_BAR = 60, 3
+BARRED_WORKLOADS = ("reads", "writes")
 SHARES = (0.3, 0.5, 0.7)
-TIME_BARS = {0.8: 1.25, 0.5: 1.25, 0.3: 1.35}
+TIME_BARS = {0.8: 1.25, 0.5: 1.25, 0.3: 1.35, 0.1: 1.5}
 MISMATCH_429_BAR = 0.05
-RATIOS = (0.8, 0.5, 0.3)
+RATIOS = (0.8, 0.5, 0.3, 0.1)
 PLAN_DATE = datetime.date(2030, 1, 7)
 EMULATOR_SPEEDUP = 300.0
 
@@ -117,16 +121,23 @@ def _emulator_runs(stops: int, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
 # ------------------------------------------------------------ neighbours
 
 
-def _neighbour(
-    workload: str, share: float, seeds: tuple[int, ...]
-) -> tuple[tuple[float, float], tuple[float, float], tuple[float, float]]:
-    """(median, worst) of the share of the remainder, the 429 share and the periods back."""
-    runs = _seeded(lambda seed: _virtual.neighbours(share, seed, workload=workload), seeds)
-    return (
-        _summary(runs, "of_remainder", high_is_bad=False),
-        _summary(runs, "share_429"),
-        _summary(runs, "periods_back"),
-    )
+def _neighbour(workload: str, share: float, seeds: tuple[int, ...]) -> list[dict[str, Any]]:
+    return _seeded(lambda seed: _virtual.neighbours(share, seed, workload=workload), seeds)
+
+
+def refusal_checks(name: str, runs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The 429 bar over seeded runs: the worst share of those with ``FEW`` requests or more, the
+    most refusals of those with fewer."""
+    many = [run for run in runs if run["sent"] >= FEW]
+    few = [run for run in runs if run["sent"] < FEW]
+    checks = []
+    if many:
+        worst = max(float(run["share_429"]) for run in many)
+        checks.append(check(f"{name}: worst 429 share", rounded(worst), "<=", NEIGHBOUR_429_BAR))
+    if few:
+        most = max(int(run["refused"]) for run in few)
+        checks.append(check(f"{name}: most 429s in a run under {FEW} requests", most, "<=", FEW_429_BAR))
+    return checks
 
 
 # ------------------------------------------------------------ the run
@@ -139,7 +150,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     cases = (
         [("reads", contract, 0.5), ("imports", contract, 0.5)]
         if quick
-        else [(w, m, r) for w in ("reads", "imports") for m in _virtual.MODES for r in RATIOS]
+        else [(w, m, r) for w in _virtual.MISMATCH_WORKLOADS for m in _virtual.MODES for r in RATIOS]
     )
     checks: list[dict[str, Any]] = []
     tables: list[dict[str, Any]] = []
@@ -174,43 +185,48 @@ def run(quick: bool = False) -> dict[str, Any]:
     # Neighbours: the bars are on reads; the other categories show figures only.
     columns = [
         "Neighbour takes",
-        "of the remainder, median",
+        "of what is left (whole requests), median",
         "worst",
         "429 share, median",
         "worst",
+        "most 429s in a run",
         "periods back to 95%, median",
         "worst",
+        "bar (2 P + 2)",
     ]
     rows, other_rows = [], []
     for workload in _virtual.NEIGHBOUR_WORKLOADS if not quick else ["reads"]:
         for share in SHARES:
-            got, refused, back = _neighbour(workload, share, seeds)
-            name = (
-                f"neighbour at {share:.0%}"
-                if workload == "reads"
-                else f"{workload}, neighbour at {share:.0%}"
-            )
-            figures[f"{name}: of the remainder, 429 share, periods back (worst)"] = [
+            runs = _neighbour(workload, share, seeds)
+            got = _summary(runs, "of_remainder", high_is_bad=False)
+            refused = _summary(runs, "share_429")
+            back = _summary(runs, "periods_back")
+            back_bar = float(runs[0]["back_bar"])
+            most = max(int(run["refused"]) for run in runs)
+            name = f"{workload}, neighbour at {share:.0%}"
+            figures[f"{name}: of what is left, 429 share, periods back (worst)"] = [
                 rounded(got[1]),
                 rounded(refused[1]),
                 rounded(back[1]),
             ]
-            row = [f"{share:.0%}", *map(rounded, got), *map(rounded, refused), *map(rounded, back)]
-            if workload != "reads":
+            row = [f"{share:.0%}", *map(rounded, got), *map(rounded, refused), most]
+            row += [*map(rounded, back), f"{back_bar:g}"]
+            if workload not in BARRED_WORKLOADS:
                 other_rows.append([workload, *row])
                 continue
-            rows.append(row)
+            rows.append([workload, *row])
             checks.append(
-                check(f"{name}: worst share of the remainder", rounded(got[1]), ">=", NEIGHBOUR_SHARE_BAR)
+                check(f"{name}: worst share of what is left", rounded(got[1]), ">=", NEIGHBOUR_SHARE_BAR)
             )
-            checks.append(check(f"{name}: worst 429 share", rounded(refused[1]), "<=", NEIGHBOUR_429_BAR))
+            checks.extend(refusal_checks(name, runs))
             checks.append(
-                check(f"{name}: worst periods back to 95%", rounded(back[1]), "<=", NEIGHBOUR_BACK_BAR)
+                check(f"{name}: worst periods back to 95% (2 P + 2)", rounded(back[1]), "<=", back_bar)
             )
     tables.append(
         table(
-            f"An unseen neighbour on the read limit (10/s), 40 periods, then gone ({len(seeds)} seeds)",
-            columns,
+            f"An unseen neighbour on reads (10/s) and writes (5/s), 40 periods, then gone "
+            f"({len(seeds)} seeds)",
+            ["Workload", *columns],
             rows,
         )
     )
@@ -230,10 +246,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         t = _summary(runs, "ratio_to_ideal")
         s = _summary(runs, "share_429")
         failed = sum(int(r["failed"]) for r in runs)
-        rows.append([workload, mode, f"{ratio:g}x", *map(rounded, t), *map(rounded, s), failed])
+        most = max(int(run["refused"]) for run in runs)
+        rows.append([workload, mode, f"{ratio:g}x", *map(rounded, t), *map(rounded, s), most, failed])
         name = f"{workload}, {mode}, {ratio:g}x"
         checks.append(check(f"{name}: worst time / ideal", rounded(t[1]), "<=", TIME_BARS[ratio]))
-        checks.append(check(f"{name}: worst 429 share", rounded(s[1]), "<=", MISMATCH_429_BAR))
+        checks.extend(refusal_checks(name, runs))
+        checks.append(check(f"{name}: requests failed", failed, "==", 0))
     tables.append(
         table(
             f"Limit mismatch in virtual time at the contract's limits ({len(seeds)} seeds)",
@@ -245,6 +263,7 @@ def run(quick: bool = False) -> dict[str, Any]:
                 "worst",
                 "429 share, median",
                 "worst",
+                "most 429s in a run",
                 "failed",
             ],
             rows,
@@ -258,19 +277,21 @@ def run(quick: bool = False) -> dict[str, Any]:
             f"contract import limits, 20 ms +- 10 ms each way; emulator: {emulator_stops:,} stops, speed-up "
             f"{EMULATOR_SPEEDUP:g}, plain HTTP)",
             "neighbours": "30 readers at the contract's 10/s, 2 ms +- 2 ms each way; the neighbour sends "
-            "its share evenly from 10 s to 50 s, refused requests count (contract rule); the other "
-            "categories the same, in periods of their longest rule (writes: the contract's 5/s; optimize: "
-            "the public documentation's 100 per 10 minutes, at most 30 per minute, the share taken of the "
-            "100), the link's delay scaled alike",
-            "limit mismatch": "400 reads from 50 tasks, 20,000 stops from 10 tasks, as bench_limit_mismatch",
+            "its share evenly from 10 s to 50 s, refused requests count (contract rule); writes and optimize "
+            "the same, in periods of their longest rule (writes: the contract's 5/s; optimize: the public "
+            "documentation's 100 per 10 minutes, at most 30 per minute, the share taken of the 100), the "
+            "link's delay scaled alike; the client runs on at least 2 P + 10 periods after the neighbour",
+            "limit mismatch": "400 reads from 50 tasks, 20,000 stops from 10 tasks (contract limits), 60 "
+            "optimizations from 10 tasks (public documentation's limits, 20 ms +- 10 ms each way)",
         },
         figures=figures,
         checks=checks,
         tables=tables,
         notes=[
-            "A neighbour taking 50% or 70% of a 10/s limit leaves 5 or 3 requests per period: coming back "
-            "within 5 periods needs a probe at least every 4 periods, and each costs a 429 while the "
-            "neighbour stays, 1 / (4 n) of the traffic at n requests per period (5% at 5, 8% at 3); "
-            "the 429 bar and the give-back bar cannot both hold there (_learning.py, 'Others on the key').",
+            "The 429 bar is the service's rule (the v1 description, 'Rate limiting'); the give-back bar "
+            "follows from it: with r requests a period left, probes come every P = max(3, ceil(20 / r)) "
+            "periods at most, so that failed probes alone cost at most 5%, and the client is back within "
+            "2 P + 2 periods of the neighbour leaving (_learning.py, 'Probe pacing'). The arrival costs "
+            "what the client had in flight when the neighbour came, which no pacing can spare.",
         ],
     )

@@ -30,7 +30,7 @@ from route_planning_async import RateLimits, RoutePlanningClient
 THROUGHPUT_BAR = 0.8
 """Acceptance: client GET throughput / raw aiohttp GET throughput >= 0.8."""
 CPU_BAR = 0.85
-"""Acceptance (issue 26): CPU per GET, raw aiohttp / client >= 0.85."""
+"""Acceptance (issue 26; by instruction count since issue 40): CPU per GET, raw aiohttp / client >= 0.85."""
 PLAN_DATE = datetime.date(2030, 1, 7)
 
 
@@ -155,6 +155,17 @@ def _instruction_figures(counted: dict[str, float] | str) -> dict[str, Any]:
     }
 
 
+def _cpu_check(counted: dict[str, float] | str, cpu_ratio: float) -> dict[str, Any]:
+    """The CPU bar: by valgrind's instruction count (steady run to run), or, where valgrind did not
+    count, by the CPU time the rounds measured (it drifts by a percent or two between runs)."""
+    if isinstance(counted, dict):
+        ratio = rounded(counted["raw"] / counted["client"], 4)
+        return check("CPU per GET raw / client, by instruction count (valgrind)", ratio, ">=", CPU_BAR)
+    return check(
+        "CPU per GET raw / client, by CPU time (valgrind did not count)", rounded(cpu_ratio, 4), ">=", CPU_BAR
+    )
+
+
 def run(quick: bool = False) -> dict[str, Any]:
     """Client vs raw aiohttp GET throughput and CPU per request; the client's hot spots."""
     n, rounds = _sizes(quick)
@@ -204,7 +215,7 @@ def run(quick: bool = False) -> dict[str, Any]:
         },
         checks=[
             check("GET throughput client / raw", rounded(ratio, 4), ">=", THROUGHPUT_BAR),
-            check("CPU per GET raw / client", rounded(cpu_ratio, 4), ">=", CPU_BAR),
+            _cpu_check(counted, cpu_ratio),
         ],
         tables=[
             table(
@@ -246,8 +257,9 @@ def run(quick: bool = False) -> dict[str, Any]:
         notes=[
             "Wall-clock throughput on a shared 2-core machine also depends on the emulator process and on "
             "other load; the client process's CPU time per request is the steadier measure of the client's "
-            "own cost, so its ratio is shown beside the throughput ratio and held to 0.85 (issue 26; "
-            "valgrind's instruction count below is the steadiest form of the same figure).",
+            "own cost, so its ratio is shown beside the throughput ratio. The 0.85 bar (issue 26) is held "
+            "by valgrind's instruction count below, the steadiest form of the same figure (issue 40: the "
+            "CPU time drifts by 1.5% run to run); by CPU time only where valgrind did not count.",
             "Instructions per GET are counted by valgrind (cachegrind, no cache simulation) in child "
             f"processes making {_instructions.SMALL:,} and {_instructions.LARGE:,} GETs against the same "
             "emulator; the difference cancels start-up and warm-up. Unlike CPU time, the count does not "

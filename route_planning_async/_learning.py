@@ -1,4 +1,5 @@
-"""Learning the service's real limit from its 429s: the policy (data) and one category's state.
+"""Learning the service's real limit from its 429s: one category's state (its policy, as data, is
+``_learning_policy.py``).
 
 The configured limits (``_limits.py``) are a belief. The service's limits "may
 change at any moment", its public documentation gives other numbers than the
@@ -9,58 +10,86 @@ module decides ``f``; the scheduler's lanes (``_scheduler/_lane.py``) ask it aft
 answer and carry the answer out through the backend, so that every process
 sharing a backend uses what any of them learned.
 
+The service's rule: the 429 share is the constraint
+---------------------------------------------------
+
+The v1 description ("Rate limiting") states it: "If the client keeps retrying
+rate-limited requests while being rejected with a 429 at a high rate, Spoke will
+keep rejecting the requests until you turn down the request rate", and traffic
+held near the limit for long is throttled too. A client whose 429 share is high
+is locked out, not slow. So the share of refused requests is the hard
+constraint, kept by the lane whatever this module believes (the 429 ceiling,
+``_scheduler/_ceiling.py``: over any 10 periods at most 5 % of what was sent, 3
+while fewer than 60 were sent; no probe while one more refusal would pass it);
+what is optimised inside it is the speed of taking back a freed budget.
+
 The algorithm
 -------------
 
-**Cut to what the service admitted.** A 429 says the service counted at least
+**Cut to what the service counted.** A 429 says the service counted at least
 its limit in its trailing window. When it comes, the slots the backend holds in
 the trailing period of each rule that were answered without a 429 (``usage``,
-by every process sharing the backend) are what the service is known to have
-admitted; ``f_obs = max over rules of admitted / amount`` is the level it
-allows. Attempts still in flight are not in it (they may yet be refused: in a
-first burst, most are), so a cut made on the first answers of a burst may go
-too deep; the admitted answers that follow correct it
-(:meth:`LimitLearner.correct`). The category is cut to
-``f = max(floor, f_obs)`` (never raised by a cut). This is the multiplicative decrease of TCP's AIMD and of
-botocore's adaptive retry mode, except that the new rate is *measured* rather
-than a fixed fraction of the old one: a real limit of 0.8, 0.5 or 0.3 of the
-configured one is reached at the first cut, instead of after halving past it
-and climbing back. It never collapses below what was just seen to pass, and only
-a 429 to an attempt sent after the last change of ``f`` teaches anything (the
-attempts already in flight at a cut were sent at the old rate), so a storm of
-429s makes one cut per round trip, not one per answer.
+by every process sharing the backend), with this process's 429s in that window
+(a service may count refused requests: the lane adds them), are what the
+service counted of ours; ``f_obs = max over rules of counted / amount`` is the
+level it allows. Attempts still in flight are not in it (they may yet be
+refused: in a first burst, most are), so a cut made on the first answers of a
+burst may go too deep; the admitted answers that follow correct it
+(:meth:`LimitLearner.correct`). Sending steadily at a level that held,
+answers in flight under-fill the window the 429 found (a period's attempts go
+together): half of them count as admitted (TCP's decrease, on what is not known
+yet), the cuts that follow go the rest of the way, and a cut within a period of
+the last one (whose pause under-fills the window) is one request. The category
+is cut to ``f = max(floor, f_obs)`` (never raised by a cut), *measured* unlike
+botocore's adaptive mode: a real limit of 0.8, 0.5, 0.3 or 0.1 of the
+configured one is reached at the first cut, not after halving past it. Only a
+429 to an attempt sent after the last change of ``f`` teaches anything (one cut
+per round trip), and a cut is followed by a slow start (the lane's gate).
 
-**Probe back up.** The limit may rise again. After ``first_probe`` periods
-without a 429 (``first_probe_unproven`` when no higher level ever held, as when
-the configured limits were never the service's), ``f`` grows by one *unit* (one request of the category's
-smallest rule); if the raised level holds for ``confirm`` of a period, and an
-attempt sent at it was answered without a 429, it grows again by twice the
-step (TCP's slow start), until a 429 or the configured limit (a raise to it
-waits for its confirmation like any other). A cut made in
-the process's first period is the exception: the window it read may have held
-a stopped run's slots (see "Others on the key"), so its first probe comes after
-``first_probe``, and if that probe holds the category goes straight back to the
-configured limits; if it fails, the cut was the limit, and the early probe
-took the place of the first one: the next waits twice ``first_probe_unproven``. The lane sends
-a raise's attempts one at a time for ``confirm`` of a period, so a step the
-service does not admit costs one 429, whatever its size. A probe that
-fails goes back to the last level of its ramp that held a whole period (the
-window's count at the 429 misses the answers still in flight), and a 429 to an
-attempt sent *before* the raise, while it waits for its confirmation, fails it
-too: the level below was already full, and confirming the raise by the answers
-that pass would only raise further into a full window. Every cut after
-the first doubles the wait before the next probe, up to ``max_probe_interval``
-periods: the limit is where the probes keep finding it, and each failed probe
-costs a 429, so for a category that admits ``L`` requests per period the
-probes' 429s tend to ``1 / (L * max_probe_interval)`` of the traffic. While a
-higher level held (a period or more without a 429, and no probe) within the
-last ``memory`` periods, the wait is capped at ``recent_probe_interval``
-instead: a limit that dropped for a while is likely to come back, and then the
-category is back at its full rate within that cap plus a few round trips (the
-ramp doubles per ``confirm``). This is the bargain of CUBIC's plateau around
-its last maximum, and of the client-side throttling in Google's SRE book,
-which accepts a bounded share of rejections as the price of finding capacity
-again.
+**Probe back up, paced by what is left.** The limit may rise again. With ``r``
+requests a period left to the category at its level (the request rules, over
+the category's longest period), it probes no more often than every
+``P = max(recent_probe_interval, ceil(1 / (probe_share * r)))`` periods (3 and
+5 %: ``max(3, ceil(20 / r))``), so that refused probes alone stay under the
+ceiling. After a cut from a level that held (others took part of it, or the
+limit dropped for a while), the first probe comes ``P`` periods later; every
+failed probe doubles the wait, up to ``2 P`` while a higher level ever held,
+so when the others leave, the category is back at its full rate within
+``2 P + 2`` periods (the next probe, and the ramp). Where no higher level ever
+held (the configured limits were never the service's), the first probe waits
+``first_probe_unproven`` periods (``P`` if longer) and the waits double up to
+``max_probe_interval`` (``2 P`` if longer). A probe raises ``f`` by one *unit*
+(one request of the category's smallest rule); once the raised level has held a
+whole period and an attempt sent at it was answered without a 429, it grows
+again by twice the step (TCP's slow start), until a 429 or the configured limit
+(a raise to it waits for its period like any other). A cut made in the
+process's first period is the exception: the window it read may have held a
+stopped run's slots (see "Others on the key"), so its first probe comes after
+``first_probe``, it steps after ``confirm`` of a period, and if it holds the
+category goes straight back to the configured limits; if it fails, the cut was
+the limit, and the next probe waits twice ``first_probe_unproven``. The lane
+sends a raise's attempts one at a time for ``confirm`` of a period, so a step
+the service does not admit costs one 429, whatever its size. A probe that fails
+goes back to the last level of its ramp that held a whole period (not the
+window's count at the 429: where others' share varies from window to window, a
+raised level may pass in one and fail in the next), and a 429 to an attempt
+sent *before* the raise, while it waits, fails it too: the level below was
+already full. This is the bargain of CUBIC's plateau around its last maximum,
+and of the client-side throttling in Google's SRE book, which accepts a bounded
+share of rejections as the price of finding capacity again; the bound here is
+the service's.
+
+**Long windows.** A category with rules of several periods (optimize and
+imports at the public documentation's limits: 100 per 10 minutes, at most 30
+per minute) applies one factor to all of them, but a 429 rarely says which rule
+refused. A cut to ``f`` leaves each longer rule admitting, over its period, what
+the shorter ones admit at ``f`` (3 a minute is 30 per 10 minutes, not 10), up
+to its configured amount, until a 429 comes while the longer rule's window
+holds more than ``f`` of it and no shorter rule's window is full: then that
+rule was the one, and it keeps ``f``'s amount from then on, without a cut.
+Categories with a rule of 10 s or more scout after a quiet spell of the
+shortest such period (the lane's docstring), so the attempt that meets a longer
+rule goes alone.
 
 Others on the key
 -----------------
@@ -79,9 +108,8 @@ causes apart:
   category that is *using* it. The level is kept, the attempts already sent
   teach nothing more, and the category waits until the service's window holds
   nothing of now (one period, or the ``Retry-After`` if longer), then sends at
-  the learned rate again (:meth:`LimitLearner.busy`). A restart right after
-  another run used the whole window costs that one window, not the many periods
-  of a cut to the floor and its probes. The judgement is made at the first 429,
+  the learned rate again (:meth:`LimitLearner.busy`): a restart right after
+  another run used the window costs that window. The judgement is made at the first 429,
   and the answers to one burst arrive in any order: an admitted answer to an
   attempt sent before the pause began, arriving in it, says the window was not
   others' alone (a burst into a window others filled is refused whole), and the
@@ -99,22 +127,15 @@ causes apart:
   refuses the probe, which costs one 429 and no more probes than without it
   (the next one waits as after a failed first probe).
 - **The remainder, and its give-back.** While others keep taking ``O``, a 429
-  comes when this process fills what they leave: ``admitted`` is ``L - O``,
-  and the cut lands on it, as for a lower limit (the two cannot be told apart
-  while they last; the refusals estimate ``O`` as the level that held less the
-  level cut to). The level cut from had held (``memory``), so the gap is taken
-  as lent, not lost: probes come every ``1 / (probe_share x n)`` periods for
-  ``n`` requests per period, at most ``recent_probe_interval`` (3 periods), and a
-  probe that passes doubles its step per ``confirm``: when the others stop, the
-  category is back at its full rate within about ``recent_probe_interval`` plus
-  a period or two (a limit that dropped for a while and came back is met the
-  same way). The price is one 429 per probe while they stay, ``1 / (3 n)`` of
-  the traffic at least: 4.8% for a remainder of 7 requests per period, 6.7% for
-  5, 11% for 3 (and the arrival, a burst's worth at most). No client can do
-  better with one-request probes: coming back within ``R`` periods needs a
-  probe at least every ``R`` periods, and each costs a 429 while the others
-  stay. Others that stay longer than ``memory`` periods become the limit
-  (probes back off to ``max_probe_interval``).
+  comes when this process fills what they leave: the window shows ``L - O``, and
+  the cut lands on it, as for a lower limit (the two cannot be told apart while
+  they last). The level cut from had held, so the gap is taken as lent, not
+  lost: probes come every ``P`` to ``2 P`` periods (the pacing above), and when
+  the others stop, the category is back at its full rate within ``2 P + 2``
+  periods. The price is one 429 per probe while they stay, ``1 / (P r)`` of the
+  traffic at most (5 %), ``1 / (2 P r)`` once the waits have doubled; the
+  arrival costs what the burst in flight when it came holds, which no pacing
+  can spare.
 
 Processes sharing a backend are one user of the budget: their slots are in
 ``usage``, a cut or a probe by any of them is every one's (the backend keeps
@@ -142,13 +163,12 @@ so a restart into a busy window costs one 429, not a window's worth (the lane's
 docstring, "Others on the key").
 
 Bounds, for a service whose limit is a fixed ``L`` of the configured ``A``:
-after the first cut the category admits ``L`` per window (``floor(A * f_obs)``,
-exact when the service counts as the backend does), between probes it sends at
-``L``, and a probe costs one 429 per probe interval. A service that counts
-refused requests, or a token bucket with a burst, makes the first ``f_obs`` an
-over- or under-estimate; the next cut or probe corrects it. Nothing here can
-make a request fail: a refused request waits for the learned rate (the
-docstring of ``_scheduler/_lane.py``, "429s").
+after the first cut the category admits ``L`` per window (``floor(A * f_obs)``),
+between probes it sends at ``L``, and a probe costs one 429 per probe interval.
+A token bucket with a burst makes the first ``f_obs`` an over- or
+under-estimate; the next cut or probe corrects it. Nothing here can make a
+request fail: a refused request waits for the learned rate (the docstring of
+``_scheduler/_lane.py``, "429s").
 """
 
 from __future__ import annotations
@@ -156,132 +176,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-import attrs
-
 from route_planning_async._backends import learned_amount, learned_rules
-from route_planning_async._docs import described, fields_documented
-from route_planning_async._errors import ConfigurationError
+from route_planning_async._learning_policy import LearningPolicy
 from route_planning_async._limits import Rule
+from route_planning_async._long_windows import LongWindows
 
 __all__ = ["LearningPolicy", "LimitLearner"]
-
-
-def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not (value > 0 and math.isfinite(value)):
-        raise ConfigurationError(f"LearningPolicy.{attribute.name} must be a positive number, got {value}")
-
-
-def _fraction(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if not 0 < value <= 1:
-        raise ConfigurationError(f"LearningPolicy.{attribute.name} must be in (0, 1], got {value}")
-
-
-@fields_documented
-@attrs.frozen
-class LearningPolicy:
-    """How a category learns the service's real limit from 429s (see the module docstring).
-
-    Times are in periods of the category's longest rule (1 s for reads, a
-    minute for batch imports at the contract's limits)::
-
-        RetryPolicy(learning=LearningPolicy(max_probe_interval=16))  # fewer probes
-        RetryPolicy(learning=None)                                   # keep the configured limits
-
-    Keyword Args:
-        floor (float): The lowest rate factor a cut can reach (a share of the configured limits).
-        first_probe (float): Periods after a first cut before the first probe upward, when the level cut
-            from had held (a limit that dropped is likely to come back), or when the cut came in the
-            process's first period (the window may have held a stopped run's slots; a probe that holds
-            then goes back to the configured limits).
-        first_probe_unproven (float): Periods after a first cut before the first probe upward, when no
-            higher level ever held: the configured limits were never the service's, so the cut is likely
-            its real limit, and an early probe would only cost a 429. (A cut in the process's first
-            period probes after ``first_probe``, and waits twice this long once that probe fails.)
-        max_probe_interval (float): The longest wait between probes while the limit stays where it was
-            cut to.
-        recent_probe_interval (float): The longest wait between probes while a higher level held within
-            ``memory`` periods.
-        memory (float): How many periods a level that held is remembered.
-        confirm (float): Periods a raised level must pass without a 429 before the next, larger step.
-        busy_share (float): A 429 while the category had used less than this share of its learned level
-            in the window says the budget is busy (others spent it), not smaller: wait for the window
-            and keep the level.
-        probe_share (float): While a higher level held within ``memory`` periods (others, or a passing
-            drop, hold the rest): the share of the category's requests that failed probes may cost.
-    """
-
-    floor: float = attrs.field(
-        default=0.01,
-        converter=float,
-        validator=_fraction,
-        metadata=described("The lowest rate factor a cut can reach (a share of the configured limits)."),
-    )
-    first_probe: float = attrs.field(
-        default=1.0,
-        converter=float,
-        validator=_positive,
-        metadata=described(
-            "Periods after a first cut before the first probe upward, when the level cut from had held "
-            "(a limit that dropped is likely to come back), or when the cut came in the process's first "
-            "period (the window may have held a stopped run's slots; a probe that holds then goes back "
-            "to the configured limits)."
-        ),
-    )
-    first_probe_unproven: float = attrs.field(
-        default=16.0,
-        converter=float,
-        validator=_positive,
-        metadata=described(
-            "Periods after a first cut before the first probe upward, when no higher level ever held: the "
-            "configured limits were never the service's, so the cut is likely its real limit, and an early "
-            "probe would only cost a 429. (A cut in the process's first period probes after "
-            "``first_probe``, and waits twice this long once that probe fails.)"
-        ),
-    )
-    max_probe_interval: float = attrs.field(
-        default=32.0,
-        converter=float,
-        validator=_positive,
-        metadata=described("The longest wait between probes while the limit stays where it was cut to."),
-    )
-    recent_probe_interval: float = attrs.field(
-        default=3.0,
-        converter=float,
-        validator=_positive,
-        metadata=described(
-            "The longest wait between probes while a higher level held within ``memory`` periods."
-        ),
-    )
-    memory: float = attrs.field(
-        default=60.0,
-        converter=float,
-        validator=_positive,
-        metadata=described("How many periods a level that held is remembered."),
-    )
-    confirm: float = attrs.field(
-        default=0.25,
-        converter=float,
-        validator=_positive,
-        metadata=described("Periods a raised level must pass without a 429 before the next, larger step."),
-    )
-    busy_share: float = attrs.field(
-        default=0.1,
-        converter=float,
-        validator=_fraction,
-        metadata=described(
-            "A 429 while the category had used less than this share of its learned level in the window "
-            "says the budget is busy (others spent it), not smaller: wait for the window and keep the level."
-        ),
-    )
-    probe_share: float = attrs.field(
-        default=0.04,
-        converter=float,
-        validator=_fraction,
-        metadata=described(
-            "While a higher level held within ``memory`` periods (others, or a passing drop, hold the "
-            "rest): the share of the category's requests that failed probes may cost."
-        ),
-    )
 
 
 class LimitLearner:
@@ -296,11 +196,15 @@ class LimitLearner:
         self.policy = policy
         self.rules = tuple(rules)
         self.period = max((rule.period for rule in rules), default=1.0)
+        self._confirm = policy.confirm * self.period
         self._smallest = min((rule.amount for rule in rules), default=1)
+        # The rules that count requests (the pacing's ``r``); a category of weights alone uses them.
+        self._counted = tuple(rule for rule in rules if rule.per == "request") or self.rules
         self.unit = 1.0 / self._smallest
         """One request (of the smallest rule) as a share of the configured limits."""
         self.factor = 1.0
         """The rate factor in force, as last seen."""
+        self._windows = LongWindows(self.rules)
         self.cuts = 0
         """Cuts made so far."""
         self._changed_at = -math.inf
@@ -355,6 +259,12 @@ class LimitLearner:
                 self._next_probe_at = now + self._interval * self.period
 
     @property
+    def tail_check(self) -> bool:
+        """Whether the next probe checks a cut made in the process's first period (which may
+        have read a stopped run's slots): one probe, a period after it."""
+        return self._cut_may_be_a_tail
+
+    @property
     def probing(self) -> bool:
         """Whether a raised level waits for its confirmation (a 429 now is a failed probe)."""
         return self._raised_at is not None
@@ -362,6 +272,10 @@ class LimitLearner:
     def teaches(self, sent_at: float) -> bool:
         """Whether a 429 to an attempt sent at ``sent_at`` says anything new (sent after the last change)."""
         return sent_at >= self._changed_at
+
+    def level_of(self, admitted: Sequence[int]) -> float:
+        """The rate factor at which the rules admit ``admitted`` (per rule) in their windows."""
+        return self._observed(admitted)
 
     def _observed(self, admitted: Sequence[int]) -> float:
         return max(
@@ -410,28 +324,57 @@ class LimitLearner:
             return True
         return False
 
-    def cut(self, now: float, admitted: Sequence[int]) -> float:
+    def cut(self, now: float, admitted: Sequence[int], ours: Sequence[int] | None = None) -> float:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service
-        admitted in each rule's trailing period (``usage``)."""
+        admitted in each rule's trailing period (``usage``), and ``ours``: that and what is
+        still in flight (a window under-used by what the answers show is no limit)."""
+        if (
+            self.factor < 1.0
+            and self._raised_at is None
+            and self._windows.refused_alone(admitted, self.factor)
+        ):
+            # Refused by a longer rule paced by the shorter ones (not during a raise, the likelier
+            # cause): it keeps the factor's amount from now on; the shorter ones were not refused.
+            self._changed_at = now
+            self.cuts += 1
+            return self.factor
         policy = self.policy
         observed = self._observed(admitted)
         level = min(self.factor, max(policy.floor, observed))
+        if self._raised_at is not None and now - self._raised_at >= self.period + self._confirm:
+            # The last raise held a whole period (the lane asks no more once at the configured
+            # limits): this 429 is not its failure.
+            self._raised_at = None
+            if self.factor >= 1.0:
+                # Back at the configured limits, and they held: cuts begin afresh.
+                self._last_cut_level = None
         if self._raised_at is not None and self._proven is not None:
-            # A failed probe: the level its ramp began from held a whole period, which
-            # says more than the window's count now (answers still in flight are not in it).
-            level = max(level, min(self._proven, self.factor - self.unit))
+            # A failed probe: back to the level its ramp began from, which held a whole period.
+            # That says more than the window's count now: answers still in flight are not in
+            # it, and where others' share varies from window to window, the raised level may
+            # have passed in one window and fail in the next.
+            level = min(self._proven, self.factor - self.unit)
         elif self._probed_by_others is not None and now - self._probed_by_others[1] < self.period:
             # A raise by another process failed here: back to the level it was raised
             # from at least (the window's count misses the answers still in flight).
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
+        elif ours is not None and (self._held_before(now) or self._lent(now, level)):
+            # A level that held is lent (others take part of it), not lost, and answers still
+            # in flight under-fill the window the 429 found: half of them are counted as
+            # admitted (TCP's decrease, on what is unknown); the cuts that follow, one per round
+            # trip, go the rest of the way. (With nothing in flight, the window is all known.)
+            half = [count + math.ceil((mine - count) / 2) for count, mine in zip(admitted, ours, strict=True)]
+            level = max(level, min(self.factor - self.unit, self._observed(half)))
+            if self._cut_at is not None and now - self._cut_at < self.period:
+                # The last cut's pause left this window under-used: one request less, no more.
+                level = max(level, self.factor - self.unit)
         self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
             # too much now (the limit dropped by a request, or traffic near the limit
             # for long is penalized). One request less.
             level = max(policy.floor, self.factor - self.unit)
-        held = now - self._changed_at >= self.period and self._raised_at is None
-        if held and self.factor > level + self.unit / 2:
+        if self._held_before(now) and self.factor > level + self.unit / 2:
             # The level in force before this 429 held for a whole period, and was no
             # probe waiting for its confirmation: remember it.
             self._held(now)
@@ -472,14 +415,15 @@ class LimitLearner:
             # Every further cut: probe less often (each failed probe costs a 429).
             self._interval = self._longer_interval(now, level)
         elif self._high is not None:
-            self._interval = policy.first_probe
+            # A level that held is lent, not lost: probe as soon as the pacing allows.
+            self._interval = self.pace(level)
         elif own and self._active_since is not None and now - self._active_since < self.period:
             # Cut in this process's first period: the window may have held a stopped
             # run's tail, gone a period later. One probe then tells.
             self._interval = policy.first_probe
             self._cut_may_be_a_tail = True
         else:
-            self._interval = policy.first_probe_unproven
+            self._interval = max(policy.first_probe_unproven, self.pace(level))
         self._last_cut_level = level
 
     def _longer_interval(self, now: float, level: float) -> float:
@@ -495,8 +439,9 @@ class LimitLearner:
             # early probe took the place of the first one (first_probe_unproven), which
             # would have been followed by twice its wait.
             return min(2 * self.policy.first_probe_unproven, self._probe_cap(now, level))
-        # A level that held a while ago keeps the wait short (_probe_cap).
-        return min(self._interval * 2, self._probe_cap(now, level))
+        # At most twice the last wait, to a cap (a level that held a while ago keeps it short:
+        # _probe_cap), and never more often than the pacing allows.
+        return max(self.pace(level), min(self._interval * 2, self._probe_cap(now, level)))
 
     def _held(self, now: float) -> None:
         """The level in force held: remember it, unless a higher one held within ``memory``."""
@@ -526,12 +471,41 @@ class LimitLearner:
         """The longest wait between probes at ``level``."""
         policy = self.policy
         high = self._high
-        if high is not None and high[0] > level and now - high[1] <= policy.memory * self.period:
-            # Others hold the rest (or the limit dropped for a while): probe often enough
-            # to take it back soon after it is free, as rarely as probe_share allows.
-            sent = learned_amount(self._smallest, level)
-            return min(policy.recent_probe_interval, max(1.0, 1.0 / (policy.probe_share * sent)))
-        return policy.max_probe_interval
+        if high is not None and high[0] > level:
+            # A higher level held: others hold the rest (or the limit dropped for a while),
+            # however long ago. Probe often enough to take it back within 2 P (and a ramp) once
+            # it is free; the pacing keeps the failed probes' 429s within its share meanwhile.
+            return 2 * self.pace(level)
+        return max(policy.max_probe_interval, 2 * self.pace(level))
+
+    def _held_before(self, now: float) -> bool:
+        """Whether the level in force held a whole period, with no probe waiting for its
+        confirmation (then it is remembered: :meth:`_held`)."""
+        held = now - self._changed_at >= self.period and self._raised_at is None
+        if held:
+            self._held(now)
+        return held
+
+    def _lent(self, now: float, level: float) -> bool:
+        """Whether a level above ``level`` held within ``memory`` periods (others, or a passing
+        drop, hold the rest)."""
+        high = self._high
+        return high is not None and high[0] > level and now - high[1] <= self.policy.memory * self.period
+
+    def pace(self, level: float) -> float:
+        """``P``: the fewest periods between probes at ``level`` (module docstring, "Probe pacing").
+
+        With ``r`` requests a period left to the category, ``max(recent_probe_interval,
+        ceil(1 / (probe_share * r)))``: a failed probe costs one 429, so probes alone cost at
+        most ``probe_share`` of the traffic.
+        """
+        policy = self.policy
+        per_period = min(
+            learned_amount(rule.amount, level) * self.period / rule.period for rule in self._counted
+        )
+        return max(
+            policy.recent_probe_interval, float(math.ceil(1.0 / (policy.probe_share * per_period) - 1e-9))
+        )
 
     def ramp_due(self, now: float) -> bool:
         """Whether :meth:`probe` would begin a ramp upward now (the shared backend's turn
@@ -541,7 +515,7 @@ class LimitLearner:
     def probe_turn(self, now: float) -> float:
         """Seconds before anybody sharing the backend may probe after a probe begun at
         ``now``: the wait that follows it if it fails."""
-        return self._interval_after_failure(now, self.factor) * self.period
+        return self.policy.recent_probe_interval * self.period
 
     def defer_probe(self, until: float) -> None:
         """Another process sharing the backend has the turn to probe: wait for its end."""
@@ -551,9 +525,11 @@ class LimitLearner:
         """After an answer that is not a 429, to an attempt sent at ``sent_at``: the
         factor to raise to, or None to stay."""
         if self._raised_at is not None:
-            # Confirmed by an answer to an attempt sent at the raised level, once the
-            # level has held for a while.
-            if sent_at < self._raised_at or now - self._raised_at < self.policy.confirm * self.period:
+            # Confirmed by an answer to an attempt sent at the raised level, once the level
+            # has held a whole period (where others' share varies from window to window, a
+            # level may pass in part of one), or ``confirm`` of one after a first period's cut.
+            wait = self._confirm if self._cut_may_be_a_tail else self.period
+            if sent_at < self._raised_at or now - self._raised_at < wait:
                 return None
             if self.factor >= 1.0:
                 # The configured limits held: nothing is left to probe.
@@ -562,9 +538,9 @@ class LimitLearner:
             # The raised level held: a larger step, or, after a first period's cut, the
             # configured limits (the cut was a stopped run's tail).
             self._step = self._smallest if self._cut_may_be_a_tail else self._step * 2
-            self._cut_may_be_a_tail = False
-            if now - self._changed_at >= self.period:
+            if not self._cut_may_be_a_tail:
                 self._proven = self.factor
+            self._cut_may_be_a_tail = False
         elif self.factor >= 1.0 or now < self._next_probe_at:
             return None
         else:
@@ -585,4 +561,8 @@ class LimitLearner:
 
     def learned(self) -> tuple[Rule, ...]:
         """The rules with their learned amounts."""
-        return learned_rules(self.rules, self.factor)
+        return learned_rules(self.acquire_rules(self.factor), self.factor)
+
+    def acquire_rules(self, factor: float) -> tuple[Rule, ...]:
+        """The rules to ask the backend with at ``factor`` (module docstring, "Long windows")."""
+        return self._windows.rules_at(factor)

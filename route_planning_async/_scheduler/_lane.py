@@ -100,29 +100,28 @@ A 429 means the service's limit is lower than the configured one (it changed,
 the public documentation's numbers apply, or a delay outran the anchor margin),
 or that others spent the budget (another client shares the key). The category
 pauses for the ``Retry-After`` (or the backoff) the 429 asked for, for every
-process sharing the backend, and its learner (``_learning.py``, whose docstring
-states the algorithm, its model of others on the key and its bounds) either
-reads the budget as busy (little of the window was this category's: pause for
-the window and keep the level) or cuts the category's rate factor to what the
-backend's slots show the service admitted in its trailing window, then probes
-back upward. Only a 429
-to an attempt sent after the last change teaches anything, so a storm makes
-one cut per round trip. The refused request goes back to the head of the line
-and waits for the learned rate: a 429 alone never makes a request fail. It
-fails only when the caller stops waiting (a cancelled task, ``asyncio.timeout``),
-the client closes, ``RetryPolicy.max_wait`` runs out, or a ``Retry-After``
-asks for more than ``RetryPolicy.max_retry_after``. A cut to a lower level is
-logged once at WARNING with the numbers (the refusals since the last warning,
-what the service admitted, the learned and configured limits), further cuts
-and probes at DEBUG; ``client.stats`` shows the learned limits beside the
-configured ones; a busy budget is logged at INFO.
+process sharing the backend, and its learner (``_learning.py``: the algorithm,
+its model of others on the key, its bounds) reads the budget as busy (pause for
+the window, keep the level) or cuts the rate factor to what the service counted
+of ours in its window (the backend's admitted slots, the 429s the ceiling
+keeps), then probes back upward; a cut is followed by a slow start, as after a
+raise (below). Only a 429 to an attempt sent after the last change teaches
+anything: a storm makes one cut per round trip. Under the learner, the 429
+ceiling (``_ceiling.py``) holds whatever it believes: no probe while one more
+refusal would pass 5 % of what was sent in 10 periods, and a slower lane when a
+429 meets it. A 429 alone never makes a request fail (it goes back to the head
+of the line); only the caller's cancel or ``asyncio.timeout``, the client's
+close, ``RetryPolicy.max_wait`` or a ``Retry-After`` above
+``RetryPolicy.max_retry_after`` do. A cut to a lower level is logged once at
+WARNING with the numbers, further cuts and probes at DEBUG, a busy budget at
+INFO; ``client.stats`` shows the learned limits beside the configured ones.
 
 Others on the key: scouting
 ---------------------------
 
 A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
-more: imports, optimize) *scouts* after a quiet period (nothing sent for its
-longest period): its first attempt goes out alone, and the others wait for its
+more: imports, optimize) *scouts* after a quiet period (nothing sent for the
+shortest such rule's period): its first attempt goes out alone, and the others wait for its
 answer. Admitted, it lets two go, and every admitted answer one more (TCP's
 slow start: the attempts out double per round trip, up to 16, then the burst
 goes ungated); the first refusal opens the gate and the 429 decides (a busy
@@ -167,6 +166,7 @@ from route_planning_async._errors import RoutePlanningError, TransportError, Val
 from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
+from route_planning_async._scheduler._ceiling import Ceiling
 from route_planning_async._scheduler._clock import Clock
 from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._level_log import LevelLog
@@ -174,7 +174,7 @@ from route_planning_async._scheduler._line import Line
 from route_planning_async._scheduler._wake import Wake
 from route_planning_async._stats import CategoryStats
 
-__all__ = ["Lane", "Send"]
+__all__ = ["Lane", "Send", "snapshot"]
 
 logger = logging.getLogger("route_planning_async.scheduler")
 
@@ -211,6 +211,8 @@ class Lane:
         self._local = backend if type(backend) is InMemoryBackend else None
         self._clock = clock
         self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
+        self._ceiling = Ceiling(self._learner) if self._learner is not None else None
+        self._gate_after_cut = False
         self._strict = strict_windows
         # Answered slots are anchored before their answer (unlimited categories have no windows).
         self._anchoring = bool(rules) and not strict_windows
@@ -229,6 +231,8 @@ class Lane:
             rule.per == "weight" or rule.period >= _SCOUTED_PERIOD for rule in rules
         )
         self._longest_period = max((rule.period for rule in rules), default=0.0)
+        # Quiet: the shortest long rule's period (the next minute's burst may meet a longer rule).
+        self._quiet = min([r.period for r in rules if r.period >= _SCOUTED_PERIOD] or [self._longest_period])
         # One process sharing the backend scouts at a time: the turn of ``<key>/scout``
         # (``RateLimitBackend.claim_probe``) lasts while its scout's answer is awaited.
         self._scout_key = f"{self.key}/scout"
@@ -262,25 +266,6 @@ class Lane:
                     f"{weight} can never pass the {self.category} limit of {rule.amount} "
                     f"per {rule.period:g} s; split the request",
                 )
-
-    def snapshot(self) -> CategoryStats:
-        learned = learned_rules(self.rules, self.rate_factor)
-        request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
-        return CategoryStats(
-            category=self.category,
-            requests=self.requests,
-            sent=self.sent,
-            sent_weight=self.sent_weight,
-            rate_limited=self.rate_limited,
-            retries=self.retries,
-            wait_seconds=self.wait_seconds,
-            in_flight=self.in_flight,
-            queued=self.waiting,
-            rate_factor=self.rate_factor,
-            effective_rate=min(request_rates) if request_rates else None,
-            limits=self.rules,
-            learned_limits=learned,
-        )
 
     async def admit(self, weight: int, first: bool = False) -> tuple[Grant, float]:
         """Wait in FIFO order until the backend grants a slot of ``weight``; answer the
@@ -317,9 +302,9 @@ class Lane:
                             now = self._clock.now()
                             continue
                     if self._local is not None:
-                        grant = self._local._acquire_now(self.key, self.rules, weight, now)
+                        grant = self._local._acquire_now(self.key, self._rules(), weight, now)
                     else:
-                        grant = await self._backend.acquire(self.key, self.rules, weight, now)
+                        grant = await self._backend.acquire(self.key, self._rules(), weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
@@ -330,7 +315,7 @@ class Lane:
                 # crossing the change): it tells nothing of other processes.
                 current = now >= self._own_change_at
                 if learner is not None:
-                    if now - self._last_sent >= self._longest_period:
+                    if now - self._last_sent >= self._quiet:
                         # The first attempt after a quiet period (or ever): a burst begins.
                         self._burst_at = now
                         self._scout_turn_asked = False
@@ -354,10 +339,14 @@ class Lane:
         self.wait_seconds += now - started
         return grant, now
 
+    def _rules(self) -> tuple[Rule, ...]:
+        """The rules the backend admits by (longer ones paced by shorter: ``_learning.py``)."""
+        return self.rules if self._learner is None else self._learner.acquire_rules(self.rate_factor)
+
     def _scouting_begins(self, now: float) -> bool:
         """Whether an attempt granted at ``now`` would be a scout: the first after a quiet
         period, in a category that scouts, with nothing of the lane's in flight."""
-        return self._scouts and self.in_flight == 0 and now - self._last_sent >= self._longest_period
+        return self._scouts and self.in_flight == 0 and now - self._last_sent >= self._quiet
 
     async def _wait_for_capacity(self, wait: float) -> None:
         """Sleep the ``wait`` seconds the backend answered, or less if poked."""
@@ -374,6 +363,8 @@ class Lane:
         self.in_flight += 1
         self.sent += 1
         self.sent_weight += grant.weight
+        if self._ceiling is not None:
+            self._ceiling.sent(sent_at)
         gated = sent_at >= self._gate.since
         anchoring = self._anchoring
         if anchoring:
@@ -425,6 +416,9 @@ class Lane:
         if self._gate.allowed is not None:
             self._gate.settled(admitted, self._clock.now())
             self._wake.poke()
+        if self._gate_after_cut:
+            self._gate_after_cut = False
+            self._gate.close(self._clock.now())
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -455,6 +449,9 @@ class Lane:
             admitted = [count.admitted for count in window]
             in_force = await self._factor_in_force()
             now = self._clock.now()
+        ceiling = self._ceiling  # (present where the learner is)
+        # The learner's cuts so far, if the refused attempt went at the level in force.
+        cuts = learner.cuts if learner is not None and learner.teaches(sent_at) else None
         if learner is not None and admitted is not None and learner.teaches(sent_at):
             if in_force > learner.factor + 1e-12:
                 # Raised by another process sharing the backend since this one last asked (its
@@ -465,10 +462,10 @@ class Lane:
             # flight too, by every process sharing the backend (a steady burst is mostly in
             # flight when its first answer comes). Only the first period after a quiet one
             # counts the answered alone (a burst into a window others filled is refused whole).
-            ours = admitted
+            ours: list[int] | None = None
             if now - self._burst_at >= learner.period:
                 ours = [count.admitted + count.in_flight for count in window]
-            busy = learner.busy(now, ours, pause)
+            busy = learner.busy(now, ours or admitted, pause)
             if busy is not None:
                 # Little of the window was ours: others spent the budget. Wait until
                 # everything in the service's window now (ours too) has left it, and
@@ -478,17 +475,25 @@ class Lane:
                 self._level_log.busy(learner, admitted, pause)
             else:
                 before = learner.factor
-                factor = learner.cut(now, admitted)
+                assert ceiling is not None
+                # The service counts the 429s too (the ceiling keeps them).
+                factor = learner.cut(now, ceiling.counted(admitted, now), ours and ceiling.counted(ours, now))
                 cut = True
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
                     self._anchor.late_arrival()
                 self._level_log.cut(learner, admitted)
+                # Then a slow start, as after a raise: one 429 tells a fuller window, not a burst.
+                self._gate_after_cut = True
         elif learner is not None and learner.probing:
             # Refused at the level below the probe: the probe fails with it.
             factor = learner.probe_refused(now)
             self._level_log.probe_failed(learner)
+        if ceiling is not None:
+            # At the 429 ceiling, slower whatever the learner believes (_ceiling.py).
+            kept = learner is not None and learner.cuts == cuts
+            factor = ceiling.refused(now, sent_at, kept, factor, admitted)
         self.rate_factor = await self._penalize(pause, factor, now)
         if (
             cut
@@ -551,6 +556,10 @@ class Lane:
                 self._level_log.corrected(learner)
                 self._wake.poke()
             return
+        if self._ceiling is not None and not learner.tail_check and self._ceiling.reached(now):
+            # At the 429 ceiling: no probe until the share falls (_ceiling.py), but the one that
+            # checks a first period's cut (the learner's docstring, "Others on the key").
+            return
         if learner.ramp_due(now):
             # One probe at a time among the processes sharing the backend.
             wait = await self._backend.claim_probe(self.key, learner.probe_turn(now), now)
@@ -572,3 +581,24 @@ class Lane:
         self._closed = True
         self._line.close(RoutePlanningError("the client was closed"))
         self._wake.poke()
+
+
+def snapshot(lane: Lane) -> CategoryStats:
+    """One lane's counters and limits, configured and learned."""
+    learned = learned_rules(lane._rules(), lane.rate_factor)
+    request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
+    return CategoryStats(
+        category=lane.category,
+        requests=lane.requests,
+        sent=lane.sent,
+        sent_weight=lane.sent_weight,
+        rate_limited=lane.rate_limited,
+        retries=lane.retries,
+        wait_seconds=lane.wait_seconds,
+        in_flight=lane.in_flight,
+        queued=lane.waiting,
+        rate_factor=lane.rate_factor,
+        effective_rate=min(request_rates) if request_rates else None,
+        limits=lane.rules,
+        learned_limits=learned,
+    )

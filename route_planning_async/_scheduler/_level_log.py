@@ -24,7 +24,7 @@ def _rules_text(rules: Sequence[Rule]) -> str:
 
 
 def _rule_text(rule: Rule) -> str:
-    unit = "" if rule.per == "request" else " stops"
+    unit = "" if rule.per == "request" else " stop" if rule.amount == 1 else " stops"
     return f"{rule.amount}{unit} per {rule.period:g} s"
 
 
@@ -60,11 +60,13 @@ class LevelLog:
         """A cut to what the service admitted: a warning the first time the level goes lower."""
         learned = _rules_text(learner.learned())
         if learner.factor < self._warned_level - learner.unit / 2:
+            refused = self._refused_since_warning
             logger.warning(
-                "%s: %d requests refused with 429; the service admitted %s in its window: "
+                "%s: %d %s refused with 429; the service admitted %s in its window: "
                 "sending at %s (configured %s) and probing upward",
                 self._key,
-                self._refused_since_warning,
+                refused,
+                "request" if refused == 1 else "requests",
                 _counts(admitted),
                 learned,
                 self._configured,

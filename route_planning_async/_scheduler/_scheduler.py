@@ -25,7 +25,7 @@ from route_planning_async._errors import AttemptRecord, RoutePlanningError, Tran
 from route_planning_async._limits import Category, RateLimits
 from route_planning_async._retry import RetryDecision, RetryPolicy
 from route_planning_async._scheduler._clock import Clock, LoopClock
-from route_planning_async._scheduler._lane import Lane, Send
+from route_planning_async._scheduler._lane import Lane, Send, snapshot
 from route_planning_async._stats import SchedulerStats
 
 __all__ = ["Scheduler"]
@@ -92,7 +92,7 @@ class Scheduler:
     @property
     def stats(self) -> SchedulerStats:
         """Per category: requests, attempts, 429s, retries, waits, in flight, queued, rate."""
-        return SchedulerStats({category: lane.snapshot() for category, lane in self._lanes.items()})
+        return SchedulerStats({category: snapshot(lane) for category, lane in self._lanes.items()})
 
     async def run(
         self, request: Request, send: Send, *, retry: RetryPolicy | None = None, base_url: str = ""

@@ -83,13 +83,14 @@ def test_a_limit_that_drops_and_comes_back_is_followed() -> None:
     assert all(answer.status == 200 for answer in answers)
     # While the limit is 4: about 4 per second.
     assert service.admitted_between(25.0, 40.0) >= 0.9 * 4 * 15
-    # Back at >= 95% of 10 per second within 5 periods of the return, and staying there.
+    # Back at >= 95% of 10 per second within 2 P + 2 periods of the return (P = 5 probe periods
+    # at 4 requests a period: the probe pacing), and staying there.
     back = next(
         start
         for start in (40.0 + tenth / 10 for tenth in range(200))
         if all(service.admitted_between(t, t + 1.0) >= 9.5 for t in (start, start + 1, start + 2, start + 3))
     )
-    assert back - 40.0 <= 5.0
+    assert back - 40.0 <= 2 * 5 + 2
 
 
 def test_a_failed_step_of_a_ramp_costs_one_429() -> None:
@@ -207,17 +208,19 @@ def test_the_learner_alone() -> None:
     # Three admitted in the window, after the first period: cut to 0.3.
     assert learner.cut(1.5, [3]) == pytest.approx(0.3)
     assert not learner.teaches(1.4)
-    # No probe before a period has passed, then one request more.
-    assert learner.probe(2.0, 1.9) is None
-    assert learner.probe(2.6, 2.5) == pytest.approx(0.4)
-    # It held for a quarter period, and an attempt sent at it passed: two more.
-    assert learner.probe(2.7, 2.65) is None
-    assert learner.probe(2.9, 2.5) is None  # sent before the raise: no evidence
-    assert learner.probe(2.9, 2.7) == pytest.approx(0.6)
-    # A 429 at 3 again: the same level, so the next probe waits twice as long.
-    assert learner.cut(3.0, [3]) == pytest.approx(0.3)
-    assert learner.probe(4.5, 4.4) is None
-    assert learner.probe(5.0, 4.9) == pytest.approx(0.4)
+    # The configured level had held: the first probe as soon as the pacing allows, P = 7
+    # periods at 3 requests a period (max(3, ceil(20 / 3))), then one request more.
+    assert learner.probe(8.4, 8.3) is None
+    assert learner.probe(8.6, 8.5) == pytest.approx(0.4)
+    # It held a whole period, and an attempt sent at it passed: two more.
+    assert learner.probe(9.5, 9.45) is None
+    assert learner.probe(9.7, 8.5) is None  # sent before the raise: no evidence
+    assert learner.probe(9.7, 9.65) == pytest.approx(0.6)
+    # A 429 at 6: back to the 4 that held a whole period; the next probe waits twice as
+    # long, to the cap of 2 P = 10 periods at 4 requests a period.
+    assert learner.cut(10.0, [3]) == pytest.approx(0.4)
+    assert learner.probe(19.9, 19.8) is None
+    assert learner.probe(20.1, 20.0) == pytest.approx(0.5)
 
 
 def probing_after_a_first_period_cut() -> LimitLearner:
@@ -260,14 +263,19 @@ def test_a_raise_to_the_configured_limits_is_a_probe_like_the_others() -> None:
     learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(3, 1.0),))
     learner.sync(1.0, 0.0)
     assert learner.cut(1.5, [2]) == pytest.approx(2 / 3)
-    # 2 held a whole period: one more is the configured 3.
-    assert learner.probe(2.6, 2.5) == pytest.approx(1.0)
+    # 2 held a whole period: one more is the configured 3, as soon as the pacing allows
+    # (P = 10 periods at 2 requests a period).
+    assert learner.probe(11.6, 11.55) == pytest.approx(1.0)
     assert learner.probing
     # Refused before it was confirmed: back to the 2 that held, not the window's count of 1.
-    assert learner.cut(2.65, [1]) == pytest.approx(2 / 3)
-    assert learner.probe(4.7, 4.6) == pytest.approx(1.0)
-    # Confirmed: nothing is left to probe.
-    assert learner.probe(5.0, 4.8) is None
+    assert learner.cut(11.65, [1]) == pytest.approx(2 / 3)
+    # The next probe waits twice as long (2 P).
+    assert learner.probe(31.6, 31.5) is None
+    assert learner.probe(31.7, 31.6) == pytest.approx(1.0)
+    # Confirmed a whole period later: nothing is left to probe.
+    assert learner.probe(32.5, 32.4) is None
+    assert learner.probing
+    assert learner.probe(32.8, 32.75) is None
     assert not learner.probing
 
 
@@ -439,8 +447,9 @@ def test_a_grant_that_crossed_the_lanes_own_change_is_not_taken_for_another_proc
     monkeypatch.setattr(LimitLearner, "sync", recording_sync)
     service = through_a_drop(CrossingBackend(), seed, low=5, seconds=50.0)
     assert moved == []
-    # Cut at the drop, probing every few periods, and back within them of the return.
-    assert service.admitted_between(35.0, 50.0) >= 0.95 * 10 * 15
+    # Cut at the drop, probing as the pacing allows, and back within 2 P + 2 periods of the
+    # return (P = 4 at 5 requests a period).
+    assert service.admitted_between(40.0, 50.0) >= 0.95 * 10 * 10
 
 
 @pytest.mark.parametrize("seed", range(4))

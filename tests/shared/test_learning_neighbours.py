@@ -194,8 +194,10 @@ def test_a_neighbour_taking_a_share_leaves_the_client_the_remainder_and_gives_it
     remainder = 10 * (1 - share)
     # While the neighbour runs (after five periods to learn): >= 90% of what it leaves.
     assert service.admitted_between(15.0, 70.0, "client") >= 0.9 * remainder * 55
-    # When it stops: back at >= 95% of the whole limit within 5 periods.
-    assert periods_to_full(service, 70.0) <= 5.0
+    # When it stops: back at >= 95% of the whole limit within 2 P + 2 periods, P the probe
+    # pacing at the requests a period it left (3, 4 and 7 periods at 7, 5 and 3 requests).
+    pace = max(3, math.ceil(20 / round(remainder)))
+    assert periods_to_full(service, 70.0) <= 2 * pace + 2
     # 429s while it runs: its arrival, then one failed probe per probe interval (R periods
     # at most, for the give-back), 1 / (R n) of n requests per period: about 5% at n = 7.
     interval = LearningPolicy().recent_probe_interval
