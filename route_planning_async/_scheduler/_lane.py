@@ -96,25 +96,21 @@ it queues.
 429s: learning the real limit
 -----------------------------
 
-A 429 means the service's limit is lower than the configured one (it changed,
-the public documentation's numbers apply, or a delay outran the anchor margin),
-or that others spent the budget (another client shares the key). The category
-pauses for the ``Retry-After`` (or the backoff) the 429 asked for, for every
-process sharing the backend, and its learner (``_learning.py``: the algorithm,
-its model of others on the key, its bounds) reads the budget as busy (pause for
-the window, keep the level) or cuts the rate factor to what the service counted
-of ours in its window (the backend's admitted slots, the 429s the ceiling
-keeps), then probes back upward; a cut is followed by a slow start, as after a
-raise (below). Only a 429 to an attempt sent after the last change teaches
-anything: a storm makes one cut per round trip. Under the learner, the 429
-ceiling (``_ceiling.py``) holds whatever it believes: no probe while one more
-refusal would pass 5 % of what was sent in 10 periods, and a slower lane when a
-429 meets it. A 429 alone never makes a request fail (it goes back to the head
-of the line); only the caller's cancel or ``asyncio.timeout``, the client's
-close, ``RetryPolicy.max_wait`` or a ``Retry-After`` above
-``RetryPolicy.max_retry_after`` do. A cut to a lower level is logged once at
-WARNING with the numbers, further cuts and probes at DEBUG, a busy budget at
-INFO; ``client.stats`` shows the learned limits beside the configured ones.
+A 429 means the service's limit is lower than the configured one (it changed, the public
+documentation's numbers apply, or a delay outran the anchor margin), or that others spent the budget
+(another client shares the key). The category pauses for the ``Retry-After`` (or the backoff) the
+429 asked for, for every process sharing the backend, and its learner (``_learning.py``: the
+algorithm, its model of others on the key, its bounds) reads the budget as busy (pause for the
+window, keep the level) or cuts the rate factor to what the service counted of ours in its window
+(the backend's admitted slots, the 429s the ceiling keeps), then probes back upward; a cut is
+followed by a slow start, as after a raise (below). Only a 429 to an attempt sent after the last
+change teaches anything: a storm makes one cut per round trip. Under the learner, the 429 ceiling
+(``_ceiling.py``) holds whatever it believes: no probe while one more refusal would pass 5 % of what
+was sent in 10 periods, and a slower lane when a 429 meets it. A 429 alone never makes a request
+fail (it goes back to the head of the line); only the caller's cancel or ``asyncio.timeout``, the
+client's close, ``RetryPolicy.max_wait`` or a ``Retry-After`` above ``RetryPolicy.max_retry_after``
+do. A cut to a lower level is logged once at WARNING with the numbers, further cuts and probes at
+DEBUG, a busy budget at INFO; ``client.stats`` shows the learned limits beside the configured ones.
 
 Others on the key: scouting
 ---------------------------
