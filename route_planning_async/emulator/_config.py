@@ -248,7 +248,17 @@ class EmulatorConfig:
     strict: bool = attrs.field(
         default=True,
         metadata=described(
-            "Reject unknown body fields, unknown query parameters and bodies on body-less calls (400)."
+            "Reject unknown body fields where the official schemas close the object "
+            "(``additionalProperties: false``), unknown query parameters and bodies on body-less "
+            "calls (400)."
+        ),
+    )
+    strict_inputs: bool = attrs.field(
+        default=False,
+        metadata=described(
+            "Reject unknown keys inside the objects the official schemas leave open too (a stop's "
+            "``weight``, a driver's and a depot's ``routeOverrides``), to catch a typo. False (the "
+            "default) accepts and drops them, as a service driven by those schemas does."
         ),
     )
     earliest_plan_date: datetime.date = attrs.field(
@@ -256,7 +266,7 @@ class EmulatorConfig:
         metadata=described('Plans starting earlier are rejected ("dates too far in the past").'),
     )
     latest_plan_date: datetime.date = attrs.field(
-        default=datetime.date(2099, 12, 31),
+        default=datetime.date(2100, 12, 31),
         metadata=described('Plans starting later are rejected ("dates too far in the future").'),
     )
     stop_collections_since: datetime.date = attrs.field(

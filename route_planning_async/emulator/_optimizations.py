@@ -55,7 +55,9 @@ class Optimizations(Edits):
 
     def _opt_stop(self, record: StopRecord, pinned: str | None) -> OptStop:
         timing = record.body.get("timing") or {}
-        duration = timing.get("estimatedAttemptDuration") or self.team.default_attempt_duration
+        # The official schemas take any integer; a duration below 1 s is taken as the team's.
+        given = timing.get("estimatedAttemptDuration")
+        duration = given if given is not None and given >= 1 else self.team.default_attempt_duration
         return OptStop(
             record.body["id"],
             record.latitude,

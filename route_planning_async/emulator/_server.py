@@ -11,7 +11,7 @@ import attrs
 from aiohttp import web
 
 from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async.emulator._app import EmulatorApp
+from route_planning_async.emulator._app import PARSER_LINE_LIMIT, EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._driving import drive_route
 from route_planning_async.emulator._faults import FaultInjector
@@ -88,7 +88,11 @@ class Emulator:
         if self.config.tls and self._tls is None:
             self._tls = make_tls()
         runner = web.AppRunner(
-            self._app.application(), handle_signals=False, access_log=None, shutdown_timeout=2.0
+            self._app.application(),
+            handle_signals=False,
+            access_log=None,
+            shutdown_timeout=2.0,
+            max_line_size=PARSER_LINE_LIMIT,
         )
         await runner.setup()
         site = web.TCPSite(
