@@ -101,7 +101,9 @@ class EmulatorApp:
     def application(self) -> web.Application:
         """A fresh aiohttp application serving the emulator."""
         app = web.Application(client_max_size=32 * 1024 * 1024)
-        app.router.add_route("*", "/{tail:.*}", self._dispatch)
+        # Every path, one with an encoded newline (%0A) included, reaches the pipeline and its
+        # JSON answers ("." would leave those to aiohttp's own text 404).
+        app.router.add_route("*", r"/{tail:[\s\S]*}", self._dispatch)
         return app
 
     def cancel_timers(self) -> None:

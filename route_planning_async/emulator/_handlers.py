@@ -404,6 +404,8 @@ class BaseHandlers:
 
     def custom_stop_properties_get(self, call: Call) -> Reply:
         wanted = call.params["custom_stop_property"]
+        if len(wanted) > 50:
+            raise Problem.invalid("customStopPropertyId", f"must be at most 50 characters, got {len(wanted)}")
         for prop in self.views.custom_stop_properties_json():
             if prop["id"] == wanted:
                 return Reply(200, prop)

@@ -130,10 +130,15 @@ class Optimizations(Edits):
         return self._new_operation(plan, "optimize", now, outcome, failure, count, {})
 
     def start_reoptimization(self, plan: PlanRecord, optimization_type: str, now: float) -> OperationRecord:
-        """POST /plans/<id>:reoptimize: optimizes the plan as the pending live changes leave it."""
+        """POST /plans/<id>:reoptimize: optimizes the plan as the pending live changes leave it.
+
+        A writable plan has no live changes waiting: it is optimized as ``:optimize`` does (the
+        official schemas list no ``plan_not_optimized`` for ``:reoptimize``, and every code of
+        ``:optimize`` is one of its own).
+        """
         self.require_not_running(plan)
         if not plan.optimized_before or plan.writable:
-            raise Problem.conflict(*problems.PLAN_NOT_OPTIMIZED)
+            return self.start_optimization(plan, now)
         if not plan.pending:
             raise Problem.conflict(*problems.PLAN_ALREADY_OPTIMIZED)
         if plan.distributed and optimization_type != "reorder_changed_stops":

@@ -185,3 +185,20 @@ async def test_a_request_line_over_8_kb_gets_the_json_error(api: Api) -> None:
     # Just under the line's bound, the answer is the list's own (its filter's 255 characters).
     under = await api.call("GET", "/plans", params={"filter.title": "x" * 7000})
     assert (under.status, under.body["param"]) == (400, "filter.title")
+
+
+async def test_a_path_with_an_encoded_newline_gets_the_json_error(api: Api) -> None:
+    answer = await api.call("GET", "/drivers/%0Aab")
+    assert answer.status in (400, 404)
+    assert answer.headers["Content-Type"].startswith("application/json")
+    assert set(answer.body) == {"message", "code", "param", "url"}
+
+
+async def test_a_custom_stop_property_id_outside_the_id_pattern_is_not_found(api: Api) -> None:
+    # The files give this id no pattern, only at most 50 characters.
+    answer = await api.checked(
+        "GET", "/team/customStopProperties/{customStopPropertyId}", "/team/customStopProperties/%C3%A9t%C3%A9"
+    )
+    assert answer.status == 404
+    too_long = await api.call("GET", "/team/customStopProperties/" + "x" * 51)
+    assert (too_long.status, too_long.body["param"]) == (400, "customStopPropertyId")

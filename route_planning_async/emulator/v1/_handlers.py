@@ -49,10 +49,15 @@ def _text(param: str, value: str) -> str:
     return string(value, param, max_len=2048)
 
 
+def _sort_field(param: str, value: str) -> str | None:
+    """``sortField``: a plain ``string`` in the official file, so an empty one is no sort field."""
+    return _text(param, value) if value else None
+
+
 SEARCH_LIST = ListSpec(
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
-    params={"keyword": _text, "filter": _text, "sortField": _text, "sortOrder": _text},
+    params={"keyword": _text, "filter": _text, "sortField": _sort_field, "sortOrder": _text},
     empty_page_token=True,
 )
 """``GET /stops:search``: its page sizes (the document's bounds contradict themselves: a

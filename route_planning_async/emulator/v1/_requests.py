@@ -26,7 +26,6 @@ from route_planning_async.emulator._requests import (
 )
 from route_planning_async.emulator._stop_requests import StopBodies
 from route_planning_async.emulator._validation import (
-    MAX_SAFE_INTEGER,
     array_of,
     boolean,
     check_keys,
@@ -95,8 +94,9 @@ def _depot_overrides(
     if obj.get("endTime") is not None:
         result["endTime"] = time_of_day(obj["endTime"], join(path, "endTime"))
     for key in ("defaultTimeAtStop", "maxStops"):
+        # The official file types both a plain ``number``: no bound is the emulator's to add.
         if obj.get(key) is not None:
-            result[key] = number(obj[key], join(path, key), minimum=0, maximum=MAX_SAFE_INTEGER)
+            result[key] = number(obj[key], join(path, key))
     if obj.get("vehicleType") is not None:
         result["vehicleType"] = choice(obj["vehicleType"], join(path, "vehicleType"), VEHICLES)
     if obj.get("roadSide") is not None:
