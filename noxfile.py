@@ -35,6 +35,9 @@ TEST_DEPS = [
     "aiolimiter>=1.1",
     # The official files as a fuzzer's oracle against the emulator (tests/fuzz/; nox -s fuzz).
     "schemathesis>=4.30",
+    # A client generated from the official v1 file runs a workflow against the emulator
+    # (tests/emulator/v1/test_generated_client.py; generated into a temporary directory).
+    "openapi-python-client>=0.29",
 ]
 
 # The docs site's tools: the docs session builds with them, and the tests scan a
