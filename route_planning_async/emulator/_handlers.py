@@ -15,6 +15,7 @@ endpoints it answers otherwise (``v1/_handlers.py``).
 from __future__ import annotations
 
 import functools
+import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -403,7 +404,8 @@ class BaseHandlers:
         return Reply(200, {**self._import_json(imported, "stop", fields), "pending": pending})
 
     def custom_stop_properties_get(self, call: Call) -> Reply:
-        wanted = call.params["custom_stop_property"]
+        # Captured as sent (percent-encoded); the official schemas bound the id's characters.
+        wanted = urllib.parse.unquote(call.params["custom_stop_property"])
         if len(wanted) > 50:
             raise Problem.invalid("customStopPropertyId", f"must be at most 50 characters, got {len(wanted)}")
         for prop in self.views.custom_stop_properties_json():

@@ -202,3 +202,6 @@ async def test_a_custom_stop_property_id_outside_the_id_pattern_is_not_found(api
     assert answer.status == 404
     too_long = await api.call("GET", "/team/customStopProperties/" + "x" * 51)
     assert (too_long.status, too_long.body["param"]) == (400, "customStopPropertyId")
+    # 50 characters, percent-encoded to far more.
+    encoded = await api.call("GET", "/team/customStopProperties/" + "%C3%A9" * 50)
+    assert encoded.status == 404

@@ -188,4 +188,6 @@ def run_schemathesis(version: str, origin: str, ids: dict[str, list[str]], workd
     done = subprocess.run(command, env=env, capture_output=True, text=True, check=False, cwd=workdir)
     known = collections.Counter(line for line in tally.read_text().splitlines() if line)
     data = json.loads(report.read_text()) if report.exists() else {}
-    return Outcome(done.returncode, data, known, done.stdout + done.stderr)
+    (workdir / "output.txt").write_text(done.stdout)
+    (workdir / "stderr.txt").write_text(done.stderr)
+    return Outcome(done.returncode, data, known, done.stdout)

@@ -243,6 +243,15 @@ KNOWN: tuple[Known, ...] = (
         _refused("filter", "keyword", "sortField", "sortOrder", code="invalid_argument"),
     ),
     Known(
+        "depot-rule",
+        frozenset({"ST202"}),
+        ".*",
+        "v1's precondition: 'Drivers and plans must have the same depot configured' and 'Drivers must "
+        "be part of the plan to be referenced by stops' (the file's 412 answers)",
+        _EVIDENCE,
+        lambda failure, case, response: response.status_code == 412,
+    ),
+    Known(
         "unknown-reference",
         frozenset({"ST202"}),
         ".*",
