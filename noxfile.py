@@ -1,4 +1,5 @@
-"""Sessions: ``nox -s tests`` (the test command), ``nox -s lint``, ``nox -s docs``, ``nox -s bench``."""
+"""Sessions: ``nox -s tests`` (the test command), ``nox -s lint``, ``nox -s docs``, ``nox -s bench``,
+``nox -s fuzz``."""
 
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ TEST_DEPS = [
     "openapi-python-client>=0.29",
     # The leaky bucket the scheduler is compared with (tests/shared/test_scheduler.py).
     "aiolimiter>=1.1",
+    # The official files as a fuzzer's oracle against the emulator (tests/fuzz/; nox -s fuzz).
+    "schemathesis>=4.30",
 ]
 
 # The docs site's tools: the docs session builds with them, and the tests scan a
@@ -97,8 +100,25 @@ def tests(session: nox.Session, aiohttp: str) -> None:
     session.run("python", "-c", "import sys, aiohttp; print(sys.version, '/ aiohttp', aiohttp.__version__)")
     args = ["-p", "no:cacheprovider", "-n", "auto", *session.posargs]
     if aiohttp == "latest":
-        args += ["-m", "not aioresponses"]
+        # The fuzzer's bounded pass (about a minute of CPU) runs once, in the floor's run.
+        args += ["-m", "not aioresponses and not fuzz"]
     session.run("pytest", *args)
+
+
+FUZZ_EXAMPLES = "300"
+"""Examples per operation of ``nox -s fuzz`` (the test command's bounded pass takes 3)."""
+
+
+@nox.session
+def fuzz(session: nox.Session) -> None:
+    """schemathesis over both official files against the emulator: every check, a fixed seed,
+    objects seeded through the API (tests/fuzz/). A failure outside the reviewed list
+    (tests/fuzz/known.py, docs/differences.md) fails it; ``-- <n>`` sets the examples per
+    operation."""
+    session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS)
+    examples = session.posargs[0] if session.posargs else FUZZ_EXAMPLES
+    env = {"ROUTE_PLANNING_FUZZ_EXAMPLES": examples}
+    session.run("pytest", "-p", "no:cacheprovider", "-n", "0", "-s", "tests/fuzz", env=env)
 
 
 @nox.session

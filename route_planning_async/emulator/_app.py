@@ -47,7 +47,15 @@ from route_planning_async.emulator._problems import Problem
 from route_planning_async.emulator._routes import RouteSpec
 from route_planning_async.emulator._state import EmulatorState
 
-__all__ = ["EmulatorApp"]
+__all__ = ["MAX_REQUEST_LINE", "PARSER_LINE_LIMIT", "EmulatorApp"]
+
+MAX_REQUEST_LINE = 8190
+"""The longest request line (``GET /path?query HTTP/1.1``) answered; a longer one gets the
+service's JSON 400 (the official schemas' error shape), not the HTTP parser's text."""
+
+PARSER_LINE_LIMIT = 1024 * 1024
+"""What the HTTP parser reads of a request line, so the pipeline, not the parser,
+refuses a line over :data:`MAX_REQUEST_LINE` (past this, the parser's own 400 remains)."""
 
 logger = logging.getLogger("route_planning_async.emulator")
 
@@ -93,7 +101,9 @@ class EmulatorApp:
     def application(self) -> web.Application:
         """A fresh aiohttp application serving the emulator."""
         app = web.Application(client_max_size=32 * 1024 * 1024)
-        app.router.add_route("*", "/{tail:.*}", self._dispatch)
+        # Every path, one with an encoded newline (%0A) included, reaches the pipeline and its
+        # JSON answers ("." would leave those to aiohttp's own text 404).
+        app.router.add_route("*", r"/{tail:[\s\S]*}", self._dispatch)
         return app
 
     def cancel_timers(self) -> None:
@@ -154,6 +164,10 @@ class EmulatorApp:
         return response
 
     async def _pipeline(self, request: web.Request, record: _RecordBuilder) -> web.StreamResponse:
+        target = request.raw_path
+        if len(f"{request.method} {target} HTTP/1.1") > MAX_REQUEST_LINE:
+            record.outcome = "error"
+            return _error(Problem.invalid("", f"the request line is longer than {MAX_REQUEST_LINE} bytes"))
         raw_path = request.rel_url.raw_path
         mounted = self._mounted(raw_path)
         if mounted is None:

@@ -189,11 +189,17 @@ def terminal_body(plan_id: str, stop_id: str, kind: str, position: int, depot: D
     return body
 
 
+PAYMENT_CURRENCY = "GBP"
+"""The currency of a ``paymentOnDelivery`` sent without one: the default team's (it is in GB).
+The official answer schemas require a currency string, and the request schemas let it out."""
+
+
 def _payment(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The stored ``paymentOnDelivery``: both keys present (official schema, stopSchema)."""
-    if value is None:
+    """The stored ``paymentOnDelivery``: both keys present, the currency a string (official
+    schema, stopSchema); a payment with neither an amount nor a currency is none."""
+    if value is None or (value.get("amount") is None and value.get("currency") is None):
         return None
-    return {"amount": value.get("amount"), "currency": value.get("currency")}
+    return {"amount": value.get("amount"), "currency": value.get("currency") or PAYMENT_CURRENCY}
 
 
 def patched_body(

@@ -160,8 +160,12 @@ class EmulatorConfig:
         ungeocodable_marker (str): An address whose text contains this (any case) cannot be geocoded.
         team (TeamConfig): Depots, drivers and custom stop properties.
         seed (int): Seeds the id generator and the fault injector's random draws.
-        strict (bool): Reject unknown body fields, unknown query parameters and bodies on body-less
-            calls (400).
+        strict (bool): Reject unknown body fields where the official schemas close the object
+            (``additionalProperties: false``), unknown query parameters and bodies on body-less calls
+            (400).
+        strict_inputs (bool): Reject unknown keys inside the objects the official schemas leave open too
+            (a stop's ``weight``, a driver's and a depot's ``routeOverrides``), to catch a typo. False
+            (the default) accepts and drops them, as a service driven by those schemas does.
         earliest_plan_date (datetime.date): Plans starting earlier are rejected ("dates too far in the
             past").
         latest_plan_date (datetime.date): Plans starting later are rejected ("dates too far in the
@@ -336,7 +340,17 @@ class EmulatorConfig:
     strict: bool = attrs.field(
         default=True,
         metadata=described(
-            "Reject unknown body fields, unknown query parameters and bodies on body-less calls (400)."
+            "Reject unknown body fields where the official schemas close the object "
+            "(``additionalProperties: false``), unknown query parameters and bodies on body-less "
+            "calls (400)."
+        ),
+    )
+    strict_inputs: bool = attrs.field(
+        default=False,
+        metadata=described(
+            "Reject unknown keys inside the objects the official schemas leave open too (a stop's "
+            "``weight``, a driver's and a depot's ``routeOverrides``), to catch a typo. False (the "
+            "default) accepts and drops them, as a service driven by those schemas does."
         ),
     )
     earliest_plan_date: datetime.date = attrs.field(
@@ -344,7 +358,7 @@ class EmulatorConfig:
         metadata=described('Plans starting earlier are rejected ("dates too far in the past").'),
     )
     latest_plan_date: datetime.date = attrs.field(
-        default=datetime.date(2099, 12, 31),
+        default=datetime.date(2100, 12, 31),
         metadata=described('Plans starting later are rejected ("dates too far in the future").'),
     )
     stop_collections_since: datetime.date = attrs.field(

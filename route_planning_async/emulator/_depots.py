@@ -66,18 +66,49 @@ class TeamDepots(Store):
         """POST /depots:import: a depot that fails is refused, the others go on."""
         return import_each(items, lambda index, fields: self._new_depot(fields, f"[{index}]."))
 
+    def _current_overrides(self, depot: DepotConfig) -> dict[str, Any]:
+        """The ``routeOverrides`` a depot has: those v1 gave it, else (a configured depot) its
+        address and the team's default start time, the rest null."""
+        given = self.depot_overrides.get(depot.id)
+        if given is not None:
+            return dict(given)
+        start = self.config.team.default_start_time
+        address = {
+            "addressLineOne": depot.address_line_one or None,
+            "addressLineTwo": depot.address_line_two or None,
+            "city": depot.city or None,
+            "state": depot.state or None,
+            "zip": depot.zip or None,
+            "country": depot.country or None,
+            "latitude": depot.latitude,
+            "longitude": depot.longitude,
+        }
+        return {
+            "startAddress": {key: value for key, value in address.items() if value is not None},
+            "startTime": {"hour": start.hour, "minute": start.minute},
+            "endAddress": None,
+            "endTime": None,
+            "defaultTimeAtStop": None,
+            "maxStops": None,
+            "vehicleType": None,
+            "roadSide": None,
+            "roundTrip": None,
+        }
+
     def update_depot(self, depot_id: str, fields: dict[str, Any]) -> DepotConfig:
-        """PATCH /depots/<id>: a new name, and ``routeOverrides`` replaced in full (a new
-        ``startAddress`` moves the depot)."""
+        """PATCH /depots/<id>: a new name, and the ``routeOverrides`` keys sent replace the
+        depot's (the PATCH schema requires none; a new ``startAddress`` moves the depot)."""
         depot = self.depot(depot_id)
         name = fields.get("name", depot.name)
-        overrides = fields.get("routeOverrides")
-        if overrides is not None:
-            depot = self._placed_depot(
-                depot_id, name, overrides["startAddress"], "routeOverrides.startAddress"
-            )
+        sent = fields.get("routeOverrides")
+        if sent is not None:
+            overrides = {**self._current_overrides(depot), **sent}
+            if "startAddress" in sent:
+                depot = self._placed_depot(
+                    depot_id, name, overrides["startAddress"], "routeOverrides.startAddress"
+                )
             self.depot_overrides[depot_id] = overrides
-        elif name != depot.name:
+        if name != depot.name:
             depot = DepotConfig(
                 depot.id,
                 name,

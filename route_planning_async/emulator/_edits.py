@@ -23,7 +23,7 @@ from route_planning_async.emulator._bodies import (
 )
 from route_planning_async.emulator._collections import OrderedStore
 from route_planning_async.emulator._geo import geocode
-from route_planning_async.emulator._problems import Problem
+from route_planning_async.emulator._problems import TEAM_PROFILE_URL, Problem
 from route_planning_async.emulator._records import (
     CompactStops,
     PlanRecord,
@@ -110,6 +110,7 @@ class Edits(Store):
                 "Vehicle capacity is disabled for this team, so stops cannot have a weight",
                 "vehicle_capacity_disabled",
                 param,
+                url=TEAM_PROFILE_URL,
             )
         if weight["unit"] != unit:
             raise Problem.invalid(f"{param}.unit", f"must be the team's capacity unit {unit!r}")

@@ -14,6 +14,8 @@ endpoints it answers otherwise (``v1/_handlers.py``).
 
 from __future__ import annotations
 
+import functools
+import urllib.parse
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -33,6 +35,7 @@ from route_planning_async.emulator._requests import (
     DRIVERS_LIST,
     OPERATIONS_LIST,
     PLANS_LIST,
+    REOPTIMIZATION_TYPES,
     STOPS_LIST,
     UNASSIGNED_LIST,
     reference,
@@ -87,7 +90,9 @@ class BaseHandlers:
 
     def stop_body(self, value: object, kind: BodyKind, path: str = "") -> dict[str, Any]:
         """The version's stop (or unassigned stop) body of ``kind``, validated and normalized."""
-        return self._stop_rules.validate(value, kind, path, strict=self.config.strict)
+        return self._stop_rules.validate(
+            value, kind, path, strict=self.config.strict, strict_inputs=self.config.strict_inputs
+        )
 
     # ------------------------------------------------------ lookups and bodies
 
@@ -167,8 +172,11 @@ class BaseHandlers:
         return Reply(200, self.views.plan_json(self.state.distribute(self._plan(call))))
 
     def plans_reoptimize(self, call: Call) -> Reply:
-        body = None if call.json is NO_BODY else call.json
-        optimization_type = validate_reoptimize_body(body, strict=self.config.strict)
+        optimization_type = (
+            REOPTIMIZATION_TYPES[0]
+            if call.json is NO_BODY
+            else validate_reoptimize_body(call.json, strict=self.config.strict)
+        )
         plan = self._plan(call)
         operation = self.state.start_reoptimization(plan, optimization_type, call.now)
         self._timers.finish_on_time(plan)
@@ -346,11 +354,15 @@ class BaseHandlers:
         return Reply(200, {"drivers": items, "nextPageToken": token})
 
     def drivers_create(self, call: Call) -> Reply:
-        fields = validate_driver_body(call.json, partial=False, strict=self.config.strict)
+        fields = validate_driver_body(
+            call.json, partial=False, strict=self.config.strict, strict_inputs=self.config.strict_inputs
+        )
         return Reply(200, self.views.driver_json(self.state.create_driver(fields)))
 
     def drivers_update(self, call: Call) -> Reply:
-        fields = validate_driver_body(call.json, partial=True, strict=self.config.strict)
+        fields = validate_driver_body(
+            call.json, partial=True, strict=self.config.strict, strict_inputs=self.config.strict_inputs
+        )
         return Reply(200, self.views.driver_json(self.state.update_driver(call.params["driver"], fields)))
 
     def drivers_delete(self, call: Call) -> Reply:
@@ -358,9 +370,8 @@ class BaseHandlers:
         return Reply(204)
 
     def drivers_import_batch(self, call: Call) -> Reply:
-        return self.batch_import(
-            call, validate_driver_body, 50, self.state.import_drivers, "driver", _driver_name
-        )
+        validate = functools.partial(validate_driver_body, strict_inputs=self.config.strict_inputs)
+        return self.batch_import(call, validate, 50, self.state.import_drivers, "driver", _driver_name)
 
     def batch_import(
         self,
@@ -393,7 +404,10 @@ class BaseHandlers:
         return Reply(200, {**self._import_json(imported, "stop", fields), "pending": pending})
 
     def custom_stop_properties_get(self, call: Call) -> Reply:
-        wanted = call.params["custom_stop_property"]
+        # Captured as sent (percent-encoded); the official schemas bound the id's characters.
+        wanted = urllib.parse.unquote(call.params["custom_stop_property"])
+        if len(wanted) > 50:
+            raise Problem.invalid("customStopPropertyId", f"must be at most 50 characters, got {len(wanted)}")
         for prop in self.views.custom_stop_properties_json():
             if prop["id"] == wanted:
                 return Reply(200, prop)

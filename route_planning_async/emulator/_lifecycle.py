@@ -79,17 +79,19 @@ class Lifecycle(LiveEdits, Optimizations):
             if route is not None and route.distributed_at is None:
                 route.distributed_at = now
 
-    def _require_preview(self, plan: PlanRecord) -> None:
+    def _require_preview(self, plan: PlanRecord, *, distributing: bool) -> None:
+        """409 unless a re-optimization's preview waits: ``plan_already_distributed`` only where
+        the official schemas list it (``:redistribute``; ``:save`` lists ``plan_not_optimized``)."""
         self.require_not_running(plan)
         if plan.preview_operation is None:
             # Re-optimization is required after any live change (Stops rule 5).
-            if plan.distributed and not plan.pending:
+            if distributing and plan.distributed and not plan.pending:
                 raise Problem.conflict(*problems.PLAN_ALREADY_DISTRIBUTED)
             raise Problem.conflict(*problems.PLAN_NOT_OPTIMIZED)
 
     def redistribute(self, plan: PlanRecord) -> PlanRecord:
         """POST /plans/<id>:redistribute: apply the re-optimized live changes and distribute."""
-        self._require_preview(plan)
+        self._require_preview(plan, distributing=True)
         # Routes are rebuilt by every optimization: a stop is allocated anew when its driver
         # changed, when it changed itself, or when the plan is distributed for the first time.
         before = {record.id: self._driver_of(record) for record in plan.stops.values()}
@@ -104,5 +106,5 @@ class Lifecycle(LiveEdits, Optimizations):
 
     def save(self, plan: PlanRecord) -> None:
         """POST /plans/<id>:save: apply the re-optimized live changes without distributing."""
-        self._require_preview(plan)
+        self._require_preview(plan, distributing=False)
         self._apply_preview(plan)

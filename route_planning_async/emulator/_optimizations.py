@@ -55,7 +55,9 @@ class Optimizations(Edits):
 
     def _opt_stop(self, record: StopRecord, pinned: str | None) -> OptStop:
         timing = record.body.get("timing") or {}
-        duration = timing.get("estimatedAttemptDuration") or self.team.default_attempt_duration
+        # The official schemas take any integer; a duration below 1 s is taken as the team's.
+        given = timing.get("estimatedAttemptDuration")
+        duration = given if given is not None and given >= 1 else self.team.default_attempt_duration
         return OptStop(
             record.body["id"],
             record.latitude,
@@ -128,10 +130,15 @@ class Optimizations(Edits):
         return self._new_operation(plan, "optimize", now, outcome, failure, count, {})
 
     def start_reoptimization(self, plan: PlanRecord, optimization_type: str, now: float) -> OperationRecord:
-        """POST /plans/<id>:reoptimize: optimizes the plan as the pending live changes leave it."""
+        """POST /plans/<id>:reoptimize: optimizes the plan as the pending live changes leave it.
+
+        A writable plan has no live changes waiting: it is optimized as ``:optimize`` does (the
+        official schemas list no ``plan_not_optimized`` for ``:reoptimize``, and every code of
+        ``:optimize`` is one of its own).
+        """
         self.require_not_running(plan)
         if not plan.optimized_before or plan.writable:
-            raise Problem.conflict(*problems.PLAN_NOT_OPTIMIZED)
+            return self.start_optimization(plan, now)
         if not plan.pending:
             raise Problem.conflict(*problems.PLAN_ALREADY_OPTIMIZED)
         if plan.distributed and optimization_type != "reorder_changed_stops":

@@ -181,6 +181,12 @@ OPTIONS: tuple[Option, ...] = (
         get_args(WeightUnit),
     ),
     Option(
+        "--strict",
+        "flag",
+        "refuse unknown keys inside the objects the official schemas leave open (a stop's weight, "
+        "a driver's or depot's routeOverrides), to catch typos; by default they are dropped",
+    ),
+    Option(
         "--print-env",
         "flag",
         'close stdout after the first lines, for eval "$(route-planning emulator --print-env &)"',
@@ -253,6 +259,7 @@ def config_from_options(
         latency=values.get("latency", 0.0),
         latency_jitter=values.get("latency_jitter", 0.0),
         route_title=values.get("route_title", _DEFAULT.route_title),
+        strict_inputs=values.get("strict", False),
         team=team,
         webhook_url=values.get("webhook_url"),
         webhook_secret=values.get("webhook_secret", _DEFAULT.webhook_secret),

@@ -42,6 +42,9 @@ class ListSpec:
     params: Mapping[str, FilterParser] = attrs.field(factory=dict)
     """Other query parameters taken (v1's stop search: ``keyword``, ``filter``, ``sortField``
     ...), by name, each with how it reads its value; they reach ``fetch`` among the filters."""
+    empty_page_token: bool = False
+    """Whether an empty ``pageToken`` is taken (as the first page): where the list's schema sets
+    no ``minLength`` on it (v1's stop search); elsewhere it is refused (``minLength: 1``)."""
 
 
 @attrs.frozen
@@ -87,11 +90,15 @@ class Pages:
             seen.add(key)
             match = re.fullmatch(r"filter\[(\w+)\]|filter\.(\w+)", key)
             if key == "pageToken":
-                token = string(value, "pageToken")
+                # An empty token asks for the first page where the list's schema lets it be
+                # empty (v1's stop search: ``type: string`` with no ``minLength``).
+                token = None if value == "" and spec.empty_page_token else string(value, "pageToken")
             elif key == "maxPageSize":
-                if re.fullmatch(r"\d{1,6}", value) is None:
+                # The official schemas type it ``number``: an integral float (``10.0``, what a
+                # client generated from them sends) is the whole number it writes.
+                if re.fullmatch(r"\d{1,6}(\.0*)?", value) is None:
                     raise Problem.invalid("maxPageSize", f"must be a whole number, got {value!r}")
-                limit = int(value)
+                limit = int(float(value))
                 if not 1 <= limit <= spec.maximum:
                     raise Problem.invalid("maxPageSize", f"must be between 1 and {spec.maximum}, got {limit}")
             elif key in spec.params:

@@ -9,13 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-__all__ = ["DOCS_URL", "Problem"]
+__all__ = ["DOCS_URL", "PAYWALL_URL", "TEAM_PROFILE_URL", "Problem"]
 
 DOCS_URL = "https://route-planning.example/docs/errors"
 """Base of the ``url`` field of error bodies (an ``.example`` address: the emulator has no docs site)."""
 
-PAYWALL_URL = "https://route-planning.example/paywall"
-"""The ``url`` of ``plan_inaccessible`` answers (the service links its upgrade page there)."""
+PAYWALL_URL = "https://dispatch.spoke.com/paywall"
+"""The ``url`` of the paywall 403s (``plan_inaccessible``, ``route_inaccessible``): the one the
+official schemas fix for them (``enum``), the service's upgrade page."""
+
+TEAM_PROFILE_URL = "https://dispatch.spoke.com/settings/team-profile"
+"""The ``url`` of 403 ``vehicle_capacity_disabled``: the one the official schemas fix for it
+(``enum``), the team settings where vehicle capacity is turned on."""
 
 
 class Problem(Exception):

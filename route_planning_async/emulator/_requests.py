@@ -180,7 +180,7 @@ def _plan_overrides(value: object, strict: bool) -> dict[str, Any] | None:
         return None
     obj = dict(expect_object(value, "routeOverrides"))
     settings = obj.pop("optimizationSettings", None)
-    checked = route_overrides(obj, "routeOverrides", strict) or {}
+    checked = route_overrides(obj, "routeOverrides", strict, strict) or {}
     if settings is not None:
         path = "routeOverrides.optimizationSettings"
         given = expect_object(settings, path)
@@ -198,13 +198,14 @@ REOPTIMIZATION_TYPES = ("reorder_changed_stops", "reorder_all_stops", "redistrib
 
 
 def validate_reoptimize_body(value: object, *, strict: bool = True) -> str:
-    """The optional ``{optimizationType}`` body of ``:reoptimize`` (public OpenAPI document)."""
-    if value is None:
-        return REOPTIMIZATION_TYPES[0]
+    """The ``{optimizationType}`` body of ``:reoptimize``, when one is sent (public OpenAPI
+    document): an object, whose ``optimizationType`` is one of the types when present (the
+    schema allows no null, neither for the body nor for the type)."""
     obj = expect_object(value, "")
     check_keys(obj, ("optimizationType",), "", strict)
-    raw = obj.get("optimizationType")
-    return REOPTIMIZATION_TYPES[0] if raw is None else choice(raw, "optimizationType", REOPTIMIZATION_TYPES)
+    if "optimizationType" not in obj:
+        return REOPTIMIZATION_TYPES[0]
+    return choice(obj["optimizationType"], "optimizationType", REOPTIMIZATION_TYPES)
 
 
 # ---------------------------------------------------------------- drivers
@@ -230,12 +231,17 @@ EMAIL = re.compile(
 )
 
 
-def route_overrides(value: object, path: str, strict: bool) -> dict[str, Any] | None:
-    """A driver's (or v1 plan's) ``routeOverrides``: only the keys present, each checked."""
+def route_overrides(value: object, path: str, strict: bool, strict_keys: bool) -> dict[str, Any] | None:
+    """A driver's (or v1 plan's) ``routeOverrides``: only the keys present, each checked.
+
+    ``strict_keys`` refuses keys of its own it does not know: a plan's object is closed in the
+    official schemas, a driver's open (there its unknown keys are dropped, unless
+    ``strict_inputs``); ``strict`` is for the closed objects inside.
+    """
     if value is None:
         return None
     obj = expect_object(value, path)
-    check_keys(obj, OVERRIDE_FIELDS, path, strict)
+    check_keys(obj, OVERRIDE_FIELDS, path, strict_keys)
     result: dict[str, Any] = {}
     for key in ("startAddress", "endAddress"):
         if key in obj:
@@ -255,8 +261,11 @@ def route_overrides(value: object, path: str, strict: bool) -> dict[str, Any] | 
     return result
 
 
-def validate_driver_body(value: object, path: str = "", *, partial: bool, strict: bool) -> dict[str, Any]:
-    """The fields of a driver create (``partial=False``) or PATCH body, checked (400 otherwise)."""
+def validate_driver_body(
+    value: object, path: str = "", *, partial: bool, strict: bool, strict_inputs: bool = False
+) -> dict[str, Any]:
+    """The fields of a driver create (``partial=False``) or PATCH body, checked (400 otherwise);
+    ``strict_inputs`` refuses unknown keys in its open ``routeOverrides``."""
     obj = expect_object(value, path)
     check_keys(obj, _DRIVER_UPDATE if partial else _DRIVER_CREATE, path, strict)
     fields: dict[str, Any] = {}
@@ -277,7 +286,7 @@ def validate_driver_body(value: object, path: str = "", *, partial: bool, strict
         fields["depots"] = depots
     if "routeOverrides" in obj:
         sub = join(path, "routeOverrides")
-        fields["routeOverrides"] = route_overrides(obj["routeOverrides"], sub, strict)
+        fields["routeOverrides"] = route_overrides(obj["routeOverrides"], sub, strict, strict_inputs)
     return fields
 
 

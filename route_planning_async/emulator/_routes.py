@@ -95,8 +95,14 @@ class RouteTable:
         raise Problem.not_found(f"No endpoint at {path}")
 
     def checked_path_ids(self, params: dict[str, str]) -> dict[str, str]:
-        """The captured ids, once each is 1 to 50 of ``[A-Za-z0-9_-]`` (else 400)."""
+        """The captured ids, once each is 1 to 50 of ``[A-Za-z0-9_-]`` (else 400).
+
+        A custom stop property's id is checked by its handler: the official schemas give it
+        no pattern (at most 50 characters), so any other one is a property not found (404).
+        """
         for name, value in params.items():
+            if name == "custom_stop_property":
+                continue
             if ID_RE.fullmatch(value) is None:
                 raise Problem.invalid(
                     self._path_params.get(name, name), "must be 1 to 50 letters, digits, '-' or '_'"

@@ -13,7 +13,7 @@ from aiohttp import web
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._operations import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
 from route_planning_async._versions import api_version as registered_version
-from route_planning_async.emulator._app import EmulatorApp
+from route_planning_async.emulator._app import PARSER_LINE_LIMIT, EmulatorApp
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.emulator._driving import drive_route
 from route_planning_async.emulator._faults import FaultInjector
@@ -102,7 +102,11 @@ class Emulator:
         if self.config.tls and self._tls is None:
             self._tls = make_tls()
         runner = web.AppRunner(
-            self._app.application(), handle_signals=False, access_log=None, shutdown_timeout=2.0
+            self._app.application(),
+            handle_signals=False,
+            access_log=None,
+            shutdown_timeout=2.0,
+            max_line_size=PARSER_LINE_LIMIT,
         )
         await runner.setup()
         site = web.TCPSite(

@@ -80,11 +80,12 @@ def _timing(value: object, path: str, strict: bool, partial: bool) -> dict[str, 
         if key in obj:
             result[key] = optional(time_of_day)(obj[key], join(path, key))
     if "estimatedAttemptDuration" in obj and obj["estimatedAttemptDuration"] is not None:
-        # Official schema: an integer; contract: at least 1.
+        # Official schema: any safe integer (the contract's "at least 1" is not in it, and a
+        # service driven by it refuses no other; the optimizer takes one below 1 as the default).
         result["estimatedAttemptDuration"] = integer(
             obj["estimatedAttemptDuration"],
             join(path, "estimatedAttemptDuration"),
-            minimum=1,
+            minimum=-MAX_SAFE_INTEGER,
             maximum=MAX_SAFE_INTEGER,
         )
     elif "estimatedAttemptDuration" in obj:
@@ -139,7 +140,8 @@ def _custom_properties(value: object, path: str) -> dict[str, str | None]:
 
 
 def _weight(value: object, path: str, strict: bool) -> dict[str, Any]:
-    """``{amount: 0..999999 in steps of 0.01, unit}`` (official schema)."""
+    """``{amount: 0..999999 in steps of 0.01, unit}`` (official schema). The object is open there:
+    unknown keys are dropped unless ``strict`` (``strict_inputs``)."""
     obj = expect_object(value, path)
     check_keys(obj, ("amount", "unit"), path, strict)
     required(obj, ("amount", "unit"), path)
@@ -188,7 +190,13 @@ def _service_info(value: object, path: str, strict: bool) -> dict[str, Any]:
 
 
 def stop_fields(
-    value: object, allowed: tuple[str, ...], path: str = "", *, partial: bool, strict: bool = True
+    value: object,
+    allowed: tuple[str, ...],
+    path: str = "",
+    *,
+    partial: bool,
+    strict: bool = True,
+    strict_inputs: bool = False,
 ) -> dict[str, Any]:
     """The normalized stop (or unassigned stop) body, of the fields ``allowed``.
 
@@ -267,7 +275,7 @@ def stop_fields(
         out["serviceInfo"] = None if raw is None else _service_info(raw, join(path, "serviceInfo"), strict)
     if present("weight"):
         raw = obj["weight"]
-        out["weight"] = None if raw is None else _weight(raw, join(path, "weight"), strict)
+        out["weight"] = None if raw is None else _weight(raw, join(path, "weight"), strict_inputs)
     if present("paymentOnDelivery"):
         raw = obj["paymentOnDelivery"]
         sub = join(path, "paymentOnDelivery")
@@ -334,7 +342,20 @@ class StopBodies:
         return fields if kind == "unassigned.import" else (*fields, "depot")
 
     def validate(
-        self, value: object, kind: BodyKind, path: str = "", *, strict: bool = True
+        self,
+        value: object,
+        kind: BodyKind,
+        path: str = "",
+        *,
+        strict: bool = True,
+        strict_inputs: bool = False,
     ) -> dict[str, Any]:
         """The normalized ``kind`` body (:func:`stop_fields`)."""
-        return stop_fields(value, self.fields(kind), path, partial=kind.endswith(".update"), strict=strict)
+        return stop_fields(
+            value,
+            self.fields(kind),
+            path,
+            partial=kind.endswith(".update"),
+            strict=strict,
+            strict_inputs=strict_inputs,
+        )

@@ -217,7 +217,8 @@ class Store:
             raise Problem.conflict(*problems.PLAN_OPTIMIZATION_IN_PROGRESS)
 
     def require_writable(self, plan: PlanRecord) -> None:
-        """409 for a plain write to a plan that is not writable (contract, Stops rule 1)."""
-        self.require_not_running(plan)
-        if not plan.writable:
+        """409 ``plan_not_writable`` for a plain write to a plan that is not writable (contract,
+        Stops rule 1), an optimizing one included: the official schemas list no other 409 for
+        plan PATCH and the stop create, import, PATCH and DELETE."""
+        if plan.running_operation is not None or not plan.writable:
             raise Problem.conflict(*problems.PLAN_NOT_WRITABLE)

@@ -9,7 +9,6 @@ generated defaults, and checks that every answer decoded into the generated mode
 from __future__ import annotations
 
 import importlib
-import inspect
 import json
 import subprocess
 import sys
@@ -19,29 +18,10 @@ from typing import Any
 
 import attrs
 
-__all__ = ["PACKAGE", "REFUSED_DEFAULT_PAGE_SIZE", "Calls", "bare_id", "generate"]
+__all__ = ["PACKAGE", "Calls", "bare_id", "generate"]
 
 PACKAGE = "route_planning_v1_generated"
 """The name the generated package is imported under."""
-
-REFUSED_DEFAULT_PAGE_SIZE = frozenset(
-    {
-        "depots.list_depots",
-        "drivers.list_drivers",
-        "operations.list_operations",
-        "plans.list_plan_stops",
-        "plans.list_plans",
-        "routes.list_routes",
-        "routes.list_route_stops",
-        "unassigned_stops.list_unassigned_stops",
-    }
-)
-"""The list calls whose generated default the emulator refuses, sent its default as an
-integer instead: the document types ``maxPageSize`` ``number``, so the generated default
-is a float (``20.0``), which the emulator answers with 400 "must be a whole number".
-Each call checks that the default is still refused first; once the emulator takes an
-integral float, that check fails and the call's entry goes."""
-
 
 def generate(document: Path, into: Path) -> ModuleType:
     """The package openapi-python-client generates from ``document``, written into ``into``
@@ -118,13 +98,6 @@ class Calls:
         model of that status without a key the document does not name.
         """
         function = importlib.import_module(f"{self.package.__name__}.api.{module}")
-        if module in REFUSED_DEFAULT_PAGE_SIZE and "max_page_size" not in kwargs:
-            refused = await function.asyncio_detailed(*args, client=self.client, **kwargs)
-            assert (refused.status_code, refused.parsed.param) == (400, "maxPageSize"), (
-                f"{module} now takes the generated maxPageSize: remove it from REFUSED_DEFAULT_PAGE_SIZE"
-            )
-            default = inspect.signature(function.asyncio_detailed).parameters["max_page_size"].default
-            kwargs["max_page_size"] = int(default)
         response = await function.asyncio_detailed(*args, client=self.client, **kwargs)
         self.answered.append((module, response.status_code))
         answer = response.content.decode(errors="replace")

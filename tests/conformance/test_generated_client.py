@@ -9,9 +9,9 @@ every other call of the document. Every answer must be a 2xx that decodes into t
 generated model of its status and encodes back to the same JSON, with no key the
 document does not name.
 
-Where the generated default is one the emulator refuses, the call sends it as the
-emulator takes it, and checks it is still refused (``REFUSED_DEFAULT_PAGE_SIZE``). The
-calls the document leaves without ``requestBody.required`` are sent a body: without
+The list calls send the generated default page size, a float (``20.0``: the document
+types ``maxPageSize`` ``number``), which the emulator takes as the whole number it is.
+The calls the document leaves without ``requestBody.required`` are sent a body: without
 one the emulator answers 400 "a JSON body is required".
 """
 

@@ -12,6 +12,7 @@ list and a route's stops, and the stop search.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -49,10 +50,16 @@ def _text(param: str, value: str) -> str:
     return string(value, param, max_len=2048)
 
 
+def _sort_field(param: str, value: str) -> str | None:
+    """``sortField``: a plain ``string`` in the official file, so an empty one is no sort field."""
+    return _text(param, value) if value else None
+
+
 SEARCH_LIST = ListSpec(
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
-    params={"keyword": _text, "filter": _text, "sortField": _text, "sortOrder": _text},
+    params={"keyword": _text, "filter": _text, "sortField": _sort_field, "sortOrder": _text},
+    empty_page_token=True,
 )
 """``GET /stops:search``: its page sizes (the document's bounds contradict themselves: a
 default of 20 with an exclusive maximum of 20; 1 to 20 are taken) and its parameters."""
@@ -264,11 +271,15 @@ class Handlers(BaseHandlers):
     # ----------------------------------------------------------------- depots
 
     def depots_create(self, call: Call) -> Reply:
-        fields = validate_depot_body(call.json, partial=False, strict=self.config.strict)
+        fields = validate_depot_body(
+            call.json, partial=False, strict=self.config.strict, strict_inputs=self.config.strict_inputs
+        )
         return Reply(200, self.views.depot_json(self.state.create_depot(fields).id))
 
     def depots_update(self, call: Call) -> Reply:
-        fields = validate_depot_body(call.json, partial=True, strict=self.config.strict)
+        fields = validate_depot_body(
+            call.json, partial=True, strict=self.config.strict, strict_inputs=self.config.strict_inputs
+        )
         return Reply(200, self.views.depot_json(self.state.update_depot(call.params["depot"], fields).id))
 
     def depots_delete(self, call: Call) -> Reply:
@@ -280,8 +291,9 @@ class Handlers(BaseHandlers):
         return Reply(204)
 
     def depots_import_batch(self, call: Call) -> Reply:
+        validate = functools.partial(validate_depot_body, strict_inputs=self.config.strict_inputs)
         return self.batch_import(
-            call, validate_depot_body, 100, self.state.import_depots, "depot", lambda d: f"depots/{d.id}"
+            call, validate, 100, self.state.import_depots, "depot", lambda d: f"depots/{d.id}"
         )
 
     # ---------------------------------------------------------------- members

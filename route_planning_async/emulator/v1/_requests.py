@@ -26,7 +26,6 @@ from route_planning_async.emulator._requests import (
 )
 from route_planning_async.emulator._stop_requests import StopBodies
 from route_planning_async.emulator._validation import (
-    MAX_SAFE_INTEGER,
     array_of,
     boolean,
     check_keys,
@@ -67,31 +66,37 @@ _DEPOT_OVERRIDES = (
 _ROAD_SIDES = ("any", "left_only", "right_only")
 
 
-def _depot_overrides(value: object, path: str, strict: bool) -> dict[str, Any]:
+def _depot_overrides(
+    value: object, path: str, strict: bool, strict_inputs: bool, partial: bool
+) -> dict[str, Any]:
+    """A depot's ``routeOverrides``: complete on create and import (``startAddress`` and
+    ``startTime`` required, the rest null when left out); on PATCH (``partial``) only the keys
+    sent, for the schema of PATCH requires none. The object is open in the official schema:
+    unknown keys are dropped unless ``strict_inputs``."""
     obj = expect_object(value, path)
-    check_keys(obj, _DEPOT_OVERRIDES, path, strict)
-    required(obj, ("startAddress", "startTime"), path)
-    start = address_fields(obj["startAddress"], join(path, "startAddress"), strict)
-    if not start:
-        raise Problem.invalid(join(path, "startAddress"), "at least one address field is required")
-    result: dict[str, Any] = {
-        "startAddress": start,
-        "startTime": time_of_day(obj["startTime"], join(path, "startTime")),
-        "endAddress": None,
-        "endTime": None,
-        "defaultTimeAtStop": None,
-        "maxStops": None,
-        "vehicleType": None,
-        "roadSide": None,
-        "roundTrip": None,
-    }
+    check_keys(obj, _DEPOT_OVERRIDES, path, strict_inputs)
+    result: dict[str, Any] = {}
+    if not partial:
+        required(obj, ("startAddress", "startTime"), path)
+        result = dict.fromkeys(_DEPOT_OVERRIDES)
+    if "startAddress" in obj:
+        start = address_fields(obj["startAddress"], join(path, "startAddress"), strict)
+        if not start:
+            raise Problem.invalid(join(path, "startAddress"), "at least one address field is required")
+        result["startAddress"] = start
+    if "startTime" in obj:
+        result["startTime"] = time_of_day(obj["startTime"], join(path, "startTime"))
+    for key in _DEPOT_OVERRIDES[2:]:
+        if key in obj and obj[key] is None:
+            result[key] = None
     if obj.get("endAddress") is not None:
         result["endAddress"] = address_fields(obj["endAddress"], join(path, "endAddress"), strict)
     if obj.get("endTime") is not None:
         result["endTime"] = time_of_day(obj["endTime"], join(path, "endTime"))
     for key in ("defaultTimeAtStop", "maxStops"):
+        # The official file types both a plain ``number``: no bound is the emulator's to add.
         if obj.get(key) is not None:
-            result[key] = number(obj[key], join(path, key), minimum=0, maximum=MAX_SAFE_INTEGER)
+            result[key] = number(obj[key], join(path, key))
     if obj.get("vehicleType") is not None:
         result["vehicleType"] = choice(obj["vehicleType"], join(path, "vehicleType"), VEHICLES)
     if obj.get("roadSide") is not None:
@@ -101,7 +106,9 @@ def _depot_overrides(value: object, path: str, strict: bool) -> dict[str, Any]:
     return result
 
 
-def validate_depot_body(value: object, path: str = "", *, partial: bool, strict: bool) -> dict[str, Any]:
+def validate_depot_body(
+    value: object, path: str = "", *, partial: bool, strict: bool, strict_inputs: bool = False
+) -> dict[str, Any]:
     """A depot create or import entry (``name`` and ``routeOverrides`` required) or PATCH body."""
     obj = expect_object(value, path)
     check_keys(obj, ("name", "routeOverrides"), path, strict)
@@ -112,7 +119,7 @@ def validate_depot_body(value: object, path: str = "", *, partial: bool, strict:
         fields["name"] = string(obj["name"], join(path, "name"), max_len=2048)
     if "routeOverrides" in obj:
         fields["routeOverrides"] = _depot_overrides(
-            obj["routeOverrides"], join(path, "routeOverrides"), strict
+            obj["routeOverrides"], join(path, "routeOverrides"), strict, strict_inputs, partial
         )
     return fields
 

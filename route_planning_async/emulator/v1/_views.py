@@ -94,13 +94,6 @@ def _delivery_info(value: dict[str, Any] | None) -> dict[str, Any] | None:
     return info
 
 
-def _payment(value: dict[str, Any] | None) -> dict[str, Any] | None:
-    """v1 serves a payment with its currency; one sent without a currency is served as none."""
-    if value is None or value.get("currency") is None:
-        return None
-    return {"amount": value.get("amount"), "currency": value["currency"]}
-
-
 def _order_info(body: dict[str, Any], extra: dict[str, Any]) -> dict[str, Any]:
     return {**body["orderInfo"], "invoiceNumber": extra.get("invoiceNumber")}
 
@@ -167,7 +160,7 @@ class Views(BaseViews):
             allowedDrivers=[f"drivers/{driver_id}" for driver_id in record.allowed_driver_ids],
             orderInfo=_order_info(body, record.extra),
             deliveryInfo=_delivery_info(body.get("deliveryInfo")),
-            paymentOnDelivery=_payment(body.get("paymentOnDelivery")),
+            paymentOnDelivery=body.get("paymentOnDelivery"),
             route=None if route is None else self.route_json(route),
             eta=_eta(body.get("eta")),
             clientId=body.get("circuitClientId"),
@@ -185,7 +178,7 @@ class Views(BaseViews):
         result.update(
             allowedDrivers=[f"drivers/{driver_id}" for driver_id in drivers],
             orderInfo=_order_info(body, record.extra),
-            paymentOnDelivery=_payment(body.get("paymentOnDelivery")),
+            paymentOnDelivery=body.get("paymentOnDelivery"),
             clientId=body.get("circuitClientId"),
         )
         return result
