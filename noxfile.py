@@ -44,14 +44,14 @@ TEST_DEPS = [
 # site they build (tests/project/test_docs_site.py).
 DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"]
 
-# The aiohttp the package declares as its floor (pyproject.toml's "aiohttp>=3.11";
+# The aiohttp the package declares as its floor (pyproject.toml's "aiohttp>=3.12.4";
 # tests/project/test_pythons.py holds the two equal) and the newest. aioresponses
 # 0.7.9 breaks on aiohttp 3.14 (ClientResponse gained a required 'stream_writer'
 # argument), so the tests of what aiohttp is handed (tests/unit/test_wire.py:
 # headers, base URL joining, query encoding) run on the floor only. Every other
 # test, the request shapes of every endpoint included (they go through a
 # scripted transport), runs on both.
-AIOHTTP_FLOOR = "3.11.0"
+AIOHTTP_FLOOR = "3.12.4"
 AIOHTTP_VERSIONS = {
     "floor": [f"aiohttp=={AIOHTTP_FLOOR}", "aioresponses>=0.7.6"],
     "latest": ["aiohttp"],

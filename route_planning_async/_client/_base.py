@@ -290,7 +290,7 @@ class BaseClient(abc.ABC):
             # scheduler, which counts every attempt. (A borrowed session keeps
             # its owner's setting.) aiohttp has no public switch for it
             # (aio-libs/aiohttp#10790); this attribute exists from aiohttp 3.11,
-            # the floor pyproject.toml declares, and tests/unit/test_transport.py
+            # below the floor pyproject.toml declares, and tests/unit/test_transport.py
             # fails on a version where it does nothing.
             session._retry_connection = False
         self._session = session
