@@ -32,7 +32,6 @@ class Decoder(Protocol):
 
     def structure(self, data: Any, cl: type[T]) -> T:
         """``data`` as an instance of ``cl``, one of the version's models."""
-        ...
 
 
 @attrs.frozen
