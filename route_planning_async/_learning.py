@@ -35,16 +35,20 @@ service counted of ours; ``f_obs = max over rules of counted / amount`` is the
 level it allows. Attempts still in flight are not in it (they may yet be
 refused: in a first burst, most are), so a cut made on the first answers of a
 burst may go too deep; the admitted answers that follow correct it
-(:meth:`LimitLearner.correct`). Sending steadily at a level that held,
-answers in flight under-fill the window the 429 found (a period's attempts go
-together): half of them count as admitted (TCP's decrease, on what is not known
-yet), the cuts that follow go the rest of the way, and a cut within a period of
-the last one (whose pause under-fills the window) is one request. The category
-is cut to ``f = max(floor, f_obs)`` (never raised by a cut), *measured* unlike
-botocore's adaptive mode: a real limit of 0.8, 0.5, 0.3 or 0.1 of the
-configured one is reached at the first cut, not after halving past it. Only a
-429 to an attempt sent after the last change of ``f`` teaches anything (one cut
-per round trip), and a cut is followed by a slow start (the lane's gate).
+(:meth:`LimitLearner.correct`). A 429 to a level that had held says something
+changed that the window cannot show yet: somebody else arrived on the key
+(whose share grows over a period) or the limit fell. The cut is then TCP's
+multiplicative decrease, to ``decrease`` (half) of the level in whole requests,
+and every 429 within ``settle`` periods of a cut decreases again (the others
+are still arriving; such a 429 is never read as a busy budget). Later, a 429 at
+a level a cut reached, which held since, costs one request: others' sends race
+ours for each freed slot. Otherwise (the configured limits were never the
+service's) the category is cut to ``f = max(floor, f_obs)`` (never raised by a
+cut), *measured* unlike botocore's adaptive mode: a real limit of 0.8, 0.5, 0.3
+or 0.1 of the configured one is reached at the first cut, not after halving
+past it. Only a 429 to an attempt sent after the last change of ``f`` teaches
+anything (one cut per round trip), and a cut is followed by a slow start (the
+lane's gate).
 
 **Probe back up, paced by what is left.** The limit may rise again. With ``r``
 requests a period left to the category at its level (the request rules, over
@@ -60,9 +64,10 @@ held (the configured limits were never the service's), the first probe waits
 ``first_probe_unproven`` periods (``P`` if longer) and the waits double up to
 ``max_probe_interval`` (``2 P`` if longer). A probe raises ``f`` by one *unit*
 (one request of the category's smallest rule); once the raised level has held a
-whole period and an attempt sent at it was answered without a 429, it grows
-again by twice the step (TCP's slow start), until a 429 or the configured limit
-(a raise to it waits for its period like any other). A cut made in the
+whole period (the first step ``first_step`` periods: a level that passed one
+period by luck is no proof) and an attempt sent at it was answered without a
+429, it grows again by twice the step (TCP's slow start), until a 429 or the
+configured limit (a raise to it waits for its period like any other). A cut made in the
 process's first period is the exception: the window it read may have held a
 stopped run's slots (see "Others on the key"), so its first probe comes after
 ``first_probe``, it steps after ``confirm`` of a period, and if it holds the
@@ -133,9 +138,10 @@ causes apart:
   lost: probes come every ``P`` to ``2 P`` periods (the pacing above), and when
   the others stop, the category is back at its full rate within ``2 P + 2``
   periods. The price is one 429 per probe while they stay, ``1 / (P r)`` of the
-  traffic at most (5 %), ``1 / (2 P r)`` once the waits have doubled; the
-  arrival costs what the burst in flight when it came holds, which no pacing
-  can spare.
+  traffic at most (5 %), ``1 / (2 P r)`` once the waits have doubled. The
+  arrival costs the attempts in flight when it came (the lane keeps them to a
+  round trip's worth: its docstring, "One round trip at a time") and one 429
+  per decrease down to what they leave.
 
 Processes sharing a backend are one user of the budget: their slots are in
 ``usage``, a cut or a probe by any of them is every one's (the backend keeps
@@ -294,6 +300,9 @@ class LimitLearner:
         """
         if self._observed(admitted) >= self.policy.busy_share * self.factor:
             return None
+        if self._settling(now):
+            # Refused again soon after a cut: the others are still arriving (cut again).
+            return None
         if now < self.busy_until + 2 * self.period:
             # Refused again soon after a busy window: the others stay, or the limit is
             # lower; either way it is what the service admits now (cut).
@@ -359,15 +368,16 @@ class LimitLearner:
             # from at least (the window's count misses the answers still in flight).
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
         elif ours is not None and (self._held_before(now) or self._lent(now, level)):
-            # A level that held is lent (others take part of it), not lost, and answers still
-            # in flight under-fill the window the 429 found: half of them are counted as
-            # admitted (TCP's decrease, on what is unknown); the cuts that follow, one per round
-            # trip, go the rest of the way. (With nothing in flight, the window is all known.)
-            half = [count + math.ceil((mine - count) / 2) for count, mine in zip(admitted, ours, strict=True)]
-            level = max(level, min(self.factor - self.unit, self._observed(half)))
-            if self._cut_at is not None and now - self._cut_at < self.period:
-                # The last cut's pause left this window under-used: one request less, no more.
-                level = max(level, self.factor - self.unit)
+            # A level that held is refused: somebody else arrived on the key, or the limit fell.
+            # Neither shows in the window yet (others' share grows over a period, and what is in
+            # flight is unknown), so the cut is TCP's multiplicative decrease; while the others
+            # keep arriving (``settle`` periods), each 429 decreases again. Later, at a level a
+            # cut reached and that held, a 429 is one request less (a race for a freed slot).
+            if self._settling(now) or self._high is None or self.factor >= self._high[0] - 1e-9:
+                kept = math.floor(self.factor * self._smallest * policy.decrease + 1e-9) / self._smallest
+                level = max(policy.floor, min(self.factor - self.unit, kept))
+            else:
+                level = max(policy.floor, self.factor - self.unit)
         self._probed_by_others = None
         if level > self.factor - self.unit / 2 and self._raised_at is None:
             # Refused at the level in force, no probe pending: that level itself is
@@ -443,6 +453,10 @@ class LimitLearner:
         # _probe_cap), and never more often than the pacing allows.
         return max(self.pace(level), min(self._interval * 2, self._probe_cap(now, level)))
 
+    def _settling(self, now: float) -> bool:
+        """Whether the last cut came within ``settle`` periods ("The algorithm", its first rule)."""
+        return self._cut_at is not None and now - self._cut_at < self.policy.settle * self.period
+
     def _held(self, now: float) -> None:
         """The level in force held: remember it, unless a higher one held within ``memory``."""
         high = self._high
@@ -507,6 +521,10 @@ class LimitLearner:
             policy.recent_probe_interval, float(math.ceil(1.0 / (policy.probe_share * per_period) - 1e-9))
         )
 
+    def per_second(self, level: float) -> float:
+        """The requests a second the rules of requests admit at ``level`` (the fastest)."""
+        return max(learned_amount(rule.amount, level) / rule.period for rule in self._counted)
+
     def ramp_due(self, now: float) -> bool:
         """Whether :meth:`probe` would begin a ramp upward now (the shared backend's turn
         is claimed first: :meth:`defer_probe`)."""
@@ -518,8 +536,11 @@ class LimitLearner:
         return self.policy.recent_probe_interval * self.period
 
     def defer_probe(self, until: float) -> None:
-        """Another process sharing the backend has the turn to probe: wait for its end."""
-        self._next_probe_at = max(self._next_probe_at, until)
+        """Another process sharing the backend has the turn to probe, and its probe asks for all
+        (a first period's cut's too): wait for the turn's end and an interval (a raise comes first)."""
+        if self._cut_may_be_a_tail:
+            self._interval = self._longer_interval(until, self.factor)
+        self._next_probe_at = max(self._next_probe_at, until + self._interval * self.period)
 
     def probe(self, now: float, sent_at: float) -> float | None:
         """After an answer that is not a 429, to an attempt sent at ``sent_at``: the
@@ -529,6 +550,9 @@ class LimitLearner:
             # has held a whole period (where others' share varies from window to window, a
             # level may pass in part of one), or ``confirm`` of one after a first period's cut.
             wait = self._confirm if self._cut_may_be_a_tail else self.period
+            if self._step == 1 and not self._cut_may_be_a_tail:
+                # A ramp's first step: a level that passed one period by luck is no proof.
+                wait = self.policy.first_step * self.period
             if sent_at < self._raised_at or now - self._raised_at < wait:
                 return None
             if self.factor >= 1.0:

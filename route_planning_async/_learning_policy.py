@@ -50,13 +50,23 @@ class LearningPolicy:
             if longer).
         recent_probe_interval (float): The shortest wait between probes, in periods (the probe pacing's
             least ``P``); once a higher level held, failed probes back off to ``2 P`` at most.
-        memory (float): How many periods a level that held counts as lent: a cut from it over answers in
-            flight counts half of them as admitted.
+        memory (float): How many periods a level that held is remembered as lent: a 429 below it within
+            them is read as others taking part of it (the cut decreases by ``decrease`` rather than
+            measure the window).
         confirm (float): Periods a raise's attempts go one at a time; after a first period's cut, also
             what its probe must hold before the configured limits (other steps hold a whole period).
         busy_share (float): A 429 while the category had used less than this share of its learned level
             in the window says the budget is busy (others spent it), not smaller: wait for the window
             and keep the level.
+        decrease (float): The share of its level a category keeps when a level that held is refused
+            (somebody else arrived on the key, or the limit fell), and again for every 429 within
+            ``settle`` periods of that cut: TCP's multiplicative decrease, in whole requests.
+        settle (float): Periods after a cut in which a further 429 cuts by ``decrease`` again (the
+            others are still arriving) and is never read as a busy budget; later, a 429 at a level
+            reached by a cut costs one request.
+        first_step (float): Periods the first step of a probe upward must hold before the ramp grows
+            (later steps hold one): a level that passed one period by luck is not taken for one the
+            service keeps.
         probe_share (float): The share of the category's requests that failed probes may cost: with
             ``r`` requests a period left to it, a category probes no more often than every
             ``max(recent_probe_interval, ceil(1 / (probe_share * r)))`` periods (20 / r at 5%).
@@ -111,8 +121,8 @@ class LearningPolicy:
         converter=float,
         validator=_positive,
         metadata=described(
-            "How many periods a level that held counts as lent: a cut from it over answers in flight "
-            "counts half of them as admitted."
+            "How many periods a level that held is remembered as lent: a 429 below it within them is read "
+            "as others taking part of it (the cut decreases by ``decrease`` rather than measure the window)."
         ),
     )
     confirm: float = attrs.field(
@@ -131,6 +141,35 @@ class LearningPolicy:
         metadata=described(
             "A 429 while the category had used less than this share of its learned level in the window "
             "says the budget is busy (others spent it), not smaller: wait for the window and keep the level."
+        ),
+    )
+    decrease: float = attrs.field(
+        default=0.5,
+        converter=float,
+        validator=_fraction,
+        metadata=described(
+            "The share of its level a category keeps when a level that held is refused (somebody else "
+            "arrived on the key, or the limit fell), and again for every 429 within ``settle`` periods of "
+            "that cut: TCP's multiplicative decrease, in whole requests."
+        ),
+    )
+    settle: float = attrs.field(
+        default=2.0,
+        converter=float,
+        validator=_positive,
+        metadata=described(
+            "Periods after a cut in which a further 429 cuts by ``decrease`` again (the others are still "
+            "arriving) and is never read as a busy budget; later, a 429 at a level reached by a cut costs "
+            "one request."
+        ),
+    )
+    first_step: float = attrs.field(
+        default=2.0,
+        converter=float,
+        validator=_positive,
+        metadata=described(
+            "Periods the first step of a probe upward must hold before the ramp grows (later steps hold "
+            "one): a level that passed one period by luck is not taken for one the service keeps."
         ),
     )
     probe_share: float = attrs.field(

@@ -142,6 +142,18 @@ before the rest go: a failed probe costs one 429, not the step's worth. A raise
 that another process sharing the backend made is gated in this one too, from
 the first attempt it sees at the raised level (each process gates its own
 attempts, so two may still go at once). The gate's bookkeeping is ``_gate.py``.
+
+One round trip at a time
+------------------------
+
+A category that learns keeps at most ``IN_FLIGHT_HEADROOM`` (4) times what
+its longest recent round trip holds at its rate in flight, one at least, and
+no cap before its first answer (``_anchor.py``). Where a round trip is short
+against the period, a period's burst goes out about one attempt per round trip,
+within a quarter of the period, once (its slots then free apart), and a limit
+that fell, or somebody else arriving on the key, refuses what is in flight
+before the first 429 is heard (one), not the whole burst; over a long round
+trip the cap rises with it, so the rate always fits.
 """
 
 from __future__ import annotations
@@ -150,13 +162,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 
-from route_planning_async._backends import (
-    Grant,
-    InMemoryBackend,
-    RateLimitBackend,
-    WindowCount,
-    learned_rules,
-)
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
 from route_planning_async._learning import LearningPolicy, LimitLearner
@@ -168,9 +174,8 @@ from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._level_log import LevelLog
 from route_planning_async._scheduler._line import Line
 from route_planning_async._scheduler._wake import Wake
-from route_planning_async._stats import CategoryStats
 
-__all__ = ["Lane", "Send", "snapshot"]
+__all__ = ["Lane", "Send"]
 
 logger = logging.getLogger("route_planning_async.scheduler")
 
@@ -210,8 +215,6 @@ class Lane:
         self._ceiling = Ceiling(self._learner) if self._learner is not None else None
         self._gate_after_cut = False
         self._strict = strict_windows
-        # Answered slots are anchored before their answer (unlimited categories have no windows).
-        self._anchoring = bool(rules) and not strict_windows
         self._anchor = Anchor()
         self._level_log = LevelLog(self.key, rules)
         self._line = Line()
@@ -283,8 +286,11 @@ class Lane:
                 while True:
                     if self._closed:
                         raise RoutePlanningError("the client was closed")
-                    if self._gate.allowed is not None and self._gate.holds(self.in_flight):
-                        # The scouts' answers say whether the budget is free (they poke the head).
+                    if (self._gate.allowed is not None and self._gate.holds(self.in_flight)) or (
+                        self.in_flight and self.in_flight >= self._in_flight_cap()
+                    ):
+                        # The scouts' answers say whether the budget is free (they poke the head), and
+                        # one round trip at a time, an answer lets the next go.
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
@@ -335,6 +341,12 @@ class Lane:
         self.wait_seconds += now - started
         return grant, now
 
+    def _in_flight_cap(self) -> float:
+        """The most attempts out at once (module docstring, "One round trip at a time")."""
+        if self._learner is None:
+            return math.inf
+        return self._anchor.in_flight_cap(self._learner.per_second(self.rate_factor))
+
     def _rules(self) -> tuple[Rule, ...]:
         """The rules the backend admits by (longer ones paced by shorter: ``_learning.py``)."""
         return self.rules if self._learner is None else self._learner.acquire_rules(self.rate_factor)
@@ -362,8 +374,7 @@ class Lane:
         if self._ceiling is not None:
             self._ceiling.sent(sent_at)
         gated = sent_at >= self._gate.since
-        anchoring = self._anchoring
-        if anchoring:
+        if self.rules:
             # The send itself, for the anchor of the answered slot (with a remote
             # backend the grant came one backend round trip after ``sent_at``).
             sent_at = self._clock.now()
@@ -388,7 +399,7 @@ class Lane:
                 self.scouted(True)
             answered_at = self._clock.now()
             admitted = response.status != 429
-            shift = self._anchor.shift(sent_at, answered_at) if anchoring else 0.0
+            shift = self._anchor.shift(sent_at, answered_at, strict=self._strict) if self.rules else 0.0
             if self._local is not None:
                 self._local._release_now(grant, answered_at + shift, admitted)
             else:
@@ -577,24 +588,3 @@ class Lane:
         self._closed = True
         self._line.close(RoutePlanningError("the client was closed"))
         self._wake.poke()
-
-
-def snapshot(lane: Lane) -> CategoryStats:
-    """One lane's counters and limits, configured and learned."""
-    learned = learned_rules(lane._rules(), lane.rate_factor)
-    request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
-    return CategoryStats(
-        category=lane.category,
-        requests=lane.requests,
-        sent=lane.sent,
-        sent_weight=lane.sent_weight,
-        rate_limited=lane.rate_limited,
-        retries=lane.retries,
-        wait_seconds=lane.wait_seconds,
-        in_flight=lane.in_flight,
-        queued=lane.waiting,
-        rate_factor=lane.rate_factor,
-        effective_rate=min(request_rates) if request_rates else None,
-        limits=lane.rules,
-        learned_limits=learned,
-    )

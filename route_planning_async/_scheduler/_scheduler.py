@@ -19,14 +19,14 @@ from __future__ import annotations
 import http
 import logging
 
-from route_planning_async._backends import InMemoryBackend, RateLimitBackend
+from route_planning_async._backends import InMemoryBackend, RateLimitBackend, learned_rules
 from route_planning_async._core import Request, Response, error_for
 from route_planning_async._errors import AttemptRecord, RoutePlanningError, TransportError
 from route_planning_async._limits import Category, RateLimits
 from route_planning_async._retry import RetryDecision, RetryPolicy
 from route_planning_async._scheduler._clock import Clock, LoopClock
-from route_planning_async._scheduler._lane import Lane, Send, snapshot
-from route_planning_async._stats import SchedulerStats
+from route_planning_async._scheduler._lane import Lane, Send
+from route_planning_async._stats import CategoryStats, SchedulerStats
 
 __all__ = ["Scheduler"]
 
@@ -92,7 +92,7 @@ class Scheduler:
     @property
     def stats(self) -> SchedulerStats:
         """Per category: requests, attempts, 429s, retries, waits, in flight, queued, rate."""
-        return SchedulerStats({category: snapshot(lane) for category, lane in self._lanes.items()})
+        return SchedulerStats({category: _snapshot(lane) for category, lane in self._lanes.items()})
 
     async def run(
         self, request: Request, send: Send, *, retry: RetryPolicy | None = None, base_url: str = ""
@@ -213,3 +213,24 @@ class Scheduler:
         self._closed = True
         for lane in self._lanes.values():
             lane.close()
+
+
+def _snapshot(lane: Lane) -> CategoryStats:
+    """One lane's counters and limits, configured and learned."""
+    learned = learned_rules(lane._rules(), lane.rate_factor)
+    request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
+    return CategoryStats(
+        category=lane.category,
+        requests=lane.requests,
+        sent=lane.sent,
+        sent_weight=lane.sent_weight,
+        rate_limited=lane.rate_limited,
+        retries=lane.retries,
+        wait_seconds=lane.wait_seconds,
+        in_flight=lane.in_flight,
+        queued=lane.waiting,
+        rate_factor=lane.rate_factor,
+        effective_rate=min(request_rates) if request_rates else None,
+        limits=lane.rules,
+        learned_limits=learned,
+    )

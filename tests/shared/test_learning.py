@@ -212,15 +212,17 @@ def test_the_learner_alone() -> None:
     # periods at 3 requests a period (max(3, ceil(20 / 3))), then one request more.
     assert learner.probe(8.4, 8.3) is None
     assert learner.probe(8.6, 8.5) == pytest.approx(0.4)
-    # It held a whole period, and an attempt sent at it passed: two more.
-    assert learner.probe(9.5, 9.45) is None
-    assert learner.probe(9.7, 8.5) is None  # sent before the raise: no evidence
-    assert learner.probe(9.7, 9.65) == pytest.approx(0.6)
-    # A 429 at 6: back to the 4 that held a whole period; the next probe waits twice as
-    # long, to the cap of 2 P = 10 periods at 4 requests a period.
-    assert learner.cut(10.0, [3]) == pytest.approx(0.4)
-    assert learner.probe(19.9, 19.8) is None
-    assert learner.probe(20.1, 20.0) == pytest.approx(0.5)
+    # A ramp's first step holds first_step (2) periods, not one (a level that passed one
+    # period by luck is no proof); then, an attempt sent at it having passed: two more.
+    assert learner.probe(9.7, 9.65) is None
+    assert learner.probe(10.5, 10.45) is None
+    assert learner.probe(10.7, 8.5) is None  # sent before the raise: no evidence
+    assert learner.probe(10.7, 10.65) == pytest.approx(0.6)
+    # A 429 at 6: back to the 4 that held; the next probe waits twice as long, to the cap
+    # of 2 P = 10 periods at 4 requests a period.
+    assert learner.cut(11.0, [3]) == pytest.approx(0.4)
+    assert learner.probe(20.9, 20.8) is None
+    assert learner.probe(21.1, 21.0) == pytest.approx(0.5)
 
 
 def probing_after_a_first_period_cut() -> LimitLearner:
@@ -272,10 +274,10 @@ def test_a_raise_to_the_configured_limits_is_a_probe_like_the_others() -> None:
     # The next probe waits twice as long (2 P).
     assert learner.probe(31.6, 31.5) is None
     assert learner.probe(31.7, 31.6) == pytest.approx(1.0)
-    # Confirmed a whole period later: nothing is left to probe.
-    assert learner.probe(32.5, 32.4) is None
+    # Confirmed first_step (2) periods later, as a ramp's first step: nothing is left to probe.
+    assert learner.probe(33.5, 33.4) is None
     assert learner.probing
-    assert learner.probe(32.8, 32.75) is None
+    assert learner.probe(33.8, 33.75) is None
     assert not learner.probing
 
 

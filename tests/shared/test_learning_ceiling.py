@@ -17,12 +17,13 @@ import math
 import random
 from collections.abc import Sequence
 
+import attrs
 import pytest
 from support.limited_service import Arrival, LimitedService, SlidingWindow, run_requests
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._core import Request, Response
-from route_planning_async._learning import LimitLearner
+from route_planning_async._learning import LearningPolicy, LimitLearner
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
 from route_planning_async._scheduler import Scheduler, _ceiling, _lane
@@ -81,10 +82,17 @@ def worst_ten_periods(arrivals: Sequence[Arrival], since: float, until: float, p
 
 class HopefulLearner(LimitLearner):
     """A model wrong on purpose: it believes a lower limit comes back at once, so it probes
-    every tenth of a period and never backs off."""
+    every tenth of a period, takes a raise for proven a tenth of a period after it, cuts a
+    request at a time and never backs off."""
+
+    def __init__(self, policy: LearningPolicy, rules: Sequence[Rule]) -> None:
+        super().__init__(attrs.evolve(policy, first_step=0.1, decrease=1.0), rules)
 
     def pace(self, level: float) -> float:
         return 0.1
+
+    def probe_turn(self, now: float) -> float:
+        return 0.1 * self.period
 
     def _probe_cap(self, now: float, level: float) -> float:
         return 0.1

@@ -40,16 +40,19 @@ class SlidingWindow:
     count_refused: bool = True
     _log: collections.deque[tuple[float, int]] = attrs.field(factory=collections.deque)
 
-    def admit(self, now: float, weight: int) -> tuple[bool, float]:
+    def check(self, now: float, weight: int) -> tuple[bool, float]:
+        """Whether this rule admits a request of ``weight`` now, and the wait until it would."""
         cost = weight if self.per_weight else 1
         while self._log and self._log[0][0] <= now - self.period:
             self._log.popleft()
         used = sum(c for _, c in self._log)
-        admitted = used + cost <= self.amount
-        if admitted or self.count_refused:
-            self._log.append((now, cost))
         wait = self._log[0][0] + self.period - now if self._log else 0.0
-        return admitted, max(0.0, wait)
+        return used + cost <= self.amount, max(0.0, wait)
+
+    def count(self, now: float, weight: int, admitted: bool) -> None:
+        """The service's decision (every rule's): counted if admitted, or if refused ones count."""
+        if admitted or self.count_refused:
+            self._log.append((now, weight if self.per_weight else 1))
 
 
 @attrs.define
@@ -63,7 +66,8 @@ class TokenBucket:
     _tokens: float = math.nan
     _at: float = 0.0
 
-    def admit(self, now: float, weight: int) -> tuple[bool, float]:
+    def check(self, now: float, weight: int) -> tuple[bool, float]:
+        """Whether the bucket holds a request of ``weight`` now, and the wait until it would."""
         cost = weight if self.per_weight else 1
         rate = self.amount / self.period
         if math.isnan(self._tokens):
@@ -71,9 +75,13 @@ class TokenBucket:
         self._tokens = min(self.burst, self._tokens + (now - self._at) * rate)
         self._at = now
         if self._tokens >= cost:
-            self._tokens -= cost
             return True, 0.0
         return False, (cost - self._tokens) / rate
+
+    def count(self, now: float, weight: int, admitted: bool) -> None:
+        """The service's decision (every rule's): an admitted request takes its tokens."""
+        if admitted:
+            self._tokens -= weight if self.per_weight else 1
 
 
 Limiter = SlidingWindow | TokenBucket
@@ -123,8 +131,12 @@ class LimitedService:
         now = loop.time()
         while self.schedule and self.schedule[0][0] <= now:
             self.limiters = list(self.schedule.pop(0)[1])
-        decisions = [limiter.admit(now, request.weight) for limiter in self.limiters]
+        # Every rule must admit; then each counts the decision (a request one rule refused is
+        # not counted by another as admitted).
+        decisions = [limiter.check(now, request.weight) for limiter in self.limiters]
         admitted = all(ok for ok, _ in decisions)
+        for limiter in self.limiters:
+            limiter.count(now, request.weight, admitted)
         self.arrivals.append(Arrival(now, request.weight, admitted, source))
         down = self.down() if callable(self.down) else self.down
         if down:
