@@ -333,10 +333,10 @@ class LimitLearner:
             return True
         return False
 
-    def cut(self, now: float, admitted: Sequence[int], ours: Sequence[int] | None = None) -> float:
-        """The factor to cut to after a 429 that :meth:`teaches`, given what the service
-        admitted in each rule's trailing period (``usage``), and ``ours``: that and what is
-        still in flight (a window under-used by what the answers show is no limit)."""
+    def cut(self, now: float, admitted: Sequence[int], *, steady: bool = False) -> float:
+        """The factor to cut to after a 429 that :meth:`teaches`, given what the service admitted
+        in each rule's trailing period (``usage``); ``steady``: sending steadily (not in the first
+        period after a quiet one), so a level that held is decreased rather than measured."""
         if (
             self.factor < 1.0
             and self._raised_at is None
@@ -367,7 +367,7 @@ class LimitLearner:
             # A raise by another process failed here: back to the level it was raised
             # from at least (the window's count misses the answers still in flight).
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
-        elif ours is not None and (self._held_before(now) or self._lent(now, level)):
+        elif steady and (self._held_before(now) or self._lent(now, level)):
             # A level that held is refused: somebody else arrived on the key, or the limit fell.
             # Neither shows in the window yet (others' share grows over a period, and what is in
             # flight is unknown), so the cut is TCP's multiplicative decrease; while the others

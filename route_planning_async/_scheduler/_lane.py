@@ -304,9 +304,9 @@ class Lane:
                             now = self._clock.now()
                             continue
                     if self._local is not None:
-                        grant = self._local._acquire_now(self.key, self._rules(), weight, now)
+                        grant = self._local._acquire_now(self.key, self.rules_in_force(), weight, now)
                     else:
-                        grant = await self._backend.acquire(self.key, self._rules(), weight, now)
+                        grant = await self._backend.acquire(self.key, self.rules_in_force(), weight, now)
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
@@ -347,7 +347,7 @@ class Lane:
             return math.inf
         return self._anchor.in_flight_cap(self._learner.per_second(self.rate_factor))
 
-    def _rules(self) -> tuple[Rule, ...]:
+    def rules_in_force(self) -> tuple[Rule, ...]:
         """The rules the backend admits by (longer ones paced by shorter: ``_learning.py``)."""
         return self.rules if self._learner is None else self._learner.acquire_rules(self.rate_factor)
 
@@ -484,7 +484,7 @@ class Lane:
                 before = learner.factor
                 assert ceiling is not None
                 # The service counts the 429s too (the ceiling keeps them).
-                factor = learner.cut(now, ceiling.counted(admitted, now), ours and ceiling.counted(ours, now))
+                factor = learner.cut(now, ceiling.counted(admitted, now), steady=ours is not None)
                 cut = True
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late

@@ -217,7 +217,7 @@ class Scheduler:
 
 def _snapshot(lane: Lane) -> CategoryStats:
     """One lane's counters and limits, configured and learned."""
-    learned = learned_rules(lane._rules(), lane.rate_factor)
+    learned = learned_rules(lane.rules_in_force(), lane.rate_factor)
     request_rates = [rule.amount / rule.period for rule in learned if rule.per == "request"]
     return CategoryStats(
         category=lane.category,

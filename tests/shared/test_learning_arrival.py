@@ -32,17 +32,17 @@ def test_a_429_to_a_level_that_held_halves_it_and_again_while_the_others_arrive(
     learner.sync(1.0, 0.0)
     # The configured level held ten periods: a 429 is somebody's arrival (or a fall). The
     # window shows nine of ours admitted, but the others' share is still growing: half.
-    assert learner.cut(10.0, [9], [10]) == pytest.approx(0.5)
+    assert learner.cut(10.0, [9], steady=True) == pytest.approx(0.5)
     # Refused again within ``settle`` (2) periods: still arriving, half again (whole requests).
-    assert learner.cut(11.0, [5], [5]) == pytest.approx(0.2)
+    assert learner.cut(11.0, [5], steady=True) == pytest.approx(0.2)
     # Held since: a 429 at a level a cut reached is a race for a freed slot, one request less.
-    assert learner.cut(20.0, [2], [2]) == pytest.approx(0.1)
+    assert learner.cut(20.0, [2], steady=True) == pytest.approx(0.1)
 
 
 def test_a_429_read_as_a_busy_budget_is_a_cut_while_the_others_arrive() -> None:
     learner = LimitLearner(LearningPolicy(), (Rule(5, 1.0),))
     learner.sync(1.0, 0.0)
-    assert learner.cut(10.0, [5], [5]) == pytest.approx(0.4)
+    assert learner.cut(10.0, [5], steady=True) == pytest.approx(0.4)
     # Little of the window is ours after the cut's pause, but the others are still arriving:
     # not a busy budget to wait out at the same level.
     assert learner.busy(10.5, [0], 0.1) is None
