@@ -150,11 +150,14 @@ on more answers than it had, raises the factor back to what it sees admitted; a
 429 that teaches nothing leaves the factor as it is; and a 429 within a period
 of another's probe fails that probe, back to the level it was raised from (the
 process reads the factor in force before it cuts: its attempt may have been
-granted just before the raise, which it has not seen). They
+granted just before the raise, which it has not seen). A first burst's cut is
+read again a round trip later, once the attempts then in flight are answered
+(another process cannot correct a cut it has not seen: :meth:`LimitLearner.correct`). They
 probe one at a time rather than four times as often: a ramp upward begins only
 with the backend's turn to probe (``claim_probe``), which lasts the wait that
 follows a failed probe; a cut one of them sees made by another spaces its own
-probes as a cut of its own would; and a probe one of them sees made by another
+probes as a cut of its own would, and ends a ramp of its own (the next begins
+with one request); and a probe one of them sees made by another
 defers its own by an interval. (A process that sends little may never see
 another's probe fail: the turn is what keeps it from probing again at once.)
 
@@ -241,13 +244,13 @@ class LimitLearner:
             self._changed_at = now
         if abs(factor - self.factor) > 1e-12:
             if factor < self.factor:
-                # Another process's cut is this one's too: the wait before its next probe
-                # grows as after a cut of its own. (Whether the level cut from held, only
-                # the process that cut can tell: this one may not have sent for a while.)
+                # Another process's cut is this one's too: the wait before its next probe grows,
+                # and a ramp of its own ends, as after a cut of its own. (Whether the level cut
+                # from held, only the process that cut can tell: this one may not have sent.)
                 self._space_probes(now, factor, own=False)
-                # Its cut saw only the answers in by then: this process's admitted
-                # answers to attempts sent before it may correct it (:meth:`correct`).
-                self._cut_at = now
+                # Its cut saw only the answers in by then: this process's admitted answers to
+                # attempts sent before it may correct it (:meth:`correct`).
+                self._cut_at, self._step = now, 1
                 self._probed_by_others = None
             else:
                 # Raised by another process (its probe, or its correction of a cut): a
@@ -281,9 +284,6 @@ class LimitLearner:
 
     def level_of(self, admitted: Sequence[int]) -> float:
         """The rate factor at which the rules admit ``admitted`` (per rule) in their windows."""
-        return self._observed(admitted)
-
-    def _observed(self, admitted: Sequence[int]) -> float:
         return max(
             (count / rule.amount for count, rule in zip(admitted, self.rules, strict=True)), default=0.0
         )
@@ -298,7 +298,7 @@ class LimitLearner:
         already sent teach nothing more, and the category waits for the window (a
         period) or the ``pause`` the 429 asked for, whichever is longer.
         """
-        if self._observed(admitted) >= self.policy.busy_share * self.factor:
+        if self.level_of(admitted) >= self.policy.busy_share * self.factor:
             return None
         if self._settling(now):
             # Refused again soon after a cut: the others are still arriving (cut again).
@@ -348,7 +348,7 @@ class LimitLearner:
             self.cuts += 1
             return self.factor
         policy = self.policy
-        observed = self._observed(admitted)
+        observed = self.level_of(admitted)
         level = min(self.factor, max(policy.floor, observed))
         if self._raised_at is not None and now - self._raised_at >= self.period + self._confirm:
             # The last raise held a whole period (the lane asks no more once at the configured
@@ -474,7 +474,7 @@ class LimitLearner:
         cut_at = self._cut_at
         if cut_at is None or now - cut_at >= self.period or self._raised_at is not None:
             return None
-        level = min(1.0, self._observed(admitted))
+        level = min(1.0, self.level_of(admitted))
         if level <= self.factor + self.unit / 2:
             return None
         self.factor = level
@@ -531,8 +531,10 @@ class LimitLearner:
         return self.factor < 1.0 and self._raised_at is None and now >= self._next_probe_at
 
     def probe_turn(self, now: float) -> float:
-        """Seconds before anybody sharing the backend may probe after a probe begun at
-        ``now``: the wait that follows it if it fails."""
+        """Seconds before anybody sharing the backend may probe after a probe begun at ``now``:
+        ``recent_probe_interval`` periods, or the wait after its failure for a first period's cut's."""
+        if self._cut_may_be_a_tail:
+            return self._interval_after_failure(now, self.factor) * self.period
         return self.policy.recent_probe_interval * self.period
 
     def defer_probe(self, until: float) -> None:
@@ -562,7 +564,8 @@ class LimitLearner:
             # The raised level held: a larger step, or, after a first period's cut, the
             # configured limits (the cut was a stopped run's tail).
             self._step = self._smallest if self._cut_may_be_a_tail else self._step * 2
-            if not self._cut_may_be_a_tail:
+            if not self._cut_may_be_a_tail or now - self._raised_at >= self.policy.first_step * self.period:
+                # Held as a ramp's first step must: a jump from it that fails comes back to it.
                 self._proven = self.factor
             self._cut_may_be_a_tail = False
         elif self.factor >= 1.0 or now < self._next_probe_at:

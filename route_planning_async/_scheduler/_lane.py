@@ -173,6 +173,7 @@ from route_planning_async._scheduler._clock import Clock
 from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._level_log import LevelLog
 from route_planning_async._scheduler._line import Line
+from route_planning_async._scheduler._shared_factor import SharedFactor
 from route_planning_async._scheduler._wake import Wake
 
 __all__ = ["Lane", "Send"]
@@ -207,6 +208,7 @@ class Lane:
         self.key = category.value
         self.rules = rules
         self._backend = backend
+        self._shared = SharedFactor(backend, self.key, rules, clock)
         # The default backend answers at once, so its calls need no coroutine; a
         # subclass may override the coroutines, so only the class itself qualifies.
         self._local = backend if type(backend) is InMemoryBackend else None
@@ -238,7 +240,6 @@ class Lane:
         self._scout_turn = min(_SCOUT_TURN, self._longest_period * (learning.confirm if learning else 0.0))
         self._scout_turn_asked = False
         self._last_sent = -math.inf
-        self._own_change_at = -math.inf
         self._burst_at = -math.inf
         self._gate = Gate()
         self.rate_factor = 1.0
@@ -315,7 +316,7 @@ class Lane:
                 # A grant asked for before this lane's own last change of the factor was
                 # confirmed may carry the factor from before it (a shared backend's answer
                 # crossing the change): it tells nothing of other processes.
-                current = now >= self._own_change_at
+                current = now >= self._shared.changed_at
                 if learner is not None:
                     if now - self._last_sent >= self._quiet:
                         # The first attempt after a quiet period (or ever): a burst begins.
@@ -443,7 +444,7 @@ class Lane:
         # backend keeps the lowest; this process may not have seen the latest).
         factor = 1.0
         learner = self._learner
-        cut = False
+        cut = answers_due = False
         admitted: list[int] | None = None
         window: tuple[WindowCount, ...] = ()
         in_force = 0.0
@@ -452,9 +453,9 @@ class Lane:
             # have changed the level (then this one was sent before that change), and more
             # attempts may have gone out at the level in force (they teach nothing new: the
             # change is dated after them).
-            window = await self._backend.window(self.key, self.rules, now)
+            window = await self._shared.window(now)
             admitted = [count.admitted for count in window]
-            in_force = await self._factor_in_force()
+            in_force = await self._shared.in_force()
             now = self._clock.now()
         ceiling = self._ceiling  # (present where the learner is)
         # The learner's cuts so far, if the refused attempt went at the level in force.
@@ -486,6 +487,9 @@ class Lane:
                 # The service counts the 429s too (the ceiling keeps them).
                 factor = learner.cut(now, ceiling.counted(admitted, now), steady=ours is not None)
                 cut = True
+                # Read the answers in alone while attempts were in flight: about a round trip later
+                # they are in, and may correct it (another process has not seen the cut).
+                answers_due = ours is None and any(count.in_flight for count in window)
                 if not self._strict and not probing and factor >= before - learner.unit:
                     # Refused though the service admitted what was believed: a late
                     # arrival, not a lower limit. Anchor answered slots later from now on.
@@ -501,7 +505,7 @@ class Lane:
             # At the 429 ceiling, slower whatever the learner believes (_ceiling.py).
             kept = learner is not None and learner.cuts == cuts
             factor = ceiling.refused(now, sent_at, kept, factor, admitted)
-        self.rate_factor = await self._penalize(pause, factor, now)
+        self.rate_factor = await self._shared.penalize(pause, factor, now)
         if (
             cut
             and learner is not None
@@ -511,31 +515,22 @@ class Lane:
             # Another process sharing the backend cut deeper on the answers in by then (not
             # this one again, meanwhile); the window now shows more admitted (a cut never goes
             # below what passed).
-            self.rate_factor = await self._recover(factor)
+            self.rate_factor = await self._shared.recover(factor)
         if learner is not None:
             learner.sync(self.rate_factor, now)
+            if answers_due:
+                await self._clock.sleep(2 * (now - sent_at))
+                await self._correct_cut(learner)
 
-    async def _penalize(self, pause: float, factor: float, now: float) -> float:
-        """Pause the category and cut its factor through the backend (this lane's own change)."""
-        factor = await self._backend.penalize(self.key, pause, factor, now)
-        self._own_change_at = self._clock.now()
-        return factor
-
-    async def _recover(self, factor: float) -> float:
-        """Raise the category's factor through the backend (this lane's own change)."""
-        factor = await self._backend.recover(self.key, factor)
-        self._own_change_at = self._clock.now()
-        return factor
-
-    async def _factor_in_force(self) -> float:
-        """The backend's rate factor now, which another process sharing it may have raised
-        (``recover`` of nothing, as its contract allows)."""
-        return await self._backend.recover(self.key, 0.0)
-
-    async def _admitted(self, now: float) -> list[int]:
-        """What the service admitted of this category in each rule's trailing window, by
-        every process sharing the backend (answered without a 429: ``usage``)."""
-        return list(await self._backend.usage(self.key, self.rules, now))
+    async def _correct_cut(self, learner: LimitLearner) -> None:
+        """Up to what the window shows admitted, if the last cut went below (``correct``)."""
+        now = self._clock.now()
+        level = learner.correct(now, await self._shared.admitted(now))
+        if level is not None:
+            self.rate_factor = await self._shared.recover(level)
+            learner.sync(self.rate_factor, now)
+            self._level_log.corrected(learner)
+            self._wake.poke()
 
     async def after_answer(self, sent_at: float) -> None:
         """An answer that is not a 429, to an attempt sent at ``sent_at``: maybe probe upward."""
@@ -548,20 +543,15 @@ class Lane:
         if learner.refutes_busy(sent_at, now):
             # Part of the burst the pause was for passed: the service admits that much.
             self.busy_pause = False
-            admitted = await self._admitted(now)
-            self.rate_factor = await self._penalize(0.0, learner.cut(now, admitted), now)
+            admitted = await self._shared.admitted(now)
+            self.rate_factor = await self._shared.penalize(0.0, learner.cut(now, admitted), now)
             learner.sync(self.rate_factor, now)
             self._level_log.cut(learner, admitted)
             return
         if learner.corrects(sent_at):
             # Sent before the last cut and admitted: the cut left it out (it was in flight). If
             # the window now shows more admitted than the cut allowed, it was too deep.
-            level = learner.correct(now, await self._admitted(now))
-            if level is not None:
-                self.rate_factor = await self._recover(level)
-                learner.sync(self.rate_factor, now)
-                self._level_log.corrected(learner)
-                self._wake.poke()
+            await self._correct_cut(learner)
             return
         if self._ceiling is not None and not learner.tail_check and self._ceiling.reached(now):
             # At the 429 ceiling: no probe until the share falls (_ceiling.py), but the one that
@@ -579,7 +569,7 @@ class Lane:
         # A level the service does not admit costs one 429, not the step's worth. The gate
         # closes before the backend hears of the raise, so that nothing slips past it.
         self._gate_a_raise(learner, self._clock.now())
-        self.rate_factor = await self._recover(target)
+        self.rate_factor = await self._shared.recover(target)
         learner.sync(self.rate_factor, self._clock.now())
         self._level_log.raised(self.rate_factor)
         self._wake.poke()

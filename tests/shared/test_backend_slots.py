@@ -12,6 +12,7 @@ import logging
 import random
 
 import pytest
+from support.limited_service import LimitedService, SlidingWindow
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._backends import Grant, InMemoryBackend, WindowCount
@@ -150,3 +151,42 @@ def test_a_429_reads_the_fleet_s_attempts_in_flight_as_its_own_not_as_a_busy_bud
     # Cut, not kept at the level refused: the level had held, so by half (the learner's
     # decrease, _learning.py); a busy pause would have kept it at 1.0.
     assert learned == pytest.approx(0.5)
+
+
+def test_a_first_burst_s_cut_is_corrected_by_another_process_s_answers_in_flight() -> None:
+    """Two processes sharing a backend burst into a service that admits 5 a second, where 10
+    are configured. The other process's three attempts arrive first, and their answers take
+    longer; the first 429 to this one comes while they are on their way, and the window then
+    shows only this process's 2 admitted. Once they are in, the cut goes up to the 5 the
+    service admitted (the other process has not seen the cut, so it cannot correct it)."""
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+    service = LimitedService([SlidingWindow(5, 1.0)], up=0.005, down=0.005)
+    other_send = service.sender("other")
+
+    async def slow_answer(request: Request) -> Response:
+        response = await other_send(request)
+        await asyncio.sleep(0.008)
+        return response
+
+    async def main() -> tuple[float, float]:
+        backend = InMemoryBackend()
+        this = Scheduler(limits, RetryPolicy(rng=random.Random(1)), backend=backend)
+        other = Scheduler(limits, RetryPolicy(rng=random.Random(2)), backend=backend)
+        flying = [asyncio.create_task(other.run(READ, slow_answer)) for _ in range(3)]
+        await asyncio.sleep(0.001)
+        burst = [asyncio.create_task(this.run(READ, service.send)) for _ in range(5)]
+        await asyncio.sleep(0.0115)  # this process's first 429 is in: cut to what it saw
+        cut = this.stats[Category.READ].rate_factor
+        await asyncio.sleep(0.05)  # the other process's answers are in
+        corrected = this.stats[Category.READ].rate_factor
+        await asyncio.gather(*flying, *burst)
+        await this.aclose()
+        await other.aclose()
+        return cut, corrected
+
+    cut, corrected = run_virtual(main)
+    assert [(a.source, a.admitted) for a in service.arrivals[:8]] == [("other", True)] * 3 + [
+        ("client", True)
+    ] * 2 + [("client", False)] * 3
+    assert cut == pytest.approx(0.2)
+    assert corrected == pytest.approx(0.5)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 import pytest
 from support.limited_service import LimitedService, SlidingWindow, TokenBucket
@@ -250,6 +250,98 @@ def test_a_first_period_cut_whose_probe_fails_is_the_limit() -> None:
     assert learner.cut(1.7, [2]) == pytest.approx(0.3)
     assert learner.probe(33.6, 33.5) is None
     assert learner.probe(33.8, 33.75) == pytest.approx(0.4)
+
+
+def test_a_first_period_cut_s_step_that_held_two_periods_is_kept_when_the_jump_fails() -> None:
+    # The step to 4 held first_step (2) periods before the jump to the configured limits, as
+    # a ramp's first step must: the jump's failure comes back to 4, not to the 3 it began from.
+    learner = probing_after_a_first_period_cut()
+    assert learner.probe(3.7, 3.65) == pytest.approx(1.0)
+    assert learner.cut(3.75, [4]) == pytest.approx(0.4)
+
+
+@pytest.mark.parametrize("jump_at", [1.9, 2.7])
+def test_a_first_period_cut_s_step_held_briefly_is_not_kept_when_the_jump_fails(jump_at: float) -> None:
+    # Confirmed after ``confirm`` of a period, or a period (its attempts may not have used
+    # it), the step to 4 is no proof: back to the 3 the service admitted.
+    learner = probing_after_a_first_period_cut()
+    assert learner.probe(jump_at, jump_at - 0.05) == pytest.approx(1.0)
+    assert learner.cut(jump_at + 0.05, [3]) == pytest.approx(0.3)
+
+
+def first_probe(learner: LimitLearner, since: float) -> tuple[float, float]:
+    """The first raise :meth:`LimitLearner.probe` answers after ``since``, each tenth of a
+    period asked with an attempt sent just before: (when, to what)."""
+    for tenth in range(1, 1000):
+        now = since + tenth / 10
+        target = learner.probe(now, now - 0.05)
+        if target is not None:
+            return now, target
+    raise AssertionError("no probe in 100 periods")
+
+
+def test_another_process_s_cut_ends_this_one_s_ramp() -> None:
+    # This process jumped to the configured limits after its first period's cut; the jump
+    # failed in another process, which cut the fleet to 5. This one's next ramp begins
+    # with one request more, not with the jump's step.
+    learner = probing_after_a_first_period_cut()
+    assert learner.probe(3.7, 3.65) == pytest.approx(1.0)
+    learner.sync(0.5, 3.8)
+    assert not learner.probing
+    assert first_probe(learner, 3.8)[1] == pytest.approx(0.6)
+
+
+def test_a_first_period_cut_s_check_takes_the_fleet_s_turn_for_the_wait_after_its_failure() -> None:
+    # The check of a first period's cut is the fleet's first probe: if it fails, the next
+    # waits twice first_probe_unproven (32 periods), for the process that checked and for
+    # the others, which saw only the cut (they would have probed after 16).
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    learner.cut(0.5, [3])
+    assert learner.probe_turn(1.6) == pytest.approx(32.0)
+    # Any other probe takes recent_probe_interval (3) periods: the others then wait their own.
+    later = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    later.sync(1.0, 0.0)
+    later.cut(1.5, [3])
+    assert later.probe_turn(30.0) == pytest.approx(3.0)
+
+
+def test_a_fleet_probes_once_in_the_wait_after_its_first_period_cut_s_check() -> None:
+    # Two processes sharing a backend read at 10 a second into a service that admits 5. The
+    # other one's three attempts arrive first, and it then pauses for 5 s: this one alone is
+    # refused, cuts in its first period and checks the cut a period later, which fails. The
+    # other one never saw the check; it does not probe either until 32 periods after it
+    # (before, it probed 16 periods after it saw the cut, and was refused).
+    service = LimitedService([SlidingWindow(5, 1.0)], up=0.005, down=0.005)
+    other_send = service.sender("other")
+
+    async def main() -> None:
+        backend = InMemoryBackend()
+        this, other = (
+            Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(seed)), backend=backend) for seed in (1, 2)
+        )
+
+        async def worker(scheduler: Scheduler, send: Callable[[Request], Awaitable[Response]]) -> None:
+            while virtual_loop().time() < 40.0:
+                await scheduler.run(READ, send)
+
+        async def others() -> None:
+            await asyncio.gather(*(other.run(READ, other_send) for _ in range(3)))
+            await asyncio.sleep(5.0)
+            await asyncio.gather(*(worker(other, other_send) for _ in range(3)))
+
+        async def ours() -> None:
+            await asyncio.sleep(0.001)
+            await asyncio.gather(*(worker(this, service.send) for _ in range(7)))
+
+        await asyncio.gather(others(), ours())
+        await this.aclose()
+        await other.aclose()
+
+    run_virtual(main)
+    refused = [(round(arrival.at), arrival.source) for arrival in service.arrivals if not arrival.admitted]
+    # The first burst's five, the check a period later, and the next probe 32 periods on.
+    assert refused == [(0, "client")] * 5 + [(1, "client"), (33, "client")]
 
 
 def test_another_process_s_cut_seen_in_the_first_period_is_not_probed_early() -> None:
