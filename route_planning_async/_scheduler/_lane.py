@@ -519,7 +519,8 @@ class Lane:
         if learner is not None:
             learner.sync(self.rate_factor, now)
             if answers_due:
-                await self._clock.sleep(2 * (now - sent_at))
+                # (No later than half a period: a correction comes within one of the cut.)
+                await self._clock.sleep(min(2 * (now - sent_at), learner.period / 2))
                 await self._correct_cut(learner)
 
     async def _correct_cut(self, learner: LimitLearner) -> None:
