@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import os
 import signal
@@ -41,6 +42,22 @@ pytestmark = [pytest.mark.redis, pytest.mark.slow]
 
 WORKERS = 4
 LONGEST_PERIOD = 1.0 / SPEEDUP
+
+
+@pytest.fixture(autouse=True)
+def collect_the_locks_of_each_test() -> Iterator[None]:
+    """Collect each test's garbage, and with it its multiprocessing locks, before the next test.
+
+    A lock caught in a reference cycle (the fleet's frames hold its queues and events) is
+    otherwise finalized by whatever allocation next runs the collector. That may be inside the
+    resource tracker's own call for the next test's locks; its cleanup then calls the tracker
+    reentrantly, which CPython refuses before 3.13.7 ("ResourceTracker called reentrantly",
+    python/cpython#131788), and pytest reports an unraisable exception. It failed a CI run once,
+    beside a process keeping a core busy.
+    """
+    gc.collect()
+    yield
+    gc.collect()
 
 
 @attrs.define
