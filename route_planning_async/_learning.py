@@ -532,7 +532,7 @@ class LimitLearner:
 
     def probe_turn(self, now: float) -> float:
         """Seconds before anybody sharing the backend may probe after a probe begun at ``now``:
-        ``recent_probe_interval`` periods, or the wait after its failure for a first period's cut's."""
+        ``recent_probe_interval`` periods; the wait after its failure if it checks a first period's cut."""
         if self._cut_may_be_a_tail:
             return self._interval_after_failure(now, self.factor) * self.period
         return self.policy.recent_probe_interval * self.period
