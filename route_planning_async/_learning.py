@@ -59,7 +59,7 @@ ceiling. After a cut from a level that held (others took part of it, or the
 limit dropped for a while), the first probe comes ``P`` periods later; every
 failed probe doubles the wait, up to ``2 P`` while a higher level ever held,
 so when the others leave, the category is back at its full rate within
-``2 P + 2`` periods (the next probe, and the ramp). Where no higher level ever
+``2 P + 2`` periods (the next probe, and its first step). Where no higher level ever
 held (the configured limits were never the service's), the first probe waits
 ``first_probe_unproven`` periods (``P`` if longer) and the waits double up to
 ``max_probe_interval`` (``2 P`` if longer). A probe raises ``f`` by one *unit*
@@ -67,8 +67,11 @@ held (the configured limits were never the service's), the first probe waits
 whole period (the first step ``first_step`` periods: a level that passed one
 period by luck is no proof) and an attempt sent at it was answered without a
 429, it grows again by twice the step (TCP's slow start), until a 429 or the
-configured limit (a raise to it waits for its period like any other). A cut made in the
-process's first period is the exception: the window it read may have held a
+configured limit (a raise to it waits for its period like any other). A step
+that holds at a level a probe was refused at says that what refused it is gone
+(the limit came back, or the others left): the ramp goes straight to the
+highest level that held within ``memory`` periods, and back to the step if that
+fails. A cut made in the process's first period is the exception: the window it read may have held a
 stopped run's slots (see "Others on the key"), so its first probe comes after
 ``first_probe``, it steps after ``confirm`` of a period, and if it holds the
 category goes straight back to the configured limits; if it fails, the cut was
@@ -85,16 +88,9 @@ share of rejections as the price of finding capacity again; the bound here is
 the service's.
 
 **Long windows.** A category with rules of several periods (optimize and
-imports at the public documentation's limits: 100 per 10 minutes, at most 30
-per minute) applies one factor to all of them, but a 429 rarely says which rule
-refused. A cut to ``f`` leaves each longer rule admitting, over its period, what
-the shorter ones admit at ``f`` (3 a minute is 30 per 10 minutes, not 10), up
-to its configured amount, until a 429 comes while the longer rule's window
-holds more than ``f`` of it and no shorter rule's window is full: then that
-rule was the one, and it keeps ``f``'s amount from then on, without a cut.
-Categories with a rule of 10 s or more scout after a quiet spell of the
-shortest such period (the lane's docstring), so the attempt that meets a longer
-rule goes alone.
+imports at the public documentation's limits) applies one factor to all of
+them; a longer rule is paced by the shorter ones until a 429 is its own
+(``_long_windows.py`` states the rule).
 
 Others on the key
 -----------------
@@ -224,6 +220,7 @@ class LimitLearner:
         self._raised_at: float | None = None
         self._raised_from = 1.0
         self._proven: float | None = None
+        self._refused_level: float | None = None
         self._step = 1
         self._high: tuple[float, float] | None = None
         self.busy_until = -math.inf
@@ -363,6 +360,7 @@ class LimitLearner:
             # it, and where others' share varies from window to window, the raised level may
             # have passed in one window and fail in the next.
             level = min(self._proven, self.factor - self.unit)
+            self._refused_level = self.factor
         elif self._probed_by_others is not None and now - self._probed_by_others[1] < self.period:
             # A raise by another process failed here: back to the level it was raised
             # from at least (the window's count misses the answers still in flight).
@@ -507,18 +505,9 @@ class LimitLearner:
         return high is not None and high[0] > level and now - high[1] <= self.policy.memory * self.period
 
     def pace(self, level: float) -> float:
-        """``P``: the fewest periods between probes at ``level`` (module docstring, "Probe pacing").
-
-        With ``r`` requests a period left to the category, ``max(recent_probe_interval,
-        ceil(1 / (probe_share * r)))``: a failed probe costs one 429, so probes alone cost at
-        most ``probe_share`` of the traffic.
-        """
-        policy = self.policy
-        per_period = min(
-            learned_amount(rule.amount, level) * self.period / rule.period for rule in self._counted
-        )
-        return max(
-            policy.recent_probe_interval, float(math.ceil(1.0 / (policy.probe_share * per_period) - 1e-9))
+        """``P`` at ``level`` (:meth:`LearningPolicy.pace`; ``r`` over the longest period)."""
+        return self.policy.pace(
+            min(learned_amount(rule.amount, level) * self.period / rule.period for rule in self._counted)
         )
 
     def per_second(self, level: float) -> float:
@@ -562,8 +551,15 @@ class LimitLearner:
                 self._raised_at = None
                 return None
             # The raised level held: a larger step, or, after a first period's cut, the
-            # configured limits (the cut was a stopped run's tail).
+            # configured limits (the cut was a stopped run's tail); at a level a probe was
+            # refused at, the highest that held (module docstring, "Probe back up").
             self._step = self._smallest if self._cut_may_be_a_tail else self._step * 2
+            refused, high = self._refused_level, self._high
+            if refused is not None and self.factor > refused - self.unit / 2 and self._lent(now, self.factor):
+                assert high is not None
+                self._refused_level = None
+                jump = learned_amount(self._smallest, high[0]) - learned_amount(self._smallest, self.factor)
+                self._step = max(self._step, jump)
             if not self._cut_may_be_a_tail or now - self._raised_at >= self.policy.first_step * self.period:
                 # Held as a ramp's first step must: a jump from it that fails comes back to it.
                 self._proven = self.factor
@@ -591,5 +587,5 @@ class LimitLearner:
         return learned_rules(self.acquire_rules(self.factor), self.factor)
 
     def acquire_rules(self, factor: float) -> tuple[Rule, ...]:
-        """The rules to ask the backend with at ``factor`` (module docstring, "Long windows")."""
+        """The rules to ask the backend with at ``factor`` (``_long_windows.py``)."""
         return self._windows.rules_at(factor)

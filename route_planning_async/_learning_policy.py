@@ -182,3 +182,12 @@ class LearningPolicy:
             "``max(recent_probe_interval, ceil(1 / (probe_share * r)))`` periods (20 / r at 5%)."
         ),
     )
+
+    def pace(self, per_period: float) -> float:
+        """``P``, the fewest periods between probes (the rule of ``probe_share``): a failed probe
+        costs one 429, so probes alone cost at most that share of the traffic.
+
+        Args:
+            per_period: The requests a period left to the category (``r``).
+        """
+        return max(self.recent_probe_interval, float(math.ceil(1.0 / (self.probe_share * per_period) - 1e-9)))

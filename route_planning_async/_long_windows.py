@@ -1,10 +1,17 @@
 """Longer rules paced by shorter ones, for a category learning one rate factor (``_learning.py``).
 
-The learner's docstring ("Long windows") states the rule: at a cut to ``f``, a
-longer rule admits, over its period, what the shorter rules of its kind admit at
-``f`` (up to its configured amount), until a 429 is its own; then it keeps
-``f``'s amount. This room computes the rules the backend is asked with, and
-tells such a 429.
+A category with rules of several periods (optimize and imports at the public
+documentation's limits: 100 per 10 minutes, at most 30 per minute) applies one
+factor to all of them, but a 429 rarely says which rule refused. A cut to ``f``
+leaves each longer rule admitting, over its period, what the shorter ones of its
+kind admit at ``f`` (3 a minute is 30 per 10 minutes, not 10), up to its
+configured amount, until a 429 comes while the longer rule's window holds more
+than ``f`` of it and no shorter rule's window is full: then that rule was the
+one, and it keeps ``f``'s amount from then on, without a cut. Categories with a
+rule of 10 s or more scout after a quiet spell of the shortest such period (the
+lane's docstring), so the attempt that meets a longer rule goes alone.
+
+This room computes the rules the backend is asked with, and tells such a 429.
 """
 
 from __future__ import annotations

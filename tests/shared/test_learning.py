@@ -396,6 +396,66 @@ def test_a_failed_probe_goes_back_to_the_level_that_held() -> None:
     assert learner.cut(1.7, [5]) == pytest.approx(0.7)
 
 
+@pytest.mark.parametrize("refused_at_five", [True, False])
+def test_a_step_that_holds_where_a_probe_was_refused_goes_back_to_the_level_that_held(
+    refused_at_five: bool,
+) -> None:
+    # 10 held, then a 429 with 4 in the window (others arrived, or the limit fell): cut to
+    # 4; the first probe comes P = 5 periods later (4 requests a period: max(3, ceil(20 / 4))).
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    assert learner.cut(1.5, [4]) == pytest.approx(0.4)
+    start = 6.6
+    if refused_at_five:
+        # The probe to 5 is refused: back to 4, and the next one waits twice as long (2 P).
+        assert learner.probe(start, start - 0.05) == pytest.approx(0.5)
+        assert learner.cut(start + 0.1, [4]) == pytest.approx(0.4)
+        assert learner.probe(start + 10.0, start + 9.95) is None
+        start += 10.2
+    assert learner.probe(start, start - 0.05) == pytest.approx(0.5)
+    # 5 holds its first step (two periods). Where a probe to 5 was refused, what refused it
+    # is gone (the others left, or the limit came back): straight to the 10 that held.
+    # Otherwise the ramp doubles its step, to 7.
+    assert learner.probe(start + 1.9, start + 1.85) is None
+    assert learner.probe(start + 2.1, start + 2.05) == pytest.approx(1.0 if refused_at_five else 0.7)
+
+
+def test_a_jump_back_to_the_level_that_held_that_fails_comes_back_to_the_step() -> None:
+    learner = LimitLearner(LearningPolicy(), (Rule(10, 1.0),))
+    learner.sync(1.0, 0.0)
+    learner.cut(1.5, [4])
+    learner.probe(6.6, 6.55)
+    learner.cut(6.7, [4])  # the probe to 5 refused
+    learner.probe(16.8, 16.75)
+    assert learner.probe(18.9, 18.85) == pytest.approx(1.0)
+    # Refused at 10: others still hold part of it. Back to the 5 that held two periods; the
+    # next ramp doubles its step as usual (the last refused probe was the jump, to 10).
+    assert learner.cut(19.0, [5]) == pytest.approx(0.5)
+    now, target = first_probe(learner, 19.0)
+    assert target == pytest.approx(0.6)
+    assert learner.probe(now + 2.1, now + 2.05) == pytest.approx(0.8)
+
+
+@pytest.mark.parametrize("returns_at", [25.0 + tenth / 2 for tenth in range(20)])
+def test_a_limit_that_comes_back_is_taken_back_within_2_p_plus_2_periods_whatever_the_probe_phase(
+    returns_at: float,
+) -> None:
+    # The limit drops to 4 at 10 s and comes back at a time that falls anywhere in the probes'
+    # cycle, even just after a failed probe (the next then waits 2 P = 10 periods).
+    service = LimitedService(
+        [SlidingWindow(10, 1.0)],
+        schedule=[(10.0, [SlidingWindow(4, 1.0)]), (returns_at, [SlidingWindow(10, 1.0)])],
+    )
+    _, answers = read_for(service, returns_at + 20.0)
+    assert all(answer.status == 200 for answer in answers)
+    back = next(
+        start
+        for start in (returns_at + tenth / 10 for tenth in range(160))
+        if all(service.admitted_between(t, t + 1.0) >= 9.5 for t in (start, start + 1, start + 2, start + 3))
+    )
+    assert back - returns_at <= 2 * 5 + 2
+
+
 def test_a_refusal_below_a_probe_fails_the_probe() -> None:
     learner = LimitLearner(LearningPolicy(first_probe_unproven=1.0), (Rule(10, 1.0),))
     learner.sync(1.0, 0.0)
