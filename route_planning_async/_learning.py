@@ -71,11 +71,12 @@ configured limit (a raise to it waits for its period like any other). A step
 that holds at a level a probe was refused at says that what refused it is gone
 (the limit came back, or the others left): the ramp goes straight to the
 highest level that held within ``memory`` periods, and back to the step if that
-fails. A cut made in the process's first period is the exception: the window it read may have held a
-stopped run's slots (see "Others on the key"), so its first probe comes after
-``first_probe``, it steps after ``confirm`` of a period, and if it holds the
-category goes straight back to the configured limits; if it fails, the cut was
-the limit, and the next probe waits twice ``first_probe_unproven``. The lane
+fails. A cut made in the process's first period is the exception: the window it
+read may have held a stopped run's slots (see "Others on the key"), so its first
+probe comes after ``first_probe``, it steps after ``confirm`` of a period, and
+if it holds the category goes straight back to the configured limits; if it
+fails, the cut was the limit, and the next probe waits twice
+``first_probe_unproven``. The lane
 sends a raise's attempts one at a time for ``confirm`` of a period, so a step
 the service does not admit costs one 429, whatever its size. A probe that fails
 goes back to the last level of its ramp that held a whole period (not the

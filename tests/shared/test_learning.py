@@ -436,7 +436,7 @@ def test_a_jump_back_to_the_level_that_held_that_fails_comes_back_to_the_step() 
     assert learner.probe(now + 2.1, now + 2.05) == pytest.approx(0.8)
 
 
-@pytest.mark.parametrize("returns_at", [25.0 + tenth / 2 for tenth in range(20)])
+@pytest.mark.parametrize("returns_at", [25.0 + half / 2 for half in range(20)])
 def test_a_limit_that_comes_back_is_taken_back_within_2_p_plus_2_periods_whatever_the_probe_phase(
     returns_at: float,
 ) -> None:
