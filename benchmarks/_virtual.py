@@ -177,23 +177,12 @@ def neighbours(
         "share_429": refused / len(own),
         "refused": refused,
         "sent": len(own),
-        "periods_back": _periods_to_full(service, until, amount, period, seconds - 4 * period),
+        "periods_back": service.periods_to_full(
+            until, amount, period=period, within=(seconds - until) / period - 4
+        ),
         "back_bar": 2 * pace + 2,
         "failed": sum(1 for a in answers if a.status != 200),
     }
-
-
-def _periods_to_full(service: LimitedService, since: float, amount: int, period: float, last: float) -> float:
-    """Periods from ``since`` until the client holds 95% of the limit for four periods running."""
-    start = since
-    while start <= last:
-        if all(
-            service.admitted_between(t, t + period, "client") >= 0.95 * amount
-            for t in (start, start + period, start + 2 * period, start + 3 * period)
-        ):
-            return (start - since) / period
-        start += 0.1 * period
-    return math.inf
 
 
 MODES: dict[str, dict[str, Any]] = {

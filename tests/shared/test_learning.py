@@ -85,12 +85,7 @@ def test_a_limit_that_drops_and_comes_back_is_followed() -> None:
     assert service.admitted_between(25.0, 40.0) >= 0.9 * 4 * 15
     # Back at >= 95% of 10 per second within 2 P + 2 periods of the return (P = 5 probe periods
     # at 4 requests a period: the probe pacing), and staying there.
-    back = next(
-        start
-        for start in (40.0 + tenth / 10 for tenth in range(200))
-        if all(service.admitted_between(t, t + 1.0) >= 9.5 for t in (start, start + 1, start + 2, start + 3))
-    )
-    assert back - 40.0 <= 2 * 5 + 2
+    assert service.periods_to_full(40.0, 10) <= 2 * 5 + 2
 
 
 def test_a_failed_step_of_a_ramp_costs_one_429() -> None:
@@ -448,12 +443,7 @@ def test_a_limit_that_comes_back_is_taken_back_within_2_p_plus_2_periods_whateve
     )
     _, answers = read_for(service, returns_at + 20.0)
     assert all(answer.status == 200 for answer in answers)
-    back = next(
-        start
-        for start in (returns_at + tenth / 10 for tenth in range(160))
-        if all(service.admitted_between(t, t + 1.0) >= 9.5 for t in (start, start + 1, start + 2, start + 3))
-    )
-    assert back - returns_at <= 2 * 5 + 2
+    assert service.periods_to_full(returns_at, 10) <= 2 * 5 + 2
 
 
 def test_a_refusal_below_a_probe_fails_the_probe() -> None:

@@ -175,18 +175,6 @@ def reads_beside(
     return service
 
 
-def periods_to_full(service: LimitedService, since: float, amount: int = 10, level: float = 0.95) -> float:
-    """Periods from ``since`` until the client holds ``level`` of the limit for four periods running."""
-    for tenth in range(300):
-        start = since + tenth / 10
-        if all(
-            service.admitted_between(t, t + 1.0, "client") >= level * amount
-            for t in (start, start + 1, start + 2, start + 3)
-        ):
-            return start - since
-    return math.inf
-
-
 @pytest.mark.parametrize("share", [0.3, 0.5, 0.7])
 def test_a_neighbour_taking_a_share_leaves_the_client_the_remainder_and_gives_it_back(share: float) -> None:
     """A neighbour arrives after 10 s, takes ``share`` of 10 reads/s for 60 s, and stops."""
@@ -197,7 +185,7 @@ def test_a_neighbour_taking_a_share_leaves_the_client_the_remainder_and_gives_it
     # When it stops: back at >= 95% of the whole limit within 2 P + 2 periods, P the probe
     # pacing at the requests a period it left (3, 4 and 7 periods at 7, 5 and 3 requests).
     pace = max(3, math.ceil(20 / round(remainder)))
-    assert periods_to_full(service, 70.0) <= 2 * pace + 2
+    assert service.periods_to_full(70.0, 10) <= 2 * pace + 2
     # 429s while it runs: its arrival, then one failed probe per probe interval (R periods
     # at most, for the give-back), 1 / (R n) of n requests per period: about 5% at n = 7.
     interval = LearningPolicy().recent_probe_interval

@@ -156,6 +156,26 @@ class LimitedService:
             if a.admitted and start <= a.at < end and (source is None or a.source == source)
         )
 
+    def periods_to_full(
+        self,
+        since: float,
+        amount: int,
+        *,
+        period: float = 1.0,
+        within: float = 30.0,
+        source: str = "client",
+    ) -> float:
+        """Periods from ``since`` until ``source`` has 95 % of ``amount`` admitted in each of four
+        periods running (looked for a tenth of a period apart, up to ``within`` periods; inf if never)."""
+        for tenth in range(math.floor(within * 10 + 1e-9) + 1):
+            start = since + tenth * period / 10
+            if all(
+                self.admitted_between(start + k * period, start + (k + 1) * period, source) >= 0.95 * amount
+                for k in range(4)
+            ):
+                return tenth / 10
+        return math.inf
+
     def of(self, source: str, start: float = -math.inf, end: float = math.inf) -> list[Arrival]:
         """``source``'s arrivals in ``[start, end)``."""
         return [a for a in self.arrivals if a.source == source and start <= a.at < end]
