@@ -307,8 +307,7 @@ class LimitLearner:
             return None
         pause = max(pause, self.period)
         if now - self._changed_at >= self.period and self._raised_at is None:
-            # The level had held: what others take of it now is lent, not lost (probes
-            # soon, if they stay).
+            # The level had held: what others take of it now is lent, not lost (probes soon, if they stay).
             self._held(now)
         self._busy_since = now
         self.busy_until = now + pause
@@ -340,8 +339,9 @@ class LimitLearner:
             and self._raised_at is None
             and self._windows.refused_alone(admitted, self.factor)
         ):
-            # Refused by a longer rule paced by the shorter ones (not during a raise, the likelier
-            # cause): it keeps the factor's amount from now on; the shorter ones were not refused.
+            # Refused by a longer rule paced by the shorter ones (not during a raise, the likelier cause):
+            # it keeps the factor's amount; the next probe waits P periods, as after a cut (_long_windows.py).
+            self._next_probe_at = max(self._next_probe_at, now + self.pace(self.factor) * self.period)
             self._changed_at = now
             self.cuts += 1
             return self.factor

@@ -244,13 +244,19 @@ def first_burst(configured: Sequence[Rule], real: Sequence[Rule]) -> int:
 
 
 def run_against(
-    request: Request, limits: RateLimits, real: Sequence[Rule], count: int, tasks: int
+    request: Request,
+    limits: RateLimits,
+    real: Sequence[Rule],
+    count: int,
+    tasks: int,
+    *,
+    count_refused: bool = True,
 ) -> tuple[float, list[Response], Scheduler, LimitedService]:
     rng = random.Random(7)
     period = max(rule.period for rule in real)
     delay = 0.002 * period
     service = LimitedService(
-        [SlidingWindow(rule.amount, rule.period, rule.per == "weight") for rule in real],
+        [SlidingWindow(rule.amount, rule.period, rule.per == "weight", count_refused) for rule in real],
         up=lambda: delay + rng.uniform(0, delay),
         down=lambda: delay + rng.uniform(0, delay),
     )
@@ -276,3 +282,29 @@ def test_a_v1_client_on_the_public_documentation_s_limits_against_three_optimiza
     ten_minutes, minute = scheduler.stats[Category.OPTIMIZE].learned_limits
     assert minute.amount >= 3
     assert ten_minutes.amount >= 30
+
+
+def test_a_longer_rule_refused_alone_is_not_probed_again_within_its_window() -> None:
+    """Optimize on ``RateLimits.public_docs()`` (100 per 10 minutes, at most 30 per minute) against
+    a service at 0.3 x of both (30 per 10 minutes, 9 per minute) that does not count refusals. The
+    60 optimizations fit in two 10-minute windows (the minute rule makes it 13 minutes at best, and
+    the link here takes 2.4 to 4.8 s a round trip).
+
+    The first burst is cut in the first period, whose check would come a period later, at the start
+    of the second window; but the 10-minute rule's own 429 came since, and the next probe waits
+    ``P`` periods, as after a cut. A probe there is refused (the minute is full, or the 10 minutes
+    are), and the client, which cannot tell whether the service counted it, holds its slot: the
+    second window is a request short, and the last one waits for a third (1,200 s, 2.0 x the ideal).
+    """
+    request = Request("POST", "/plans/p1:optimize", Category.OPTIMIZE)
+    real = [Rule(30, 600.0), Rule(9, 60.0)]
+    taken, answers, _scheduler, service = run_against(
+        request, RateLimits.public_docs(), real, 60, 10, count_refused=False
+    )
+    assert all(answer.status == 200 for answer in answers)
+    admitted = [arrival.at for arrival in service.arrivals if arrival.admitted]
+    # Two windows: the last admission within 1,200 s of the first (a third window's is after it).
+    assert max(admitted) - min(admitted) < 2 * 600.0
+    assert taken <= 1.4 * ideal(60, 1, real)
+    configured = RateLimits.public_docs().for_category(Category.OPTIMIZE)
+    assert service.refused <= max(3, 0.05 * len(service.arrivals)) + first_burst(configured, real)
