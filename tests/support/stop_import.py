@@ -14,6 +14,8 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
 
+import attrs
+
 from route_planning_async import RetryPolicy, RoutePlanningClient
 from route_planning_async.emulator import Emulator
 from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput, UnassignedStopInput
@@ -36,13 +38,18 @@ IMPORT = "stops.import_batch"
 
 
 @asynccontextmanager
-async def running(**config: Any) -> AsyncIterator[tuple[Emulator, RoutePlanningClient]]:
-    """An emulator (HTTPS, sped up) and a client for it with the emulator's limits."""
+async def running(
+    *, strict_windows: bool = False, **config: Any
+) -> AsyncIterator[tuple[Emulator, RoutePlanningClient]]:
+    """An emulator (HTTPS, sped up) and a client for it with the emulator's limits
+    (``strict_windows``: as :attr:`RateLimits.strict_windows`)."""
     retry = config.pop("retry", RetryPolicy(attempts=12, base=0.001, cap=0.01, rng=random.Random(1)))
     config.setdefault("speedup", SPEEDUP)
-    async with Emulator(**config) as emu, emu.client(retry=retry) as client:
-        assert emu.base_url.startswith("https://127.0.0.1:")
-        yield emu, client
+    async with Emulator(**config) as emu:
+        limits = attrs.evolve(emu.config.server_limits, strict_windows=strict_windows)
+        async with emu.client(retry=retry, rate_limits=limits) as client:
+            assert emu.base_url.startswith("https://127.0.0.1:")
+            yield emu, client
 
 
 async def until_no_other_task(*, deadline: float) -> None:
