@@ -59,8 +59,8 @@ ceiling. After a cut from a level that held (others took part of it, or the
 limit dropped for a while), the first probe comes ``P`` periods later; every
 failed probe doubles the wait, up to ``2 P`` while a higher level ever held,
 so when the others leave, the category is back at its full rate within
-``2 P + 2`` periods (the next probe, and its first step). Where no higher level ever
-held (the configured limits were never the service's), the first probe waits
+``2 P + 2`` periods (the next probe, and its first step). Where no higher level
+ever held (the configured limits were never the service's), the first probe waits
 ``first_probe_unproven`` periods (``P`` if longer) and the waits double up to
 ``max_probe_interval`` (``2 P`` if longer). A probe raises ``f`` by one *unit*
 (one request of the category's smallest rule); once the raised level has held a
@@ -76,9 +76,9 @@ read may have held a stopped run's slots (see "Others on the key"), so its first
 probe comes after ``first_probe``, it steps after ``confirm`` of a period, and
 if it holds the category goes straight back to the configured limits; if it
 fails, the cut was the limit, and the next probe waits twice
-``first_probe_unproven``. The lane
-sends a raise's attempts one at a time for ``confirm`` of a period, so a step
-the service does not admit costs one 429, whatever its size. A probe that fails
+``first_probe_unproven``. The lane sends a raise's attempts one at a time for
+``confirm`` of a period, so a step the service does not admit costs one 429,
+whatever its size. A probe that fails
 goes back to the last level of its ramp that held a whole period (not the
 window's count at the 429: where others' share varies from window to window, a
 raised level may pass in one and fail in the next), and a 429 to an attempt
@@ -340,7 +340,7 @@ class LimitLearner:
             and self._windows.refused_alone(admitted, self.factor)
         ):
             # Refused by a longer rule paced by the shorter ones (not during a raise, the likelier cause):
-            # it keeps the factor's amount; the next probe waits P periods, as after a cut (_long_windows.py).
+            # it keeps the factor's amount; the next probe waits P periods at least (_long_windows.py).
             self._next_probe_at = max(self._next_probe_at, now + self.pace(self.factor) * self.period)
             self._changed_at = now
             self.cuts += 1

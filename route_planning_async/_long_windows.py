@@ -8,13 +8,14 @@ kind admit at ``f`` (3 a minute is 30 per 10 minutes, not 10), up to its
 configured amount, until a 429 comes while the longer rule's window holds more
 than ``f`` of it and no shorter rule's window is full: then that rule was the
 one, and it keeps ``f``'s amount from then on, without a cut; the category's
-next probe waits ``P`` periods, as after a cut. A probe raises every rule, so
-one sent sooner (the check of a cut made in the process's first period comes a
-period after it) would meet the longer rule's window still full, and where the
-service counts refusals, a refused attempt holds a slot of the longer rule for
-its whole period: the client, which cannot tell, holds it too. Categories with a
-rule of 10 s or more scout after a quiet spell of the shortest such period (the
-lane's docstring), so the attempt that meets a longer rule goes alone.
+next probe waits ``P`` periods at least (the probe pacing). A probe raises every
+rule, so one sent sooner (the check of a cut made in the process's first period
+comes a period after it) would meet the longer rule's window still full, and
+where the service counts refusals, a refused attempt holds a slot of the longer
+rule for its whole period: the client, which cannot tell, holds it too.
+Categories with a rule of 10 s or more scout after a quiet spell of the shortest
+such period (the lane's docstring), so the attempt that meets a longer rule goes
+alone.
 
 This room computes the rules the backend is asked with, and tells such a 429.
 """

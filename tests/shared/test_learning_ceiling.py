@@ -290,11 +290,12 @@ def test_a_longer_rule_refused_alone_is_not_probed_again_within_its_window() -> 
     60 optimizations fit in two 10-minute windows (the minute rule makes it 13 minutes at best, and
     the link here takes 2.4 to 4.8 s a round trip).
 
-    The first burst is cut in the first period, whose check would come a period later, at the start
-    of the second window; but the 10-minute rule's own 429 came since, and the next probe waits
-    ``P`` periods, as after a cut. A probe there is refused (the minute is full, or the 10 minutes
-    are), and the client, which cannot tell whether the service counted it, holds its slot: the
-    second window is a request short, and the last one waits for a third (1,200 s, 2.0 x the ideal).
+    The first burst's cut is made in the first period, and its check would come a period later, at
+    the start of the second window; but the 10-minute rule's own 429 came since, and the next probe
+    waits ``P`` periods at least. A probe there would be refused (the minute is full, or the 10
+    minutes are), and the client, which cannot tell whether the service counted it, would hold its
+    slot: the second window a request short, the last one would wait for a third (1,200 s, 2.0 x
+    the ideal).
     """
     request = Request("POST", "/plans/p1:optimize", Category.OPTIMIZE)
     real = [Rule(30, 600.0), Rule(9, 60.0)]
