@@ -39,10 +39,15 @@ burst may go too deep; the admitted answers that follow correct it
 changed that the window cannot show yet: somebody else arrived on the key
 (whose share grows over a period) or the limit fell. The cut is then TCP's
 multiplicative decrease, to ``decrease`` (half) of the level in whole requests,
-and every 429 within ``settle`` periods of a cut decreases again (the others
-are still arriving; such a 429 is never read as a busy budget). Later, a 429 at
-a level a cut reached, which held since, costs one request: others' sends race
-ours for each freed slot. Otherwise (the configured limits were never the
+and every 429 within ``settle`` periods of that decrease decreases again, never
+below what the window counted of ours (the others are still arriving; such a
+429 is never read as a busy budget). Later, a 429 at a level a cut reached is a
+race: others' sends race ours for each freed slot, and where their arrivals
+jitter, a level that holds loses one now and then. If the level held ``P``
+periods since it last changed and the 429 ceiling has room for this 429, it is
+kept (one such 429 per ``P`` periods at most, the probes' own share); otherwise
+it costs one request. Neither a decrease nor a race is a failed probe: the next
+probe comes ``P`` periods later. Otherwise (the configured limits were never the
 service's) the category is cut to ``f = max(floor, f_obs)`` (never raised by a
 cut), *measured* unlike botocore's adaptive mode: a real limit of 0.8, 0.5, 0.3
 or 0.1 of the configured one is reached at the first cut, not after halving
@@ -107,7 +112,8 @@ causes apart:
 - **Busy, not smaller.** A 429 when the category had used less than ``busy_share``
   (a tenth) of its learned level in the window (``admitted``: at a restart, nothing) says
   others filled the window, not that ``L`` is lower: a lower limit refuses a
-  category that is *using* it. The level is kept, the attempts already sent
+  category that is *using* it (a raise waiting for its confirmation sends one
+  attempt at a time: a 429 then fails it). The level is kept, the attempts already sent
   teach nothing more, and the category waits until the service's window holds
   nothing of now (one period, or the ``Retry-After`` if longer), then sends at
   the learned rate again (:meth:`LimitLearner.busy`): a restart right after
@@ -183,6 +189,7 @@ import math
 from collections.abc import Sequence
 
 from route_planning_async._backends import learned_amount, learned_rules
+from route_planning_async._held_levels import HighestHeld
 from route_planning_async._learning_policy import LearningPolicy
 from route_planning_async._limits import Rule
 from route_planning_async._long_windows import LongWindows
@@ -223,11 +230,12 @@ class LimitLearner:
         self._proven: float | None = None
         self._refused_level: float | None = None
         self._step = 1
-        self._high: tuple[float, float] | None = None
+        self._highest = HighestHeld(policy.memory * self.period)
         self.busy_until = -math.inf
         """The end of the last busy pause (:meth:`busy`)."""
         self._busy_since = math.inf
         self._cut_at: float | None = None
+        self._decreased_at = -math.inf
         self._probed_by_others: tuple[float, float] | None = None
         # The last cut came in the process's first period and no probe has told yet
         # whether it read a stopped run's slots (_space_probes).
@@ -296,7 +304,9 @@ class LimitLearner:
         already sent teach nothing more, and the category waits for the window (a
         period) or the ``pause`` the 429 asked for, whichever is longer.
         """
-        if self.level_of(admitted) >= self.policy.busy_share * self.factor:
+        if self.level_of(admitted) >= self.policy.busy_share * self.factor or self._raised_at is not None:
+            # Not little of the window was ours, or a raise waits for its confirmation (a 429
+            # fails it: a raise sends one attempt at a time, so its window holds little of ours).
             return None
         if self._settling(now):
             # Refused again soon after a cut: the others are still arriving (cut again).
@@ -308,7 +318,7 @@ class LimitLearner:
         pause = max(pause, self.period)
         if now - self._changed_at >= self.period and self._raised_at is None:
             # The level had held: what others take of it now is lent, not lost (probes soon, if they stay).
-            self._held(now)
+            self._highest.held(self.factor, now)
         self._busy_since = now
         self.busy_until = now + pause
         # Nothing is sent in the pause; the level has to hold again after it.
@@ -330,10 +340,11 @@ class LimitLearner:
             return True
         return False
 
-    def cut(self, now: float, admitted: Sequence[int], *, steady: bool = False) -> float:
+    def cut(self, now: float, admitted: Sequence[int], *, steady: bool = False, spare: bool = False) -> float:
         """The factor to cut to after a 429 that :meth:`teaches`, given what the service admitted
         in each rule's trailing period (``usage``); ``steady``: sending steadily (not in the first
-        period after a quiet one), so a level that held is decreased rather than measured."""
+        period after a quiet one), so a level that held is decreased rather than measured;
+        ``spare``: the 429 ceiling has room for this 429 (``_scheduler/_ceiling.py``)."""
         if (
             self.factor < 1.0
             and self._raised_at is None
@@ -348,6 +359,7 @@ class LimitLearner:
         policy = self.policy
         observed = self.level_of(admitted)
         level = min(self.factor, max(policy.floor, observed))
+        paced = False  # a held level refused (below) is no failed probe: the next probe waits P periods
         if self._raised_at is not None and now - self._raised_at >= self.period + self._confirm:
             # The last raise held a whole period (the lane asks no more once at the configured
             # limits): this 429 is not its failure.
@@ -366,15 +378,22 @@ class LimitLearner:
             # A raise by another process failed here: back to the level it was raised
             # from at least (the window's count misses the answers still in flight).
             level = max(level, min(self._probed_by_others[0], self.factor - self.unit))
-        elif steady and (self._held_before(now) or self._lent(now, level)):
-            # A level that held is refused: somebody else arrived on the key, or the limit fell.
-            # Neither shows in the window yet (others' share grows over a period, and what is in
-            # flight is unknown), so the cut is TCP's multiplicative decrease; while the others
-            # keep arriving (``settle`` periods), each 429 decreases again. Later, at a level a
-            # cut reached and that held, a 429 is one request less (a race for a freed slot).
-            if self._settling(now) or self._high is None or self.factor >= self._high[0] - 1e-9:
+        elif steady and (self._held_before(now) or self._highest.lent(level, now)):
+            # A level that held is refused ("Cut to what the service counted"): an arrival, or a
+            # fall, is decreased, and decreased again while the others arrive (never below what
+            # the window counted of ours); later, at a level a cut reached, a race for a freed slot.
+            paced = True
+            arriving = now - self._decreased_at < policy.settle * self.period
+            if arriving or not self._highest.above(self.factor + 1e-9):
                 kept = math.floor(self.factor * self._smallest * policy.decrease + 1e-9) / self._smallest
+                kept = max(kept, observed) if arriving else kept
                 level = max(policy.floor, min(self.factor - self.unit, kept))
+                self._decreased_at = now
+            elif spare and now - self._changed_at >= self.pace(self.factor) * self.period:
+                # The race is lost now and then by a level that holds: kept, once per P periods.
+                self._changed_at = now
+                self._probed_by_others = None
+                return self.factor
             else:
                 level = max(policy.floor, self.factor - self.unit)
         self._probed_by_others = None
@@ -383,11 +402,12 @@ class LimitLearner:
             # too much now (the limit dropped by a request, or traffic near the limit
             # for long is penalized). One request less.
             level = max(policy.floor, self.factor - self.unit)
-        if self._held_before(now) and self.factor > level + self.unit / 2:
-            # The level in force before this 429 held for a whole period, and was no
-            # probe waiting for its confirmation: remember it.
-            self._held(now)
+        # The level in force before this 429, if it held a whole period with no probe waiting
+        # for its confirmation, is remembered (``HighestHeld``).
+        self._held_before(now)
         self._space_probes(now, level, own=True)
+        if paced:
+            self._interval = self.pace(level)
         self._cut_at = now
         self._raised_at = None
         self._step = 1
@@ -423,7 +443,7 @@ class LimitLearner:
         if self._last_cut_level is not None:
             # Every further cut: probe less often (each failed probe costs a 429).
             self._interval = self._longer_interval(now, level)
-        elif self._high is not None:
+        elif self._highest.level is not None:
             # A level that held is lent, not lost: probe as soon as the pacing allows.
             self._interval = self.pace(level)
         elif own and self._active_since is not None and now - self._active_since < self.period:
@@ -456,12 +476,6 @@ class LimitLearner:
         """Whether the last cut came within ``settle`` periods ("The algorithm", its first rule)."""
         return self._cut_at is not None and now - self._cut_at < self.policy.settle * self.period
 
-    def _held(self, now: float) -> None:
-        """The level in force held: remember it, unless a higher one held within ``memory``."""
-        high = self._high
-        if high is None or high[0] <= self.factor or now - high[1] > self.policy.memory * self.period:
-            self._high = (self.factor, now)
-
     def corrects(self, sent_at: float) -> bool:
         """Whether an admitted answer to an attempt sent at ``sent_at`` may correct the last
         cut: it was sent before the cut (which left it out: it was in flight, maybe refused yet)."""
@@ -483,8 +497,7 @@ class LimitLearner:
     def _probe_cap(self, now: float, level: float) -> float:
         """The longest wait between probes at ``level``."""
         policy = self.policy
-        high = self._high
-        if high is not None and high[0] > level:
+        if self._highest.above(level):
             # A higher level held: others hold the rest (or the limit dropped for a while),
             # however long ago. Probe often enough to take it back within 2 P (and a ramp) once
             # it is free; the pacing keeps the failed probes' 429s within its share meanwhile.
@@ -493,17 +506,11 @@ class LimitLearner:
 
     def _held_before(self, now: float) -> bool:
         """Whether the level in force held a whole period, with no probe waiting for its
-        confirmation (then it is remembered: :meth:`_held`)."""
+        confirmation (then it is remembered: ``HighestHeld``)."""
         held = now - self._changed_at >= self.period and self._raised_at is None
         if held:
-            self._held(now)
+            self._highest.held(self.factor, now)
         return held
-
-    def _lent(self, now: float, level: float) -> bool:
-        """Whether a level above ``level`` held within ``memory`` periods (others, or a passing
-        drop, hold the rest)."""
-        high = self._high
-        return high is not None and high[0] > level and now - high[1] <= self.policy.memory * self.period
 
     def pace(self, level: float) -> float:
         """``P`` at ``level`` (:meth:`LearningPolicy.pace`; ``r`` over the longest period)."""
@@ -555,11 +562,11 @@ class LimitLearner:
             # configured limits (the cut was a stopped run's tail); at a level a probe was
             # refused at, the highest that held (module docstring, "Probe back up").
             self._step = self._smallest if self._cut_may_be_a_tail else self._step * 2
-            refused, high = self._refused_level, self._high
-            if refused is not None and self.factor > refused - self.unit / 2 and self._lent(now, self.factor):
-                assert high is not None
+            refused, top = self._refused_level, self._highest
+            if refused is not None and self.factor > refused - self.unit / 2 and top.lent(self.factor, now):
+                assert top.level is not None
                 self._refused_level = None
-                jump = learned_amount(self._smallest, high[0]) - learned_amount(self._smallest, self.factor)
+                jump = learned_amount(self._smallest, top.level) - learned_amount(self._smallest, self.factor)
                 self._step = max(self._step, jump)
             if not self._cut_may_be_a_tail or now - self._raised_at >= self.policy.first_step * self.period:
                 # Held as a ramp's first step must: a jump from it that fails comes back to it.

@@ -60,10 +60,12 @@ class LearningPolicy:
             and keep the level.
         decrease (float): The share of its level a category keeps when a level that held is refused
             (somebody else arrived on the key, or the limit fell), and again for every 429 within
-            ``settle`` periods of that cut: TCP's multiplicative decrease, in whole requests.
-        settle (float): Periods after a cut in which a further 429 cuts by ``decrease`` again (the
-            others are still arriving) and is never read as a busy budget; later, a 429 at a level
-            reached by a cut costs one request.
+            ``settle`` periods of that decrease, never below what the window counted of ours: TCP's
+            multiplicative decrease, in whole requests.
+        settle (float): Periods after a decrease in which a further 429 decreases again (the others are
+            still arriving), and after any cut in which a 429 is never read as a busy budget; later, a
+            429 at a level a cut reached is a race for a freed slot (kept once per ``P`` periods, else
+            one request less).
         first_step (float): Periods the first step of a probe upward must hold before the ramp grows
             (later steps hold one): a level that passed one period by luck is not taken for one the
             service keeps.
@@ -150,7 +152,8 @@ class LearningPolicy:
         metadata=described(
             "The share of its level a category keeps when a level that held is refused (somebody else "
             "arrived on the key, or the limit fell), and again for every 429 within ``settle`` periods of "
-            "that cut: TCP's multiplicative decrease, in whole requests."
+            "that decrease, never below what the window counted of ours: TCP's multiplicative decrease, in "
+            "whole requests."
         ),
     )
     settle: float = attrs.field(
@@ -158,9 +161,10 @@ class LearningPolicy:
         converter=float,
         validator=_positive,
         metadata=described(
-            "Periods after a cut in which a further 429 cuts by ``decrease`` again (the others are still "
-            "arriving) and is never read as a busy budget; later, a 429 at a level reached by a cut costs "
-            "one request."
+            "Periods after a decrease in which a further 429 decreases again (the others are still "
+            "arriving), and after any cut in which a 429 is never read as a busy budget; later, a 429 at a "
+            "level a cut reached is a race for a freed slot (kept once per ``P`` periods, else one request "
+            "less)."
         ),
     )
     first_step: float = attrs.field(

@@ -15,7 +15,9 @@ learner (``_learning.py``), not a part of its model:
 - a 429 that finds the ceiling reached, to an attempt sent at the level in
   force which the learner then kept (it read a busy window, or it is wrong),
   slows the category one request below that level, or below what the window
-  shows admitted if lower (by half at most), once per round trip.
+  shows admitted if lower (by half at most), once per round trip;
+- the learner keeps a level that holds through a race it loses (``_learning.py``,
+  "Cut to what the service counted") only while the ceiling has room for that 429.
 
 Only the refusals the learner cannot avoid remain: the first burst into a limit
 nobody knew, and the one 429 a failed probe costs, which the probe pacing

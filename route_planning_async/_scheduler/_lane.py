@@ -484,8 +484,10 @@ class Lane:
             else:
                 before = learner.factor
                 assert ceiling is not None
-                # The service counts the 429s too (the ceiling keeps them).
-                factor = learner.cut(now, ceiling.counted(admitted, now), steady=ours is not None)
+                # The service counts the 429s too (the ceiling keeps them); a race may be
+                # lost at a level that holds while the ceiling has room for this 429.
+                counted, spare = ceiling.counted(admitted, now), not ceiling.reached(now)
+                factor = learner.cut(now, counted, steady=ours is not None, spare=spare)
                 cut = True
                 # Read the answers in alone while attempts were in flight: about a round trip later
                 # they are in, and may correct it (another process has not seen the cut).
