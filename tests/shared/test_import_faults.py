@@ -300,14 +300,21 @@ async def test_accepted_duplicate_keys_are_never_reconciled_by_key() -> None:
 
 # 5. Late commit ----------------------------------------------------------------------------
 
+LATE_TIMEOUT = 0.5
+LATE_BY = 1.0
+"""A batch times out at ``LATE_TIMEOUT`` and commits ``LATE_BY`` real seconds after it arrived:
+after the check a timeout's ``settle_delay`` later (it finds nothing, and the batch is sent
+again), before the late-commit check (twice the longest flight, the timeout, after that), with
+half a second to spare on either side for a loaded machine."""
+
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("dedupe", [True, False])
 async def test_a_late_commit_is_found_and_deduplicated(dedupe: bool) -> None:
-    async with running() as (emu, _), emu.client(timeout=0.3) as client:
+    async with running() as (emu, _), emu.client(timeout=LATE_TIMEOUT) as client:
         plan_id = await create_plan(client)
         # The batch of rows 100-199, by its content (batches go out concurrently).
-        emu.faults.add(Fault("late_commit", route=IMPORT, marker='"row-100"', times=1, delay=0.5))
+        emu.faults.add(Fault("late_commit", route=IMPORT, marker='"row-100"', times=1, delay=LATE_BY))
         report = await client.stops.import_many(
             plan_id, [row(p) for p in range(300)], settle_delay=0.05, dedupe=dedupe
         )
@@ -549,12 +556,12 @@ async def test_no_row_is_lost_or_stored_twice_under_random_faults(
 
 @pytest.mark.asyncio
 async def test_unassigned_skip_existing_and_late_commit() -> None:
-    async with running() as (emu, _), emu.client(timeout=0.3) as client:
+    async with running() as (emu, _), emu.client(timeout=LATE_TIMEOUT) as client:
         first = await client.unassigned_stops.import_many([unassigned_row(p) for p in range(60)])
         assert first.created == 60
         # The batch of rows 60-99 (0-59 are skipped), by its content: batches go out concurrently.
         route = "unassigned_stops.import_batch"
-        late = Fault("late_commit", route=route, marker='"row-60"', times=1, delay=0.5)
+        late = Fault("late_commit", route=route, marker='"row-60"', times=1, delay=LATE_BY)
         emu.faults.add(late)
         report = await client.unassigned_stops.import_many(
             [unassigned_row(p) for p in range(160)], skip_existing=True, settle_delay=0.05, dedupe=True
