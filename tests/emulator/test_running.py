@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import json
 import signal
@@ -10,6 +11,7 @@ import ssl
 import subprocess
 import sys
 import textwrap
+import time
 import urllib.request
 from pathlib import Path
 
@@ -17,7 +19,8 @@ import aiohttp
 import pytest
 
 from route_planning_async import RateLimits, RoutePlanningClient
-from route_planning_async.emulator import Emulator, EmulatorConfig
+from route_planning_async.emulator import Emulator, EmulatorConfig, Fault
+from route_planning_async.emulator import _server
 from route_planning_async.emulator.__main__ import parse_args
 
 from .conftest import basic, open_api
@@ -94,6 +97,28 @@ async def test_start_twice_is_an_error_and_stop_keeps_the_state() -> None:
         await emu.stop()
     assert len(emu.state.plans) == 1
     await emu.stop()
+
+
+@pytest.mark.asyncio
+async def test_stop_drops_a_request_in_flight_within_a_fraction_of_a_second() -> None:
+    # The runner waits SHUTDOWN_TIMEOUT for a handler still answering, then as long again for
+    # it to end once cancelled: 2 s each before, which held the process seconds after SIGTERM.
+    assert _server.SHUTDOWN_TIMEOUT <= 0.5
+    emu = await Emulator(tls=False).start()
+    hang = emu.faults.add(Fault("hang", route="plans.list", delay=60))
+    async with aiohttp.ClientSession() as session:
+        pending = asyncio.ensure_future(
+            session.get(emu.base_url + "/plans", headers={"Authorization": basic(emu.api_key)})
+        )
+        while not hang.fired:
+            await asyncio.sleep(0.01)
+        started = time.monotonic()
+        await emu.stop()
+        took = time.monotonic() - started
+        with pytest.raises(aiohttp.ClientError):
+            await pending
+    # Twice the timeout and the cancelled handler's end: well under the 4 s it could take before.
+    assert took < 1.5, took
 
 
 @pytest.mark.asyncio
