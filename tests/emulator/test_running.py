@@ -14,13 +14,13 @@ import textwrap
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
 from route_planning_async import RateLimits, RoutePlanningClient
-from route_planning_async.emulator import Emulator, EmulatorConfig, Fault
-from route_planning_async.emulator import _server
+from route_planning_async.emulator import Emulator, EmulatorConfig, Fault, _server
 from route_planning_async.emulator.__main__ import parse_args
 
 from .conftest import basic, open_api
@@ -105,13 +105,20 @@ async def test_stop_drops_a_request_in_flight_within_a_fraction_of_a_second() ->
     # it to end once cancelled: 2 s each before, which held the process seconds after SIGTERM.
     assert _server.SHUTDOWN_TIMEOUT <= 0.5
     emu = await Emulator(tls=False).start()
-    hang = emu.faults.add(Fault("hang", route="plans.list", delay=60))
+    emu.faults.add(Fault("hang", route="plans.list", delay=60))
+    held = asyncio.Event()
+    pick = emu.faults.pick
+
+    def picked(*args: Any, **kwargs: Any) -> Fault | None:
+        held.set()  # the request is in: its handler holds it from here
+        return pick(*args, **kwargs)
+
+    emu.faults.pick = picked  # type: ignore[method-assign]
     async with aiohttp.ClientSession() as session:
         pending = asyncio.ensure_future(
             session.get(emu.base_url + "/plans", headers={"Authorization": basic(emu.api_key)})
         )
-        while not hang.fired:
-            await asyncio.sleep(0.01)
+        await held.wait()
         started = time.monotonic()
         await emu.stop()
         took = time.monotonic() - started
