@@ -94,4 +94,6 @@ def test_the_nox_floor_run_installs_the_aiohttp_pyproject_declares() -> None:
     assert declared == f"aiohttp>={floor.removesuffix('.0')}"
     runs = NOXFILE.read_text(encoding="utf-8")
     assert '"floor": [f"aiohttp=={AIOHTTP_FLOOR}"' in runs
-    assert 'nox.param(_interpreter(PYTHONS[0]), "floor"' in runs
+    matrix_runs = _functions("_matrix_runs")
+    matrix_runs["PYTHONS"] = _constant("PYTHONS")
+    assert (_constant("PYTHONS")[0], "floor") in matrix_runs["_matrix_runs"]("3.11")

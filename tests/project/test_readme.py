@@ -1,4 +1,4 @@
-"""The README's quickstart runs as written, against the emulator it starts."""
+"""The README's quickstarts and the emulator guide's examples run as written, against the emulator."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ SPEEDUP = 50
 """How much faster than the contract the examples' emulators run here."""
 
 
-def _quickstart(heading: str = "## Quickstart") -> str:
+def _quickstart(heading: str = "## Quickstart (API v0.2b)") -> str:
     text = README.read_text(encoding="utf-8")
     section = text[text.index(heading) :]
     match = re.search(r"```python\n(.*?)```", section, re.S)
@@ -66,7 +66,8 @@ def test_the_v1_quickstart_runs_as_written(
     published = v1.RoutePlanningClient._default_rate_limits()
     sped_up = staticmethod(lambda: published.scaled(SPEEDUP))
     monkeypatch.setattr(v1.RoutePlanningClient, "_default_rate_limits", sped_up)
-    exec(compile(_quickstart("## API v1"), str(README), "exec"), {"__name__": "readme_v1_quickstart"})
+    code = compile(_quickstart("## Quickstart (API v1)"), str(README), "exec")
+    exec(code, {"__name__": "readme_v1_quickstart"})
     (emu,) = made
     # The emulator as written enforces the limits the v1 client assumes: full speed, never a 429.
     assert emu.config.rate_limits == published
@@ -98,7 +99,7 @@ def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Pat
 
 
 def test_the_transport_example_runs_as_written() -> None:
-    text = README.read_text(encoding="utf-8")
+    text = (README.parent / "docs" / "emulator.md").read_text(encoding="utf-8")
     section = text[text.index("For a test that needs no server at all") :]
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match is not None, "the transport paragraph has no python block"

@@ -445,9 +445,12 @@ async def test_an_emulator_without_webhook_url_sends_nothing() -> None:
 
 
 def _readme_app_and_test() -> tuple[str, str]:
+    """The receiving app of the README, and its end-to-end test of the webhooks guide."""
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Webhooks") : text.index("## The emulator, in your own tests")]
-    app, test = re.findall(r"```python\n(.*?)```", section, re.S)
+    [app] = re.findall(r"```python\n(.*?)```", section, re.S)
+    guide = (README.parent / "docs" / "webhooks.md").read_text(encoding="utf-8")
+    [test] = re.findall(r"```python\n(.*?)```", guide, re.S)
     return app, test
 
 
