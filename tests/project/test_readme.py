@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from support.subprocess_pytest import run_pytest
 
-from route_planning_async import emulator, v1
+from route_planning_async import RetryPolicy, emulator, v1
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 SPEEDUP = 50
@@ -107,3 +107,26 @@ def test_the_transport_example_runs_as_written() -> None:
     exec(compile(match.group(1), str(README), "exec"), namespace)
     # main() asserts the plan it got back; a wrong request fails the transport's assert.
     asyncio.run(namespace["main"]())
+
+
+def test_the_retry_figures_are_retry_policys() -> None:
+    policy = RetryPolicy()
+    waits = [policy.ceiling(retry) for retry in range(1, policy.attempts)]
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    stated = re.search(
+        r"it is tried (\d+) times in all, with random waits between attempts of at most "
+        r"((?:[\d.]+, )*[\d.]+ and [\d.]+) s \(([\d.]+) s in all at most\)",
+        readme,
+    )
+    assert stated is not None, "the README no longer states the default retries"
+    attempts, each, total = stated.groups()
+    assert int(attempts) == policy.attempts
+    assert [float(wait) for wait in re.split(r", | and ", each)] == waits
+    assert float(total) == sum(waits)
+    assert re.findall(r"`after (\d+) attempts over T s`", readme) == [attempts]
+    # The guides quote no other count, and the test the security table names has the same figures.
+    for page in sorted((README.parent / "docs").glob("*.md")):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert re.findall(r"after \d+ attempts over [\d.]+ s", text) == [], page.name
+        for times, whole, tenths in re.findall(r"tried_(\d+)_times_over_(\d+)_(\d+)_seconds", text):
+            assert (int(times), float(f"{whole}.{tenths}")) == (policy.attempts, sum(waits)), page.name
