@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from route_planning_async._errors import ConfigurationError
-from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async.emulator._config import EmulatorConfig, shown_url
 from route_planning_async.emulator._options import OPTIONS, Option, config_from_options
 from route_planning_async.emulator._server import Emulator
 
@@ -97,7 +97,7 @@ def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
     depots = ", ".join(f"depots/{depot.id}" for depot in config.team.depots)
     lines = [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
     if config.webhook_url is not None:
-        lines.append(f"webhooks: {config.webhook_version} events to {config.webhook_url}")
+        lines.append(f"webhooks: {config.webhook_version} events to {shown_url(config.webhook_url)}")
     return lines
 
 

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 import attrs
+import yarl
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import RateLimits
@@ -71,6 +72,32 @@ def loopback_host(host: str) -> str:
             "it takes any caller with its well-known API key, so no other machine may reach it"
         )
     return host
+
+
+def shown_url(url: str) -> str:
+    """``url`` as the emulator shows it (banner, logs, ``repr``): its credentials and its query,
+    which may carry a secret, masked as ``***``; its fragment left out."""
+    try:
+        parsed = yarl.URL(url)
+    except ValueError:
+        return "***"
+    if not parsed.is_absolute():
+        return "***"
+    shown = str(parsed.with_user(None).with_query(None).with_fragment(None))
+    if parsed.raw_user is not None or parsed.raw_password is not None:
+        scheme, _, rest = shown.partition("://")
+        shown = f"{scheme}://***@{rest}"
+    if parsed.raw_query_string or "?" in url.partition("#")[0]:
+        shown += "?***"
+    return shown
+
+
+def _masked_url(url: str | None) -> str:
+    return "None" if url is None else repr(shown_url(url))
+
+
+def _masked_secret(secret: str) -> str:
+    return "'***'"
 
 
 def _loopback(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -180,7 +207,8 @@ class EmulatorConfig:
             ``driver`` gives it its driver's name. The official schema does not settle it.
         webhook_url (str | None): Where the emulator POSTs the service's webhook events
             (``stop.allocated`` on distribution, the driver's progress on ``Emulator.simulate_route``),
-            signed as the service signs them (``route_planning_async.webhooks``); None sends none.
+            signed as the service signs them (``route_planning_async.webhooks``); None sends none. The
+            banner, the logs and ``repr`` show it with its credentials and query masked.
         webhook_version (str): The API version of the webhook events: their ``version`` and the shape of
             their stops (``"v0.2b"`` or ``"v1"``). Either way they are signed with ``spoke-signature``
             only (the v1 migration guide: "Webhooks requests will now only contain the
@@ -382,10 +410,12 @@ class EmulatorConfig:
     )
     webhook_url: str | None = attrs.field(
         default=None,
+        repr=_masked_url,
         metadata=described(
             "Where the emulator POSTs the service's webhook events (``stop.allocated`` on distribution, "
             "the driver's progress on ``Emulator.simulate_route``), signed as the service signs them "
-            "(``route_planning_async.webhooks``); None sends none."
+            "(``route_planning_async.webhooks``); None sends none. The banner, the logs and ``repr`` show "
+            "it with its credentials and query masked."
         ),
     )
     webhook_version: str = attrs.field(
@@ -399,6 +429,7 @@ class EmulatorConfig:
     )
     webhook_secret: str = attrs.field(
         default="emulator-webhook-secret-32-chars",
+        repr=_masked_secret,
         validator=attrs.validators.min_len(1),
         metadata=described(
             "The team's webhook secret: the HMAC-SHA256 key of the ``spoke-signature`` header."

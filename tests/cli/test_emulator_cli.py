@@ -269,6 +269,32 @@ def test_the_emulator_process_banner_says_how_to_trust_it_and_its_driver_ids(
     assert "depots: depots/main, depots/north" in lines
 
 
+@pytest.mark.parametrize("module", [["route_planning_async", "emulator"], ["route_planning_async.emulator"]])
+def test_both_emulator_commands_mask_the_webhook_urls_credentials_and_query(module: list[str]) -> None:
+    url = "http://hook-user:hook-pass@127.0.0.1:9/hook?token=query-secret"
+    command = [
+        sys.executable,
+        "-m",
+        *module,
+        "--http",
+        "--webhook-url",
+        url,
+        "--webhook-secret",
+        "team-secret",
+    ]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            # Serving. The rest of the banner is written before the signal can be handled.
+            pool.submit(process.stdout.readline).result(timeout=STARTUP)
+        process.send_signal(signal.SIGTERM)
+        stdout, stderr = process.communicate(timeout=STARTUP)
+    banner = stdout + stderr
+    assert "events to http://***@127.0.0.1:9/hook?***" in banner, banner
+    for secret in ("hook-user", "hook-pass", "query-secret", "team-secret"):
+        assert secret not in banner
+
+
 # ------------------------------------------------------------------ team file
 
 _TEAM_TOML = """\
