@@ -102,7 +102,30 @@ _BODY_PREVIEW = 200
 
 
 class RoutePlanningError(Exception):
-    """Base class of every error raised by ``route_planning_async``."""
+    """Base class of every error raised by ``route_planning_async``.
+
+    Every one pickles with its attributes (a report of an import run in a worker
+    process keeps its errors), whatever its ``__init__`` takes.
+    """
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        state = {key: _picklable(value) for key, value in vars(self).items()}
+        return (_restore_error, (type(self), self.args, state))
+
+
+def _picklable(value: Any) -> Any:
+    """A mapping that is not a dict (aiohttp's headers) as a dict; any other value as it is."""
+    if isinstance(value, Mapping) and not isinstance(value, dict):
+        return dict(value.items())
+    return value
+
+
+def _restore_error(cls: type[RoutePlanningError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
+    """An error back from a pickle: its ``args`` and attributes, without calling its ``__init__``."""
+    error = cls.__new__(cls, *args)
+    error.args = args
+    error.__dict__.update(state)
+    return error
 
 
 class ConfigurationError(RoutePlanningError, ValueError):
