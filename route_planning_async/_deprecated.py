@@ -33,8 +33,8 @@ __all__ = [
     "FailedBatchAliases",
     "ImportReportAliases",
     "RejectedRowAliases",
+    "rejected_row_input",
     "renamed",
-    "renamed_keyword",
 ]
 
 RENAMED: Final[Mapping[str, str]] = {"RejectedStop": "RejectedRow", "DuplicateStop": "DuplicateRow"}
@@ -53,7 +53,12 @@ MISSING: Final[Any] = object()
 """The default of an argument that may come under its deprecated keyword instead."""
 
 
-def renamed_keyword(owner: str, old: str, new: str, value: Any, given: Mapping[str, Any]) -> Any:
+def rejected_row_input(value: Any, given: Mapping[str, Any]) -> Any:
+    """``RejectedRow``'s ``input``, given as ``value`` or as the last release's ``stop=``."""
+    return _renamed_keyword("RejectedRow", "stop", "input", value, given)
+
+
+def _renamed_keyword(owner: str, old: str, new: str, value: Any, given: Mapping[str, Any]) -> Any:
     """The argument ``new`` of ``owner()``, given as ``value`` or under its old keyword ``old``
     in ``given`` (the call's other keywords), with a warning pointing at the caller's line.
 
@@ -69,8 +74,8 @@ def renamed_keyword(owner: str, old: str, new: str, value: Any, given: Mapping[s
         return value
     if value is not MISSING:
         raise TypeError(f"{owner}() got both {new}= and its old name {old}=")
-    # The caller's line: past this function and ``owner``'s ``__init__``.
-    _warn(f"{owner}({old}=...)", f"{owner}({new}=...)", stacklevel=4)
+    # The caller's line: past this function, its caller here and ``owner``'s ``__init__``.
+    _warn(f"{owner}({old}=...)", f"{owner}({new}=...)", stacklevel=5)
     return given[old]
 
 

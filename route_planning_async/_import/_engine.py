@@ -258,7 +258,7 @@ class _Importer(Generic[T]):
         async with contextlib.aclosing(self._target.existing()) as pages:
             async for page in pages:
                 for item_id, key in page:
-                    # An item outside the collection (another plan's stop) is not this row's.
+                    # An item outside the collection (listed by mistake) is no row's.
                     if key and self._reconciler.ours(item_id):
                         self._existing.setdefault(key, item_id)
 

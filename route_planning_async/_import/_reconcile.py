@@ -23,8 +23,8 @@ item with its key is reported in :attr:`ImportReport.duplicates`, and deleted
 with ``dedupe=True``. A commit later than that check is not seen.
 
 Only items of the collection count: an id the service answers that does not
-start with the target's ``id_prefix`` (a stop of another plan in a plan's
-listing) makes its key's lookup fail (the rows stay ``unknown``), so nothing
+start with the target's ``id_prefix`` (an item of another collection listed by
+mistake) makes its key's lookup fail (the rows stay ``unknown``), so nothing
 outside the collection is taken for a row or deleted. ``dedupe`` deletes only
 ids the late-commit check found for a key of this import's rows.
 """

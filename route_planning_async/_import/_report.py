@@ -50,7 +50,7 @@ from route_planning_async._deprecated import (
     FailedBatchAliases,
     ImportReportAliases,
     RejectedRowAliases,
-    renamed_keyword,
+    rejected_row_input,
 )
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._scheduler import Clock
@@ -113,8 +113,8 @@ PENDING = ord("p")
 class RejectedRow(RejectedRowAliases, Generic[T]):
     """A row the service refused inside a successful batch answer.
 
-    Built as ``RejectedRow(position, input, message)``; the last release's keyword
-    ``stop=`` (for ``input=``) still works, with a :class:`DeprecationWarning`.
+    Built as ``RejectedRow(position, input, message)``; the last release's keyword for
+    ``input`` still works, with a :class:`DeprecationWarning` (``_deprecated.py``).
 
     Attributes:
         position (int): Its position in the input (0-based).
@@ -133,7 +133,7 @@ class RejectedRow(RejectedRowAliases, Generic[T]):
         message: str = MISSING,
         **deprecated: Any,
     ) -> None:
-        input = renamed_keyword("RejectedRow", "stop", "input", input, deprecated)
+        input = rejected_row_input(input, deprecated)
         if message is MISSING:
             raise TypeError("RejectedRow() missing required argument: 'message'")
         self.__attrs_init__(position, input, message)
