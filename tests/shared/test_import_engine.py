@@ -400,7 +400,8 @@ async def test_rows_a_stop_left_unsent_are_not_sent_and_not_failed() -> None:
         StoppedAfterFirst(event), parcels, max_in_flight=1, stop_event=event, on_progress=seen.append
     )
     assert (report.created, len(report.rejected), report.not_sent) == (3, 1, 8)
-    assert report.not_created == 8 and report.failed == 1
+    assert report.not_created == 8
+    assert report.failed == 1
     assert [failed.not_sent for failed in report.failed_batches] == [True] * len(report.failed_batches)
     assert (seen[-1].failed, seen[-1].not_sent) == (1, 8)
 
@@ -413,15 +414,18 @@ async def test_a_report_pickles_with_its_errors_and_times() -> None:
     shelf.lose_answer_of = {2}
     parcels = [Parcel(None if n == 5 else f"t{n}", -1.0 if n == 1 else 1.0) for n in range(8)]
     report = await import_parcels(shelf, parcels, settle_delay=0.0)
-    assert report.unknown == 1 and report.rejected
+    assert report.unknown == 1
+    assert report.rejected
     copy = pickle.loads(pickle.dumps(report))
     assert repr(copy) == repr(report)
     assert [copy.outcome(n) for n in range(8)] == [report.outcome(n) for n in range(8)]
     assert list(copy.created_ids()) == list(report.created_ids())
     [failed] = copy.failed_batches
-    assert isinstance(failed.error, rp.ServerError) and failed.error.status == 503
+    assert isinstance(failed.error, rp.ServerError)
+    assert failed.error.status == 503
     assert str(failed.error) == str(report.failed_batches[0].error)
-    assert copy.elapsed == report.elapsed and copy.rejected == report.rejected
+    assert copy.elapsed == report.elapsed
+    assert copy.rejected == report.rejected
 
 
 def test_rejected_stop_is_still_built_with_its_old_keywords() -> None:
