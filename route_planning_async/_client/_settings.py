@@ -252,13 +252,22 @@ def limits_from_environment() -> RateLimits | None:
     if named is not None:
         return named()
     path = pathlib.Path(value)
-    if value == "-" or not path.is_file():
+    if value == "-" or not _is_file(path):
+        shown = value if len(value) <= 80 else value[:77] + "..."
         # An emulator that stopped removes its limits file: the message says what to do.
         raise ConfigurationError(
-            f"{LIMITS_ENV}={value!r}: neither {' nor '.join(NAMED_LIMITS)} nor an existing file "
+            f"{LIMITS_ENV}={shown!r}: neither {' nor '.join(NAMED_LIMITS)} nor an existing file "
             "(an emulator that stopped removes its file: unset it)"
         )
     return read_limits_file(path, LIMITS_ENV + f" ({value})")
+
+
+def _is_file(path: pathlib.Path) -> bool:
+    """Whether ``path`` is a file; False for a name no file can have (too long, a NUL in it)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def checked_polling(poll_interval: object, max_poll_interval: object) -> dict[str, float]:
