@@ -28,6 +28,7 @@ import aiohttp
 import attrs
 
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._json import read_json
 from route_planning_async.emulator._config import EmulatorConfig
 from route_planning_async.webhooks import SIGNATURE_HEADER, sign
 
@@ -76,7 +77,7 @@ class WebhookDelivery:
     @property
     def event(self) -> dict[str, Any]:
         """The envelope, as JSON data."""
-        envelope: dict[str, Any] = json.loads(self.body)
+        envelope: dict[str, Any] = read_json(self.body)
         return envelope
 
 
