@@ -66,17 +66,22 @@ def load_data(path: Path, file: str, text: str | None = None) -> object:
             raise ConfigurationError(f"{file}: cannot read it: {reason}") from None
     text = text.removeprefix("\ufeff")
     suffix = path.suffix.lower()
+    refused: JSONInputError | None = None
     if suffix != ".toml":
         try:
             return read_json(text, unique_keys=True)
         except JSONInputError as exc:
-            if not exc.syntax:
-                raise ConfigurationError(f"{file}: its JSON {exc}") from None
             if suffix == ".json":
-                raise ConfigurationError(f"{file}: not valid JSON: {exc.detail}") from None
+                reason = f"not valid JSON: {exc.detail}" if exc.syntax else f"it {exc}"
+                raise ConfigurationError(f"{file}: {reason}") from None
+            # Past a bound (depth, digits, a key twice) before JSON's syntax was judged: the
+            # more precise reason, unless the text is TOML.
+            refused = None if exc.syntax else exc
     try:
         return tomllib.loads(text)
     except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
+        if refused is not None:
+            raise ConfigurationError(f"{file}: it {refused}") from None
         if suffix != ".toml":
             raise ConfigurationError(f"{file}: neither valid JSON nor valid TOML") from None
         if isinstance(exc, RecursionError):
