@@ -23,6 +23,7 @@ from route_planning_async._backends import RateLimitBackend
 from route_planning_async._core import AuthScheme
 from route_planning_async._docs import described
 from route_planning_async._errors import ConfigurationError
+from route_planning_async._hosts import host_problem
 from route_planning_async._limits import RateLimits
 from route_planning_async._limits_file import NAMED_LIMITS, read_limits_file
 from route_planning_async._retry import RetryPolicy
@@ -178,8 +179,11 @@ def checked_base_url(base_url: object, setting: str = "base_url") -> str:
         raise ConfigurationError(f"{setting} is not a valid URL: {exc}") from None
     # Quoted without credentials, query or fragment: any of them may hold a secret.
     shown = repr(str(url.with_user(None).with_query(None).with_fragment(None)) if url.is_absolute() else "…")
-    if url.scheme not in ("https", "http") or not url.host:
+    if url.scheme not in ("https", "http") or not url.raw_host:
         raise ConfigurationError(f"{setting} must be an absolute https:// URL, got {shown}")
+    problem = host_problem(url.raw_host)
+    if problem is not None:
+        raise ConfigurationError(f"{setting}'s host {problem}: {shown}")
     if url.user or url.password:
         raise ConfigurationError(f"{setting} must not carry credentials; pass api_key instead")
     if url.query_string or url.fragment or "?" in base_url or "#" in base_url:

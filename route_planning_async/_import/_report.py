@@ -150,8 +150,8 @@ class FailedBatch(FailedBatchAliases, Generic[T]):
         inputs (tuple[T, ...]): The inputs, in the same order as ``positions``.
         error (BaseException): Why: the API or transport error, a ``CancelledError``, or the
             reconciliation problem.
-        not_sent (bool): True when the import stopped before sending these rows (a deadline, the breaker,
-            a stop request, a cancellation, or an error of another batch): counted in
+        not_sent (bool): True when the import stopped before sending these rows (a deadline, the
+            breaker, a stop request, a cancellation, or an error of another batch): counted in
             :attr:`ImportReport.not_sent`, not in :attr:`ImportReport.failed`.
     """
 
