@@ -188,7 +188,7 @@ def checked_base_url(base_url: object, setting: str = "base_url") -> str:
         raise ConfigurationError(f"{setting} must not carry credentials; pass api_key instead")
     if url.query_string or url.fragment or "?" in base_url or "#" in base_url:
         raise ConfigurationError(f"{setting} must not have a query or fragment: {shown}")
-    if url.scheme == "http" and not _is_loopback(url.host):
+    if url.scheme == "http" and not _is_loopback(url.host or ""):
         # The service rejects plain HTTP (contract, Authentication rule 4); only a
         # local test server on this machine may be spoken to without TLS.
         raise ConfigurationError(

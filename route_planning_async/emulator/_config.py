@@ -91,9 +91,13 @@ def _non_negative(instance: object, attribute: attrs.Attribute[float], value: fl
 
 
 def _webhook_url(instance: object, attribute: attrs.Attribute[str | None], value: str | None) -> None:
-    """A URL events can be POSTed to: http:// or https://, with a host a request can reach."""
-    if value is None:
-        return
+    if value is not None:
+        checked_webhook_url(value)
+
+
+def checked_webhook_url(value: str) -> str:
+    """``value``, when events can be POSTed to it: an ``http://`` or ``https://`` URL whose host
+    a request can reach; else a ValueError saying why."""
     try:
         url = yarl.URL(value)
     except (TypeError, ValueError):
@@ -103,6 +107,7 @@ def _webhook_url(instance: object, attribute: attrs.Attribute[str | None], value
     problem = host_problem(url.raw_host)
     if problem is not None:
         raise ValueError(f"webhook_url's host {problem}")
+    return value
 
 
 def _limiter_kind(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
