@@ -250,7 +250,7 @@ class _Importer(Generic[T]):
     async def _watch_stop(self, event: asyncio.Event) -> None:
         await event.wait()
         self._control.halt(
-            Halted("the import was stopped before this batch was sent"), abandon_in_flight=False
+            Halted("a stop was requested (stop_event): no batch was sent after it"), abandon_in_flight=False
         )
 
     async def _read_existing(self) -> None:

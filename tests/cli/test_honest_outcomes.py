@@ -256,3 +256,19 @@ def test_dash_is_refused_where_stdout_is_the_commands_own(
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.usefixtures("ctrl_c")
+def test_after_ctrl_c_the_summary_says_plainly_why_it_stopped(
+    run: Cli, served_emulator: ServedEmulator, tmp_path: Path
+) -> None:
+    plan = run.create_plan()
+    source = _sample(run, tmp_path / "stops.csv", ROWS)
+    result = run("stops", "import", plan, source, "--progress", "lines")
+    assert result.exit_code == 130, result.stderr
+    left = ROWS - len(served_emulator.plan_stops(plan))
+    assert "this batch" not in result.stderr
+    assert (
+        f"stopped early: Ctrl-C was pressed: no batch was sent after it; {left} row(s) not sent"
+        in " ".join(result.stderr.split())
+    )
