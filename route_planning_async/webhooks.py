@@ -44,6 +44,7 @@ import functools
 import hashlib
 import hmac
 import logging
+import math
 from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
@@ -376,16 +377,18 @@ def webhook_handler(
 
     Raises:
         TypeError: The secret is neither ``str`` nor ``bytes``.
-        ValueError: The secret is empty, ``max_body_size`` is not positive or
-            ``dedupe_window`` is negative.
+        ValueError: The secret is empty, ``max_body_size`` is not a positive finite number
+            (NaN included), or ``dedupe_window`` is negative or NaN.
     """
     from aiohttp import web
 
     _key(secret)
-    if max_body_size < 1:
-        raise ValueError(f"max_body_size must be positive, got {max_body_size!r}")
-    if dedupe_window < 0:
-        raise ValueError(f"dedupe_window must not be negative, got {dedupe_window!r}")
+    if isinstance(max_body_size, bool) or not isinstance(max_body_size, int | float):
+        raise ValueError(f"max_body_size must be a number of bytes, got {type(max_body_size).__name__}")
+    if not 1 <= max_body_size < math.inf:  # NaN too: it would turn the 413 bound off
+        raise ValueError(f"max_body_size must be a positive finite number of bytes, got {max_body_size!r}")
+    if not dedupe_window >= 0:
+        raise ValueError(f"dedupe_window must not be negative or NaN, got {dedupe_window!r}")
     once = _Once(dedupe_window) if dedupe_window else None
 
     async def handle(request: web.Request) -> web.StreamResponse:

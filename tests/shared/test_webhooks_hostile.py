@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
@@ -344,3 +345,14 @@ def test_a_secret_that_is_neither_str_nor_bytes_is_refused_by_type(secret: Any) 
 def test_an_empty_bytes_secret_is_refused() -> None:
     with pytest.raises(ValueError, match="empty"):
         verify_signature(b"{}", "00" * 32, b"")
+
+
+@pytest.mark.parametrize("size", [math.nan, math.inf])
+def test_a_body_bound_that_bounds_nothing_is_refused(size: float) -> None:
+    async def on_event(event: object) -> None:
+        """Never called."""
+
+    with pytest.raises(ValueError, match="max_body_size must be a positive finite number"):
+        webhook_handler("secret", on_event, max_body_size=size)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="dedupe_window must not be negative or NaN"):
+        webhook_handler("secret", on_event, dedupe_window=math.nan)
