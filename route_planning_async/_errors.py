@@ -360,7 +360,8 @@ class APIError(RoutePlanningError):
     Attributes:
         status (int): HTTP status of the answer.
         api_version (str | None): The API version that answered (``"v0.2b"``, ``"v1"``), when known.
-        message (str): The error body's ``message`` (or the first bytes of a body that is not JSON).
+        message (str): The error body's ``message``, kept whole however long (``str()`` of the error
+            shows it all too); only a body that is not JSON is cut, to its first 200 bytes.
         code (str | None): The error body's machine-readable ``code``, when it has one.
         error_code: ``code`` as an :class:`ErrorCode`; None when absent or unknown to the answering
             version.
@@ -397,7 +398,8 @@ class APIError(RoutePlanningError):
         self.api_version = api_version
         """The API version that answered (``"v0.2b"``, ``"v1"``), when known."""
         self.message = message
-        """The error body's ``message`` (or the first bytes of a body that is not JSON)."""
+        """The error body's ``message``, kept whole however long (``str()`` of the error
+        shows it all too); only a body that is not JSON is cut, to its first 200 bytes."""
         self.code = code
         """The error body's machine-readable ``code``, when it has one."""
         self.error_code = ErrorCode.parse(code, api_version)

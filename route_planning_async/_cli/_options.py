@@ -310,7 +310,8 @@ _SHARED_OPTIONS = (
         metavar="URL",
         envvar="ROUTE_PLANNING_REDIS_URL",
         help="Keep the rate-limit slots in this Redis server (redis://host:6379/0), shared by every "
-        "process using the same key and prefix; needs the redis extra ($ROUTE_PLANNING_REDIS_URL).",
+        "process using the same key and prefix; needs the redis extra ($ROUTE_PLANNING_REDIS_URL; "
+        "set but empty, it is as unset: the limits stay in this process, shared with no other).",
     ),
     _shared_option(
         "--redis-prefix",

@@ -118,7 +118,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "--ca-file",
         "path",
-        "write the throwaway CA certificate (PEM) here",
+        "write the throwaway CA certificate (PEM) here; a file already there is overwritten",
         metavar="FILE",
         check=_not_stdout,
     ),
