@@ -82,11 +82,11 @@ def load_data(path: Path, file: str, text: str | None = None) -> object:
     except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
         if refused is not None:
             raise ConfigurationError(f"{file}: it {refused}") from None
+        if isinstance(exc, RecursionError):
+            raise ConfigurationError(f"{file}: it nests too deep to read") from None
         if suffix != ".toml":
             raise ConfigurationError(f"{file}: neither valid JSON nor valid TOML") from None
-        if isinstance(exc, RecursionError):
-            reason = "it nests too deep"
-        elif isinstance(exc, tomllib.TOMLDecodeError):
+        if isinstance(exc, tomllib.TOMLDecodeError):
             reason = str(exc)
         else:  # tomllib's bare ValueError: an integer of more digits than Python converts
             reason = "it holds a number of too many digits"

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
-import pytest
+import json
 
-from route_planning_async._json import MAX_DEPTH, MAX_DIGITS, JSONInputError, read_json
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from route_planning_async._json import MAX_DEPTH, MAX_DIGITS, JSONInputError, _depth, read_json
 
 
 def test_nesting_is_read_to_the_bound_and_refused_past_it_without_recursion() -> None:
@@ -40,3 +44,26 @@ def test_a_text_that_is_not_json_says_where() -> None:
     assert caught.value.detail is not None
     with pytest.raises(JSONInputError, match="not UTF-8"):
         read_json(b"\xff\xff[]")
+
+
+_TEXT = st.text(alphabet=st.sampled_from('ab"\\[]{}é\n'), max_size=6)
+_VALUES = st.recursive(
+    st.none() | st.integers() | _TEXT,
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(_TEXT, inner, max_size=3),
+    max_leaves=12,
+)
+
+
+def _true_depth(value: object) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(_true_depth, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(_true_depth, value), default=0)
+    return 0
+
+
+@settings(max_examples=300, derandomize=True)
+@given(_VALUES)
+def test_the_depth_is_measured_outside_strings_whatever_they_hold(value: object) -> None:
+    for text in (json.dumps(value), json.dumps(value, ensure_ascii=False)):
+        assert _depth(text.encode()) == _true_depth(value)
