@@ -64,6 +64,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from route_planning_async._error_codes import ErrorCode
+from route_planning_async._pickles import PicklableError
 
 __all__ = [
     "APIError",
@@ -101,31 +102,8 @@ __all__ = [
 _BODY_PREVIEW = 200
 
 
-class RoutePlanningError(Exception):
-    """Base class of every error raised by ``route_planning_async``.
-
-    Every one pickles with its attributes (a report of an import run in a worker
-    process keeps its errors), whatever its ``__init__`` takes.
-    """
-
-    def __reduce__(self) -> tuple[Any, ...]:
-        state = {key: _picklable(value) for key, value in vars(self).items()}
-        return (_restore_error, (type(self), self.args, state))
-
-
-def _picklable(value: Any) -> Any:
-    """A mapping that is not a dict (aiohttp's headers) as a dict; any other value as it is."""
-    if isinstance(value, Mapping) and not isinstance(value, dict):
-        return dict(value.items())
-    return value
-
-
-def _restore_error(cls: type[RoutePlanningError], args: tuple[Any, ...], state: dict[str, Any]) -> Any:
-    """An error back from a pickle: its ``args`` and attributes, without calling its ``__init__``."""
-    error = cls.__new__(cls, *args)
-    error.args = args
-    error.__dict__.update(state)
-    return error
+class RoutePlanningError(PicklableError, Exception):
+    """Base class of every error raised by ``route_planning_async``; each pickles (``_pickles.py``)."""
 
 
 class ConfigurationError(RoutePlanningError, ValueError):
@@ -360,8 +338,7 @@ class APIError(RoutePlanningError):
     Attributes:
         status (int): HTTP status of the answer.
         api_version (str | None): The API version that answered (``"v0.2b"``, ``"v1"``), when known.
-        message (str): The error body's ``message``, kept whole however long (``str()`` of the error
-            shows it all too); only a body that is not JSON is cut, to its first 200 bytes.
+        message (str): The error body's ``message``, whole, however long (else a body's first bytes).
         code (str | None): The error body's machine-readable ``code``, when it has one.
         error_code: ``code`` as an :class:`ErrorCode`; None when absent or unknown to the answering
             version.
@@ -398,8 +375,7 @@ class APIError(RoutePlanningError):
         self.api_version = api_version
         """The API version that answered (``"v0.2b"``, ``"v1"``), when known."""
         self.message = message
-        """The error body's ``message``, kept whole however long (``str()`` of the error
-        shows it all too); only a body that is not JSON is cut, to its first 200 bytes."""
+        """The error body's ``message``, whole, however long (else a body's first bytes)."""
         self.code = code
         """The error body's machine-readable ``code``, when it has one."""
         self.error_code = ErrorCode.parse(code, api_version)

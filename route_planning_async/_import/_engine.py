@@ -249,9 +249,7 @@ class _Importer(Generic[T]):
 
     async def _watch_stop(self, event: asyncio.Event) -> None:
         await event.wait()
-        self._control.halt(
-            Halted("a stop was requested (stop_event): no batch was sent after it"), abandon_in_flight=False
-        )
+        self._control.halt(Halted("stop_event was set: no batch was sent after it"), abandon_in_flight=False)
 
     async def _read_existing(self) -> None:
         """``skip_existing``: the keys already in the collection, from one paged listing."""

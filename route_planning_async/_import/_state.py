@@ -15,9 +15,10 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from route_planning_async._errors import RoutePlanningError
+from route_planning_async._import._batch_ids import PENDING, BatchOutcomes
 from route_planning_async._import._keys import KeyBook
 from route_planning_async._import._options import ImportSettings
-from route_planning_async._import._report import PENDING, BatchOutcomes, ImportReport, Outcome
+from route_planning_async._import._report import ImportReport, Outcome
 from route_planning_async._import._target import ImportTarget
 from route_planning_async._scheduler import Clock
 
