@@ -24,7 +24,15 @@ import attrs
 from route_planning_async._docs import Written, described, docstring_documented, fields_documented
 from route_planning_async._limits import Rule
 
-__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "WindowCount", "learned_amount", "learned_rules"]
+__all__ = [
+    "Grant",
+    "InMemoryBackend",
+    "RateLimitBackend",
+    "WindowCount",
+    "contract_problem",
+    "learned_amount",
+    "learned_rules",
+]
 
 _SECTION_HEADING = re.compile(r"^(Args|Returns|Raises|Example|Examples|Note|Notes):\s*$")
 
@@ -136,6 +144,13 @@ class RateLimitBackend(Protocol):
     it (in ``help()``, an editor and the docs site); what is particular to a
     backend's method goes in its own sections (``Note:``, ``Raises:``), and in
     this package the docstring generator writes the contract's text before them.
+
+    A client checks the backend it is given against this contract when it is
+    built (:func:`contract_problem`): a backend without one of these methods, or
+    whose method does not take an argument the scheduler passes (``release``'s
+    ``admitted``, added after 0.2.0), is a
+    :class:`~route_planning_async.ConfigurationError` then, not a ``TypeError``
+    after a request was sent.
     """
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -489,3 +504,34 @@ class InMemoryBackend(RateLimitBackend):
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         return tuple(count.admitted for count in self._buckets[key].window(rules, now))
+
+
+def contract_problem(backend: object) -> str | None:
+    """What keeps ``backend`` from meeting :class:`RateLimitBackend`'s contract; None when nothing does.
+
+    Every coroutine method of the contract must be there, be a coroutine
+    function (or any callable for a test double), and take the arguments the
+    scheduler passes: the contract's positional parameters by position, its
+    keyword-only ones by keyword.
+    """
+    for name, contract in vars(RateLimitBackend).items():
+        if not inspect.iscoroutinefunction(contract):
+            continue
+        method = getattr(backend, name, None)
+        if method is None or not callable(method):
+            return f"it has no {name}() method"
+        if inspect.isfunction(getattr(type(backend), name, None)) and not inspect.iscoroutinefunction(method):
+            return f"its {name}() is not a coroutine function (async def)"
+        parameters = list(inspect.signature(contract).parameters.values())[1:]
+        positional = [p.name for p in parameters if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+        keywords = {p.name: None for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
+        try:
+            signature = inspect.signature(method)
+        except (TypeError, ValueError):
+            continue  # a callable without a signature to read (a C function): taken on trust
+        try:
+            signature.bind(*positional, **keywords)
+        except TypeError as exc:
+            wanted = ", ".join([*positional, *(f"{k}=" for k in keywords)])
+            return f"its {name}() does not take ({wanted}): {exc}"
+    return None

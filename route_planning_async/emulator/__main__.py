@@ -22,7 +22,7 @@ from typing import Any
 
 from route_planning_async._errors import ConfigurationError
 from route_planning_async.emulator._config import EmulatorConfig, shown_url
-from route_planning_async.emulator._options import OPTIONS, Option, config_from_options
+from route_planning_async.emulator._options import OPTIONS, Option, bind_problem, config_from_options
 from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
@@ -131,8 +131,15 @@ async def serve(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(args))
+    except OSError as exc:
+        problem = bind_problem(exc)
+        if problem is None:
+            raise
+        print(f"python -m route_planning_async.emulator: error: {problem}", file=sys.stderr)
+        return 2
     return 0
 
 

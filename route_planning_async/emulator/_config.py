@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import math
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
@@ -17,6 +18,7 @@ import attrs
 import yarl
 
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._hosts import host_problem
 from route_planning_async._limits import RateLimits
 from route_planning_async.emulator._team import TeamConfig
 
@@ -110,8 +112,28 @@ def _positive(instance: object, attribute: attrs.Attribute[float], value: float)
 
 
 def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if value < 0:
-        raise ValueError(f"{attribute.name} must not be negative, got {value!r}")
+    if not 0 <= value < math.inf:
+        raise ValueError(f"{attribute.name} must be a finite number, not negative, got {value!r}")
+
+
+def _webhook_url(instance: object, attribute: attrs.Attribute[str | None], value: str | None) -> None:
+    if value is not None:
+        checked_webhook_url(value)
+
+
+def checked_webhook_url(value: str) -> str:
+    """``value``, when events can be POSTed to it: an ``http://`` or ``https://`` URL whose host
+    a request can reach; else a ValueError saying why."""
+    try:
+        url = yarl.URL(value)
+    except (TypeError, ValueError):
+        url = yarl.URL()
+    if url.scheme not in ("http", "https") or not url.raw_host:
+        raise ValueError(f"webhook_url must be an absolute http:// or https:// URL, got {value[:80]!r}")
+    problem = host_problem(url.raw_host)
+    if problem is not None:
+        raise ValueError(f"webhook_url's host {problem}")
+    return value
 
 
 def _limiter_kind(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -207,8 +229,10 @@ class EmulatorConfig:
             ``driver`` gives it its driver's name. The official schema does not settle it.
         webhook_url (str | None): Where the emulator POSTs the service's webhook events
             (``stop.allocated`` on distribution, the driver's progress on ``Emulator.simulate_route``),
-            signed as the service signs them (``route_planning_async.webhooks``); None sends none. The
-            banner, the logs and ``repr`` show it with its credentials and query masked.
+            signed as the service signs them (``route_planning_async.webhooks``); None sends none. An
+            ``http://`` or ``https://`` URL with a host a request can reach: anything else is refused
+            when the configuration is made, rather than every event dropped. The banner, the logs and
+            ``repr`` show it with its credentials and query masked.
         webhook_version (str): The API version of the webhook events: their ``version`` and the shape of
             their stops (``"v0.2b"`` or ``"v1"``). Either way they are signed with ``spoke-signature``
             only (the v1 migration guide: "Webhooks requests will now only contain the
@@ -411,11 +435,14 @@ class EmulatorConfig:
     webhook_url: str | None = attrs.field(
         default=None,
         repr=_masked_url,
+        validator=_webhook_url,
         metadata=described(
             "Where the emulator POSTs the service's webhook events (``stop.allocated`` on distribution, "
             "the driver's progress on ``Emulator.simulate_route``), signed as the service signs them "
-            "(``route_planning_async.webhooks``); None sends none. The banner, the logs and ``repr`` show "
-            "it with its credentials and query masked."
+            "(``route_planning_async.webhooks``); None sends none. An ``http://`` or ``https://`` URL "
+            "with a host a request can reach: anything else is refused when the configuration is made, "
+            "rather than every event dropped. The banner, the logs and ``repr`` show it with its "
+            "credentials and query masked."
         ),
     )
     webhook_version: str = attrs.field(

@@ -205,7 +205,8 @@ class Emulator:
         """Write the CA certificate to a file (for other processes to trust it).
 
         Args:
-            path: The file to write.
+            path: The file to write; a file already there is overwritten (it is the
+                emulator's to write at each start, as ``--ca-file`` does).
 
         Returns:
             The path written.

@@ -29,6 +29,7 @@ import attrs
 import yarl
 
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._json import read_json
 from route_planning_async.emulator._config import EmulatorConfig, shown_url
 from route_planning_async.webhooks import SIGNATURE_HEADER, sign
 
@@ -77,7 +78,7 @@ class WebhookDelivery:
     @property
     def event(self) -> dict[str, Any]:
         """The envelope, as JSON data."""
-        envelope: dict[str, Any] = json.loads(self.body)
+        envelope: dict[str, Any] = read_json(self.body)
         return envelope
 
 

@@ -586,3 +586,71 @@ def test_a_team_file_value_the_team_cannot_take_is_a_usage_line_naming_file_key_
     value = re.search(r"'Mars/Olympus_Mons'|\b1000\b|\bnan\b|\bp\b", text)
     assert value is not None
     assert value.group(0) in error
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (
+            ("--latency", "nan"),
+            "Invalid value for '--latency': must be a finite number, not negative, got nan",
+        ),
+        (
+            ("--optimization-delay", "nan"),
+            "Invalid value for '--optimization-delay': must be a finite number",
+        ),
+        (
+            ("--webhook-url", "ftp://example.com/hook"),
+            "Invalid value for '--webhook-url': webhook_url must be",
+        ),
+        (("--webhook-url", ""), "Invalid value for '--webhook-url': webhook_url must be an absolute"),
+        (("--webhook-url", "example.com/hook"), "Invalid value for '--webhook-url': webhook_url must be"),
+        (("--webhook-url", "https://xn--/hook"), "Invalid value for '--webhook-url': webhook_url's host has"),
+    ],
+)
+def test_emulator_values_it_cannot_use_are_refused_at_start(args: tuple[str, ...], error: str) -> None:
+    # A subprocess with a timeout: a value let through would start an emulator that runs on.
+    for command in (["route_planning_async", "emulator"], ["route_planning_async.emulator"]):
+        refused = subprocess.run(
+            [sys.executable, "-m", *command, "--http", *args],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            check=False,
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert "Traceback" not in refused.stderr
+        last = refused.stderr.strip().splitlines()[-1]
+        assert error.split(": ", 1)[1] in last
+
+
+def test_a_team_file_nested_too_deep_is_a_usage_line(tmp_path: Path) -> None:
+    team = tmp_path / "team.json"
+    team.write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    refused = _run({}, "emulator", "--http", "--team", team)
+    assert refused.exit_code == 2
+    assert (
+        refused.stderr.strip().splitlines()[-1]
+        == f"Error: {team}: it nests too deep (more than 256 levels of arrays or objects)"
+    )
+
+
+def test_the_emulator_module_on_a_port_in_use_says_so_in_one_line() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for command in (["route_planning_async", "emulator"], ["route_planning_async.emulator"]):
+            refused = subprocess.run(
+                [sys.executable, "-m", *command, "--http", "--port", port],
+                capture_output=True,
+                text=True,
+                timeout=60,
+                check=False,
+            )
+            assert refused.returncode == 2, refused.stderr
+            assert "Traceback" not in refused.stderr
+            [line] = [line for line in refused.stderr.splitlines() if line.strip()][-1:]
+            assert "address already in use (give another --port, or --port 0 for a free one)" in line
