@@ -52,6 +52,9 @@ class Bars:
     first_contact_refused: int = 3
     """At most this many 429s in the first ``first_contact_periods`` at any real limit."""
     first_contact_periods: int = 10
+    first_period_use: float = 0.90
+    """At the configured limit, on a link whose round trip is under a tenth of a period, at least
+    this share of the first period used."""
     storm_level: float = 0.90
     """After the service's storm, back at this share of what is left..."""
     storm_periods: int = 20

@@ -41,6 +41,11 @@ def _row(family: str, runs: list[dict[str, Any]]) -> str:
     windows = [_most_in_ten(p) for run in runs for p in _copies(run)]
     copy_shares = [s for run in runs for s in run["verdict"]["shares"]]
     first = [run["verdict"]["first_contact_refused"] for run in runs]
+    used = [
+        run["verdict"].get("first_period_use", 1.0)
+        for run in runs
+        if run["amount"] == run["configured"] and not run["neighbours"] and len(run["copies"]) == 1
+    ]
     recovery = [run["verdict"]["recovery_periods"] for run in runs if run["storm_at"] is not None]
     missed = [str(run["seed"]) for run in runs if not run["verdict"]["passed"]]
     cells = [
@@ -53,6 +58,7 @@ def _row(family: str, runs: list[dict[str, Any]]) -> str:
         str(max(windows)),
         f"{min(copy_shares):.2f}" if copy_shares else "",
         str(max(first)) if family == "limits" else "",
+        f"{min(used):.0%}" if used and family in ("limits", "storm") else "",
         ("never" if None in recovery else str(max(recovery))) if recovery else "",
         ", ".join(missed) or "none",
     ]
@@ -87,8 +93,9 @@ def markdown(runs: Sequence[dict[str, Any]], command: str) -> str:
         "periods.",
         "",
         "| Family | Seeds | PASS | Worst ratio | Ratio, 10th percentile | Worst 429 share | Most 429s in "
-        "10 periods | Worst copy share | First contact 429s | Recovery (periods) | MISSED seeds |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "10 periods | Worst copy share | First contact 429s | First period used | Recovery (periods) | "
+        "MISSED seeds |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_row(f, family_runs) for f, family_runs in by_family.items() if family_runs]
     lines += [

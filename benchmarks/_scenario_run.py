@@ -44,6 +44,8 @@ STORM = 25
 """429s in the service's storm."""
 LEAD = 0.3
 """Real seconds between setting an arm up and its first period."""
+LATE = 0.1
+"""A plain program's send more than this many periods late is skipped (``_open_loop``)."""
 SEARCH_ROUNDS, SEARCH_WIDTH = 3, 3
 """The fixed-rate search: 3 rounds of 3 rates at once (the bracket ends at most 1/48 of the limit wide)."""
 
@@ -87,6 +89,7 @@ class _Arm:
 
     key: str
     logs: dict[str, list[Attempt]] = attrs.Factory(dict)
+    skipped: dict[str, int] = attrs.Factory(dict)
 
 
 def _auth(key: str) -> dict[str, str]:
@@ -99,9 +102,15 @@ async def _until(moment: float) -> None:
 
 async def _open_loop(
     transport: CountingTransport, times: Sequence[float], t0: float, period: float, path: str
-) -> None:
-    """Send at each of ``times`` (periods), whatever the answers."""
+) -> int:
+    """Send at each of ``times`` (periods), whatever the answers; answer how many were skipped.
+
+    A send the process could not make within :data:`LATE` of a period of its time (the machine
+    stalled) is skipped rather than sent late: sent late, the sends the stall held up would leave
+    at once, a burst the plain program never meant.
+    """
     pending: set[asyncio.Task[None]] = set()
+    skipped = 0
 
     async def one() -> None:
         with contextlib.suppress(TransportError):
@@ -109,11 +118,15 @@ async def _open_loop(
 
     for at in times:
         await _until(t0 + at * period)
+        if time.monotonic() > t0 + (at + LATE) * period:
+            skipped += 1
+            continue
         task = asyncio.create_task(one())
         pending.add(task)
         task.add_done_callback(pending.discard)
     if pending:
         await asyncio.gather(*pending)
+    return skipped
 
 
 async def _library(
@@ -173,7 +186,7 @@ async def _run_arm(
     path = f"/plans/{plan_id.rsplit('/', 1)[-1]}"
     arm = _Arm(key)
     sessions: list[aiohttp.ClientSession] = []
-    jobs: list[Any] = []
+    jobs: dict[str, Any] = {}
 
     def transport(name: str, link: Link) -> CountingTransport:
         session = aiohttp.ClientSession()
@@ -183,14 +196,15 @@ async def _run_arm(
         return CountingTransport(inner, log, t0, period, link, f"{scenario.name}/{key}/{name}")
 
     for i, neighbour in enumerate(scenario.neighbours):
-        jobs.append(_open_loop(transport(f"neighbour-{i}", Link()), neighbour.times, t0, period, path))
+        name = f"neighbour-{i}"
+        jobs[name] = _open_loop(transport(name, Link()), neighbour.times, t0, period, path)
     for i, copy in enumerate(scenario.copies):
         name = f"copy-{i}"
         if rate is None:
-            jobs.append(_library(key, name, copy, transport(name, scenario.link), t0, period, plan_id))
+            jobs[name] = _library(key, name, copy, transport(name, scenario.link), t0, period, plan_id)
         else:
             times = _even(rate, copy.arrive, copy.leave)
-            jobs.append(_open_loop(transport(name, scenario.link), times, t0, period, path))
+            jobs[name] = _open_loop(transport(name, scenario.link), times, t0, period, path)
     # Open each session's connections before the first period, without a key (401s count in no
     # window): a first request that has to connect arrives late, bunched with the next ones.
     await asyncio.gather(*(_warm(session, url) for session in sessions))
@@ -200,9 +214,10 @@ async def _run_arm(
             await _until(t0 + scenario.storm_at * period)  # type: ignore[operator]
             emu.faults.add(Fault("rate_limit", key=key, category="read", times=STORM, retry_after=0.0))
 
-        jobs.append(storm())
+        jobs["storm"] = storm()
     try:
-        await asyncio.gather(*jobs)
+        done = await asyncio.gather(*jobs.values())
+        arm.skipped = {name: n for name, n in zip(jobs, done, strict=True) if isinstance(n, int)}
     finally:
         for session in sessions:
             await session.close()
@@ -241,6 +256,7 @@ def _summary(arm: _Arm, periods: int) -> dict[str, Any]:
             "admitted_per_period": _per_period(log, periods, "ok"),
             "refused_per_period": _per_period(log, periods, "refused"),
             "breaches": ceiling_breaches(log) if name.startswith("copy-") else [],
+            "skipped": arm.skipped.get(name, 0),
         }
     return out
 
@@ -267,6 +283,11 @@ def _verdict(scenario: Scenario, library: dict[str, Any], fixed: dict[str, Any] 
     first = sum(sum(library[n]["refused_per_period"][: BARS.first_contact_periods]) for n in copies)
     if scenario.family == "limits" and first > BARS.first_contact_refused:
         misses.append(f"{first} 429s in the first {BARS.first_contact_periods} periods")
+    used = sum(library[n]["admitted_per_period"][0] for n in copies) / scenario.amount
+    alone = not scenario.neighbours and len(copies) == 1
+    quick_link = 2 * (scenario.link.delay + scenario.link.jitter) < 0.1 / SPEEDUP
+    if alone and quick_link and scenario.amount == AMOUNT and used < BARS.first_period_use:
+        misses.append(f"{used:.0%} of the first period used (at least {BARS.first_period_use:.0%})")
     recovery = None
     if scenario.storm_at is not None:
         recovery = _recovery(scenario, library)
@@ -280,6 +301,7 @@ def _verdict(scenario: Scenario, library: dict[str, Any], fixed: dict[str, Any] 
         "bound": bound,
         "shares": shares,
         "first_contact_refused": first,
+        "first_period_use": round(used, 3),
         "recovery_periods": recovery,
         "misses": misses,
         "passed": not misses,
