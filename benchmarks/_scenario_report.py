@@ -3,7 +3,6 @@ library: the file is the same for the same figures)."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -65,15 +64,22 @@ def _row(family: str, runs: list[dict[str, Any]]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def markdown(runs: Sequence[dict[str, Any]], command: str) -> str:
+def markdown(runs: Sequence[dict[str, Any]], made: Sequence[dict[str, Any]]) -> str:
     by_family = {f: [run for run in runs if run["family"] == f] for f in FAMILIES}
     lockout = Lockout()
     lines = [
         "# Scenarios: this library beside other traffic, on the emulator over real sockets",
         "",
-        f"Written by `{command}` on {datetime.date.today().isoformat()}. The families, the run and the "
-        "judge are described in `benchmarks/_scenarios.py`, `benchmarks/_scenario_run.py` and "
-        "`benchmarks/_judge.py` (the bars, as data: `Bars`).",
+        "Written by `python -m benchmarks scenarios --report` from `scenarios.json`. The families, the "
+        "run and the judge are described in `benchmarks/_scenarios.py`, `benchmarks/_scenario_run.py` "
+        "and `benchmarks/_judge.py` (the bars, as data: `Bars`). The runs recorded:",
+        "",
+        *(
+            f"- `{m['command']}` at commit {m.get('commit', '?')}: {m['scenarios']} scenarios in "
+            f"{m['seconds']} s on {m['date']} ({m['machine']}, load average {m['load'][0]} before, "
+            f"{m['load'][1]} after)"
+            for m in made
+        ),
         "",
         f"Each scenario: reads for {PERIODS} periods on an emulator of its own (plain HTTP on loopback, "
         f"sped up x{SPEEDUP:g}, the lockout on: `Lockout(share={lockout.share}, refusals="
@@ -200,9 +206,9 @@ def svg(run: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def write(runs: Sequence[dict[str, Any]], where: Path, command: str) -> None:
-    """``SCENARIOS.md`` and ``scenarios/<family>.svg`` in ``where``."""
-    (where / "SCENARIOS.md").write_text(markdown(runs, command) + "\n")
+def write(runs: Sequence[dict[str, Any]], where: Path, made: Sequence[dict[str, Any]]) -> None:
+    """``SCENARIOS.md`` and ``scenarios/<family>.svg`` in ``where``; ``made``: the runs recorded."""
+    (where / "SCENARIOS.md").write_text(markdown(runs, made) + "\n")
     plots = where / "scenarios"
     plots.mkdir(exist_ok=True)
     for family in FAMILIES:

@@ -25,7 +25,10 @@ from __future__ import annotations
 import argparse
 import asyncio
 import concurrent.futures
+import datetime
 import json
+import os
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
@@ -42,6 +45,12 @@ RECORD = HERE / "scenarios.json"
 
 def _one(family: str, seed: int) -> dict[str, Any]:
     return asyncio.run(run_scenario(draw(family, seed)))
+
+
+def _commit() -> str:
+    """The checked-out commit (the library measured), or ``?``."""
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True)
+    return done.stdout.strip() or "?"
 
 
 def line(run: dict[str, Any]) -> str:
@@ -75,9 +84,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     runs: list[dict[str, Any]] = []
+    command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
+    load_before = os.getloadavg()
+    started = time.monotonic()
     wanted = [(family, seed) for family in args.family or FAMILIES for seed in seeds(args.seeds)]
     if args.family or not args.report:
-        started = time.monotonic()
         with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
             futures = {pool.submit(_one, family, seed): (family, seed) for family, seed in wanted}
             for future in concurrent.futures.as_completed(futures):
@@ -91,9 +102,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         names = {(run["family"], run["seed"]) for run in runs}
         merged = [run for run in kept["runs"] if (run["family"], run["seed"]) not in names] + runs
         merged.sort(key=lambda run: (FAMILIES.index(run["family"]), run["seed"]))
-        args.record_file.write_text(json.dumps({"runs": merged}, separators=(",", ":")) + "\n")
+        made = {
+            "command": command.strip(),
+            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+            "scenarios": len(runs),
+            "seconds": round(time.monotonic() - started),
+            "load": [round(value, 2) for value in (*load_before[:1], *os.getloadavg()[:1])],
+            "machine": f"{os.cpu_count()} cores",
+            "commit": _commit(),
+        }
+        record = {"runs": merged, "made": [*kept.get("made", []), made]}
+        args.record_file.write_text(json.dumps(record, separators=(",", ":")) + "\n")
     if args.report:
         record = json.loads(args.record_file.read_text())
-        command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
-        _scenario_report.write(record["runs"], args.record_file.parent, command.strip())
+        _scenario_report.write(record["runs"], args.record_file.parent, record.get("made", []))
     return 0
