@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks import _scenario_report
-from benchmarks._scenario_run import run_scenario
+from benchmarks._scenario_run import run_scenario, skipped_share
 from benchmarks._scenarios import FAMILIES, draw, seeds
 
 HERE = Path(__file__).resolve().parent
@@ -64,7 +64,8 @@ def line(run: dict[str, Any]) -> str:
     status = "PASS" if verdict["passed"] else "MISSED (" + "; ".join(verdict["misses"]) + ")"
     return (
         f"{run['family']}/{run['seed']}: {programs} | fixed-rate best {run['fixed_rate']:.2f}/period: "
-        f"{verdict['bound']} admitted | ratio {verdict['ratio']:.2f} | {status}"
+        f"{verdict['bound']} admitted | ratio {verdict['ratio']:.2f} | {status} | plain sends skipped "
+        f"{skipped_share(run):.0%}"
     )
 
 
