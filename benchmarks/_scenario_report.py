@@ -132,7 +132,7 @@ class _Frame:
     height: int = 300
     left: int = 50
     right: int = 20
-    top: int = 30
+    top: int = 48
     bottom: int = 40
 
     def x(self, period: float, periods: int) -> float:
@@ -205,8 +205,8 @@ def svg(run: dict[str, Any]) -> str:
     ]
     for j, (colour, text) in enumerate(legend):
         x = frame.left + 10 + j * 165
-        out.append(f'<rect x="{x}" y="{frame.top - 2}" width="10" height="10" fill="{colour}"/>')
-        out.append(f'<text x="{x + 14}" y="{frame.top + 7}">{text}</text>')
+        out.append(f'<rect x="{x}" y="{frame.top - 22}" width="10" height="10" fill="{colour}"/>')
+        out.append(f'<text x="{x + 14}" y="{frame.top - 13}">{text}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
