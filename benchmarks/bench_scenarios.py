@@ -15,9 +15,16 @@ family (``benchmarks/scenarios/<family>.svg``) from that file.
 
 Each run lasts :data:`~benchmarks._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
-seconds each, about 13 seconds a scenario. Two processes (``--jobs 2``) run the 360 scenarios of
-40 seeds in about 40 minutes. The runs are short so that 40 seeds of every family fit in that
-time; they are long enough for the first contact (10 periods) and a storm's 20 periods of recovery.
+seconds each, about 13 seconds a scenario and half a core. Two processes (``--jobs 2``) run the
+360 scenarios of 40 seeds in about 40 minutes on a quiet machine of 2 cores. The runs are short so
+that 40 seeds of every family fit in that time; they are long enough for the first contact (10
+periods) and a storm's 20 periods of recovery.
+
+On a busy machine a process that gets less CPU than it needs falls behind, and its plain programs
+skip the sends they cannot make in time: each line gives the share skipped, and the report its
+worst. Above a few per cent the figures are bent (the bound and the neighbours are lighter than
+drawn); run with ``--jobs 1`` then (about 80 minutes for 40 seeds): at a load average of 5 on 2
+cores, ``--jobs 2`` skipped up to 60 % of the plain sends, ``--jobs 1`` at most 2 %.
 """
 
 from __future__ import annotations
