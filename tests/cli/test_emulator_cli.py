@@ -492,6 +492,7 @@ def test_both_emulator_commands_take_the_same_options() -> None:
         "--capacity-unit",
         "--api-key",
         "--latency",
+        "--lockout",
         "--webhook-url",
         "--webhook-secret",
         "--webhook-version",
