@@ -589,6 +589,21 @@ def test_a_team_file_value_the_team_cannot_take_is_a_usage_line_naming_file_key_
     assert value.group(0) in error
 
 
+def _usage_lines_of_both_emulator_commands(*args: str) -> list[str]:
+    """The last line ``route-planning emulator`` and ``python -m route_planning_async.emulator``
+    print for ``args``, each checked to be a usage error (exit 2) without a traceback. A subprocess
+    with a timeout: a value let through would start an emulator that runs on."""
+    lines = []
+    for command in (["route_planning_async", "emulator"], ["route_planning_async.emulator"]):
+        refused = subprocess.run(
+            [sys.executable, "-m", *command, *args], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert "Traceback" not in refused.stderr
+        lines.append(refused.stderr.strip().splitlines()[-1])
+    return lines
+
+
 @pytest.mark.parametrize(
     ("args", "error"),
     [
@@ -610,18 +625,7 @@ def test_a_team_file_value_the_team_cannot_take_is_a_usage_line_naming_file_key_
     ],
 )
 def test_emulator_values_it_cannot_use_are_refused_at_start(args: tuple[str, ...], error: str) -> None:
-    # A subprocess with a timeout: a value let through would start an emulator that runs on.
-    for command in (["route_planning_async", "emulator"], ["route_planning_async.emulator"]):
-        refused = subprocess.run(
-            [sys.executable, "-m", *command, "--http", *args],
-            capture_output=True,
-            text=True,
-            timeout=60,
-            check=False,
-        )
-        assert refused.returncode == 2, refused.stderr
-        assert "Traceback" not in refused.stderr
-        last = refused.stderr.strip().splitlines()[-1]
+    for last in _usage_lines_of_both_emulator_commands("--http", *args):
         assert error.split(": ", 1)[1] in last
 
 
@@ -643,15 +647,5 @@ def test_the_emulator_module_on_a_port_in_use_says_so_in_one_line() -> None:
         taken.bind(("127.0.0.1", 0))
         taken.listen()
         port = str(taken.getsockname()[1])
-        for command in (["route_planning_async", "emulator"], ["route_planning_async.emulator"]):
-            refused = subprocess.run(
-                [sys.executable, "-m", *command, "--http", "--port", port],
-                capture_output=True,
-                text=True,
-                timeout=60,
-                check=False,
-            )
-            assert refused.returncode == 2, refused.stderr
-            assert "Traceback" not in refused.stderr
-            [line] = [line for line in refused.stderr.splitlines() if line.strip()][-1:]
+        for line in _usage_lines_of_both_emulator_commands("--http", "--port", port):
             assert "address already in use (give another --port, or --port 0 for a free one)" in line
