@@ -284,12 +284,16 @@ def test_both_emulator_commands_mask_the_webhook_urls_credentials_and_query(modu
     ]
     with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
         assert process.stdout is not None
-        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        assert process.stderr is not None
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
             # Serving. The rest of the banner is written before the signal can be handled.
-            pool.submit(process.stdout.readline).result(timeout=STARTUP)
-        process.send_signal(signal.SIGTERM)
-        stdout, stderr = process.communicate(timeout=STARTUP)
-    banner = stdout + stderr
+            first = pool.submit(process.stdout.readline).result(timeout=STARTUP)
+            process.send_signal(signal.SIGTERM)
+            # Read through the same file objects: readline may have buffered the whole banner,
+            # which communicate() (reading the pipes' descriptors) would never see.
+            rest, errors = pool.submit(process.stdout.read), pool.submit(process.stderr.read)
+            banner = first + rest.result(timeout=STARTUP) + errors.result(timeout=STARTUP)
+        process.wait(timeout=STARTUP)
     assert "events to http://***@127.0.0.1:9/hook?***" in banner, banner
     for secret in ("hook-user", "hook-pass", "query-secret", "team-secret"):
         assert secret not in banner
