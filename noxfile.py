@@ -96,31 +96,37 @@ def _matrix_runs(current: str) -> list[tuple[str, str]]:
     return [(PYTHONS[0], "floor"), *[(version, "latest") for version in PYTHONS if version != current]]
 
 
-def _pytest_args(aiohttp: str) -> list[str]:
-    """The arguments of a run on ``aiohttp`` ("floor" or "latest").
+def _pytest_args(aiohttp: str, *, quick: bool = False) -> list[str]:
+    """The arguments of a run on ``aiohttp`` ("floor" or "latest"); ``quick`` for ``nox -s tests``.
 
     The wire tests (marker ``aioresponses``) need aioresponses, which works below aiohttp 3.14
     only, and the fuzzer's bounded pass (marker ``fuzz``, about a minute of CPU) runs once: both
-    run on the floor alone, in ``nox -s matrix``. Every other test runs in every run.
+    run on the floor alone, in ``nox -s matrix``. The quick run also leaves the tests marked
+    ``slow`` (processes of their own, a clean install, the benchmarks' smoke runs: about a fifth
+    of the suite's time) to every run of the matrix. Every other test runs in every run.
     """
     args = ["-p", "no:cacheprovider", "-n", "auto"]
-    if aiohttp != "floor":
-        args += ["-m", "not aioresponses and not fuzz"]
+    left_out = [] if aiohttp == "floor" else ["aioresponses", "fuzz"]
+    if quick:
+        left_out.append("slow")
+    if left_out:
+        args += ["-m", " and ".join(f"not {marker}" for marker in left_out)]
     return args
 
 
-def _run_suite(session: nox.Session, aiohttp: str) -> None:
+def _run_suite(session: nox.Session, aiohttp: str, *, quick: bool = False) -> None:
     session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS, *DOCS_DEPS)
     session.install("--upgrade", *AIOHTTP_VERSIONS[aiohttp])
     session.run("python", "-c", "import sys, aiohttp; print(sys.version, '/ aiohttp', aiohttp.__version__)")
     # session.run fails the session on any exit but 0: pytest's 5 (no test collected) included.
-    session.run("pytest", *_pytest_args(aiohttp), *session.posargs)
+    session.run("pytest", *_pytest_args(aiohttp, quick=quick), *session.posargs)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
-    """The test suite once, on the Python that runs nox and the newest aiohttp (the quick check)."""
-    _run_suite(session, "latest")
+    """The test suite once, on the Python that runs nox and the newest aiohttp, but for the tests
+    marked slow, which every run of ``nox -s matrix`` runs (the quick check)."""
+    _run_suite(session, "latest", quick=True)
 
 
 MATRIX_RUNS = [

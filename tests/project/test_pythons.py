@@ -113,10 +113,16 @@ def test_ci_runs_every_test_somewhere_and_no_combination_twice() -> None:
         runs = [(current, "latest"), *functions["_matrix_runs"](current)]
         assert len(set(runs)) == len(runs), runs
         assert {(version, "latest") for version in pythons} | {(pythons[0], "floor")} <= set(runs)
-    # What a run on the newest aiohttp leaves out, the floor run (which leaves out nothing) runs.
-    floor, latest = functions["_pytest_args"]("floor"), functions["_pytest_args"]("latest")
+    # What a run on the newest aiohttp leaves out, the floor run (which leaves out nothing) runs;
+    # what the quick run (nox -s tests) leaves out beyond that, every run of the matrix runs.
+    floor = functions["_pytest_args"]("floor")
+    latest = functions["_pytest_args"]("latest")
+    quick = functions["_pytest_args"]("latest", quick=True)
     assert "-m" not in floor
     left_out = re.findall(r"not (\w+)", latest[latest.index("-m") + 1])
     assert sorted(left_out) == ["aioresponses", "fuzz"]
+    quick_left_out = re.findall(r"not (\w+)", quick[quick.index("-m") + 1])
+    assert sorted(quick_left_out) == ["aioresponses", "fuzz", "slow"]
+    assert "-m" not in functions["_pytest_args"]("floor", quick=False)
     declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
-    assert {marker.split(":")[0] for marker in declared["ini_options"]["markers"]} >= set(left_out)
+    assert {marker.split(":")[0] for marker in declared["ini_options"]["markers"]} >= set(quick_left_out)
