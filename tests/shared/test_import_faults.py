@@ -525,11 +525,17 @@ async def test_no_row_is_lost_or_stored_twice_under_random_faults(
                 continue  # armed for every example: the marked rows
             else:
                 emu.faults.add(Fault(kind, route=route, nth=nth))
+        # No breaker: the client's timeout (there for the hangs and late commits) is real
+        # time, and a loaded machine's stalled event loop times out every batch in flight at
+        # once. Five of them halted the import with no fault armed, its rows past
+        # report.total never read. A timeout is one more ambiguous send, which the import
+        # must settle exactly once like the injected ones; the breaker has tests of its own.
         report = await client.stops.import_many(
             plan_id,
             iter(stops),
             settle_delay=0.01,
             max_failed_batches=None,
+            max_transport_failures=None,
             dedupe=True,
             batch_size=rng.choice([7, 50, 100]),
         )

@@ -39,7 +39,12 @@ _KINDS = ("error", "drop", "error_after_commit", "drop_after_commit", "rate_limi
 
 @asynccontextmanager
 async def running(seed: int) -> AsyncIterator[tuple[Emulator, RoutePlanningClient]]:
-    """The emulator (fast) and a v1 client with its limits, retrying quickly."""
+    """The emulator (fast) and a v1 client with its limits, retrying quickly.
+
+    No fault here waits for the client to give up (a drop closes the connection at once),
+    so the timeout is one a loaded machine never reaches. A short one is real time: a stall
+    of a loaded machine's event loop times out every batch in flight at once, and five in a
+    row halt the import (the breaker), its rows past ``report.total`` never read."""
     retry = RetryPolicy(attempts=12, base=0.001, cap=0.01, rng=random.Random(seed))
     async with Emulator(speedup=3000.0, seed=seed) as emu:
         async with RoutePlanningClient(
@@ -48,7 +53,7 @@ async def running(seed: int) -> AsyncIterator[tuple[Emulator, RoutePlanningClien
             ssl=emu.ssl_context,
             rate_limits=emu.config.server_limits,
             retry=retry,
-            timeout=0.5,
+            timeout=30.0,
         ) as client:
             yield emu, client
         assert emu.internal_errors == []
