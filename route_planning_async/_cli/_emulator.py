@@ -24,8 +24,8 @@ from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import run_command
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
-from route_planning_async.emulator._config import shown_url
-from route_planning_async.emulator._options import OPTIONS, Option
+from route_planning_async.emulator._setup._config import shown_url
+from route_planning_async.emulator._setup._options import OPTIONS, Option
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import EmulatorConfig
@@ -149,7 +149,7 @@ def _sentence(text: str) -> str:
 
 
 def _emulator_options(command: F) -> F:
-    """Every option of the emulator's command line (``emulator/_options.py``), as click options."""
+    """Every option of the emulator's command line (``emulator/_setup/_options.py``), as click options."""
     for option in reversed(OPTIONS):
         if option.kind == "flag":
             decorator = click.option(option.flag, is_flag=True, help=_sentence(option.help))
@@ -197,7 +197,7 @@ def emulator_command(api_version: str, **values: Any) -> None:
     Your own team (depots, drivers, custom stop properties, limits): --team team.toml.
     Its webhook events: --webhook-url URL (route-planning webhooks listen receives them).
     """
-    from route_planning_async.emulator._options import config_from_options
+    from route_planning_async.emulator._setup._options import config_from_options
 
     try:
         config = config_from_options(

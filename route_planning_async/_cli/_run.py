@@ -44,7 +44,7 @@ from route_planning_async._cli._render import Output
 from route_planning_async._cli._stdio import describe, is_stdio, read_text
 from route_planning_async._cli._versions import DEFAULT_API_VERSION, check_base_url, client_class
 from route_planning_async._client import API_KEY_ENV
-from route_planning_async.emulator._options import bind_problem
+from route_planning_async.emulator._setup._options import bind_problem
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

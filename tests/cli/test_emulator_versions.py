@@ -27,7 +27,7 @@ from route_planning_async._cli._emulator import limits_as_data
 from route_planning_async._cli._run import Settings, open_client
 from route_planning_async._cli._webhooks import listen
 from route_planning_async.emulator.__main__ import parse_args
-from route_planning_async.emulator._options import config_from_options
+from route_planning_async.emulator._setup._options import config_from_options
 
 STARTUP = 60.0
 """Real seconds a process may take to start on a loaded machine (a limit, never waited out)."""

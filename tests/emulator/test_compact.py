@@ -6,7 +6,7 @@ import tracemalloc
 
 import pytest
 
-from route_planning_async.emulator._records import CompactStops, StopRecord
+from route_planning_async.emulator._store._records import CompactStops, StopRecord
 
 from .conftest import Api
 

@@ -25,8 +25,8 @@ from route_planning_async.emulator import (
     RequestLog,
     RequestRecord,
 )
-from route_planning_async.emulator._link import Link
-from route_planning_async.emulator._log import Outcome
+from route_planning_async.emulator._traffic._link import Link
+from route_planning_async.emulator._traffic._log import Outcome
 
 from .conftest import Api, FakeClock
 

@@ -20,8 +20,9 @@ import aiohttp
 import pytest
 
 from route_planning_async import RateLimits, RoutePlanningClient
-from route_planning_async.emulator import Emulator, EmulatorConfig, Fault, _server
+from route_planning_async.emulator import Emulator, EmulatorConfig, Fault
 from route_planning_async.emulator.__main__ import parse_args
+from route_planning_async.emulator._server import _server
 
 from .conftest import basic, open_api
 
@@ -275,7 +276,7 @@ def test_pytest_plugin(tmp_path: Path) -> None:
 def test_the_plugin_and_the_package_import_cheaply() -> None:
     code = (
         "import sys, route_planning_async.emulator.pytest_plugin\n"
-        "names = ('aiohttp.web', 'trustme', 'route_planning_async.emulator._server')\n"
+        "names = ('aiohttp.web', 'trustme', 'route_planning_async.emulator._server._server')\n"
         "heavy = [m for m in names if m in sys.modules]\n"
         "print(heavy)\n"
     )

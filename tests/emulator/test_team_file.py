@@ -13,7 +13,7 @@ import pytest
 
 from route_planning_async import Category, ConfigurationError, RateLimits, Rule
 from route_planning_async.emulator import EmulatorConfig, read_team_file
-from route_planning_async.emulator._options import config_from_options
+from route_planning_async.emulator._setup._options import config_from_options
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "team.toml"
 """The example the docs show."""
@@ -149,7 +149,7 @@ def test_a_missing_file_and_bad_json_are_clear(tmp_path: Path) -> None:
 
 
 def test_a_limits_file_is_a_limits_table_in_json_or_toml(tmp_path: Path) -> None:
-    from route_planning_async.emulator._options import limits_from_option
+    from route_planning_async.emulator._setup._options import limits_from_option
 
     as_text = tmp_path / "limits.txt"
     as_text.write_text('{"read": [{"amount": 7, "period": 1}]}', encoding="utf-8")
