@@ -8,14 +8,14 @@ from pathlib import Path
 import pytest
 
 from route_planning_async import PaymentOnDeliveryInput, WeightInput
-from route_planning_async._cli._csv import (
+from route_planning_async._cli._files._csv import (
     CsvError,
     parse_column_overrides,
     read_stop_csv,
     resolve_columns,
     write_failures,
 )
-from route_planning_async._cli._sample_stops import DEFAULT_DEPOT, generate_stop_fields, generate_stops
+from route_planning_async._cli._files._sample_stops import DEFAULT_DEPOT, generate_stop_fields, generate_stops
 from route_planning_async.v0_2b._inputs import UNSET, RecipientInput, TimingInput
 
 HEADER = (

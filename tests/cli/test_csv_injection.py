@@ -9,8 +9,8 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from route_planning_async._cli._csv import read_stop_csv, write_failures
-from route_planning_async._cli._drivers import read_driver_csv
+from route_planning_async._cli._commands._drivers import read_driver_csv
+from route_planning_async._cli._files._csv import read_stop_csv, write_failures
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator
@@ -137,7 +137,7 @@ def test_the_driver_failure_report_escapes_formulas_and_reads_back(run: Cli, tmp
 def test_stops_sample_writes_through_the_same_escape(
     run: Cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from route_planning_async._cli import _stops
+    from route_planning_async._cli._commands import _stops
 
     def fields(count: int, *, seed: int) -> list[dict[str, object]]:
         return [{"address_line_one": "1 Main St", "latitude": 51.5, "longitude": -0.09, "notes": LINK}]

@@ -15,6 +15,7 @@ from __future__ import annotations
 import ast
 import graphlib
 import pathlib
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -27,7 +28,7 @@ MAX_FOLDER_MODULES = 15
 FOLDERS = sorted(path.parent for path in PACKAGE.rglob("__init__.py"))
 CUT_INTO_ROOMS = ("route_planning_async", "route_planning_async.emulator", "route_planning_async._cli")
 """The packages whose modules and packages are rooms, importing downward only."""
-STILL_HALLS = {"route_planning_async": 30, "route_planning_async._cli": 27}
+STILL_HALLS = {"route_planning_async": 30}
 """Folders over the measure, each held to what it has today until its rooms are cut: the
 top level waits for the rate-limit machinery's room."""
 
@@ -128,6 +129,6 @@ def test_each_room_of_a_package_cut_into_rooms_says_what_lives_there() -> None:
         for room in sorted(path.parent for path in folder.glob("*/__init__.py")):
             docstring = ast.get_docstring(ast.parse((room / "__init__.py").read_text(encoding="utf-8")))
             assert docstring, f"{room.relative_to(PACKAGE.parent)}/__init__.py says nothing"
-            modules = [path.name for path in room.glob("*.py") if path.name != "__init__.py"]
-            unnamed = [name for name in modules if f"``{name}``" not in docstring]
+            modules = [path.stem for path in room.glob("*.py") if path.name != "__init__.py"]
+            unnamed = [name for name in sorted(modules) if not re.search(rf"``{name}(\.py)?``", docstring)]
             assert unnamed == [], f"{room.name}/__init__.py does not name {unnamed}"

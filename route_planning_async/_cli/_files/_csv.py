@@ -32,8 +32,8 @@ from route_planning_async import (
     ValidationError,
     WeightInput,
 )
-from route_planning_async._cli._cells import unescape_cell, write_csv
-from route_planning_async._cli._stdio import describe, open_output, read_input
+from route_planning_async._cli._files._cells import unescape_cell, write_csv
+from route_planning_async._cli._files._stdio import describe, open_output, read_input
 
 if TYPE_CHECKING:
     from route_planning_async._cli._versions import StopInputs

@@ -20,7 +20,7 @@ from route_planning_async._cli._options import (
     service,
     service_group,
 )
-from route_planning_async._cli._render import Output
+from route_planning_async._cli._output._render import Output
 from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings, first, jsonable, open_client, print_result
 from route_planning_async._cli._versions import as_v1, require_version

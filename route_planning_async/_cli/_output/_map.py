@@ -12,8 +12,8 @@ import math
 from collections.abc import Sequence
 from pathlib import Path
 
-from route_planning_async._cli._render import format_distance
-from route_planning_async._cli._summary import RouteSummary
+from route_planning_async._cli._output._render import format_distance
+from route_planning_async._cli._output._summary import RouteSummary
 
 __all__ = ["render_map", "write_map"]
 

@@ -16,9 +16,9 @@ from pathlib import Path
 import click
 
 from route_planning_async._cli._errors import ExitCode, InputError, Interrupted
+from route_planning_async._cli._files._stdio import describe, read_input, read_text
 from route_planning_async._cli._options import EXISTING_FILE, FILE, settings_of
 from route_planning_async._cli._run import jsonable, on_interrupt, run_command
-from route_planning_async._cli._stdio import describe, read_input, read_text
 from route_planning_async.webhooks import (
     LEGACY_SIGNATURE_HEADER,
     SIGNATURE_HEADER,

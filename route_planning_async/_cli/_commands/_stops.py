@@ -11,16 +11,18 @@ from typing import Any
 import click
 
 from route_planning_async import StopType, ValidationError
-from route_planning_async._cli._cells import write_csv
-from route_planning_async._cli._csv import (
+from route_planning_async._cli._errors import CommandError, ExitCode, InputError
+from route_planning_async._cli._files._cells import write_csv
+from route_planning_async._cli._files._csv import (
     CsvRow,
     StopCsv,
     parse_column_overrides,
     read_stop_csv,
     write_stops,
 )
-from route_planning_async._cli._errors import CommandError, ExitCode, InputError
-from route_planning_async._cli._failures import Failures
+from route_planning_async._cli._files._failures import Failures
+from route_planning_async._cli._files._sample_stops import fields_as_csv_row, generate_stop_fields
+from route_planning_async._cli._files._stdio import STDIO, describe, is_stdio, open_output
 from route_planning_async._cli._options import (
     INPUT_CSV,
     OUTPUT_FILE,
@@ -33,8 +35,8 @@ from route_planning_async._cli._options import (
     service,
     service_group,
 )
+from route_planning_async._cli._output._render import Output, failures_table, stops_table, warnings_as_events
 from route_planning_async._cli._progress import import_rows, import_summary, progress_mode
-from route_planning_async._cli._render import Output, failures_table, stops_table, warnings_as_events
 from route_planning_async._cli._run import (
     Settings,
     caught_interrupt,
@@ -45,8 +47,6 @@ from route_planning_async._cli._run import (
     open_client,
     print_result,
 )
-from route_planning_async._cli._sample_stops import fields_as_csv_row, generate_stop_fields
-from route_planning_async._cli._stdio import STDIO, describe, is_stdio, open_output
 from route_planning_async._cli._versions import stop_inputs
 
 __all__ = ["stops"]

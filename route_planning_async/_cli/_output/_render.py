@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.spinner import Spinner
 from rich.table import Table
 
-from route_planning_async._cli._summary import RouteSummary
+from route_planning_async._cli._output._summary import RouteSummary
 
 __all__ = [
     "ImportBar",

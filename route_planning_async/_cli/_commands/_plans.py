@@ -10,7 +10,7 @@ import click
 
 from route_planning_async._cli._errors import ExitCode, InputError
 from route_planning_async._cli._options import PLAN, limit_option, parse_date, service, service_group
-from route_planning_async._cli._render import Output, plan_table, plans_table
+from route_planning_async._cli._output._render import Output, plan_table, plans_table
 from route_planning_async._cli._run import Settings, first, jsonable, open_client, print_result
 
 __all__ = ["plans"]

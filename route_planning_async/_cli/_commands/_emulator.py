@@ -20,7 +20,7 @@ from route_planning_async import Category, ConfigurationError, RateLimits
 from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, published_limits, require_trustme
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import FILE, NEW_FILE, Command
-from route_planning_async._cli._render import Output
+from route_planning_async._cli._output._render import Output
 from route_planning_async._cli._run import run_command
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV

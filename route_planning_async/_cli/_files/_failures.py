@@ -8,7 +8,7 @@ from typing import Any, Protocol
 
 import attrs
 
-from route_planning_async._cli._csv import write_failures
+from route_planning_async._cli._files._csv import write_failures
 
 __all__ = ["Failures", "InputRow"]
 

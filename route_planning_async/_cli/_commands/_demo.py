@@ -19,7 +19,7 @@ import click
 from route_planning_async import OptimizationSuccess, Stop, StopType
 from route_planning_async._cli._emulated import demo_config
 from route_planning_async._cli._errors import ExitCode
-from route_planning_async._cli._map import write_map
+from route_planning_async._cli._files._sample_stops import DEFAULT_DEPOT, generate_stops
 from route_planning_async._cli._options import (
     JSON_OPTION,
     NEW_FILE,
@@ -28,11 +28,11 @@ from route_planning_async._cli._options import (
     seed_option,
     speedup_option,
 )
+from route_planning_async._cli._output._map import write_map
+from route_planning_async._cli._output._render import Output, routes_table, skipped_table, stats_table
+from route_planning_async._cli._output._summary import summarize_routes
 from route_planning_async._cli._progress import import_with_progress, stats_rows, wait_with_status
-from route_planning_async._cli._render import Output, routes_table, skipped_table, stats_table
 from route_planning_async._cli._run import Settings, dump_json, open_client
-from route_planning_async._cli._sample_stops import DEFAULT_DEPOT, generate_stops
-from route_planning_async._cli._summary import summarize_routes
 from route_planning_async._cli._versions import as_v0_2b
 
 __all__ = ["demo", "run_demo"]

@@ -13,7 +13,7 @@ import click
 
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import Command, limit_option, service
-from route_planning_async._cli._render import Output, stops_table
+from route_planning_async._cli._output._render import Output, stops_table
 from route_planning_async._cli._run import Settings, first, jsonable, open_client, print_result
 from route_planning_async._cli._versions import as_v1, require_version
 from route_planning_async.v1.search import MAX_FILTER_LENGTH, MAX_KEYWORD_LENGTH, SORTABLE_FIELDS

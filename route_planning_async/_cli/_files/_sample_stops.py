@@ -17,7 +17,7 @@ from typing import Any
 import attrs
 
 from route_planning_async import StopInput
-from route_planning_async._cli._csv import build_stop
+from route_planning_async._cli._files._csv import build_stop
 
 __all__ = ["DEFAULT_DEPOT", "DemoArea", "fields_as_csv_row", "generate_stop_fields", "generate_stops"]
 

@@ -22,8 +22,8 @@ from route_planning_async._cli._options import (
     service_group,
     timeout_option,
 )
+from route_planning_async._cli._output._render import Output, WaitStatus
 from route_planning_async._cli._progress import read_counter, wait_with_status
-from route_planning_async._cli._render import Output, WaitStatus
 from route_planning_async._cli._run import Settings, dump_json, jsonable, open_client, print_result
 
 __all__ = ["distribute", "operations", "optimize", "routes"]
