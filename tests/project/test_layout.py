@@ -28,7 +28,7 @@ MAX_FOLDER_MODULES = 15
 FOLDERS = sorted(path.parent for path in PACKAGE.rglob("__init__.py"))
 CUT_INTO_ROOMS = ("route_planning_async", "route_planning_async.emulator", "route_planning_async._cli")
 """The packages whose modules and packages are rooms, importing downward only."""
-STILL_HALLS = {"route_planning_async": 30}
+STILL_HALLS = {"route_planning_async": 24}
 """Folders over the measure, each held to what it has today until its rooms are cut: the
 top level waits for the rate-limit machinery's room."""
 
@@ -113,7 +113,7 @@ def test_no_room_imports_a_room_that_imports_it_back(package: str) -> None:
 
 
 def test_the_walk_finds_the_imports_between_rooms() -> None:
-    assert "_versions" in _room_graph(PACKAGE.name)["_error_codes"]
+    assert "_versions" in _room_graph(PACKAGE.name)["_errors"]
     assert {"_rules", "_service", "_setup", "_store"} <= _room_graph("route_planning_async.emulator")["_wire"]
 
 

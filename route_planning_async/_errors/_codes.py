@@ -1,7 +1,7 @@
 """The error codes of the official schemas, as the error tree reads them.
 
 ``APIError.error_code`` is one of these; the code of an answer picks the
-class of the tree (``_errors.py``) where a caller would act differently.
+class of the tree (``_errors/__init__.py``) where a caller would act differently.
 
 One enum holds the codes of every API version. Most codes are the same in
 every version; the few that only some versions send are listed once, in

@@ -1,4 +1,4 @@
-"""Which exception of the tree (``_errors.py``) an error answer becomes.
+"""Which exception of the tree (``_errors/__init__.py``) an error answer becomes.
 
 The status picks the class; a code the answering version names refines it to
 the subclass where a caller would act differently, never to another status's
@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from route_planning_async._error_codes import ErrorCode
 from route_planning_async._errors import (
     APIError,
     AttemptRecord,
@@ -34,6 +33,7 @@ from route_planning_async._errors import (
     UnprocessableEntityError,
     VehicleCapacityDisabledError,
 )
+from route_planning_async._errors._codes import ErrorCode
 from route_planning_async._json import JSONInputError, read_json
 
 __all__ = ["error_for_status"]

@@ -3,7 +3,7 @@
 A field or an option is described in one place: the ``doc`` metadata of its
 attrs field (:func:`described`). The docstrings that show it are written from
 there by a generator, into the source (``python -m
-route_planning_async._docs_gen``): the ``Keyword Args:`` section of the class
+route_planning_async._docs._gen``): the ``Keyword Args:`` section of the class
 docstring of an input (:func:`fields_documented`, so ``help(StopInput)`` lists
 its constructor's keywords) and of every method that takes the fields or
 options as ``**keywords`` (:func:`keywords_documented`). The decorators only
@@ -17,6 +17,12 @@ for a driver import).
 
 Types are the field's annotation as written, with ``UnsetType`` left out (a
 field left :data:`~route_planning_async.UNSET` is simply not given).
+
+The docs machinery's room: this module (the texts and the decorators that register
+where they are shown), ``_gen.py`` (the generator) and ``_deprecated.py`` (the old
+names kept for one release as deprecated aliases). This module and
+``_deprecated.py`` import nothing of the library, so every room can build on them;
+``_gen.py`` imports every module of the package as it runs, so no module imports it.
 """
 
 from __future__ import annotations

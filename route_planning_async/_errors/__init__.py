@@ -49,13 +49,15 @@ version, ``api_version``, does not know; ``code`` keeps the string either way).
 
 The code of an answer picks the class where a caller would act differently
 (the official schemas' codes); a code no class names keeps the status's class.
-Which class an answer gets is decided in ``_error_answers.py``
-(``error_for_status``).
+Which class an answer gets is decided in ``_answers.py`` (``error_for_status``).
 
 No message, ``repr`` or attribute of these exceptions contains the API key: the
 key lives only in the transport's ``Authorization`` header, and an HTTP
 library's exception (which holds the request's headers) is never kept as a
 cause or context, only a redacted copy of it (``TransportError``).
+
+The room holds this tree, ``_codes.py`` (:class:`ErrorCode`) and ``_answers.py``; it
+imports ``_versions``, ``_pickles`` and ``_json`` (the ground floor), nothing else.
 """
 
 from __future__ import annotations
@@ -63,7 +65,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
-from route_planning_async._error_codes import ErrorCode
+from route_planning_async._errors._codes import ErrorCode
 from route_planning_async._pickles import PicklableError
 
 __all__ = [

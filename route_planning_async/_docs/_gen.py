@@ -6,8 +6,8 @@ written into the source so that an editor's hover, ``help()`` and the docs site
 read the same words. Nothing changes a ``__doc__`` at import. Run after changing
 a text, a field, an attribute docstring or a decorated signature::
 
-    python -m route_planning_async._docs_gen          # rewrite the stale docstrings
-    python -m route_planning_async._docs_gen --check  # list them, exit 1 if any
+    python -m route_planning_async._docs._gen          # rewrite the stale docstrings
+    python -m route_planning_async._docs._gen --check  # list them, exit 1 if any
 
 Either way it then lists the docstrings whose layout is broken (a section named
 twice, a line left outside its ``Raises:`` or ``Args:`` section) and exits 1 if
@@ -55,7 +55,7 @@ from route_planning_async._docs import (
 
 __all__ = ["COMMAND", "docstring_problems", "main", "malformed", "stale_files", "with_section", "write"]
 
-COMMAND: Final = "python -m route_planning_async._docs_gen"
+COMMAND: Final = "python -m route_planning_async._docs._gen"
 """What to run to rewrite the generated docstring sections."""
 
 _PACKAGE: Final = "route_planning_async"
