@@ -9,10 +9,9 @@ from typing import cast
 
 import pytest
 
+from emulator.conftest import Api, FakeClock
 from route_planning_async import Category, RateLimits, Rule
 from route_planning_async.emulator import Emulator, Fault, FaultInjector, Lockout, RateLimiter
-
-from .conftest import Api, FakeClock
 
 READ = Category.READ
 TEN = RateLimits({"read": [Rule(10, 1.0)]})

@@ -19,12 +19,11 @@ from typing import Any
 import aiohttp
 import pytest
 
+from emulator.conftest import basic, open_api
 from route_planning_async import RateLimits, RoutePlanningClient
 from route_planning_async.emulator import Emulator, EmulatorConfig, Fault
 from route_planning_async.emulator.__main__ import parse_args
 from route_planning_async.emulator._server import _server
-
-from .conftest import basic, open_api
 
 
 @pytest.mark.asyncio

@@ -15,7 +15,7 @@ from route_planning_async import Category, ConfigurationError, RateLimits, Rule
 from route_planning_async.emulator import EmulatorConfig, read_team_file
 from route_planning_async.emulator._setup._options import config_from_options
 
-EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "team.toml"
+EXAMPLE = Path(__file__).resolve().parents[3] / "docs" / "team.toml"
 """The example the docs show."""
 
 

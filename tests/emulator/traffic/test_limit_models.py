@@ -15,6 +15,7 @@ from typing import cast
 import attrs
 import pytest
 
+from emulator.conftest import Api, FakeClock
 from route_planning_async import Category, RateLimits, Rule
 from route_planning_async.emulator import (
     Emulator,
@@ -27,8 +28,6 @@ from route_planning_async.emulator import (
 )
 from route_planning_async.emulator._traffic._link import Link
 from route_planning_async.emulator._traffic._log import Outcome
-
-from .conftest import Api, FakeClock
 
 READ = Category.READ
 DEFAULT = RateLimits.default()

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Api, FakeClock
+from emulator.conftest import Api, FakeClock
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,10 +9,9 @@ import time
 import aiohttp
 import pytest
 
+from emulator.conftest import Api
 from route_planning_async import Category
 from route_planning_async.emulator import Emulator, Fault, FaultKind
-
-from .conftest import Api
 
 pytestmark = pytest.mark.asyncio
 

@@ -9,10 +9,9 @@ from typing import Any
 
 import pytest
 
+from emulator.conftest import Api, FakeClock, open_api
 from route_planning_async import RateLimits
 from route_planning_async.emulator import Emulator, EmulatorConfig
-
-from .conftest import Api, FakeClock, open_api
 
 pytestmark = pytest.mark.asyncio
 

@@ -8,10 +8,9 @@ from typing import Any
 
 import pytest
 
+from emulator.conftest import Answer, Api
+from emulator.openapi import response_errors, validate_response
 from route_planning_async.emulator import Emulator
-
-from .conftest import Answer, Api
-from .openapi import response_errors, validate_response
 
 pytestmark = pytest.mark.asyncio
 

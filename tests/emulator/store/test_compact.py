@@ -6,9 +6,8 @@ import tracemalloc
 
 import pytest
 
+from emulator.conftest import Api
 from route_planning_async.emulator._store._records import CompactStops, StopRecord
-
-from .conftest import Api
 
 
 @pytest.mark.asyncio

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Api
+from emulator.conftest import Api
 
 pytestmark = pytest.mark.asyncio
 

@@ -7,10 +7,9 @@ from typing import Any, cast
 
 import pytest
 
+from emulator.conftest import Answer, Api, FakeClock, basic
 from route_planning_async import RateLimits, Rule
 from route_planning_async.emulator import Emulator, PunishSustained
-
-from .conftest import Answer, Api, FakeClock, basic
 
 pytestmark = pytest.mark.asyncio
 

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import pytest
 
+from emulator.conftest import Api, basic
 from route_planning_async import ConfigurationError
 from route_planning_async.emulator import Emulator
-
-from .conftest import Api, basic
 
 
 @pytest.mark.asyncio
