@@ -3,7 +3,7 @@
 griffe reads the sources without running them, so it sees a docstring as
 written; the sections that repeat a text kept elsewhere (a field's
 ``described`` metadata) are written into the source by the docstring
-generator (``python -m route_planning_async._docs_gen``), so the site, an
+generator (``python -m route_planning_async._docs._gen``), so the site, an
 editor and ``help()`` show the same words.
 
 For each package named in the ``packages`` option, once griffe has read it, this

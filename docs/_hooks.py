@@ -21,7 +21,7 @@ REPOSITORY_FILES = {
     "docs/": "index.md",
     "benchmarks/": "benchmark-results.md",
     "benchmarks/RESULTS.md": "benchmark-results.md",
-    "route_planning_async/_errors.py": "reference/errors.md",
+    "route_planning_async/_errors/__init__.py": "reference/errors.md",
     "route_planning_async/v0_2b/_endpoints.py": "rate-limits.md",
     "route_planning_async/v1/_endpoints.py": "v1.md",
     "route_planning_async/_learning.py": "reference/scheduling.md",

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
-from route_planning_async._deprecated import renamed
+from route_planning_async._docs._deprecated import renamed
 from route_planning_async._errors import (
     APIError,
     AttemptRecord,
@@ -279,7 +279,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    # Deprecated names, kept for one release (``_deprecated.py``); at run time
+    # Deprecated names, kept for one release (``_docs/_deprecated.py``); at run time
     # ``__getattr__`` gives them with a DeprecationWarning.
     RejectedStop = RejectedRow
     DuplicateStop = DuplicateRow

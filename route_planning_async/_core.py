@@ -21,13 +21,13 @@ from typing import Any, Literal, Protocol
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._error_answers import error_for_status
 from route_planning_async._errors import (
     AttemptRecord,
     ConfigurationError,
     ServerError,
     ValidationError,
 )
+from route_planning_async._errors._answers import error_for_status
 from route_planning_async._json import JSONInputError, read_json
 from route_planning_async._limits import Category
 

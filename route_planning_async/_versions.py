@@ -3,9 +3,9 @@
 Each :class:`ApiVersion` names a version as the service does (``v0.2b``), the
 package that holds what is its own (``route_planning_async.v0_2b``), the path
 its endpoints live below (``/public/v0.2b``) and its decoder (the version's
-``_converter.CODEC``). The error codes (``_error_codes.py``), the webhook
+``_converter.CODEC``). The error codes (``_errors/_codes.py``), the webhook
 decoder (``webhooks.py``), the command line (``_cli/_versions.py``), the
-emulator (``emulator/_versions.py``) and the conformance suite read this table;
+emulator (``emulator/_server/_versions.py``) and the conformance suite read this table;
 ``tests/unit/test_versions.py`` fails when one of them misses a version listed
 here. A name that is not listed is an error that names the known ones
 (:func:`api_version`).

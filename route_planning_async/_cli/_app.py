@@ -5,17 +5,17 @@ from __future__ import annotations
 import click
 
 from route_planning_async import __version__
-from route_planning_async._cli._demo import demo
-from route_planning_async._cli._depots import depots
-from route_planning_async._cli._drivers import drivers
-from route_planning_async._cli._emulator import emulator_command
-from route_planning_async._cli._members import members
+from route_planning_async._cli._commands._demo import demo
+from route_planning_async._cli._commands._depots import depots
+from route_planning_async._cli._commands._drivers import drivers
+from route_planning_async._cli._commands._emulator import emulator_command
+from route_planning_async._cli._commands._members import members
+from route_planning_async._cli._commands._plans import plans
+from route_planning_async._cli._commands._routes import distribute, operations, optimize, routes
+from route_planning_async._cli._commands._search import stops_search
+from route_planning_async._cli._commands._stops import stops
+from route_planning_async._cli._commands._webhooks import webhooks
 from route_planning_async._cli._options import EPILOG, Group, shared_options
-from route_planning_async._cli._plans import plans
-from route_planning_async._cli._routes import distribute, operations, optimize, routes
-from route_planning_async._cli._search import stops_search
-from route_planning_async._cli._stops import stops
-from route_planning_async._cli._webhooks import webhooks
 
 __all__ = ["cli"]
 

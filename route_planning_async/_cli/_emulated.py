@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 from typing import TYPE_CHECKING, Any
 
 from route_planning_async._cli._errors import CommandError
-from route_planning_async._cli._sample_stops import DemoArea
+from route_planning_async._cli._files._sample_stops import DemoArea
 from route_planning_async._cli._versions import DEFAULT_API_VERSION, client_class
 from route_planning_async._client import CA_FILE_ENV, LIMITS_ENV
 from route_planning_async._limits import RateLimits

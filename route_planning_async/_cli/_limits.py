@@ -11,7 +11,7 @@ from pathlib import Path
 
 from route_planning_async import ConfigurationError, RateLimits
 from route_planning_async._cli._errors import InputError
-from route_planning_async._cli._stdio import is_stdio, read_text
+from route_planning_async._cli._files._stdio import is_stdio, read_text
 from route_planning_async._limits_file import NAMED_LIMITS
 from route_planning_async._limits_file import read_limits_file as _read_limits_file
 

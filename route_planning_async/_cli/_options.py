@@ -22,9 +22,9 @@ from click.core import ParameterSource
 
 from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
 from route_planning_async._cli._errors import InputError, Interrupted
+from route_planning_async._cli._files._stdio import STDIO, claim_stdin, is_stdio
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
-from route_planning_async._cli._stdio import STDIO, claim_stdin, is_stdio
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._limits_file import LIMITS_FILE_FORMAT
 

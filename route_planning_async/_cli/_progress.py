@@ -26,7 +26,7 @@ from route_planning_async import (
     Operation,
     Outcome,
 )
-from route_planning_async._cli._render import ImportBar, Output, WaitStatus
+from route_planning_async._cli._output._render import ImportBar, Output, WaitStatus
 from route_planning_async._cli._run import on_interrupt
 
 if TYPE_CHECKING:

@@ -18,13 +18,13 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 
 from route_planning_async import ImportReport, Outcome, ValidationError
-from route_planning_async._cli._csv import CsvError, _records
 from route_planning_async._cli._errors import ExitCode
-from route_planning_async._cli._failures import Failures
+from route_planning_async._cli._files._csv import CsvError, _records
+from route_planning_async._cli._files._failures import Failures
+from route_planning_async._cli._files._stdio import describe, read_input
 from route_planning_async._cli._options import not_stdout
-from route_planning_async._cli._render import Output, failures_table
+from route_planning_async._cli._output._render import Output, failures_table
 from route_planning_async._cli._run import Settings, dump_json, open_client
-from route_planning_async._cli._stdio import describe, read_input
 from route_planning_async._json import JSONInputError, read_json
 
 if TYPE_CHECKING:

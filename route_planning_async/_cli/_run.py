@@ -36,15 +36,15 @@ from route_planning_async import (
     RoutePlanningError,
     ValidationError,
 )
-from route_planning_async._cli._csv import CsvError
 from route_planning_async._cli._emulated import CA_FILE_ENV
 from route_planning_async._cli._errors import CommandError, ExitCode, InputError, Interrupted
+from route_planning_async._cli._files._csv import CsvError
+from route_planning_async._cli._files._stdio import describe, is_stdio, read_text
 from route_planning_async._cli._limits import parse_limits
-from route_planning_async._cli._render import Output
-from route_planning_async._cli._stdio import describe, is_stdio, read_text
+from route_planning_async._cli._output._render import Output
 from route_planning_async._cli._versions import DEFAULT_API_VERSION, check_base_url, client_class
 from route_planning_async._client import API_KEY_ENV
-from route_planning_async.emulator._options import bind_problem
+from route_planning_async.emulator._setup._options import bind_problem
 
 if TYPE_CHECKING:
     from rich.console import RenderableType

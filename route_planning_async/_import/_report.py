@@ -44,14 +44,14 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from route_planning_async._deprecated import (
+from route_planning_async._docs import described, fields_documented
+from route_planning_async._docs._deprecated import (
     MISSING,
     FailedBatchAliases,
     ImportReportAliases,
     RejectedRowAliases,
     rejected_row_input,
 )
-from route_planning_async._docs import described, fields_documented
 from route_planning_async._import._batch_ids import PENDING, BatchOutcomes
 from route_planning_async._scheduler import Clock
 
@@ -110,7 +110,7 @@ class RejectedRow(RejectedRowAliases, Generic[T]):
     """A row the service refused inside a successful batch answer.
 
     Built as ``RejectedRow(position, input, message)``; the last release's keyword for
-    ``input`` still works, with a :class:`DeprecationWarning` (``_deprecated.py``).
+    ``input`` still works, with a :class:`DeprecationWarning` (``_docs/_deprecated.py``).
 
     Attributes:
         position (int): Its position in the input (0-based).

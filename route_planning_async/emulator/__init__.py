@@ -45,50 +45,27 @@ rules, handlers and answers the versions have in common; what a version decides
 (its route table, stop fields and answers) is in its own package, ``v0_2b/`` and
 ``v1/``.
 
-The rooms, from the outside in:
+The rooms, top-down (a room imports only the rooms below it; each room's
+``__init__.py`` says what lives there and what it may import):
 
-- ``_server.py``: :class:`Emulator`, the server on a loopback socket and its
-  measures (``max_in_window`` ...); ``_tls.py``: the throwaway CA;
-  ``__main__.py``: the process; ``pytest_plugin.py``: the fixtures;
-- ``_config.py``: :class:`EmulatorConfig`; ``_team.py``: the team (drivers, depots, custom
-  stop properties, service offerings); ``_team_file.py``: the team read from a TOML or JSON file;
-  ``_options.py``: the command line both emulator commands take;
-- ``_app.py``: the aiohttp application and the request pipeline (base path,
-  authentication, route, path ids, rate limits, faults, body) that ends in a
-  version's handler; ``_api.py``: what the pipeline and a version share (the
-  call, the reply, :class:`ApiVersion`); ``_versions.py``: the versions served;
-  ``_routes.py``: route tables, the endpoints every version serves, and path
-  matching; ``_pages.py``: page sizes, filters and page tokens of the lists;
-  ``_validation.py``: the JSON value checks request rules are written with;
-  ``_requests.py`` and ``_stop_requests.py``: the request rules the versions
-  share (each version names its stop fields); ``_handlers.py``: the handlers the versions share;
-  ``_views.py``: the answers the versions give alike; ``_problems.py``: error
-  answers;
-- ``v0_2b/``: v0.2b's base path, route table, stop fields, views (the JSON
-  answers) and handlers;
-- ``v1/``: v1's base path, route table, request rules (stop fields, depots,
-  members), views, handlers (the depot rule, depots, members, routes) and the stop
-  search (``_search.py``);
-- ``_limits.py``: the server's rate limits per API key (sliding windows or token
-  buckets, the penalty for sustained traffic) and the timeline of the limits in
-  force; ``_lockout.py``: the lockout of a key refused at a high rate;
-  ``_link.py``: the link's latency and jitter; ``_faults.py``: scripted faults;
-  ``_log.py``: the request log (and the limits in force when);
-- ``_state.py``: :class:`EmulatorState`, the one object that holds the data, put
-  together from ``_store.py`` (collections, ids, lookups and guards),
-  ``_edits.py`` (plain writes to plans, stops and unassigned stops),
-  ``_live.py`` (live changes), ``_optimizations.py`` (optimization operations),
-  ``_lifecycle.py`` (save and distribution: the plan state machine),
-  ``_drivers.py`` (the team's drivers, changeable as the public API documentation
-  allows), ``_depots.py`` and ``_members.py`` (v1's depots and members);
-  ``_services.py``: the service offerings a stop's ``serviceInfo`` names (v1);
-- ``_records.py``: the stored records; ``_bodies.py``: stop bodies in their stored
-  JSON form; ``_collections.py``: ordered stores with cursor pagination;
-- ``_driving.py``: a driver working through a distributed route
-  (``Emulator.simulate_route``); ``_webhooks.py``: the webhook events, signed and
-  POSTed to ``webhook_url`` with retries;
-- ``_optimizer.py``: the deterministic route optimizer; ``_geo.py``: the geocoder
-  and distances.
+- ``_server/``: :class:`Emulator` and its measures, the aiohttp application and the
+  request pipeline, the versions served, the throwaway CA; ``__main__.py``: the
+  process; ``pytest_plugin.py``: the fixtures;
+- ``v0_2b/`` and ``v1/``: what each version decides (base path, route table, request
+  rules, views, handlers; v1's stop search);
+- ``_wire/``: what the versions share on the wire: the call and reply, the handlers,
+  the answers, and the webhook events POSTed out;
+- ``_service/``: the service's behaviour on the data: :class:`EmulatorState`, edits,
+  live changes, optimizations, the plan state machine, drivers, depots, members,
+  service offerings, a driver driving a route;
+- ``_store/``: the stored records, their JSON bodies, the collections, the store;
+- ``_rules/``: what a request must look like (value checks, route tables, pages,
+  request rules) and the error answer when it does not;
+- ``_routing/``: the deterministic geocoder, distances and optimizer;
+- ``_traffic/``: what happens to a request before a handler: the rate limits per API
+  key, the link's latency, scripted faults, the request log;
+- ``_setup/``: what an emulator is told to be: :class:`EmulatorConfig`, the team and
+  its file, the lockout policy, the command line both emulator commands take.
 """
 
 from __future__ import annotations
@@ -97,23 +74,23 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, PunishSustained
-    from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
-    from route_planning_async.emulator._limits import LimitChange, LimitTimeline, RateLimiter
-    from route_planning_async.emulator._lockout import Lockout
-    from route_planning_async.emulator._log import RequestLog, RequestRecord
-    from route_planning_async.emulator._routes import RouteSpec
-    from route_planning_async.emulator._server import Emulator
-    from route_planning_async.emulator._state import EmulatorState
-    from route_planning_async.emulator._team import (
+    from route_planning_async.emulator._rules._routes import RouteSpec
+    from route_planning_async.emulator._server._server import Emulator
+    from route_planning_async.emulator._service._state import EmulatorState
+    from route_planning_async.emulator._setup._config import EmulatorConfig, LimiterKind, PunishSustained
+    from route_planning_async.emulator._setup._lockout import Lockout
+    from route_planning_async.emulator._setup._team import (
         CustomStopPropertyConfig,
         DepotConfig,
         DriverConfig,
         ServiceOfferingConfig,
         TeamConfig,
     )
-    from route_planning_async.emulator._team_file import TeamFile, read_team_file
-    from route_planning_async.emulator._webhooks import WebhookDelivery, WebhookSender
+    from route_planning_async.emulator._setup._team_file import TeamFile, read_team_file
+    from route_planning_async.emulator._traffic._faults import Fault, FaultEvent, FaultInjector, FaultKind
+    from route_planning_async.emulator._traffic._limits import LimitChange, LimitTimeline, RateLimiter
+    from route_planning_async.emulator._traffic._log import RequestLog, RequestRecord
+    from route_planning_async.emulator._wire._webhooks import WebhookDelivery, WebhookSender
     from route_planning_async.emulator.v0_2b import BASE_PATH, ROUTES
 
 __all__ = [
@@ -149,31 +126,31 @@ __all__ = [
 _WHERE = {
     "BASE_PATH": "v0_2b",
     "ROUTES": "v0_2b",
-    "RouteSpec": "_routes",
-    "CustomStopPropertyConfig": "_team",
-    "DepotConfig": "_team",
-    "DriverConfig": "_team",
-    "EmulatorConfig": "_config",
-    "LimiterKind": "_config",
-    "PunishSustained": "_config",
-    "Lockout": "_lockout",
-    "ServiceOfferingConfig": "_team",
-    "TeamConfig": "_team",
-    "TeamFile": "_team_file",
-    "read_team_file": "_team_file",
-    "Fault": "_faults",
-    "FaultEvent": "_faults",
-    "FaultInjector": "_faults",
-    "FaultKind": "_faults",
-    "LimitChange": "_limits",
-    "LimitTimeline": "_limits",
-    "RateLimiter": "_limits",
-    "RequestLog": "_log",
-    "RequestRecord": "_log",
-    "Emulator": "_server",
-    "EmulatorState": "_state",
-    "WebhookDelivery": "_webhooks",
-    "WebhookSender": "_webhooks",
+    "RouteSpec": "_rules._routes",
+    "CustomStopPropertyConfig": "_setup._team",
+    "DepotConfig": "_setup._team",
+    "DriverConfig": "_setup._team",
+    "EmulatorConfig": "_setup._config",
+    "LimiterKind": "_setup._config",
+    "PunishSustained": "_setup._config",
+    "Lockout": "_setup._lockout",
+    "ServiceOfferingConfig": "_setup._team",
+    "TeamConfig": "_setup._team",
+    "TeamFile": "_setup._team_file",
+    "read_team_file": "_setup._team_file",
+    "Fault": "_traffic._faults",
+    "FaultEvent": "_traffic._faults",
+    "FaultInjector": "_traffic._faults",
+    "FaultKind": "_traffic._faults",
+    "LimitChange": "_traffic._limits",
+    "LimitTimeline": "_traffic._limits",
+    "RateLimiter": "_traffic._limits",
+    "RequestLog": "_traffic._log",
+    "RequestRecord": "_traffic._log",
+    "Emulator": "_server._server",
+    "EmulatorState": "_service._state",
+    "WebhookDelivery": "_wire._webhooks",
+    "WebhookSender": "_wire._webhooks",
 }
 
 

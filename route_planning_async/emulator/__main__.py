@@ -5,7 +5,7 @@
 It prints the base URL and the API key, writes the CA certificate (HTTPS) to
 ``--ca-file``, says how to trust it, lists the team's driver and depot ids,
 and serves until interrupted. It takes the options of ``route-planning emulator``
-(declared once, in ``_options.py``), which prints ``export`` lines for the
+(declared once, in ``_setup/_options.py``), which prints ``export`` lines for the
 command-line tool instead of these ``key: value`` lines.
 """
 
@@ -21,9 +21,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from route_planning_async._errors import ConfigurationError
-from route_planning_async.emulator._config import EmulatorConfig, shown_url
-from route_planning_async.emulator._options import OPTIONS, Option, bind_problem, config_from_options
-from route_planning_async.emulator._server import Emulator
+from route_planning_async.emulator._server._server import Emulator
+from route_planning_async.emulator._setup._config import EmulatorConfig, shown_url
+from route_planning_async.emulator._setup._options import OPTIONS, Option, bind_problem, config_from_options
 
 __all__ = ["main", "parse_args"]
 
@@ -50,7 +50,7 @@ def _argument_type(option: Option) -> Any:
 
 
 def parse_args(argv: Sequence[str] | None = None) -> argparse.Namespace:
-    """The command line (the options of :data:`~route_planning_async.emulator._options.OPTIONS`)."""
+    """The command line (the options of :data:`~route_planning_async.emulator._setup._options.OPTIONS`)."""
     parser = argparse.ArgumentParser(
         prog="python -m route_planning_async.emulator",
         description="A local Route Planning API server (in memory, loopback only).",

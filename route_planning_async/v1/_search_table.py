@@ -1,7 +1,7 @@
 """The stop search's field table, written into the docstring of :mod:`route_planning_async.v1.search`.
 
 The table of the filterable fields (:data:`~route_planning_async.v1.search.FIELDS`) is kept
-once, in code; the docstring generator (``python -m route_planning_async._docs_gen``) writes
+once, in code; the docstring generator (``python -m route_planning_async._docs._gen``) writes
 it as a table (name, type, operators, sortable) into the search module's docstring, which
 ``help()`` and the docs site show. Nothing imports this module but the generator.
 """

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 
-from route_planning_async._cli._drivers import read_driver_csv
+from route_planning_async._cli._commands._drivers import read_driver_csv
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator

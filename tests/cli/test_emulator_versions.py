@@ -22,12 +22,12 @@ from click.testing import CliRunner, Result
 
 from route_planning_async import Category, RateLimits
 from route_planning_async._cli._app import cli
+from route_planning_async._cli._commands._emulator import limits_as_data
+from route_planning_async._cli._commands._webhooks import listen
 from route_planning_async._cli._emulated import published_limits
-from route_planning_async._cli._emulator import limits_as_data
 from route_planning_async._cli._run import Settings, open_client
-from route_planning_async._cli._webhooks import listen
 from route_planning_async.emulator.__main__ import parse_args
-from route_planning_async.emulator._options import config_from_options
+from route_planning_async.emulator._setup._options import config_from_options
 
 STARTUP = 60.0
 """Real seconds a process may take to start on a loaded machine (a limit, never waited out)."""

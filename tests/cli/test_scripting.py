@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 from route_planning_async import Operation, OptimizationFailedError
-from route_planning_async._cli import _plans, _routes
+from route_planning_async._cli._commands import _plans, _routes
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator

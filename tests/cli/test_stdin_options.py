@@ -14,8 +14,8 @@ from click.testing import CliRunner
 from route_planning_async import Category, ConfigurationError
 from route_planning_async._cli._app import cli
 from route_planning_async.emulator import __main__ as emulator_main
-from route_planning_async.emulator._options import config_from_options
-from route_planning_async.emulator._team_file import read_team_file
+from route_planning_async.emulator._setup._options import config_from_options
+from route_planning_async.emulator._setup._team_file import read_team_file
 from route_planning_async.webhooks import sign
 
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from route_planning_async._cli._app import cli
-from route_planning_async._cli._webhooks import listen
+from route_planning_async._cli._commands._webhooks import listen
 from route_planning_async.emulator import Emulator
 from route_planning_async.webhooks import SIGNATURE_HEADER, sign
 

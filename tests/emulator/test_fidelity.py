@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from route_planning_async.emulator import DriverConfig, EmulatorConfig, TeamConfig
-from route_planning_async.emulator._geo import CITIES, geocode, haversine_m
+from route_planning_async.emulator._routing._geo import CITIES, geocode, haversine_m
 
 from .conftest import Api
 

@@ -14,7 +14,7 @@ import attrs
 import pytest
 
 from route_planning_async.emulator import Emulator, TeamConfig
-from route_planning_async.emulator._options import config_from_options
+from route_planning_async.emulator._setup._options import config_from_options
 
 from .conftest import Api, FakeClock, open_api
 from .openapi import response_errors

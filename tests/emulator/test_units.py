@@ -17,9 +17,9 @@ from route_planning_async.emulator import (
     RequestRecord,
     TeamConfig,
 )
-from route_planning_async.emulator._geo import geocode, haversine_m
-from route_planning_async.emulator._limits import SlidingWindowLimiter, retry_after_header
-from route_planning_async.emulator._optimizer import OptDriver, OptStop, optimize
+from route_planning_async.emulator._routing._geo import geocode, haversine_m
+from route_planning_async.emulator._routing._optimizer import OptDriver, OptStop, optimize
+from route_planning_async.emulator._traffic._limits import SlidingWindowLimiter, retry_after_header
 
 DEPOT = (51.5, 0.0)
 

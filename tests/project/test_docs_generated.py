@@ -2,7 +2,7 @@
 
 A text kept elsewhere (a field's ``described`` metadata, the stop search's field
 table) is copied into the docstrings that show it by the generator,
-``python -m route_planning_async._docs_gen``. Here: the source is as the
+``python -m route_planning_async._docs._gen``. Here: the source is as the
 generator writes it (else the test names the command to run), the generator
 changes nothing on a second run, and no docstring of the package differs at
 runtime from the one written in its source (nothing rewrites ``__doc__``).
@@ -21,7 +21,7 @@ from types import ModuleType
 import pytest
 
 import route_planning_async
-from route_planning_async import _docs_gen
+from route_planning_async._docs import _gen as _docs_gen
 
 _Definition = ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef
 

@@ -115,7 +115,8 @@ def test_help_of_a_public_attrs_class_describes_every_field(cls: type) -> None:
 def test_each_fault_kind_is_described_once_in_its_module() -> None:
     """The kinds' texts are ``FaultKind``'s ``Attributes:`` (what ``help(FaultKind)`` shows); the
     module docstring points there instead of a copy that could drift."""
-    from route_planning_async.emulator import FaultKind, _faults
+    from route_planning_async.emulator import FaultKind
+    from route_planning_async.emulator._traffic import _faults
 
     entries = {
         name: text for name, text in _section_entries(FaultKind.__doc__ or "").items() if name.isupper()

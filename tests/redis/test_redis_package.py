@@ -73,7 +73,7 @@ def test_acquire_names_the_error_of_other_rules() -> None:
 
 def test_a_backend_keeps_its_own_sections_after_the_contracts() -> None:
     # What the docstring generator writes for a backend's method (python -m
-    # route_planning_async._docs_gen): the contract's text, then the method's own sections.
+    # route_planning_async._docs._gen): the contract's text, then the method's own sections.
     rewrite = _keeping_contract("cancel")
     contract = inspect.cleandoc(RateLimitBackend.cancel.__doc__ or "").splitlines()
     own = ["Note:", "    Noted.", "", "Raises:", "    RuntimeError: Always."]

@@ -380,7 +380,7 @@ async def test_another_version_is_a_small_subclass_of_the_base_client(
 
 @pytest.mark.parametrize(
     "room",
-    ["_client", "_scheduler", "_pagination", "_operations", "_workflows", "_errors", "_error_codes"],
+    ["_client", "_scheduler", "_pagination", "_operations", "_workflows", "_errors"],
 )
 def test_the_shared_rooms_import_nothing_of_a_version(room: str) -> None:
     package = Path(rp.__file__).parent

@@ -26,7 +26,7 @@ from route_planning_async import (
     ValidationError,
 )
 from route_planning_async import v1 as api_v1
-from route_planning_async._cli._emulator import limits_as_data
+from route_planning_async._cli._commands._emulator import limits_as_data
 from route_planning_async.emulator import Emulator
 
 BASE = "https://api.example.test/v0.2b"

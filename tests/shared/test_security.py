@@ -7,7 +7,7 @@ header (``Basic <base64 of the key>``, or the raw key with Bearer): it showed in
 exception attributes.
 
 Here every error the library raises, under every fault the emulator injects
-(``emulator/_faults.py``) and under hostile answers of a raw socket server
+(``emulator/_traffic/_faults.py``) and under hostile answers of a raw socket server
 (malformed status lines, broken headers, bodies cut short, the key echoed
 back), is walked: ``__cause__``, ``__context__``, ``args``, ``vars()``,
 ``__slots__``, ``__notes__``, mappings and sequences inside them (``history``,
@@ -36,7 +36,7 @@ import yarl
 
 import route_planning_async as rp
 from route_planning_async.emulator import Emulator
-from route_planning_async.emulator._faults import Fault, FaultKind
+from route_planning_async.emulator._traffic._faults import Fault, FaultKind
 
 KEY = "sk-live-5ecr3t-7f3a9c2e41d0"
 AUTH_SCHEMES = ("basic", "bearer")

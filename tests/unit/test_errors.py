@@ -1,4 +1,4 @@
-"""The exception tree (``_errors.py``): its shape, the mapping of error answers,
+"""The exception tree (``_errors/__init__.py``): its shape, the mapping of error answers,
 the attributes every error carries, the hints and the error body parsing."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ import re
 import pytest
 
 import route_planning_async as rp
-from route_planning_async import _error_answers, _errors
-from route_planning_async._error_answers import error_for_status
+from route_planning_async import _errors
 from route_planning_async._errors import AttemptRecord
+from route_planning_async._errors import _answers as _error_answers
+from route_planning_async._errors._answers import error_for_status
 from route_planning_async.redis import RedisBackendError
 
 URL = "https://api.example.test/public/v0.2b/plans/p1"

@@ -20,9 +20,9 @@ from route_planning_async import _versions
 from route_planning_async._cli._app import cli
 from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._versions import client_class, stop_inputs
-from route_planning_async._error_codes import ErrorCode
+from route_planning_async._errors._codes import ErrorCode
 from route_planning_async._versions import API_VERSIONS, VERSIONS, ApiVersion, api_version
-from route_planning_async.emulator import _versions as served
+from route_planning_async.emulator._server import _versions as served
 from route_planning_async.webhooks import parse_event
 
 NAMED_BY_ID = pytest.mark.parametrize("version", VERSIONS, ids=API_VERSIONS)

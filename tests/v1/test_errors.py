@@ -1,5 +1,5 @@
 """The error tree for v1: the 412 a driver of another depot gets, and the error
-codes each API version names (``_error_codes.py``), read from the official documents."""
+codes each API version names (``_errors/_codes.py``), read from the official documents."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import route_planning_async as rp
 from route_planning_async._core import Endpoint, Request, Response, error_for
-from route_planning_async._error_answers import error_for_status
+from route_planning_async._errors._answers import error_for_status
 from route_planning_async._limits import Category
 from route_planning_async._versions import API_VERSIONS
 

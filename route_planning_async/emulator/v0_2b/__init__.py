@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Final
 
 from route_planning_async._versions import V0_2B as REGISTERED
-from route_planning_async.emulator._api import served_version
+from route_planning_async.emulator._wire._api import served_version
 from route_planning_async.emulator.v0_2b._handlers import Handlers
 from route_planning_async.emulator.v0_2b._routes import BASE_PATH, ROUTE_TABLE, ROUTES
 from route_planning_async.emulator.v0_2b._views import Views

@@ -1,12 +1,12 @@
-"""v0.2b's handlers: the shared ones (``emulator/_handlers.py``) over v0.2b's routes,
+"""v0.2b's handlers: the shared ones (``emulator/_wire/_handlers.py``) over v0.2b's routes,
 views and stop bodies."""
 
 from __future__ import annotations
 
-from route_planning_async.emulator._api import OperationTimers
-from route_planning_async.emulator._config import EmulatorConfig
-from route_planning_async.emulator._handlers import BaseHandlers
-from route_planning_async.emulator._state import EmulatorState
+from route_planning_async.emulator._service._state import EmulatorState
+from route_planning_async.emulator._setup._config import EmulatorConfig
+from route_planning_async.emulator._wire._api import OperationTimers
+from route_planning_async.emulator._wire._handlers import BaseHandlers
 from route_planning_async.emulator.v0_2b._requests import STOP_BODIES
 from route_planning_async.emulator.v0_2b._routes import ROUTES
 from route_planning_async.emulator.v0_2b._views import Views

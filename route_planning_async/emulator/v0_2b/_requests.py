@@ -1,7 +1,7 @@
 """v0.2b request rules: which stop fields its bodies take.
 
 The rules themselves (every field's bounds, plans, drivers, list queries) are
-shared with the other versions (``emulator/_requests.py``); v0.2b's stop bodies
+shared with the other versions (``emulator/_rules/_requests.py``); v0.2b's stop bodies
 name the client id ``circuitClientId`` and take a single ``driver`` beside
 ``allowedDrivers``.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Final
 
-from route_planning_async.emulator._stop_requests import StopBodies
+from route_planning_async.emulator._rules._stop_requests import StopBodies
 
 __all__ = ["STOP_BODIES"]
 

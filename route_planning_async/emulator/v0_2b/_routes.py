@@ -1,7 +1,7 @@
 """v0.2b's route table: every endpoint, its rate-limit category and body rule, below its base path.
 
 v0.2b's endpoints are the ones every version serves alike (``SHARED_ROUTES`` of
-``emulator/_routes.py``), named as the client's endpoint table names them
+``emulator/_rules/_routes.py``), named as the client's endpoint table names them
 (``plans.optimize``), in matching order; ``ROUTE_TABLE`` matches paths against them.
 """
 
@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Final
 
 from route_planning_async._versions import V0_2B
-from route_planning_async.emulator._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
+from route_planning_async.emulator._rules._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
 
 __all__ = ["BASE_PATH", "ROUTES", "ROUTE_TABLE"]
 

@@ -2,15 +2,15 @@
 
 The stored stop body is v0.2b's own form, so a stop is served as kept, with its
 current Route; a plan carries its drivers in full; a depot is only ``id`` and
-``name``. What every version renders alike is in ``emulator/_views.py``.
+``name``. What every version renders alike is in ``emulator/_wire/_views.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from route_planning_async.emulator._records import PlanRecord, StopRecord, UnassignedStopRecord
-from route_planning_async.emulator._views import BaseViews
+from route_planning_async.emulator._store._records import PlanRecord, StopRecord, UnassignedStopRecord
+from route_planning_async.emulator._wire._views import BaseViews
 
 __all__ = ["Views"]
 

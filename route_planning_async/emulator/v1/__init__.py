@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Final
 
 from route_planning_async._versions import V1 as REGISTERED
-from route_planning_async.emulator._api import served_version
+from route_planning_async.emulator._wire._api import served_version
 from route_planning_async.emulator.v1._handlers import Handlers
 from route_planning_async.emulator.v1._routes import BASE_PATH, ROUTE_TABLE, ROUTES
 from route_planning_async.emulator.v1._views import Views

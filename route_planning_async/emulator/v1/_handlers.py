@@ -1,4 +1,4 @@
-"""v1's handlers: the shared ones (``emulator/_handlers.py``) over v1's routes, views and
+"""v1's handlers: the shared ones (``emulator/_wire/_handlers.py``) over v1's routes, views and
 stop body rules, and v1's own.
 
 v1 answers some endpoints otherwise: a plan's ``routeOverrides`` are kept; the
@@ -16,16 +16,16 @@ import functools
 from collections.abc import Callable
 from typing import Any
 
-from route_planning_async.emulator._api import Call, OperationTimers, Reply
-from route_planning_async.emulator._collections import OrderedStore
-from route_planning_async.emulator._config import EmulatorConfig
-from route_planning_async.emulator._handlers import BaseHandlers
-from route_planning_async.emulator._pages import ListSpec
-from route_planning_async.emulator._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
-from route_planning_async.emulator._records import PlanRecord, RouteRecord, StopRecord
-from route_planning_async.emulator._requests import validate_plan_body
-from route_planning_async.emulator._state import EmulatorState
-from route_planning_async.emulator._validation import string
+from route_planning_async.emulator._rules._pages import ListSpec
+from route_planning_async.emulator._rules._problems import PAYWALL_URL, ROUTE_INACCESSIBLE, Problem
+from route_planning_async.emulator._rules._requests import validate_plan_body
+from route_planning_async.emulator._rules._validation import string
+from route_planning_async.emulator._service._state import EmulatorState
+from route_planning_async.emulator._setup._config import EmulatorConfig
+from route_planning_async.emulator._store._collections import OrderedStore
+from route_planning_async.emulator._store._records import PlanRecord, RouteRecord, StopRecord
+from route_planning_async.emulator._wire._api import Call, OperationTimers, Reply
+from route_planning_async.emulator._wire._handlers import BaseHandlers
 from route_planning_async.emulator.v1._requests import (
     ROUTE_STOPS_LIST,
     ROUTES_LIST,

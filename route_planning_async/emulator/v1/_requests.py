@@ -1,6 +1,6 @@
 """v1 request rules: its stop bodies' fields, plan route overrides, depots, members, list queries.
 
-The field rules themselves are shared (``emulator/_requests.py``); v1's stop
+The field rules themselves are shared (``emulator/_rules/_requests.py``); v1's stop
 bodies name the client id ``clientId``, have no single ``driver`` (only
 ``allowedDrivers``), and add ``serviceInfo`` (stops in a plan) and
 ``orderInfo.invoiceNumber`` (plans take ``routeOverrides``: the shared
@@ -14,9 +14,9 @@ from __future__ import annotations
 
 from typing import Any, Final
 
-from route_planning_async.emulator._pages import ListSpec
-from route_planning_async.emulator._problems import Problem
-from route_planning_async.emulator._requests import (
+from route_planning_async.emulator._rules._pages import ListSpec
+from route_planning_async.emulator._rules._problems import Problem
+from route_planning_async.emulator._rules._requests import (
     EMAIL,
     EXTERNAL_ID_FILTER,
     VEHICLES,
@@ -24,8 +24,8 @@ from route_planning_async.emulator._requests import (
     reference,
     time_of_day,
 )
-from route_planning_async.emulator._stop_requests import StopBodies
-from route_planning_async.emulator._validation import (
+from route_planning_async.emulator._rules._stop_requests import StopBodies
+from route_planning_async.emulator._rules._validation import (
     array_of,
     boolean,
     check_keys,

@@ -2,7 +2,7 @@
 
 ``ROUTES`` names each endpoint as the client's v1 endpoint table does
 (``depots.set_main``), in matching order: the endpoints every version serves
-alike (``SHARED_ROUTES`` of ``emulator/_routes.py``), then v1's own;
+alike (``SHARED_ROUTES`` of ``emulator/_rules/_routes.py``), then v1's own;
 ``ROUTE_TABLE`` matches paths against them. Depot and member imports have
 categories of their own (the public text names no limit for them;
 ``route_planning_async._limits`` says what was chosen).
@@ -14,7 +14,7 @@ from typing import Final
 
 from route_planning_async._limits import Category
 from route_planning_async._versions import V1
-from route_planning_async.emulator._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
+from route_planning_async.emulator._rules._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
 
 __all__ = ["BASE_PATH", "ROUTES", "ROUTE_TABLE"]
 

@@ -5,26 +5,26 @@ reshaped (v1 document, migration guide): ``clientId`` for ``circuitClientId``,
 ``allowedDrivers`` as driver ids for ``driverIdentifier`` and
 ``allowedDriversIdentifiers``, ``eta`` and ``deliveryInfo.timeAtStopInfo`` as
 ``{status, value}`` unions for the ``...NullReason`` fields, and
-``orderInfo.invoiceNumber`` and ``serviceInfo`` (``_services.py``) from what v1
+``orderInfo.invoiceNumber`` and ``serviceInfo`` (``_service/_services.py``) from what v1
 wrote beside the body. A plan carries driver ids and its ``routeOverrides``; a depot its
 ``routeOverrides`` (null for the configured depots, which were given none);
-a member its roles. What every version renders alike is in ``emulator/_views.py``.
+a member its roles. What every version renders alike is in ``emulator/_wire/_views.py``.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from route_planning_async.emulator._records import (
+from route_planning_async.emulator._rules._requests import OVERRIDE_FIELDS
+from route_planning_async.emulator._service._services import service_json
+from route_planning_async.emulator._setup._team import DepotConfig
+from route_planning_async.emulator._store._records import (
     MemberRecord,
     PlanRecord,
     StopRecord,
     UnassignedStopRecord,
 )
-from route_planning_async.emulator._requests import OVERRIDE_FIELDS
-from route_planning_async.emulator._services import service_json
-from route_planning_async.emulator._team import DepotConfig
-from route_planning_async.emulator._views import BaseViews, address_json
+from route_planning_async.emulator._wire._views import BaseViews, address_json
 
 __all__ = ["Views"]
 

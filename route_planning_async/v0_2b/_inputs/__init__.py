@@ -21,7 +21,7 @@ times of day are :class:`datetime.time` and dates :class:`datetime.date`, and
 the enumerated values accept the ``StrEnum`` members or their strings.
 
 Each field is declared once, its text in its ``described`` metadata
-(``_docs.py``), from which the class docstrings list the constructor's keywords.
+(``_docs/__init__.py``), from which the class docstrings list the constructor's keywords.
 What every version shares (the limits, the objects nested in a stop but its
 order, drivers, the bases of stop and plan bodies, and the request rules that
 belong to no single field) is in ``route_planning_async/_inputs/``; here are

@@ -18,7 +18,7 @@ model:
   slotted, so a misspelt attribute raises instead of being added. They are not
   frozen: a page of stops builds a dozen models per stop, and a frozen class
   pays for every field it stores (``route_planning_async/_converter.py``, "Speed").
-- Each field is described once, in its ``described`` metadata (``_docs.py``),
+- Each field is described once, in its ``described`` metadata (``_docs/__init__.py``),
   from which the class docstring lists it under ``Attributes:``.
 
 The rooms: what both versions answer alike (the enumerations, the parts of a
