@@ -1,0 +1,247 @@
+"""The learning law: one category's estimate, and its transitions at each event.
+
+``docs/learning.md`` states the law (its state diagram, its eleven transitions and
+the figure each protects); this module is that text as code, one method per event:
+
+- :meth:`Law.on_quiet`: the first send after a quiet spell (the *tick*);
+- :meth:`Law.on_answer`: an answer that is not a 429;
+- :meth:`Law.on_refusal`: a 429.
+
+Each answers an :class:`Action`, which the lane (``_scheduler/_lane.py``) applies:
+the level through the backend (so that every process sharing it uses it), the pause,
+the gate. The lane decides nothing about the level itself. Pure bookkeeping on
+clock readings: no I/O, no await.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import attrs
+
+from route_planning_async._backends import learned_amount, learned_rules
+from route_planning_async._learning._policy import LearningPolicy
+from route_planning_async._learning._windows import LongWindows
+from route_planning_async._limits import Rule
+
+__all__ = ["RAISE_GATE", "Action", "Estimate", "Law"]
+
+RAISE_GATE = 16
+"""Attempts out at once after which a raise's gate opens (each admitted answer lets one more go)."""
+
+
+@attrs.define
+class Estimate:
+    """One category's learning state: the one record the law changes (``docs/learning.md``, "The
+    state"). Clients of one process sharing a backend share it."""
+
+    level: int
+    """Requests of the smallest rule admitted per period (1 to the configured amount)."""
+    budget: float
+    """The refusals the ceiling still allows (transition 11)."""
+    held: int | None = None
+    """The highest level that held a whole period within ``memory`` (None: none yet)."""
+    held_at: float = -math.inf
+    """When ``held`` last held."""
+    raised_from: int | None = None
+    """The level before the last raise, until the raised level holds a period."""
+    returning: bool = False
+    """Whether the last raise was a return (below ``held``), not a probe."""
+    step: int = 1
+    """The next probe's size."""
+    cost: float = 1.0
+    """What an answer's earning is divided by: doubled by each failed probe, 1 once a probe holds
+    (failed probes back off)."""
+    lent: bool = False
+    """Whether the level came from a decrease of a level that held (others hold the rest, and
+    may give it back), not from a measure of the service's limit."""
+    confirmed: bool = False
+    """Whether an answer confirmed the level since the last quiet spell."""
+    contact_at: float = -math.inf
+    """When the last quiet spell ended (the first contact began)."""
+    changed_at: float = -math.inf
+    """When the level last changed: only a 429 to an attempt sent since teaches anything."""
+
+
+@attrs.frozen
+class Action:
+    """What the lane must do after an event: the transition that fired, and its effects."""
+
+    transition: str
+    """The transition's name in ``docs/learning.md``."""
+    level: int | None = None
+    """The new level (None: unchanged)."""
+    pause: float = 0.0
+    """Seconds the category waits at least (beside the 429's own pause)."""
+    gate: int | None = None
+    """Close the gate: one attempt alone, one more per admitted answer, at most this many out
+    (``RAISE_GATE``: then open); 0: open it; None: leave it as it is."""
+
+
+class Law:
+    """The law for one category's ``rules``, on an :class:`Estimate` (a shared one, or its own)."""
+
+    def __init__(
+        self, policy: LearningPolicy, rules: Sequence[Rule], estimate: Estimate | None = None
+    ) -> None:
+        self.policy = policy
+        self.rules = tuple(rules)
+        self.period = max(rule.period for rule in self.rules)
+        self.top = min(rule.amount for rule in self.rules)
+        """The configured level: the smallest rule's amount."""
+        self._counted = tuple(rule for rule in self.rules if rule.per == "request") or self.rules
+        self._windows = LongWindows(self.rules)
+        self.estimate = estimate if estimate is not None else Estimate(self.top, float(policy.burst))
+
+    # ------------------------------------------------------------------ reading the estimate
+
+    @property
+    def level(self) -> int:
+        """The level in force."""
+        return self.estimate.level
+
+    @property
+    def factor(self) -> float:
+        """The level as a share of the configured limits (what the backend keeps)."""
+        return self.estimate.level / self.top
+
+    @property
+    def active(self) -> bool:
+        """Whether answers may still change the estimate (else the lane need not report them)."""
+        e = self.estimate
+        return not e.confirmed or e.level < self.top or e.budget < self.policy.burst
+
+    def level_at(self, factor: float) -> int:
+        """The level of a rate factor (another process's, read from the backend)."""
+        return max(1, min(self.top, math.floor(factor * self.top + 1e-9)))
+
+    def level_of(self, admitted: Sequence[int]) -> int:
+        """The level a window's admitted counts (one per rule) show: the most of any rule."""
+        return max(
+            math.floor(count * self.top / rule.amount + 1e-9)
+            for count, rule in zip(admitted, self.rules, strict=True)
+        )
+
+    def teaches(self, sent_at: float) -> bool:
+        """Whether a 429 to an attempt sent at ``sent_at`` went at the level in force (else it is
+        stale: transition 5), so that the lane reads the window for :meth:`on_refusal`."""
+        return sent_at >= self.estimate.changed_at
+
+    def per_second(self, level: int) -> float:
+        """Requests a second the request rules admit at ``level`` (the fastest)."""
+        factor = level / self.top
+        return max(learned_amount(rule.amount, factor) / rule.period for rule in self._counted)
+
+    def rules_at(self, factor: float) -> tuple[Rule, ...]:
+        """The rules to ask the backend with at ``factor`` (the long-window rule, ``_windows.py``)."""
+        return self._windows.rules_at(factor)
+
+    def learned(self) -> tuple[Rule, ...]:
+        """The rules with their learned amounts."""
+        return learned_rules(self.rules_at(self.factor), self.factor)
+
+    # ------------------------------------------------------------------ the events
+
+    def on_quiet(self, now: float) -> Action:
+        """1. **quiet**: the first send after a quiet spell; the level is unconfirmed, and the
+        next attempts go paced by answers, at most ``burst`` out."""
+        e = self.estimate
+        e.confirmed = False
+        e.contact_at = now
+        return Action("quiet", gate=self.policy.burst)
+
+    def on_answer(self, sent_at: float, now: float) -> Action | None:
+        """An answer that is not a 429, to an attempt sent at ``sent_at``: the budget earns
+        (11), and the level may be confirmed (2), have held (8), return (9) or probe (10)."""
+        e, policy = self.estimate, self.policy
+        per_period = self.per_second(e.level) * self.period
+        earned = min(policy.ceiling, policy.burst / (policy.span * per_period)) / e.cost
+        e.budget = min(float(policy.burst), e.budget + earned)
+        if not e.confirmed:
+            if now - e.contact_at < self.period or sent_at < e.changed_at:
+                return None
+            # 2. confirm: a period since the quiet one, and no 429 since.
+            e.confirmed = True
+            self._held(now)
+            return Action("confirm", gate=0)
+        if sent_at < e.changed_at or now - e.changed_at < self.period:
+            return None
+        self._held(now)
+        assert e.held is not None
+        if e.level < e.held:
+            # 9. return: below the level that held, double back to it.
+            return self._raise(min(e.held, 2 * e.level), now, returning=True)
+        if e.level < self.top and e.budget >= 1.0:
+            # 10. probe: above every level that held, only while the ceiling has room.
+            return self._raise(min(self.top, e.level + e.step), now, returning=False)
+        return None
+
+    def on_refusal(self, sent_at: float, now: float, admitted: Sequence[int] | None) -> Action:
+        """A 429 to an attempt sent at ``sent_at``; ``admitted``: what the service's window admitted
+        of ours, per rule (read when :meth:`teaches`). The budget pays (11); the level is kept
+        (busy 3, stale 5), measured (4), decreased (6) or goes back (7)."""
+        e, policy = self.estimate, self.policy
+        if e.level > 1:
+            # (At the lowest level nothing is left to give up: the refusal is the service's.)
+            e.budget = max(-float(policy.burst), e.budget - 1.0)
+        if sent_at < e.changed_at or admitted is None:
+            # 5. stale: sent before the last change, which already answered for it.
+            return Action("stale")
+        seen = self.level_of(admitted)
+        if not e.confirmed:
+            if seen == 0:
+                # 3. busy: nothing of ours in the window, others filled it: wait for it to empty.
+                e.changed_at = now
+                e.contact_at = now + self.period
+                return Action("busy", pause=self.period)
+            # 4. measure: the window shows what the service admits of ours.
+            e.confirmed, e.lent = True, False
+            return self._set(max(1, min(e.level - 1, seen)), now, "measure", gate=RAISE_GATE)
+        if e.raised_from is not None:
+            # 7. failed raise: back to the level that held; a failed return lowers the memory.
+            level = e.raised_from
+            if e.returning:
+                e.held, e.held_at = level, now
+            else:
+                # A lent level probes at least every other budget's worth; a measured one backs off.
+                e.cost = min(2.0 if e.lent else 2.0**policy.burst, 2 * e.cost)
+            e.step = 1
+            return self._set(level, now, "failed raise", gate=0)
+        # 6. decrease: a level that held is refused.
+        e.step, e.lent = 1, True
+        level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), seen))
+        return self._set(level, now, "decrease", gate=RAISE_GATE)
+
+    def adopt(self, factor: float, now: float) -> None:
+        """Another process sharing the backend changed the level: it is this one's too, dated now
+        (the fleet's shared state: the backend keeps one level per category)."""
+        e = self.estimate
+        level = self.level_at(factor)
+        if level != e.level:
+            e.level, e.changed_at, e.raised_from = level, now, None
+
+    # ------------------------------------------------------------------ the transitions' parts
+
+    def _held(self, now: float) -> None:
+        """8. held: the level in force held a whole period; remembered as ``held`` if it is the
+        highest within ``memory`` periods."""
+        e = self.estimate
+        if e.raised_from is not None and not e.returning:
+            e.step *= 2
+            e.cost = 1.0
+        e.raised_from = None
+        if e.held is None or e.level >= e.held or now - e.held_at > self.policy.memory * self.period:
+            e.held, e.held_at = e.level, now
+
+    def _raise(self, level: int, now: float, *, returning: bool) -> Action:
+        e = self.estimate
+        raised_from = e.level
+        action = self._set(level, now, "return" if returning else "probe", gate=RAISE_GATE)
+        e.raised_from, e.returning = raised_from, returning
+        return action
+
+    def _set(self, level: int, now: float, transition: str, *, gate: int | None = None) -> Action:
+        e = self.estimate
+        e.level, e.changed_at, e.raised_from = level, now, None
+        return Action(transition, level=level, gate=gate)
