@@ -443,9 +443,9 @@ class InMemoryBackend(RateLimitBackend):
     def __init__(self) -> None:
         self._buckets: collections.defaultdict[str, _Bucket] = collections.defaultdict(_Bucket)
         self._serials = itertools.count(1)
-        self.estimates: dict[tuple[str, tuple[Rule, ...]], Any] = {}
-        """Each category's learning estimate (``_learning/``), by key and rules: the schedulers
-        sharing this backend share it, so the clients of one process learn as one."""
+        # Each category's learning estimate (``_learning/``), by key and rules: the schedulers
+        # sharing this backend share it, so the clients of one process learn as one.
+        self._estimates: dict[tuple[str, tuple[Rule, ...]], Any] = {}
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         return self._acquire_now(key, rules, weight, now)

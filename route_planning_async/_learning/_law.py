@@ -20,7 +20,7 @@ from collections.abc import Sequence
 
 import attrs
 
-from route_planning_async._backends import learned_amount, learned_rules
+from route_planning_async._backends import WindowCount, learned_amount, learned_rules
 from route_planning_async._learning._policy import LearningPolicy
 from route_planning_async._learning._windows import LongWindows
 from route_planning_async._limits import Rule
@@ -60,6 +60,8 @@ class Estimate:
     """Whether an answer confirmed the level since the last quiet spell."""
     contact_at: float = -math.inf
     """When the last quiet spell ended (the first contact began)."""
+    waited: bool = False
+    """Whether a busy window was waited for since a level was last confirmed."""
     changed_at: float = -math.inf
     """When the level last changed: only a 429 to an attempt sent since teaches anything."""
 
@@ -162,7 +164,7 @@ class Law:
             if now - e.contact_at < self.period or sent_at < e.changed_at:
                 return None
             # 2. confirm: a period since the quiet one, and no 429 since.
-            e.confirmed = True
+            e.confirmed, e.waited = True, False
             self._held(now)
             return Action("confirm", gate=0)
         if sent_at < e.changed_at or now - e.changed_at < self.period:
@@ -177,21 +179,23 @@ class Law:
             return self._raise(min(self.top, e.level + e.step), now, returning=False)
         return None
 
-    def on_refusal(self, sent_at: float, now: float, admitted: Sequence[int] | None) -> Action:
-        """A 429 to an attempt sent at ``sent_at``; ``admitted``: what the service's window admitted
-        of ours, per rule (read when :meth:`teaches`). The budget pays (11); the level is kept
-        (busy 3, stale 5), measured (4), decreased (6) or goes back (7)."""
+    def on_refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
+        """A 429 to an attempt sent at ``sent_at``; ``window``: what the service's window holds of
+        ours, per rule (read when :meth:`teaches`). The budget pays (11); the level is kept (busy
+        3, stale 5, long window 12), measured (4), decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
         if e.level > 1:
             # (At the lowest level nothing is left to give up: the refusal is the service's.)
             e.budget = max(-float(policy.burst), e.budget - 1.0)
-        if sent_at < e.changed_at or admitted is None:
+        if sent_at < e.changed_at or window is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")
-        seen = self.level_of(admitted)
+        seen = self.level_of([count.admitted for count in window])
         if not e.confirmed:
-            if seen == 0:
-                # 3. busy: nothing of ours in the window, others filled it: wait for it to empty.
+            if seen == 0 and not e.waited:
+                # 3. busy: nothing of ours in the window, others filled it: wait for it to empty
+                # (once: refused again, the level is measured).
+                e.waited = True
                 e.changed_at = now
                 e.contact_at = now + self.period
                 return Action("busy", pause=self.period)
@@ -208,6 +212,12 @@ class Law:
                 e.cost = min(2.0 if e.lent else 2.0**policy.burst, 2 * e.cost)
             e.step = 1
             return self._set(level, now, "failed raise", gate=0)
+        counted = [count.admitted + count.refused for count in window]  # a service may count 429s
+        if e.level < self.top and self._windows.refused_alone(counted, self.factor):
+            # 12. long window: a longer rule paced by the shorter ones refused alone: it keeps
+            # the level's amount from now on, and the level stays.
+            e.changed_at = now
+            return Action("long window")
         # 6. decrease: a level that held is refused.
         e.step, e.lent = 1, True
         level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), seen))

@@ -46,8 +46,8 @@ class LearningPolicy:
             (never more than what the service's window admitted of ours): the law's one multiplicative
             decrease.
         ceiling (float): The most 429s may be of a category's attempts: each admitted answer earns
-            ``ceiling / (1 - ceiling)`` of a refusal, each 429 costs one, and only a budget of one or more
-            lets a probe go.
+            ``ceiling / (1 - ceiling)`` of a refusal, each 429 costs one, and only a budget of one or
+            more lets a probe go.
         burst (int): The most refusals the budget holds (and the fewest it may fall to), and the most
             attempts out at once at a level no answer has confirmed yet.
         span (float): Periods over which no more than ``burst`` refusals are earned.

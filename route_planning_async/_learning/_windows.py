@@ -6,10 +6,12 @@ level, in requests of its smallest rule, and a 429 rarely says which rule
 refused. Below the configured limits, each longer rule admits over its period
 what the shorter ones of its kind admit at the level (3 a minute is 30 per 10
 minutes, not 10), up to its configured amount: the longer window then never
-refuses before the shorter ones would, and when it does, its 429 is a decrease
-like any other (``_law.py``).
+refuses before the shorter ones would, until a 429 comes while the longer
+rule's window holds the level's amount of it and no shorter rule's window is full:
+then that rule was the one, and it keeps the level's amount from then on, without
+a decrease (``_law.py``, "long window").
 
-This room computes the rules the backend is asked with at a level."""
+This room computes the rules the backend is asked with at a level, and tells such a 429."""
 
 from __future__ import annotations
 
@@ -25,7 +27,7 @@ __all__ = ["LongWindows"]
 
 
 class LongWindows:
-    """A category's rules, and which of them are paced by shorter ones."""
+    """A category's rules, and which of them are paced by shorter ones (until refused alone)."""
 
     def __init__(self, rules: Sequence[Rule]) -> None:
         self.rules = tuple(rules)
@@ -51,3 +53,15 @@ class LongWindows:
                 rules[i] = attrs.evolve(rule, amount=max(1, math.ceil(wanted / factor - 1e-9)))
         self._for, self._rules = factor, tuple(rules)
         return self._rules
+
+    def refused_alone(self, admitted: Sequence[int], factor: float) -> bool:
+        """Whether a 429 at ``factor`` is a paced rule's own (its window holds ``factor``'s amount
+        of it or more, and no shorter rule's window is full); then it is paced no more."""
+        for i, shorter in self._paced.items():
+            if admitted[i] >= learned_amount(self.rules[i].amount, factor) and all(
+                admitted[self.rules.index(s)] < learned_amount(s.amount, factor) for s in shorter
+            ):
+                self._paced = {}
+                self._for = -1.0
+                return True
+        return False

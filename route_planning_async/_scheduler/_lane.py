@@ -133,7 +133,7 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
+from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
 from route_planning_async._learning import Action, Law, LearningPolicy
@@ -179,7 +179,7 @@ class Lane:
         self._law: Law | None = None
         if learning is not None and rules:
             # The clients of one process sharing an in-memory backend share one estimate.
-            shared = self._local.estimates if self._local is not None else {}
+            shared = self._local._estimates if self._local is not None else {}
             self._law = Law(learning, rules, shared.get((self.key, rules)))
             shared[(self.key, rules)] = self._law.estimate
         self._strict = strict_windows
@@ -372,13 +372,14 @@ class Lane:
             # The backend keeps the lowest factor: 1.0 leaves it as it is.
             self.rate_factor = await self._shared.penalize(pause, 1.0, now)
             return
-        admitted: list[int] | None = None
+        window: tuple[WindowCount, ...] | None = None
         if law.teaches(sent_at):
-            # What the service admitted of ours (every process sharing the backend) in its window.
-            admitted = await self._shared.admitted(now)
+            # What the service's window holds of ours (every process sharing the backend).
+            window = await self._shared.window(now)
             now = self._clock.now()
+        admitted = None if window is None else [count.admitted for count in window]
         before = law.level
-        action = law.on_refusal(sent_at, now, admitted)
+        action = law.on_refusal(sent_at, now, window)
         if (
             not self._strict
             and admitted is not None

@@ -59,7 +59,7 @@ class LevelLog:
         elif factor < self._warned_level - 1e-9:
             refused = self._refused_since_warning
             logger.warning(
-                "%s: %d %s refused with 429; the service admitted %s of ours in its window: "
+                "%s: %d %s refused with 429; the service admitted %s in its window: "
                 "sending at %s (configured %s) and probing upward",
                 self._key,
                 refused,

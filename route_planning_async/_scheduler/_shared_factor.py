@@ -2,7 +2,7 @@
 
 The level (as a rate factor) is one per category in the backend: a decrease by any
 process sharing it is every one's (``RateLimitBackend.penalize`` keeps the lowest),
-and so is a raise (``recover``); the slots are every process's too (``usage``). A
+and so is a raise (``recover``); the slots are every process's too (``window``). A
 lane reads and changes them here, which dates its own last change of the factor: a
 grant asked for before that change was confirmed may carry the factor from before
 it (the lane's ``admit``).
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 
-from route_planning_async._backends import RateLimitBackend
+from route_planning_async._backends import RateLimitBackend, WindowCount
 from route_planning_async._limits import Rule
 from route_planning_async._scheduler._clock import Clock
 
@@ -42,7 +42,7 @@ class SharedFactor:
         self.changed_at = self._clock.now()
         return factor
 
-    async def admitted(self, now: float) -> list[int]:
-        """What the service admitted of the category in each rule's trailing window, by every
-        process sharing the backend (answered without a 429: ``usage``)."""
-        return list(await self._backend.usage(self._key, self._rules, now))
+    async def window(self, now: float) -> tuple[WindowCount, ...]:
+        """Each rule's trailing window of the category, by every process sharing the backend, its
+        three kinds of slot apart (``window``)."""
+        return await self._backend.window(self._key, self._rules, now)
