@@ -42,9 +42,11 @@ def test_confirm() -> None:
     law.on_quiet(0.0)
     assert law.on_answer(0.0, 0.5) is None  # not a period yet
     action = law.on_answer(0.5, 1.0)
-    assert action is not None and action.transition == "confirm"
+    assert action is not None
+    assert action.transition == "confirm"
     assert action.gate == 0  # the gate opens
-    assert law.estimate.confirmed and law.estimate.held == 10
+    assert law.estimate.confirmed
+    assert law.estimate.held == 10
 
 
 def test_busy() -> None:
@@ -52,7 +54,8 @@ def test_busy() -> None:
     law.on_quiet(0.0)
     action = law.on_refusal(0.0, 0.01, window(0, 1))
     assert action.transition == "busy"
-    assert action.pause == 1.0 and action.level is None
+    assert action.pause == 1.0
+    assert action.level is None
     assert law.level == 10
     # Refused again: measured, not waited for again.
     assert law.on_refusal(1.5, 1.51, window(0, 1)).transition == "measure"
@@ -82,7 +85,8 @@ def test_decrease() -> None:
     law = confirmed_law()
     action = law.on_refusal(5.0, 5.01, window(9))
     assert action.transition == "decrease"
-    assert action.level == 5 and action.gate == RAISE_GATE
+    assert action.level == 5
+    assert action.gate == RAISE_GATE
     assert law.estimate.held == 10  # kept through the decrease
     # Never below... never above what the window admitted of ours.
     law = confirmed_law()
@@ -96,14 +100,17 @@ def test_failed_raise() -> None:
     law = confirmed_law(level=4)
     law.estimate.held = 4
     probe = law.on_answer(1.5, 2.0)
-    assert probe is not None and probe.transition == "probe" and law.level == 5
+    assert probe is not None
+    assert probe.transition == "probe"
+    assert law.level == 5
     action = law.on_refusal(2.0, 2.01, window(4, 1))
     assert action.transition == "failed raise"
     assert action.level == 4  # back to the level that held, not halved
     # A failed return lowers the level to go back to.
     law = confirmed_law(level=2)
     law.estimate.held = 10
-    assert law.on_answer(1.5, 2.0) is not None and law.level == 4
+    assert law.on_answer(1.5, 2.0) is not None
+    assert law.level == 4
     assert law.on_refusal(2.0, 2.01, window(2, 1)).transition == "failed raise"
     assert law.estimate.held == 2
 
@@ -125,13 +132,15 @@ def test_return() -> None:
     law = confirmed_law()
     for step, (sent, now) in enumerate([(1.0, 1.01), (1.5, 1.52), (1.6, 1.62)]):
         law.on_refusal(sent + step * 1.0, now + step * 1.0, window(law.level))
-    assert law.level == 1 and law.estimate.held == 10
+    assert law.level == 1
+    assert law.estimate.held == 10
     levels = []
     now = 3.62
     while law.level < 10:
         now += 1.0
         action = law.on_answer(now - 0.01, now)
-        assert action is not None and action.transition == "return"
+        assert action is not None
+        assert action.transition == "return"
         assert action.gate == RAISE_GATE
         levels.append(law.level)
     assert levels == [2, 4, 8, 10]  # back within four periods, without the refusal budget
@@ -146,7 +155,8 @@ def test_probe() -> None:
     while law.level < 10:
         now += 1.0
         action = law.on_answer(now - 0.01, now)
-        assert action is not None and action.transition == "probe"
+        assert action is not None
+        assert action.transition == "probe"
         levels.append(law.level)
     assert levels == [4, 6, 10]  # the step doubles once a probe holds
     # No probe while the budget is below one refusal.
