@@ -19,7 +19,8 @@ do: ``rate_limits`` per category, read as exact sliding windows or as token
 buckets with a burst (``limiter``, ``burst``), with or without refused requests
 counting (``count_rejected``), changing mid-run (``limit_schedule``,
 ``emu.set_rate_limits``), with the penalty for sustained traffic near the limit
-(``punish_sustained``), behind a link with latency and jitter (``latency``,
+(``punish_sustained``), with the lockout of a key that keeps retrying into 429s
+(``lockout``), behind a link with latency and jitter (``latency``,
 ``latency_jitter``)::
 
     slow = RateLimits.default().replace("read", Rule(4, 1.0))
@@ -70,8 +71,9 @@ The rooms, from the outside in:
   search (``_search.py``);
 - ``_limits.py``: the server's rate limits per API key (sliding windows or token
   buckets, the penalty for sustained traffic) and the timeline of the limits in
-  force; ``_link.py``: the link's latency and jitter; ``_faults.py``: scripted
-  faults; ``_log.py``: the request log (and the limits in force when);
+  force; ``_lockout.py``: the lockout of a key refused at a high rate;
+  ``_link.py``: the link's latency and jitter; ``_faults.py``: scripted faults;
+  ``_log.py``: the request log (and the limits in force when);
 - ``_state.py``: :class:`EmulatorState`, the one object that holds the data, put
   together from ``_store.py`` (collections, ids, lookups and guards),
   ``_edits.py`` (plain writes to plans, stops and unassigned stops),
@@ -98,6 +100,7 @@ if TYPE_CHECKING:
     from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, PunishSustained
     from route_planning_async.emulator._faults import Fault, FaultEvent, FaultInjector, FaultKind
     from route_planning_async.emulator._limits import LimitChange, LimitTimeline, RateLimiter
+    from route_planning_async.emulator._lockout import Lockout
     from route_planning_async.emulator._log import RequestLog, RequestRecord
     from route_planning_async.emulator._routes import RouteSpec
     from route_planning_async.emulator._server import Emulator
@@ -129,6 +132,7 @@ __all__ = [
     "LimitChange",
     "LimitTimeline",
     "LimiterKind",
+    "Lockout",
     "PunishSustained",
     "RateLimiter",
     "RequestLog",
@@ -152,6 +156,7 @@ _WHERE = {
     "EmulatorConfig": "_config",
     "LimiterKind": "_config",
     "PunishSustained": "_config",
+    "Lockout": "_lockout",
     "ServiceOfferingConfig": "_team",
     "TeamConfig": "_team",
     "TeamFile": "_team_file",

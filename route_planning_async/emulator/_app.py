@@ -204,7 +204,7 @@ class EmulatorApp:
                 )
             )
         record.admitted = True
-        fault = self.faults.pick(record.seq, route.name, route.category, request.method, body)
+        fault = self.faults.pick(record.seq, route.name, route.category, request.method, body, key)
         if fault is not None:
             record.fault = fault.kind.value
             record.outcome = "fault"

@@ -17,6 +17,7 @@ import attrs
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import RateLimits
+from route_planning_async.emulator._lockout import Lockout
 from route_planning_async.emulator._team import TeamConfig
 
 __all__ = [
@@ -141,6 +142,9 @@ class EmulatorConfig:
             change; ``Emulator.set_rate_limits`` changes them at run time; the request log tells which
             limits were in force when (``emu.log.limits_at(t)``).
         punish_sustained (PunishSustained | None): Reject sustained traffic near the limit in force;
+            None (the default) only enforces the limits.
+        lockout (Lockout | None): Refuse every request of a key and category whose attempts were refused
+            at a high rate until it slows down (the v1 description's rule; :class:`Lockout` states it);
             None (the default) only enforces the limits.
         latency (float): One-way link delay in real seconds (not divided by ``speedup``: it models the
             network). A request arrives (is counted by the limiter, logged and handled) ``latency`` (+
@@ -278,6 +282,14 @@ class EmulatorConfig:
         default=None,
         metadata=described(
             "Reject sustained traffic near the limit in force; None (the default) only enforces the limits."
+        ),
+    )
+    lockout: Lockout | None = attrs.field(
+        default=None,
+        metadata=described(
+            "Refuse every request of a key and category whose attempts were refused at a high rate "
+            "until it slows down (the v1 description's rule; :class:`Lockout` states it); None (the "
+            "default) only enforces the limits."
         ),
     )
     latency: float = attrs.field(

@@ -105,7 +105,7 @@ class Fault:
     """One scripted fault: what goes wrong, for which requests, and when.
 
     A request matches when every matcher given (``route``, ``category``,
-    ``method``, ``marker``) matches it. Without ``nth`` or ``probability`` the
+    ``method``, ``marker``, ``key``) matches it. Without ``nth`` or ``probability`` the
     fault fires on every matching request, at most ``times`` times; ``nth`` and
     ``probability`` are exclusive. Arm it with ``emu.faults.add(fault)``.
 
@@ -130,6 +130,7 @@ class Fault:
             ``reject_stop``, the text in a stop's JSON that marks the stop to refuse.
         param (str | None): ``reject_stop``: the field named after ``[k].`` in the 400's
             ``param``; None names no stop. Default ``"notes"``.
+        key (str | None): API key the request must carry to match; None matches every key.
         matched (int): Requests that matched so far (set by the emulator).
         fired (int): Times it fired so far (set by the emulator).
     """
@@ -146,6 +147,7 @@ class Fault:
     delay: float = 1.0
     marker: str | None = None
     param: str | None = "notes"
+    key: str | None = None
     matched: int = attrs.field(default=0, init=False)
     fired: int = attrs.field(default=0, init=False)
 
@@ -153,10 +155,13 @@ class Fault:
         if self.nth is not None and self.probability is not None:
             raise ValueError("give nth or probability, not both")
 
-    def matches(self, route: str, category: Category | None, method: str, body: bytes = b"") -> bool:
+    def matches(
+        self, route: str, category: Category | None, method: str, body: bytes = b"", key: str | None = None
+    ) -> bool:
         """Whether a request is one this fault is about."""
         return (
-            (self.route is None or self.route == route)
+            (self.key is None or self.key == key)
+            and (self.route is None or self.route == route)
             and (self.category is None or self.category == category)
             and (self.method is None or self.method == method)
             and (self.marker is None or self.marker.encode() in body)
@@ -227,12 +232,18 @@ class FaultInjector:
         return [fault for fault in self._faults if not fault.exhausted]
 
     def pick(
-        self, request_seq: int, route: str, category: Category | None, method: str, body: bytes = b""
+        self,
+        request_seq: int,
+        route: str,
+        category: Category | None,
+        method: str,
+        body: bytes = b"",
+        key: str | None = None,
     ) -> Fault | None:
         """The fault for this request, if one fires. Every matching fault counts the request."""
         chosen: Fault | None = None
         for fault in self._faults:
-            if fault.exhausted or not fault.matches(route, category, method, body):
+            if fault.exhausted or not fault.matches(route, category, method, body, key):
                 continue
             fault.matched += 1
             if chosen is not None:

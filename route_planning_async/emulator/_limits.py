@@ -32,6 +32,10 @@ rule keeps a sliding window of what was counted in its last ``period`` (with bot
 limiters), and traffic that stays at ``threshold`` of the rule in force or more for
 ``after`` of the category's longest period (a lull shorter than that period does not
 end the streak) is refused until it has stayed below it for a whole period.
+
+The lockout (``lockout``, :class:`~route_planning_async.emulator.Lockout`) is a rule of
+its own beside the windows: a key and category whose attempts the limiter refused at a
+high rate is refused whole until it slows down.
 """
 
 from __future__ import annotations
@@ -46,6 +50,7 @@ import attrs
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._config import LimiterKind, PunishSustained
+from route_planning_async.emulator._lockout import Lockout, LockoutRule
 
 __all__ = [
     "Decision",
@@ -67,7 +72,7 @@ class Decision:
     retry_after: float = 0.0
     """Server seconds until a request like this one would be admitted (0 when admitted)."""
     reason: str = ""
-    """``window`` (the rule's window or bucket was full) or ``sustained`` for a rejection."""
+    """``window`` (the rule's window or bucket was full), ``sustained`` or ``lockout`` for a rejection."""
     rule: Rule | None = None
     """The rule that rejected it."""
 
@@ -322,6 +327,7 @@ class RateLimiter:
     :param burst: a token bucket's capacity as a multiple of each rule's amount.
     :param count_rejected: whether a refused request counts (module docstring).
     :param punish_sustained: refuse traffic that stays near the limit (module docstring).
+    :param lockout: refuse a key refused at a high rate until it slows down (:class:`Lockout`).
     :param timeline: which limits are in force when; its ``server_limits`` are enforced.
 
     Attributes:
@@ -336,6 +342,7 @@ class RateLimiter:
         burst: float = 1.0,
         count_rejected: bool = True,
         punish_sustained: PunishSustained | None = None,
+        lockout: Lockout | None = None,
         timeline: LimitTimeline | None = None,
     ) -> None:
         if timeline is None:
@@ -350,6 +357,7 @@ class RateLimiter:
         self.burst = burst
         self.count_rejected = count_rejected
         self.punish_sustained = punish_sustained
+        self._lockout = LockoutRule(lockout) if lockout is not None else None
         self._buckets: dict[tuple[str, Category], _Bucket] = {}
 
     def limits_at(self, now: float) -> RateLimits:
@@ -370,6 +378,17 @@ class RateLimiter:
             return Decision(True)
         history = bucket.history
         costs = [rule.cost(weight) for rule in bucket.rules]
+        if self._lockout is not None and self._lockout.refuses(key, category, bucket.rules, weight, now):
+            if self.count_rejected:
+                for window in bucket.windows:
+                    window.prune(history, now)
+                if self.kind == "token_bucket":
+                    for tokens in bucket.tokens:
+                        tokens.refill(now)
+                self._count(bucket, weight, costs, now)
+            self._lockout.record(key, category, bucket.rules, weight, True, now)
+            longest = max(rule.period for rule in bucket.rules)
+            return Decision(False, longest, "lockout", bucket.rules[0])
         for window in bucket.windows:
             window.prune(history, now)
         fits: list[bool]
@@ -401,6 +420,8 @@ class RateLimiter:
                     for window, cost in zip(bucket.windows, costs, strict=True)
                 )
             decision = attrs.evolve(decision, retry_after=wait)
+        if self._lockout is not None:
+            self._lockout.record(key, category, bucket.rules, weight, not decision.admitted, now)
         return decision
 
     def _count(self, bucket: _Bucket, weight: int, costs: list[int], now: float) -> None:
@@ -440,8 +461,10 @@ class RateLimiter:
         return now - bucket.hot_since >= punish.after * longest
 
     def reset(self) -> None:
-        """Forget every window and bucket (the timeline stays)."""
+        """Forget every window and bucket, and every lockout (the timeline stays)."""
         self._buckets.clear()
+        if self._lockout is not None:
+            self._lockout.reset()
 
 
 SlidingWindowLimiter = RateLimiter

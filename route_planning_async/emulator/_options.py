@@ -20,6 +20,7 @@ from route_planning_async._limits import RateLimits
 from route_planning_async._limits_file import NAMED_LIMITS
 from route_planning_async._versions import API_VERSIONS
 from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, loopback_host
+from route_planning_async.emulator._lockout import Lockout
 from route_planning_async.emulator._team import WeightUnit
 from route_planning_async.emulator._team_file import TEAM_FILE_HELP, read_limits, read_team_file
 
@@ -129,6 +130,12 @@ OPTIONS: tuple[Option, ...] = (
         "token bucket capacity, in multiples of a limit",
         _DEFAULT.burst,
         check=_positive,
+    ),
+    Option(
+        "--lockout",
+        "flag",
+        "refuse a key refused with 429s at a high rate until it slows down, as the service says it "
+        "does (EmulatorConfig.lockout, with the default thresholds of Lockout)",
     ),
     Option(
         "--latency", "float", "one-way link delay in real seconds (not sped up)", 0.0, check=_not_negative
@@ -256,6 +263,7 @@ def config_from_options(
         optimization_delay=values.get("optimization_delay", _DEFAULT.optimization_delay),
         limiter=values.get("limiter", _DEFAULT.limiter),
         burst=values.get("burst", _DEFAULT.burst),
+        lockout=Lockout() if values.get("lockout") else None,
         latency=values.get("latency", 0.0),
         latency_jitter=values.get("latency_jitter", 0.0),
         route_title=values.get("route_title", _DEFAULT.route_title),

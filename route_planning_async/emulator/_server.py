@@ -77,6 +77,7 @@ class Emulator:
             burst=self.config.burst,
             count_rejected=self.config.count_rejected,
             punish_sustained=self.config.punish_sustained,
+            lockout=self.config.lockout,
             timeline=self.timeline,
         )
         """The server-side limits: sliding windows or token buckets (``EmulatorConfig.limiter``)."""

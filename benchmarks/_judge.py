@@ -1,0 +1,146 @@
+"""How a scenario is judged: the bars (issue 51's "Bars"), the 429 ceiling, and the search for the
+best fixed-rate program in hindsight.
+
+Everything here is pure: the runs are measured elsewhere (``_scenario_run.py``) and handed in as
+lists of attempts, each an :class:`Attempt` (when it was sent, in periods from the start of the
+run, and what came back).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Generic, Literal, TypeVar
+
+import attrs
+
+__all__ = ["BARS", "Attempt", "Bars", "Searched", "ceiling_breaches", "search"]
+
+Outcome = Literal["ok", "refused", "storm", "error"]
+"""``ok`` admitted (2xx), ``refused`` a 429 of the limits (or the lockout), ``storm`` a 429 the
+service injected (its own storm), ``error`` anything else (another status, no answer)."""
+
+
+@attrs.frozen
+class Attempt:
+    """One attempt a program sent: when (periods from the start of the run) and what came back."""
+
+    at: float
+    outcome: Outcome
+
+
+@attrs.frozen
+class Bars:
+    """The bars a scenario is held to, in one place (issue 51, "Bars")."""
+
+    refused_share: float = 0.05
+    """Every program: 429s at most this share of its attempts over the run..."""
+    few_attempts: int = 60
+    """...or, in a run of fewer attempts than this..."""
+    few_refused: int = 3
+    """...at most this many."""
+    window_periods: int = 10
+    """And never more than ``window_refused`` 429s in any this many periods."""
+    window_refused: int = 3
+    beside_neighbour: float = 0.90
+    """A program beside any neighbour admits at least this share of what the best fixed-rate
+    program admits in the same scenario."""
+    copies_together: float = 0.90
+    """k copies together admit at least this share of what k fixed-rate programs admit at the best
+    common rate..."""
+    copy_share: float = 0.70
+    """...and each copy at least this share of an equal share (its fixed-rate counterpart's)."""
+    first_contact_refused: int = 3
+    """At most this many 429s in the first ``first_contact_periods`` at any real limit."""
+    first_contact_periods: int = 10
+    first_period_use: float = 0.90
+    """At the configured limit, on a link whose round trip is under a tenth of a period, at least
+    this share of the first period used."""
+    storm_level: float = 0.90
+    """After the service's storm, back at this share of what is left..."""
+    storm_periods: int = 20
+    """...within this many periods of the storm's last 429."""
+
+
+BARS = Bars()
+
+
+def ceiling_breaches(attempts: Sequence[Attempt], bars: Bars = BARS) -> list[str]:
+    """What breaks the 429 ceiling in one program's run (empty when it holds); storms aside."""
+    refused = sorted(a.at for a in attempts if a.outcome == "refused")
+    sent = sum(1 for a in attempts if a.outcome != "storm")
+    out: list[str] = []
+    if sent < bars.few_attempts:
+        if len(refused) > bars.few_refused:
+            out.append(f"{len(refused)} 429s in {sent} attempts (at most {bars.few_refused})")
+    elif len(refused) > bars.refused_share * sent:
+        out.append(f"{len(refused) / sent:.1%} 429s (at most {bars.refused_share:.0%})")
+    worst = most_in_window(refused, bars.window_periods)
+    if worst > bars.window_refused:
+        out.append(f"{worst} 429s in {bars.window_periods} periods (at most {bars.window_refused})")
+    return out
+
+
+def most_in_window(times: Sequence[float], width: float) -> int:
+    """The most of ``times`` (sorted) in any half-open window ``[t, t + width)``."""
+    best, first = 0, 0
+    for last, t in enumerate(times):
+        while times[first] <= t - width:
+            first += 1
+        best = max(best, last - first + 1)
+    return best
+
+
+T = TypeVar("T")
+
+
+@attrs.frozen
+class Searched(Generic[T]):
+    """The search's answer: the highest rate that passed (0 when none did), its run, and every run."""
+
+    rate: float
+    best: T | None
+    tried: tuple[tuple[float, T], ...]
+
+
+async def search(
+    evaluate: Callable[[list[float]], Awaitable[list[T]]],
+    passed: Callable[[T], bool],
+    high: float,
+    *,
+    rounds: int = 3,
+    width: int = 3,
+) -> Searched[T]:
+    """The highest rate in ``(0, high]`` whose run ``passed``, by a search over rates.
+
+    Each round runs ``width`` rates at once (``evaluate`` gets the list, returns their runs in
+    order), evenly spaced in the bracket ``(pass, fail]``: the first round from 0 up to and
+    including ``high``, the next ones strictly inside. The bracket becomes the highest passing
+    rate and the first failing one above it; with ``width=1`` this is bisection. After ``rounds``
+    rounds the bracket is at most ``high / (width * (width + 1) ** (rounds - 1))`` wide. Refusals
+    grow with the rate, but a run can be noisy: a rate that fails above one that passed ends the
+    bracket there; rates above it are not believed.
+    """
+    if not high > 0:
+        raise ValueError(f"high must be positive, got {high!r}")
+    if rounds < 1 or width < 1:
+        raise ValueError("rounds and width must be at least 1")
+    low, top, top_tried = 0.0, high, False
+    best: T | None = None
+    tried: list[tuple[float, T]] = []
+    for _ in range(rounds):
+        if top_tried:
+            rates = [low + (top - low) * (i + 1) / (width + 1) for i in range(width)]
+        else:
+            rates = [low + (top - low) * (i + 1) / width for i in range(width)]
+        runs = await evaluate(rates)
+        tried.extend(zip(rates, runs, strict=True))
+        for rate, run in zip(rates, runs, strict=True):
+            if passed(run):
+                low, best = rate, run
+            else:
+                top, top_tried = rate, True
+                break
+        else:
+            if not top_tried:
+                return Searched(low, best, tuple(tried))  # ``high`` itself passed
+    return Searched(low, best, tuple(tried))

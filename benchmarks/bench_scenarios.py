@@ -1,0 +1,99 @@
+"""``python -m benchmarks scenarios``: seeded scenarios on the emulator over real sockets, each judged
+against the best fixed-rate program in hindsight.
+
+::
+
+    python -m benchmarks scenarios --family steady --seeds 0-9         # print a line per scenario
+    python -m benchmarks scenarios --seeds 0-39 --jobs 2 --record      # every family, kept in scenarios.json
+    python -m benchmarks scenarios --report                            # SCENARIOS.md and the plots
+
+What a scenario is: ``_scenarios.py`` (the families); how it runs: ``_scenario_run.py``; how it is
+judged: ``_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
+runs into ``benchmarks/scenarios.json`` (a scenario run again replaces its earlier run), so the
+families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` and one SVG plot per
+family (``benchmarks/scenarios/<family>.svg``) from that file.
+
+Each run lasts :data:`~benchmarks._scenarios.PERIODS` periods of reads (10 a second at the
+configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
+seconds each, about 13 seconds a scenario. Two processes (``--jobs 2``) run the 360 scenarios of
+40 seeds in about 40 minutes. The runs are short so that 40 seeds of every family fit in that
+time; they are long enough for the first contact (10 periods) and a storm's 20 periods of recovery.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import concurrent.futures
+import json
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from benchmarks import _scenario_report
+from benchmarks._scenario_run import run_scenario
+from benchmarks._scenarios import FAMILIES, draw, seeds
+
+HERE = Path(__file__).resolve().parent
+RECORD = HERE / "scenarios.json"
+
+
+def _one(family: str, seed: int) -> dict[str, Any]:
+    return asyncio.run(run_scenario(draw(family, seed)))
+
+
+def line(run: dict[str, Any]) -> str:
+    """One scenario's line: each program's admitted and 429s, the fixed-rate bound, the ratio, the verdict."""
+    verdict = run["verdict"]
+    programs = ", ".join(
+        f"{name} {p['admitted']} admitted / {p['refused']} x 429 of {p['attempts']}"
+        for name, p in run["library"].items()
+        if name.startswith("copy-")
+    )
+    status = "PASS" if verdict["passed"] else "MISSED (" + "; ".join(verdict["misses"]) + ")"
+    return (
+        f"{run['family']}/{run['seed']}: {programs} | fixed-rate best {run['fixed_rate']:.2f}/period: "
+        f"{verdict['bound']} admitted | ratio {verdict['ratio']:.2f} | {status}"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m benchmarks scenarios", description=__doc__.split("\n")[0]
+    )
+    parser.add_argument(
+        "--family", nargs="+", choices=FAMILIES, help="the families to run (default: every one)"
+    )
+    parser.add_argument("--seeds", default="0-4", help="seeds: 0-9, 3 or 0-4,10 (default 0-4)")
+    parser.add_argument("--jobs", type=int, default=2, help="processes running scenarios at once (default 2)")
+    parser.add_argument("--record", action="store_true", help=f"merge the runs into {RECORD.name}")
+    parser.add_argument(
+        "--report", action="store_true", help=f"write SCENARIOS.md and the plots from {RECORD.name}"
+    )
+    parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    runs: list[dict[str, Any]] = []
+    wanted = [(family, seed) for family in args.family or FAMILIES for seed in seeds(args.seeds)]
+    if args.family or not args.report:
+        started = time.monotonic()
+        with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            futures = {pool.submit(_one, family, seed): (family, seed) for family, seed in wanted}
+            for future in concurrent.futures.as_completed(futures):
+                run = future.result()
+                runs.append(run)
+                print(line(run), flush=True)
+        passed = sum(run["verdict"]["passed"] for run in runs)
+        print(f"{passed} of {len(runs)} passed in {time.monotonic() - started:.0f} s", flush=True)
+    if args.record:
+        kept = json.loads(args.record_file.read_text()) if args.record_file.exists() else {"runs": []}
+        names = {(run["family"], run["seed"]) for run in runs}
+        merged = [run for run in kept["runs"] if (run["family"], run["seed"]) not in names] + runs
+        merged.sort(key=lambda run: (FAMILIES.index(run["family"]), run["seed"]))
+        args.record_file.write_text(json.dumps({"runs": merged}, separators=(",", ":")) + "\n")
+    if args.report:
+        record = json.loads(args.record_file.read_text())
+        command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
+        _scenario_report.write(record["runs"], args.record_file.parent, command.strip())
+    return 0
