@@ -12,10 +12,13 @@ from __future__ import annotations
 
 import bisect
 import collections
+import hashlib
 import inspect
 import itertools
 import math
 import re
+import urllib.parse
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -24,7 +27,15 @@ import attrs
 from route_planning_async._docs import Written, described, docstring_documented, fields_documented
 from route_planning_async._limits import Rule
 
-__all__ = ["Grant", "InMemoryBackend", "RateLimitBackend", "WindowCount", "learned_amount", "learned_rules"]
+__all__ = [
+    "Grant",
+    "InMemoryBackend",
+    "RateLimitBackend",
+    "WindowCount",
+    "learned_amount",
+    "learned_rules",
+    "process_backend",
+]
 
 _SECTION_HEADING = re.compile(r"^(Args|Returns|Raises|Example|Examples|Note|Notes):\s*$")
 
@@ -492,3 +503,21 @@ class InMemoryBackend(RateLimitBackend):
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         return tuple(count.admitted for count in self._buckets[key].window(rules, now))
+
+
+_PROCESS_BACKENDS: weakref.WeakValueDictionary[tuple[str, str], InMemoryBackend] = (
+    weakref.WeakValueDictionary()
+)
+
+
+def process_backend(base_url: str, api_key: str) -> InMemoryBackend:
+    """The in-memory backend of the clients of this process that talk to ``base_url``'s origin
+    with ``api_key``: one budget per process (the service counts one per key), kept while a
+    client uses it. A client given its own ``rate_limit_backend`` keeps its own."""
+    parts = urllib.parse.urlsplit(base_url)
+    origin = f"{parts.scheme}://{parts.netloc}".lower()
+    key = (origin, hashlib.sha256(api_key.encode()).hexdigest())
+    backend = _PROCESS_BACKENDS.get(key)
+    if backend is None:
+        backend = _PROCESS_BACKENDS[key] = InMemoryBackend()
+    return backend

@@ -56,8 +56,8 @@ class Lockout:
         share (float): Fraction of the attempts in the trailing window that, refused, locks the key out.
         refusals (int): The fewest refusals in the trailing window that lock the key out.
         periods (float): The trailing window, in the category's longest period.
-        release (float): The lockout lifts once the key sent less than this fraction of the limit over
-            a whole period.
+        release (float): The lockout lifts once the key sent less than this fraction of the limit over a
+            whole period.
     """
 
     share: float = attrs.field(

@@ -11,11 +11,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import random
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 import pytest
 from support.limited_service import LimitedService, SlidingWindow, TokenBucket
 from support.virtual_time import run_virtual, virtual_loop
 
+from route_planning_async import InMemoryBackend, RoutePlanningClient
 from route_planning_async._core import Request, Response
 from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._retry import RetryPolicy
@@ -191,3 +194,45 @@ def test_learning_can_be_turned_off() -> None:
     scheduler, answers = read_for(service, 10.0, policy=RetryPolicy(learning=None, rng=random.Random(1)))
     assert all(answer.status == 200 for answer in answers)
     assert scheduler.stats[Category.READ].rate_factor == 1.0
+
+
+def test_clients_of_one_process_with_the_same_origin_and_key_share_one_budget() -> None:
+    """Two clients on one origin and key send 20 reads at once where 10 a second are allowed:
+    they share one budget (the second ten wait for the window), as the service counts one. A
+    client given a backend of its own, or another key, keeps its own."""
+    url = "https://api.example.test/public/v0.2b"
+    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
+
+    async def main() -> dict[str, float]:
+        sent: dict[str, list[float]] = {"a": [], "b": [], "own": [], "other key": []}
+
+        def transport(name: str) -> Callable[[Request], Awaitable[Response]]:
+            async def send(request: Request) -> Response:
+                sent[name].append(virtual_loop().time())
+                return Response(200, {}, b"{}")
+
+            return send
+
+        def client(name: str, key: str = "key", **options: Any) -> RoutePlanningClient:
+            fake = type("Fake", (), {"send": staticmethod(transport(name))})()
+            return RoutePlanningClient(key, base_url=url, transport=fake, rate_limits=limits, **options)
+
+        async with (
+            client("a") as a,
+            client("b") as b,
+            client("own", rate_limit_backend=InMemoryBackend()) as own,
+            client("other key", "another") as other,
+        ):
+            await asyncio.gather(
+                *(
+                    c.raw.request("GET", f"/plans/p{i}", category="read")
+                    for c in (a, b, own, other)
+                    for i in range(10)
+                )
+            )
+        return {name: max(times) for name, times in sent.items()}
+
+    last = run_virtual(main)
+    assert max(last["a"], last["b"]) >= 1.0  # one budget: the second ten waited a window
+    assert last["own"] < 1.0
+    assert last["other key"] < 1.0
