@@ -171,8 +171,8 @@ class Law:
             return None
         self._held(now)
         assert e.held is not None
-        if e.level < e.held:
-            # 9. return: below the level that held, double back to it.
+        if e.level < e.held and e.budget >= 0.0:
+            # 9. return: below the level that held, double back to it, unless in debt.
             return self._raise(min(e.held, 2 * e.level), now, returning=True)
         if e.level < self.top and e.budget >= 1.0:
             # 10. probe: above every level that held, only while the ceiling has room.
@@ -184,13 +184,13 @@ class Law:
         ours, per rule (read when :meth:`teaches`). The budget pays (11); the level is kept (busy
         3, stale 5, long window 12), measured (4), decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
-        if e.level > 1:
-            # (At the lowest level nothing is left to give up: the refusal is the service's.)
+        seen = None if window is None else self.level_of([count.admitted for count in window])
+        if seen != 0:
+            # (With nothing of ours in the window, the refusal is the service's or others'.)
             e.budget = max(-float(policy.burst), e.budget - 1.0)
-        if sent_at < e.changed_at or window is None:
+        if sent_at < e.changed_at or window is None or seen is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")
-        seen = self.level_of([count.admitted for count in window])
         if not e.confirmed:
             if seen == 0 and not e.waited:
                 # 3. busy: nothing of ours in the window, others filled it: wait for it to empty
@@ -202,6 +202,11 @@ class Law:
             # 4. measure: the window shows what the service admits of ours.
             e.confirmed, e.lent = True, False
             return self._set(max(1, min(e.level - 1, seen)), now, "measure", gate=RAISE_GATE)
+        if seen == 0 and e.raised_from is None:
+            # 3. busy, at a confirmed level: nothing of ours is in the window (a storm, or others
+            # took it all); a decrease would only make the storm last longer. Wait a period.
+            e.changed_at = now
+            return Action("busy", gate=RAISE_GATE)
         if e.raised_from is not None:
             # 7. failed raise: back to the level that held; a failed return lowers the memory.
             level = e.raised_from

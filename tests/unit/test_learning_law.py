@@ -60,6 +60,12 @@ def test_busy() -> None:
     # Refused again: measured, not waited for again.
     assert law.on_refusal(1.5, 1.51, window(0, 1)).transition == "measure"
     assert law.level == 1
+    # At a confirmed level (a storm): the level is kept, and the refusal costs no budget.
+    law = confirmed_law(level=5)
+    action = law.on_refusal(5.0, 5.01, window(0, 2))
+    assert action.transition == "busy"
+    assert law.level == 5
+    assert law.estimate.budget == LearningPolicy().burst
 
 
 def test_measure() -> None:
@@ -93,7 +99,7 @@ def test_decrease() -> None:
     assert law.on_refusal(5.0, 5.01, window(2)).level == 2
     # At least one request a period.
     law = confirmed_law(level=1)
-    assert law.on_refusal(5.0, 5.01, window(0)).level == 1
+    assert law.on_refusal(5.0, 5.01, window(1)).level == 1
 
 
 def test_failed_raise() -> None:
