@@ -39,6 +39,7 @@ class LevelLog:
         self._configured = _rules_text(rules)
         self._warned_level = 1.0
         self._refused_since_warning = 0
+        self._busy_told = False
 
     def refused(self) -> None:
         """A 429 came."""
@@ -50,13 +51,20 @@ class LevelLog:
         learned = _rules_text(law.learned())
         factor = law.factor
         if action.transition == "busy":
-            logger.info(
+            # At INFO once until the level changes (a storm is many busy windows in a row).
+            log = logger.debug if self._busy_told else logger.info
+            self._busy_told = True
+            log(
                 "%s: 429 with nothing of ours admitted in the service's window: the budget is busy "
                 "(another process on the key?); waiting a period, then sending at %s",
                 self._key,
                 learned,
             )
-        elif factor < self._warned_level - 1e-9:
+        elif action.level is not None:
+            self._busy_told = False
+        if action.transition == "busy" or action.level is None:
+            return
+        if factor < self._warned_level - 1e-9:
             refused = self._refused_since_warning
             logger.warning(
                 "%s: %d %s refused with 429; the service admitted %s in its window: "
