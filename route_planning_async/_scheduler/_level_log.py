@@ -52,14 +52,18 @@ class LevelLog:
         factor = law.factor
         if action.transition == "busy":
             # At INFO once until the level changes (a storm is many busy windows in a row).
-            log = logger.debug if self._busy_told else logger.info
+            if self._busy_told:
+                logger.debug(
+                    "%s: 429, still nothing of ours in the window; sending at %s", self._key, learned
+                )
+            else:
+                logger.info(
+                    "%s: 429 with nothing of ours admitted in the service's window: the budget is busy "
+                    "(another process on the key?); waiting a period, then sending at %s",
+                    self._key,
+                    learned,
+                )
             self._busy_told = True
-            log(
-                "%s: 429 with nothing of ours admitted in the service's window: the budget is busy "
-                "(another process on the key?); waiting a period, then sending at %s",
-                self._key,
-                learned,
-            )
         elif action.level is not None:
             self._busy_told = False
         if action.transition == "busy" or action.level is None:
