@@ -1,5 +1,6 @@
-"""Sessions: ``nox -s tests`` (the test command), ``nox -s lint``, ``nox -s docs``, ``nox -s bench``,
-``nox -s fuzz``."""
+"""Sessions: ``nox -s tests`` (the suite once, the quick check), ``nox -s matrix`` (every other
+Python and the aiohttp floor), ``nox -s lint``, ``nox -s docs``, ``nox -s bench``, ``nox -s fuzz``.
+``.ci/run`` runs lint, docs, tests and matrix."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 
 import nox
 
@@ -21,7 +23,7 @@ if hasattr(nox.options, "download_python"):
 
 TEST_DEPS = [
     "pytest>=8",
-    # The sessions run the suite on every core (-n auto): four of them fit in CI's ten minutes.
+    # The sessions run the suite on every core (-n auto).
     "pytest-xdist>=3.5",
     "pytest-asyncio>=0.24",
     "pytest-timeout>=2.3",
@@ -42,7 +44,9 @@ TEST_DEPS = [
 
 # The docs site's tools: the docs session builds with them, and the tests scan a
 # site they build (tests/project/test_docs_site.py).
-DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26"]
+# ruff formats the signatures mkdocs.yml asks to show apart (separate_signature); without
+# black or ruff, mkdocstrings leaves them unformatted and says so at every build.
+DOCS_DEPS = ["mkdocs>=1.6", "mkdocs-material>=9.5", "mkdocstrings[python]>=0.26", "ruff>=0.6"]
 
 # The aiohttp the package declares as its floor (pyproject.toml's "aiohttp>=3.12.4";
 # tests/project/test_pythons.py holds the two equal) and the newest. aioresponses
@@ -58,8 +62,8 @@ AIOHTTP_VERSIONS = {
 }
 
 PYTHONS = ("3.11", "3.12", "3.13")
-"""The Pythons the package claims (``requires-python``) and is tested on: the oldest on
-the aiohttp floor and the newest, the newer ones on the newest aiohttp."""
+"""The Pythons the package claims (``requires-python``) and is tested on: each on the newest
+aiohttp, the oldest on the aiohttp floor too."""
 
 
 def _interpreter(version: str) -> str:
@@ -82,31 +86,67 @@ def _patch(path: str) -> list[str]:
     return [part for part in name.split(".") if part.isdigit()]
 
 
-TEST_RUNS = [
-    nox.param(_interpreter(PYTHONS[0]), "floor", id=f"{PYTHONS[0]}-aiohttp-floor"),
-    *[nox.param(_interpreter(version), "latest", id=f"{version}-aiohttp-latest") for version in PYTHONS],
-]
-"""``nox -s tests`` runs all four (four fit in CI's time; the floor run took the place of
-one on aiohttp 3.13); ``nox -s "tests(3.11-aiohttp-floor)"`` runs the suite on the
-declared aiohttp floor alone."""
+CURRENT = f"{sys.version_info.major}.{sys.version_info.minor}"
+"""The Python that runs nox: ``nox -s tests`` runs the suite on it, on the newest aiohttp."""
 
 
-@nox.session
-@nox.parametrize("python,aiohttp", TEST_RUNS)
-def tests(session: nox.Session, aiohttp: str) -> None:
-    """The whole test suite: on 3.11 on the aiohttp floor and the newest, on 3.12 and 3.13 on the newest."""
+def _matrix_runs(current: str) -> list[tuple[str, str]]:
+    """``(python, aiohttp)`` of each run of ``nox -s matrix``: the oldest Python on the aiohttp
+    floor, and the newest aiohttp on every Python but ``current``, which ``nox -s tests`` ran."""
+    return [(PYTHONS[0], "floor"), *[(version, "latest") for version in PYTHONS if version != current]]
+
+
+def _pytest_args(aiohttp: str, *, quick: bool = False) -> list[str]:
+    """The arguments of a run on ``aiohttp`` ("floor" or "latest"); ``quick`` for ``nox -s tests``.
+
+    The wire tests (marker ``aioresponses``) need aioresponses, which works below aiohttp 3.14
+    only, and the fuzzer's bounded pass (marker ``fuzz``, about a minute of CPU) runs once: both
+    run on the floor alone, in ``nox -s matrix``. The quick run also leaves the tests marked
+    ``slow`` (processes of their own, a clean install, the benchmarks' smoke runs: about a fifth
+    of the suite's time) to every run of the matrix. Every other test runs in every run.
+    """
+    args = ["-p", "no:cacheprovider", "-n", "auto"]
+    left_out = [] if aiohttp == "floor" else ["aioresponses", "fuzz"]
+    if quick:
+        left_out.append("slow")
+    if left_out:
+        args += ["-m", " and ".join(f"not {marker}" for marker in left_out)]
+    return args
+
+
+def _run_suite(session: nox.Session, aiohttp: str, *, quick: bool = False) -> None:
     session.install("-e", ".[cli,redis,emulator]", *TEST_DEPS, *DOCS_DEPS)
     session.install("--upgrade", *AIOHTTP_VERSIONS[aiohttp])
     session.run("python", "-c", "import sys, aiohttp; print(sys.version, '/ aiohttp', aiohttp.__version__)")
-    args = ["-p", "no:cacheprovider", "-n", "auto", *session.posargs]
-    if aiohttp == "latest":
-        # The fuzzer's bounded pass (about a minute of CPU) runs once, in the floor's run.
-        args += ["-m", "not aioresponses and not fuzz"]
-    session.run("pytest", *args)
+    # session.run fails the session on any exit but 0: pytest's 5 (no test collected) included.
+    session.run("pytest", *_pytest_args(aiohttp, quick=quick), *session.posargs)
+
+
+@nox.session
+def tests(session: nox.Session) -> None:
+    """The test suite once, on the Python that runs nox and the newest aiohttp, but for the tests
+    marked slow, which every run of ``nox -s matrix`` runs (the quick check)."""
+    _run_suite(session, "latest", quick=True)
+
+
+MATRIX_RUNS = [
+    nox.param(_interpreter(python), aiohttp, id=f"{python}-aiohttp-{aiohttp}")
+    for python, aiohttp in _matrix_runs(CURRENT)
+]
+"""``nox -s matrix`` runs them one after another; ``nox -s "matrix(3.11-aiohttp-floor)"`` runs
+the suite on the declared aiohttp floor alone."""
+
+
+@nox.session
+@nox.parametrize("python,aiohttp", MATRIX_RUNS)
+def matrix(session: nox.Session, aiohttp: str) -> None:
+    """The suite on every other Python the package claims, and on the aiohttp floor (the
+    aioresponses wire tests and the fuzzer's bounded pass run there)."""
+    _run_suite(session, aiohttp)
 
 
 FUZZ_EXAMPLES = "300"
-"""Examples per operation of ``nox -s fuzz`` (the test command's bounded pass takes 3)."""
+"""Examples per operation of ``nox -s fuzz`` (the bounded pass of ``nox -s matrix``'s floor run takes 3)."""
 
 
 @nox.session

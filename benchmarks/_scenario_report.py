@@ -3,7 +3,6 @@ library: the file is the same for the same figures)."""
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -11,7 +10,7 @@ from typing import Any
 import attrs
 
 from benchmarks._judge import BARS
-from benchmarks._scenario_run import SEARCH_ROUNDS, SEARCH_WIDTH, SPEEDUP
+from benchmarks._scenario_run import LATE, SEARCH_ROUNDS, SEARCH_WIDTH, SPEEDUP, skipped_share
 from benchmarks._scenarios import FAMILIES, PERIODS, percentile
 from route_planning_async.emulator import Lockout
 
@@ -48,6 +47,7 @@ def _row(family: str, runs: list[dict[str, Any]]) -> str:
     ]
     recovery = [run["verdict"]["recovery_periods"] for run in runs if run["storm_at"] is not None]
     missed = [str(run["seed"]) for run in runs if not run["verdict"]["passed"]]
+    skipped = [skipped_share(run) for run in runs]
     cells = [
         family,
         str(len(runs)),
@@ -60,20 +60,28 @@ def _row(family: str, runs: list[dict[str, Any]]) -> str:
         str(max(first)) if family == "limits" else "",
         f"{min(used):.0%}" if used and family in ("limits", "storm") else "",
         ("never" if None in recovery else str(max(recovery))) if recovery else "",
+        f"{max(skipped):.1%}",
         ", ".join(missed) or "none",
     ]
     return "| " + " | ".join(cells) + " |"
 
 
-def markdown(runs: Sequence[dict[str, Any]], command: str) -> str:
+def markdown(runs: Sequence[dict[str, Any]], made: Sequence[dict[str, Any]]) -> str:
     by_family = {f: [run for run in runs if run["family"] == f] for f in FAMILIES}
     lockout = Lockout()
     lines = [
         "# Scenarios: this library beside other traffic, on the emulator over real sockets",
         "",
-        f"Written by `{command}` on {datetime.date.today().isoformat()}. The families, the run and the "
-        "judge are described in `benchmarks/_scenarios.py`, `benchmarks/_scenario_run.py` and "
-        "`benchmarks/_judge.py` (the bars, as data: `Bars`).",
+        "Written by `python -m benchmarks scenarios --report` from `scenarios.json`. The families, the "
+        "run and the judge are described in `benchmarks/_scenarios.py`, `benchmarks/_scenario_run.py` "
+        "and `benchmarks/_judge.py` (the bars, as data: `Bars`). The runs recorded:",
+        "",
+        *(
+            f"- `{m['command']}` at commit {m.get('commit', '?')}: {m['scenarios']} scenarios in "
+            f"{m['seconds']} s on {m['date']} ({m['machine']}, load average {m['load'][0]} before, "
+            f"{m['load'][1]} after)"
+            for m in made
+        ),
         "",
         f"Each scenario: reads for {PERIODS} periods on an emulator of its own (plain HTTP on loopback, "
         f"sped up x{SPEEDUP:g}, the lockout on: `Lockout(share={lockout.share}, refusals="
@@ -82,7 +90,10 @@ def markdown(runs: Sequence[dict[str, Any]], command: str) -> str:
         "plain programs sending evenly at one rate, in the same scenario (same neighbours, storm and "
         f"link) on keys of their own, the highest rate within the 429 ceiling found by {SEARCH_ROUNDS} "
         f"rounds of {SEARCH_WIDTH} rates (a bracket at most 1/{_BRACKET} of the limit "
-        "wide). Ratio: what the library's programs admitted over what the fixed-rate ones admitted.",
+        "wide). Ratio: what the library's programs admitted over what the fixed-rate ones admitted. "
+        f"A plain program's send the machine held up more than {LATE} of a period is skipped, not sent "
+        "late in a burst; the share skipped (worst run) says how much the machine's load bent the "
+        "figures: on a quiet machine it is near 0, and the bound is then the tightest.",
         "",
         f"Bars: 429s at most {BARS.refused_share:.0%} of a program's attempts ({BARS.few_refused} under "
         f"{BARS.few_attempts}), at most {BARS.window_refused} in any {BARS.window_periods} periods (the "
@@ -94,8 +105,8 @@ def markdown(runs: Sequence[dict[str, Any]], command: str) -> str:
         "",
         "| Family | Seeds | PASS | Worst ratio | Ratio, 10th percentile | Worst 429 share | Most 429s in "
         "10 periods | Worst copy share | First contact 429s | First period used | Recovery (periods) | "
-        "MISSED seeds |",
-        "|---|---|---|---|---|---|---|---|---|---|---|---|",
+        "Plain sends skipped | MISSED seeds |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_row(f, family_runs) for f, family_runs in by_family.items() if family_runs]
     lines += [
@@ -121,7 +132,7 @@ class _Frame:
     height: int = 300
     left: int = 50
     right: int = 20
-    top: int = 30
+    top: int = 48
     bottom: int = 40
 
     def x(self, period: float, periods: int) -> float:
@@ -194,15 +205,15 @@ def svg(run: dict[str, Any]) -> str:
     ]
     for j, (colour, text) in enumerate(legend):
         x = frame.left + 10 + j * 165
-        out.append(f'<rect x="{x}" y="{frame.top - 2}" width="10" height="10" fill="{colour}"/>')
-        out.append(f'<text x="{x + 14}" y="{frame.top + 7}">{text}</text>')
+        out.append(f'<rect x="{x}" y="{frame.top - 22}" width="10" height="10" fill="{colour}"/>')
+        out.append(f'<text x="{x + 14}" y="{frame.top - 13}">{text}</text>')
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
 
-def write(runs: Sequence[dict[str, Any]], where: Path, command: str) -> None:
-    """``SCENARIOS.md`` and ``scenarios/<family>.svg`` in ``where``."""
-    (where / "SCENARIOS.md").write_text(markdown(runs, command) + "\n")
+def write(runs: Sequence[dict[str, Any]], where: Path, made: Sequence[dict[str, Any]]) -> None:
+    """``SCENARIOS.md`` and ``scenarios/<family>.svg`` in ``where``; ``made``: the runs recorded."""
+    (where / "SCENARIOS.md").write_text(markdown(runs, made) + "\n")
     plots = where / "scenarios"
     plots.mkdir(exist_ok=True)
     for family in FAMILIES:

@@ -34,7 +34,7 @@ from route_planning_async._errors import TransportError
 from route_planning_async._transport import AiohttpTransport, Transport
 from route_planning_async.emulator import Emulator, EmulatorConfig, Fault, Lockout
 
-__all__ = ["CountingTransport", "run_scenario"]
+__all__ = ["CountingTransport", "run_scenario", "skipped_share"]
 
 SPEEDUP = 10.0
 """The emulator's speed-up: a period of reads lasts 100 ms."""
@@ -228,6 +228,10 @@ def _admitted(log: Sequence[Attempt]) -> int:
     return sum(1 for a in log if a.outcome == "ok")
 
 
+def _copies_admitted(arm: _Arm) -> int:
+    return sum(_admitted(arm.logs[name]) for name in _programs(arm))
+
+
 def _programs(arm: _Arm) -> list[str]:
     return [name for name in arm.logs if name.startswith("copy-")]
 
@@ -331,6 +335,16 @@ def _recovery(scenario: Scenario, library: dict[str, Any]) -> int | None:
     return None
 
 
+def skipped_share(run: dict[str, Any]) -> float:
+    """The share of the plain programs' sends (neighbours, fixed-rate programs) the machine held up
+    past ``LATE`` and that were skipped: how much the load of the machine bent the run."""
+    programs = [p for name, p in run["library"].items() if name.startswith("neighbour-")]
+    programs += list((run["fixed"] or {}).values())
+    skipped = sum(p["skipped"] for p in programs)
+    sent = sum(p["attempts"] for p in programs)
+    return skipped / (skipped + sent) if skipped + sent else 0.0
+
+
 async def run_scenario(scenario: Scenario, *, speedup: float = SPEEDUP) -> dict[str, Any]:
     """Run ``scenario``'s library arm and the fixed-rate search; answer the figures and the verdict."""
     if speedup != SPEEDUP:
@@ -392,7 +406,11 @@ async def _run(scenario: Scenario, config: EmulatorConfig, keys: list[str], star
     for name in _programs(library_arm):
         storms = [a.at for a in library_arm.logs[name] if a.outcome == "storm"]
         library[name]["storm_end"] = max(storms) if storms else None
-    fixed = _summary(searched.best, scenario.periods) if searched.best is not None else None
+    # The bound is the passing run that admitted the most: on a loaded machine a fast plain program
+    # skips sends it could not make in time (``LATE``), so the highest rate is not always the most.
+    passing = [(rate, arm) for rate, arm in searched.tried if _passes(arm)]
+    best_rate, best = max(passing, key=lambda run: _copies_admitted(run[1]), default=(0.0, None))
+    fixed = _summary(best, scenario.periods) if best is not None else None
     return {
         "family": scenario.family,
         "seed": scenario.seed,
@@ -404,7 +422,8 @@ async def _run(scenario: Scenario, config: EmulatorConfig, keys: list[str], star
         "storm_at": scenario.storm_at,
         "periods": scenario.periods,
         "library": library,
-        "fixed_rate": round(searched.rate, 4),
+        "fixed_rate": round(best_rate, 4),
+        "highest_passing_rate": round(searched.rate, 4),
         "fixed": fixed,
         "tried": [[round(r, 4), _passes(arm)] for r, arm in searched.tried],
         "left": _left(scenario, library),

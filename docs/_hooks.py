@@ -1,8 +1,9 @@
 """mkdocs hook: the README's links to files of the repository, pointed at docs pages.
 
 The docs pages include the README's sections (pymdownx.snippets), and the README
-links to source files that are not part of the site. Each such link is mapped
-here to the page that documents the same thing. A link to a repository file
+links to the guides in ``docs/`` (each its own page) and to source files that are
+not part of the site. Each such link is mapped here to the page that documents the
+same thing. A link to a repository file
 missing from the map is left as it is, so ``mkdocs build --strict`` reports it.
 """
 
@@ -17,8 +18,7 @@ from markdown.preprocessors import Preprocessor
 REPOSITORY_FILES = {
     "ARCHITECTURE.md": "architecture.md",
     "CHANGELOG.md": "changelog.md",
-    "docs/differences.md": "differences.md",
-    "docs/redis.md": "redis.md",
+    "docs/": "index.md",
     "benchmarks/": "benchmark-results.md",
     "benchmarks/RESULTS.md": "benchmark-results.md",
     "route_planning_async/_errors.py": "reference/errors.md",
@@ -43,6 +43,8 @@ class _Relink(Preprocessor):
 def _relink(match: re.Match[str]) -> str:
     target, anchor = match.group(1), match.group(2) or ""
     page = REPOSITORY_FILES.get(target)
+    if page is None and target.startswith("docs/") and target.endswith(".md"):
+        page = target.removeprefix("docs/")  # a guide of docs/ is its own page
     # Links are written relative to the site root: mkdocs resolves a leading "/"
     # against the docs directory and makes it relative to the page.
     return match.group(0) if page is None else f"](/{page}{anchor})"

@@ -7,7 +7,7 @@ Start with ``RoutePlanningClient``: ``help(route_planning_async.RoutePlanningCli
 and ``help(client.stops.import_many)`` explain every parameter. The guides (rate
 limits, bulk import, polling, webhooks, the emulator, the command line) and the
 API reference are in the documentation site, built from ``docs/`` with
-``nox -s docs``; ``README.md`` has the same guides.
+``nox -s docs``; ``README.md`` has the short ones.
 """
 
 from importlib import metadata

@@ -33,6 +33,7 @@ __all__ = [
     "InMemoryBackend",
     "RateLimitBackend",
     "WindowCount",
+    "contract_problem",
     "learned_amount",
     "learned_rules",
     "process_backend",
@@ -148,6 +149,13 @@ class RateLimitBackend(Protocol):
     it (in ``help()``, an editor and the docs site); what is particular to a
     backend's method goes in its own sections (``Note:``, ``Raises:``), and in
     this package the docstring generator writes the contract's text before them.
+
+    A client checks the backend it is given against this contract when it is
+    built (:func:`contract_problem`): a backend without one of these methods, or
+    whose method does not take an argument the scheduler passes (``release``'s
+    ``admitted``, added after 0.2.0), is a
+    :class:`~route_planning_async.ConfigurationError` then, not a ``TypeError``
+    after a request was sent.
     """
 
     def __init_subclass__(cls, **kwargs: object) -> None:
@@ -535,3 +543,34 @@ def process_backend(base_url: str, api_key: str) -> InMemoryBackend:
     if backend is None:
         backend = backends[key] = InMemoryBackend()
     return backend
+
+
+def contract_problem(backend: object) -> str | None:
+    """What keeps ``backend`` from meeting :class:`RateLimitBackend`'s contract; None when nothing does.
+
+    Every coroutine method of the contract must be there, be a coroutine
+    function (or any callable for a test double), and take the arguments the
+    scheduler passes: the contract's positional parameters by position, its
+    keyword-only ones by keyword.
+    """
+    for name, contract in vars(RateLimitBackend).items():
+        if not inspect.iscoroutinefunction(contract):
+            continue
+        method = getattr(backend, name, None)
+        if method is None or not callable(method):
+            return f"it has no {name}() method"
+        if inspect.isfunction(getattr(type(backend), name, None)) and not inspect.iscoroutinefunction(method):
+            return f"its {name}() is not a coroutine function (async def)"
+        parameters = list(inspect.signature(contract).parameters.values())[1:]
+        positional = [p.name for p in parameters if p.kind is not inspect.Parameter.KEYWORD_ONLY]
+        keywords = {p.name: None for p in parameters if p.kind is inspect.Parameter.KEYWORD_ONLY}
+        try:
+            signature = inspect.signature(method)
+        except (TypeError, ValueError):
+            continue  # a callable without a signature to read (a C function): taken on trust
+        try:
+            signature.bind(*positional, **keywords)
+        except TypeError as exc:
+            wanted = ", ".join([*positional, *(f"{k}=" for k in keywords)])
+            return f"its {name}() does not take ({wanted}): {exc}"
+    return None

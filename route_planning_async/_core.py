@@ -28,6 +28,7 @@ from route_planning_async._errors import (
     ServerError,
     ValidationError,
 )
+from route_planning_async._json import JSONInputError, read_json
 from route_planning_async._limits import Category
 
 __all__ = [
@@ -153,8 +154,9 @@ class Response:
         return 200 <= self.status < 300
 
     def json(self) -> Any:
-        """The body parsed as JSON (``json.JSONDecodeError`` when it is not JSON)."""
-        return json.loads(self.body)
+        """The body parsed as JSON (a ``ValueError`` when it is not JSON or passes a bound of
+        ``_json.py``)."""
+        return read_json(self.body)
 
 
 _NO_BODY = object()
@@ -298,10 +300,6 @@ def _utf8(text: str) -> bool:
     return True
 
 
-_JSON = json.JSONDecoder()
-_JSON_OPENERS = (b"{", b"[")
-
-
 def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     """The JSON data of a 2xx answer (None when it has no body), or raise the error.
 
@@ -315,21 +313,12 @@ def decode(request: Request, response: Response, *, base_url: str = "") -> Any:
     if not body or body.isspace():
         return None
     try:
-        if body[:1] in _JSON_OPENERS:
-            # A body opening with { or [ is UTF-8 without a BOM (UTF-16 and UTF-32 would
-            # hold zero bytes): decoded at once, without json.loads's encoding sniffing
-            # or the whitespace it skips (only whitespace may follow the value).
-            text = body.decode()
-            data, end = _JSON.raw_decode(text)
-            if end != len(text) and not text[end:].isspace():
-                raise ValueError("extra data after the JSON value")
-            return data
-        return json.loads(body)
-    except ValueError:
+        return read_json(body)
+    except JSONInputError as exc:
         preview = response.body[:80].decode("utf-8", "replace")
         raise ServerError(
             response.status,
-            f"the answer is not JSON: {preview!r}",
+            f"the answer {'is not JSON' if exc.syntax else exc}: {preview!r}",
             method=request.method,
             request_url=request.url(base_url),
             headers=response.headers,

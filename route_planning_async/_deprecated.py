@@ -13,6 +13,7 @@ Deprecated                                   Use
 ``ImportReport.stop_id(position)``           :meth:`ImportReport.id_of`
 ``RejectedRow.stop``                         :attr:`RejectedRow.input`
 ``FailedBatch.stops``                        :attr:`FailedBatch.inputs`
+``RejectedStop(stop=...)``                   ``RejectedRow(input=...)``
 ===========================================  ==========================================
 
 The classes of ``_import/`` take the mixins below; the top-level package reads
@@ -26,16 +27,56 @@ import warnings
 from collections.abc import Mapping
 from typing import Any, Final, Protocol
 
-__all__ = ["RENAMED", "FailedBatchAliases", "ImportReportAliases", "RejectedRowAliases", "renamed"]
+__all__ = [
+    "MISSING",
+    "RENAMED",
+    "FailedBatchAliases",
+    "ImportReportAliases",
+    "RejectedRowAliases",
+    "rejected_row_input",
+    "renamed",
+]
 
 RENAMED: Final[Mapping[str, str]] = {"RejectedStop": "RejectedRow", "DuplicateStop": "DuplicateRow"}
 """The deprecated top-level class names and their successors."""
 
 
-def _warn(old: str, new: str) -> None:
+def _warn(old: str, new: str, stacklevel: int = 3) -> None:
     warnings.warn(
-        f"{old} is deprecated and goes in the next release; use {new}", DeprecationWarning, stacklevel=3
+        f"{old} is deprecated and goes in the next release; use {new}",
+        DeprecationWarning,
+        stacklevel=stacklevel,
     )
+
+
+MISSING: Final[Any] = object()
+"""The default of an argument that may come under its deprecated keyword instead."""
+
+
+def rejected_row_input(value: Any, given: Mapping[str, Any]) -> Any:
+    """``RejectedRow``'s ``input``, given as ``value`` or as the last release's ``stop=``."""
+    return _renamed_keyword("RejectedRow", "stop", "input", value, given)
+
+
+def _renamed_keyword(owner: str, old: str, new: str, value: Any, given: Mapping[str, Any]) -> Any:
+    """The argument ``new`` of ``owner()``, given as ``value`` or under its old keyword ``old``
+    in ``given`` (the call's other keywords), with a warning pointing at the caller's line.
+
+    Raises:
+        TypeError: A keyword ``owner()`` does not take, both names given, or neither.
+    """
+    unknown = sorted(given.keys() - {old})
+    if unknown:
+        raise TypeError(f"{owner}() got an unexpected keyword argument {unknown[0]!r}")
+    if old not in given:
+        if value is MISSING:
+            raise TypeError(f"{owner}() missing required argument: {new!r}")
+        return value
+    if value is not MISSING:
+        raise TypeError(f"{owner}() got both {new}= and its old name {old}=")
+    # The caller's line: past this function, its caller here and ``owner``'s ``__init__``.
+    _warn(f"{owner}({old}=...)", f"{owner}({new}=...)", stacklevel=5)
+    return given[old]
 
 
 def renamed(module: str, namespace: Mapping[str, Any], name: str) -> Any:

@@ -9,6 +9,10 @@ a text, a field, an attribute docstring or a decorated signature::
     python -m route_planning_async._docs_gen          # rewrite the stale docstrings
     python -m route_planning_async._docs_gen --check  # list them, exit 1 if any
 
+Either way it then lists the docstrings whose layout is broken (a section named
+twice, a line left outside its ``Raises:`` or ``Args:`` section) and exits 1 if
+there is one: :func:`docstring_problems`.
+
 It imports every module of the package, which registers the generated texts
 (:mod:`route_planning_async._docs`: a section of a given title, replaced or
 added before ``Returns:``/``Raises:`` and the like, or a docstring composed from
@@ -49,7 +53,7 @@ from route_planning_async._docs import (
     with_section,
 )
 
-__all__ = ["COMMAND", "main", "stale_files", "with_section", "write"]
+__all__ = ["COMMAND", "docstring_problems", "main", "malformed", "stale_files", "with_section", "write"]
 
 COMMAND: Final = "python -m route_planning_async._docs_gen"
 """What to run to rewrite the generated docstring sections."""
@@ -434,6 +438,51 @@ def write() -> list[Path]:
     return sorted(changed)
 
 
+_SECTION = re.compile(r"^([A-Z][A-Za-z]*(?: [A-Za-z]+)?):\s*$")
+_ENTRY_SECTIONS: Final = frozenset({"Args", "Keyword Args", "Attributes", "Returns", "Yields", "Raises"})
+
+
+def docstring_problems(source: str, where: str) -> list[str]:
+    """What is wrong with the layout of the docstrings of one module's ``source``: a section
+    named twice, or a line that should be in a section but sits outside it (an entry of
+    ``Raises:`` written again below it, as a second pass of the generator once did)."""
+    problems: list[str] = []
+    tree = ast.parse(source)
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            continue
+        docstring = ast.get_docstring(node, clean=True)
+        if not docstring:
+            continue
+        name = getattr(node, "name", "<module>")
+        seen: set[str] = set()
+        section: str | None = None
+        for line in docstring.splitlines():
+            if not line.strip() or line.startswith((" ", "\t")):
+                continue
+            header = _SECTION.match(line)
+            if header is not None:
+                section = header.group(1)
+                if section in seen:
+                    problems.append(f"{where}: {name}: the section {section}: is written twice")
+                seen.add(section)
+            elif section in _ENTRY_SECTIONS:
+                problems.append(
+                    f"{where}: {name}: a line outside its {section}: section: {line.strip()[:60]!r}"
+                )
+    return problems
+
+
+def malformed() -> list[str]:
+    """:func:`docstring_problems` of every module of the package."""
+    package = Path(__file__).parent
+    problems: list[str] = []
+    for path in sorted(package.rglob("*.py")):
+        shown = path.relative_to(package.parent).as_posix()
+        problems.extend(docstring_problems(path.read_text(encoding="utf-8"), shown))
+    return problems
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line: rewrite (or, with ``--check``, list) the stale docstrings.
 
@@ -451,7 +500,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if arguments.check and files:
         print(f"run {COMMAND} to write them")
         return 1
-    return 0
+    problems = malformed()
+    for problem in problems:
+        print(f"malformed: {problem}")
+    return 1 if problems else 0
 
 
 if __name__ == "__main__":

@@ -8,7 +8,6 @@ a body that is not JSON still gives an error, with its first bytes as the messag
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -35,6 +34,7 @@ from route_planning_async._errors import (
     UnprocessableEntityError,
     VehicleCapacityDisabledError,
 )
+from route_planning_async._json import JSONInputError, read_json
 
 __all__ = ["error_for_status"]
 
@@ -111,8 +111,8 @@ def error_for_status(
 
 def _parse_error_body(body: bytes, status: int) -> tuple[str, str | None, str | None, str | None]:
     try:
-        data = json.loads(body) if body else None
-    except ValueError:
+        data = read_json(body) if body else None
+    except JSONInputError:
         data = None
     if not isinstance(data, dict):
         preview = body[:_BODY_PREVIEW].decode("utf-8", "replace").strip()

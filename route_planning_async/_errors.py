@@ -64,6 +64,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Protocol
 
 from route_planning_async._error_codes import ErrorCode
+from route_planning_async._pickles import PicklableError
 
 __all__ = [
     "APIError",
@@ -101,8 +102,8 @@ __all__ = [
 _BODY_PREVIEW = 200
 
 
-class RoutePlanningError(Exception):
-    """Base class of every error raised by ``route_planning_async``."""
+class RoutePlanningError(PicklableError, Exception):
+    """Base class of every error raised by ``route_planning_async``; each pickles (``_pickles.py``)."""
 
 
 class ConfigurationError(RoutePlanningError, ValueError):
@@ -337,7 +338,7 @@ class APIError(RoutePlanningError):
     Attributes:
         status (int): HTTP status of the answer.
         api_version (str | None): The API version that answered (``"v0.2b"``, ``"v1"``), when known.
-        message (str): The error body's ``message`` (or the first bytes of a body that is not JSON).
+        message (str): The error body's ``message``, whole, however long (else a body's first bytes).
         code (str | None): The error body's machine-readable ``code``, when it has one.
         error_code: ``code`` as an :class:`ErrorCode`; None when absent or unknown to the answering
             version.
@@ -374,7 +375,7 @@ class APIError(RoutePlanningError):
         self.api_version = api_version
         """The API version that answered (``"v0.2b"``, ``"v1"``), when known."""
         self.message = message
-        """The error body's ``message`` (or the first bytes of a body that is not JSON)."""
+        """The error body's ``message``, whole, however long (else a body's first bytes)."""
         self.code = code
         """The error body's machine-readable ``code``, when it has one."""
         self.error_code = ErrorCode.parse(code, api_version)

@@ -80,17 +80,36 @@ class Category(enum.StrEnum):
     30 per minute, corrected from the service's 429s."""
 
 
+MAX_AMOUNT = 10**12
+"""The largest :attr:`Rule.amount`: far beyond any service's limit, and small enough for every
+computation with it (a rate, a float) to stay exact."""
+
+MAX_PERIOD = 10.0**9
+"""The longest :attr:`Rule.period`, in seconds (some 31 years)."""
+
+
 def _positive_amount(instance: object, attribute: attrs.Attribute[int], value: int) -> None:
     if isinstance(value, bool) or not isinstance(value, int):
         raise ConfigurationError(f"Rule.amount must be an int, got {type(value).__name__} {value!r}")
     if value < 1:
         raise ConfigurationError(f"Rule.amount must be at least 1, got {value}")
+    if value > MAX_AMOUNT:
+        raise ConfigurationError(f"Rule.amount must be at most {MAX_AMOUNT:.0e}, got {_shown(value)}")
+
+
+def _shown(value: int) -> str:
+    """An int as a message shows it: whole when short, else its number of digits."""
+    return str(value) if value < 10**30 else f"a number of {len(str(value))} digits"
 
 
 def _seconds(value: Any) -> Any:
-    """An int or float as a float; anything else is left for the validator to name."""
+    """An int or float as a float (an int too large for one as infinity); anything else is
+    left for the validator to name."""
     if isinstance(value, int | float) and not isinstance(value, bool):
-        return float(value)
+        try:
+            return float(value)
+        except OverflowError:
+            return math.inf
     return value
 
 
@@ -99,6 +118,8 @@ def _positive_period(instance: object, attribute: attrs.Attribute[float], value:
         raise ConfigurationError(f"Rule.period must be a number of seconds, got {type(value).__name__}")
     if not (value > 0 and math.isfinite(value)):
         raise ConfigurationError(f"Rule.period must be a positive number of seconds, got {value}")
+    if value > MAX_PERIOD:
+        raise ConfigurationError(f"Rule.period must be at most {MAX_PERIOD:.0e} seconds, got {value:g}")
 
 
 def _per(instance: object, attribute: attrs.Attribute[str], value: str) -> None:

@@ -10,7 +10,6 @@ place in it.
 
 from __future__ import annotations
 
-import json
 import sys
 import textwrap
 import tomllib
@@ -18,6 +17,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 
 from route_planning_async._errors import ConfigurationError
+from route_planning_async._json import JSONInputError, read_json
 from route_planning_async._limits import Category, RateLimits, Rule
 
 __all__ = ["LIMITS_FILE_FORMAT", "NAMED_LIMITS", "limits_from_data", "load_data", "read_limits_file"]
@@ -53,27 +53,44 @@ def load_data(path: Path, file: str, text: str | None = None) -> object:
     first, then TOML; errors start with ``file``, the file as messages name it.
 
     ``text`` is the file's content when the caller has read it already; the path ``-`` is
-    standard input (tried as JSON, then TOML).
+    standard input (tried as JSON, then TOML). A UTF-8 byte order mark at the start is
+    skipped. JSON is read by the library's reader (``_json.py``: bounded depth and digits),
+    and a key written twice in one table is an error in either format (the last would
+    silently win in JSON).
     """
     if text is None:
         try:
             text = sys.stdin.read() if str(path) == "-" else path.read_text(encoding="utf-8")
-        except (OSError, UnicodeDecodeError) as exc:
-            reason = exc.strerror if isinstance(exc, OSError) else "not UTF-8 text"
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            reason = (exc.strerror or str(exc)) if isinstance(exc, OSError) else "not UTF-8 text"
             raise ConfigurationError(f"{file}: cannot read it: {reason}") from None
+    text = text.removeprefix("\ufeff")
     suffix = path.suffix.lower()
+    refused: JSONInputError | None = None
     if suffix != ".toml":
         try:
-            return json.loads(text)
-        except json.JSONDecodeError as exc:
+            return read_json(text, unique_keys=True)
+        except JSONInputError as exc:
             if suffix == ".json":
-                raise ConfigurationError(f"{file}: not valid JSON: {exc}") from None
+                reason = f"not valid JSON: {exc.detail}" if exc.syntax else f"it {exc}"
+                raise ConfigurationError(f"{file}: {reason}") from None
+            # Past a bound (depth, digits, a key twice) before JSON's syntax was judged: the
+            # more precise reason, unless the text is TOML.
+            refused = None if exc.syntax else exc
     try:
         return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        if suffix == ".toml":
-            raise ConfigurationError(f"{file}: not valid TOML: {exc}") from None
-        raise ConfigurationError(f"{file}: neither valid JSON nor valid TOML") from None
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError) as exc:
+        if refused is not None:
+            raise ConfigurationError(f"{file}: it {refused}") from None
+        if isinstance(exc, RecursionError):
+            raise ConfigurationError(f"{file}: it nests too deep to read") from None
+        if suffix != ".toml":
+            raise ConfigurationError(f"{file}: neither valid JSON nor valid TOML") from None
+        if isinstance(exc, tomllib.TOMLDecodeError):
+            reason = str(exc)
+        else:  # tomllib's bare ValueError: an integer of more digits than Python converts
+            reason = "it holds a number of too many digits"
+        raise ConfigurationError(f"{file}: not valid TOML: {reason}") from None
 
 
 def limits_from_data(data: object, file: str, place: str = "") -> RateLimits:

@@ -43,16 +43,16 @@ import enum
 import functools
 import hashlib
 import hmac
-import json
 import logging
-import sys
-from collections.abc import Awaitable, Callable, Hashable, Iterable
+import math
+from collections.abc import Awaitable, Callable, Hashable
 from typing import TYPE_CHECKING, Any, Final, TypeAlias
 
 import attrs
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import DecodeError, RoutePlanningError
+from route_planning_async._json import JSONInputError, read_json
 from route_planning_async._versions import API_VERSIONS, api_version
 
 if TYPE_CHECKING:
@@ -241,26 +241,6 @@ def _decode_digest(text: str) -> bytes | None:
 _KNOWN_TYPES: Final = {member.value: member for member in WebhookEventType}
 
 
-_TOO_DEEP = "the webhook body nests too deep to decode (arrays or objects)"
-
-
-def _deeper_than(value: object, limit: int) -> bool:
-    """Whether JSON data nests arrays or objects more than ``limit`` levels (walked without recursion)."""
-    pending: list[tuple[object, int]] = [(value, 1)]
-    while pending:
-        item, depth = pending.pop()
-        if isinstance(item, dict):
-            children: Iterable[object] = item.values()
-        elif isinstance(item, list):
-            children = item
-        else:
-            continue
-        if depth > limit:
-            return True
-        pending.extend((child, depth + 1) for child in children)
-    return False
-
-
 def parse_event(body: bytes) -> WebhookEvent:
     """The event in a webhook body (verify its signature first).
 
@@ -280,18 +260,14 @@ def parse_event(body: bytes) -> WebhookEvent:
         The :class:`WebhookEvent`.
 
     Raises:
-        InvalidEventError: The body is not an event envelope, or its JSON nests
-            deeper than Python's recursion limit (``sys.getrecursionlimit()``).
+        InvalidEventError: The body is not an event envelope, or its JSON passes a bound
+            of the library's JSON reader (nesting deeper than ``_json.MAX_DEPTH``, a number
+            of more digits than ``_json.MAX_DIGITS``).
     """
     try:
-        envelope = json.loads(body)
-    except (UnicodeDecodeError, ValueError) as exc:
-        raise InvalidEventError(f"the webhook body is not JSON: {exc}") from None
-    except RecursionError:
-        raise InvalidEventError(_TOO_DEEP) from None
-    if _deeper_than(envelope, sys.getrecursionlimit()):
-        # Python 3.13's decoder nests deeper than the recursion limit; the rest could not.
-        raise InvalidEventError(_TOO_DEEP)
+        envelope = read_json(body)
+    except JSONInputError as exc:
+        raise InvalidEventError(f"the webhook body {exc}") from None
     if not isinstance(envelope, dict):
         raise InvalidEventError("the webhook body is not a JSON object")
     kind, version, created = envelope.get("type"), envelope.get("version"), envelope.get("created")
@@ -401,16 +377,18 @@ def webhook_handler(
 
     Raises:
         TypeError: The secret is neither ``str`` nor ``bytes``.
-        ValueError: The secret is empty, ``max_body_size`` is not positive or
-            ``dedupe_window`` is negative.
+        ValueError: The secret is empty, ``max_body_size`` is not a positive finite number
+            (NaN included), or ``dedupe_window`` is negative or NaN.
     """
     from aiohttp import web
 
     _key(secret)
-    if max_body_size < 1:
-        raise ValueError(f"max_body_size must be positive, got {max_body_size!r}")
-    if dedupe_window < 0:
-        raise ValueError(f"dedupe_window must not be negative, got {dedupe_window!r}")
+    if isinstance(max_body_size, bool) or not isinstance(max_body_size, int | float):
+        raise ValueError(f"max_body_size must be a number of bytes, got {type(max_body_size).__name__}")
+    if not 1 <= max_body_size < math.inf:  # NaN too: it would turn the 413 bound off
+        raise ValueError(f"max_body_size must be a positive finite number of bytes, got {max_body_size!r}")
+    if not dedupe_window >= 0:
+        raise ValueError(f"dedupe_window must not be negative or NaN, got {dedupe_window!r}")
     once = _Once(dedupe_window) if dedupe_window else None
 
     async def handle(request: web.Request) -> web.StreamResponse:

@@ -24,6 +24,7 @@ from route_planning_async._cli._render import Output
 from route_planning_async._cli._run import run_command
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
+from route_planning_async.emulator._config import shown_url
 from route_planning_async.emulator._options import OPTIONS, Option
 
 if TYPE_CHECKING:
@@ -104,7 +105,8 @@ async def serve_emulator(
             output.err.print(f"emulator serving {base_url} (speed-up {config.speedup:g})", highlight=False)
             if config.webhook_url is not None:
                 output.err.print(
-                    f"  webhooks: {config.webhook_version} events to {config.webhook_url}", highlight=False
+                    f"  webhooks: {config.webhook_version} events to {shown_url(config.webhook_url)}",
+                    highlight=False,
                 )
             for driver in team.drivers:
                 state = "" if driver.active else " (paused)"

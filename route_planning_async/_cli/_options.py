@@ -10,6 +10,8 @@ applied by each of them.
 from __future__ import annotations
 
 import functools
+import itertools
+import json
 from collections.abc import Callable, Coroutine
 from datetime import date
 from pathlib import Path
@@ -95,13 +97,66 @@ class Group(Command, click.Group):
     command_class = Command
     group_class = type
 
+    def make_context(
+        self, info_name: str | None, args: list[str], parent: click.Context | None = None, **extra: Any
+    ) -> click.Context:
+        """The context, which keeps the command line; with ``--progress json`` in it, a usage
+        error of the root's options is a JSON ``error`` event too (:class:`JsonUsageError`)."""
+        try:
+            ctx = super().make_context(info_name, list(args), parent, **extra)
+        except click.UsageError as exc:
+            if parent is None and _wants_json(args):
+                raise JsonUsageError.of(exc) from None
+            raise
+        if parent is None:
+            ctx.meta[_ARGV] = list(args)
+        return ctx
+
     def invoke(self, ctx: click.Context) -> Any:
         """Its command; Ctrl-C outside a command's coroutine (parsing, a command with none) is
-        exit code 130 too, not click's ``Aborted!`` and 1."""
+        exit code 130 too, not click's ``Aborted!`` and 1. With ``--progress json``, click's own
+        usage errors (an unknown option, a missing argument) are JSON ``error`` events on stderr,
+        like every other line of such a run."""
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:
             raise Interrupted from None
+        except click.UsageError as exc:
+            argv: list[str] = ctx.find_root().meta.get(_ARGV, [])
+            if _wants_json(argv):
+                raise JsonUsageError.of(exc) from None
+            raise
+
+
+_ARGV = "route_planning_async.argv"
+
+
+def _wants_json(argv: list[str]) -> bool:
+    """Whether the command line asks for ``--progress json``."""
+    return "--progress=json" in argv or ("--progress", "json") in itertools.pairwise(argv)
+
+
+class JsonUsageError(click.ClickException):
+    """A usage error shown as ``{"event": "error", "message": ..., "exit_code": 2}`` on stderr."""
+
+    exit_code = 2
+
+    @classmethod
+    def of(cls, error: click.UsageError) -> JsonUsageError:
+        usage = error.ctx.get_usage() if error.ctx is not None else ""
+        json_error = cls(error.format_message())
+        json_error.usage = usage.splitlines()[0] if usage else ""
+        return json_error
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.usage = ""
+
+    def show(self, file: Any = None) -> None:
+        event = {"event": "error", "message": self.format_message(), "exit_code": self.exit_code}
+        if self.usage:
+            event["usage"] = self.usage
+        click.echo(json.dumps(event, ensure_ascii=False), err=True)
 
 
 POSITIVE = click.FloatRange(min=0, min_open=True)
@@ -255,7 +310,8 @@ _SHARED_OPTIONS = (
         metavar="URL",
         envvar="ROUTE_PLANNING_REDIS_URL",
         help="Keep the rate-limit slots in this Redis server (redis://host:6379/0), shared by every "
-        "process using the same key and prefix; needs the redis extra ($ROUTE_PLANNING_REDIS_URL).",
+        "process using the same key and prefix; needs the redis extra ($ROUTE_PLANNING_REDIS_URL; "
+        "set but empty, it is as unset: the limits stay in this process, shared with no other).",
     ),
     _shared_option(
         "--redis-prefix",

@@ -99,8 +99,7 @@ class ProgressLines:
     def __call__(self, progress: ImportProgress[Any]) -> None:
         on_progress_event(progress)
         stats = self._client.stats[Category.BATCH_IMPORT]
-        not_sent = len(never_sent(progress.report))
-        failed = progress.failed - not_sent
+        not_sent, failed = progress.not_sent, progress.failed
         if self._mode == "json":
             event = {
                 "event": "done" if progress.final else "progress",
@@ -241,21 +240,9 @@ def _install_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]
 
 
 def never_sent(report: ImportReport[Any]) -> set[int]:
-    """Positions an import that stopped early (Ctrl-C, ``--deadline``) never sent: nothing to fix in them.
-
-    Once the import is stopping, a batch not created because of the stop (or
-    cancelled while it waited for its turn) was never sent; a batch the
-    service refused before that is a failure.
-    """
-    if report.stopped is None:
-        return set()
-    return {
-        position
-        for failed in report.failed_batches
-        if failed.outcome == Outcome.NOT_CREATED
-        and (str(failed.error) == report.stopped or isinstance(failed.error, asyncio.CancelledError))
-        for position in failed.positions
-    }
+    """Positions an import that stopped early (Ctrl-C, ``--deadline``) never sent: nothing to fix in them
+    (:attr:`FailedBatch.not_sent`)."""
+    return {position for failed in report.failed_batches if failed.not_sent for position in failed.positions}
 
 
 def _outcome(report: ImportReport[Any], interrupted: bool) -> ImportOutcome:
@@ -286,7 +273,7 @@ def import_summary(client: AnyClient, report: ImportReport[Any]) -> dict[str, An
         for rule, configured in zip(stats.learned_limits, stats.limits, strict=False)
         if rule.amount != configured.amount
     ]
-    not_sent = len(never_sent(report))
+    not_sent = report.not_sent
     return {
         "created": report.created,
         "skipped": report.skipped,

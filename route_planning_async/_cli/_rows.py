@@ -11,7 +11,6 @@ array, from 1.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -26,6 +25,7 @@ from route_planning_async._cli._options import not_stdout
 from route_planning_async._cli._render import Output, failures_table
 from route_planning_async._cli._run import Settings, dump_json, open_client
 from route_planning_async._cli._stdio import describe, read_input
+from route_planning_async._json import JSONInputError, read_json
 
 if TYPE_CHECKING:
     from route_planning_async._cli._versions import AnyClient
@@ -88,9 +88,9 @@ def _json_cell(value: Any) -> str:
 
 def _json_rows(text: str) -> RowFile:
     try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise CsvError(f"not JSON: {exc}") from None
+        data = read_json(text)
+    except JSONInputError as exc:
+        raise CsvError(f"not JSON: {exc.detail}" if exc.syntax else f"the JSON {exc}") from None
     if not isinstance(data, list) or not all(isinstance(item, dict) for item in data):
         raise CsvError("a JSON file must hold an array of objects, one a row")
     header: list[str] = []

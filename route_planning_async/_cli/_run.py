@@ -44,6 +44,7 @@ from route_planning_async._cli._render import Output
 from route_planning_async._cli._stdio import describe, is_stdio, read_text
 from route_planning_async._cli._versions import DEFAULT_API_VERSION, check_base_url, client_class
 from route_planning_async._client import API_KEY_ENV
+from route_planning_async.emulator._options import bind_problem
 
 if TYPE_CHECKING:
     from rich.console import RenderableType
@@ -219,6 +220,8 @@ def failure_of(exc: BaseException) -> CommandError | None:
     if isinstance(exc, RoutePlanningError):
         # API errors, transport errors, failed, canceled or timed-out operations.
         return CommandError(str(exc))
+    if isinstance(exc, OSError) and (bound := bind_problem(exc)) is not None:
+        return InputError(bound)  # the emulator's --port in use: one usage line
     if isinstance(exc, OSError):
         # Files the command writes (--failures, --map): a full disk or a
         # read-only directory is the user's to fix, not a bug.

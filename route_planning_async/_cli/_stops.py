@@ -123,6 +123,8 @@ def _duplicate_keys(rows: Sequence[CsvRow]) -> list[tuple[CsvRow, str]]:
 
 
 _NOT_SENT = "not sent: the import was stopped before this row (import this file again)"
+_STOPPED_BY_CTRL_C = "Ctrl-C was pressed: no batch was sent after it"
+"""Why an import stopped, in its summary, when Ctrl-C stopped it."""
 _IN_FLIGHT = (
     "outcome unknown: Ctrl-C abandoned the import before its answer; the stop may exist "
     "(import again with --skip-existing)"
@@ -177,7 +179,8 @@ def _summary_line(summary: dict[str, Any]) -> str:
     if summary["unknown"]:
         parts.append(f"{summary['unknown']} stop(s) of unknown outcome: look them up before importing again")
     if summary["stopped"]:
-        parts.append(f"stopped early: {summary['stopped']}")
+        unsent = f"; {summary['not_sent']} row(s) not sent" if summary["not_sent"] else ""
+        parts.append(f"stopped early: {summary['stopped']}{unsent}")
     return "; ".join(parts)
 
 
@@ -347,6 +350,8 @@ async def _import_file(
                     # The library names rows by position; the user knows them by line.
                     raise InputError(_with_lines(str(exc), valid)) from None
                 summary = import_summary(client, result.report)
+                if result.interrupted and summary["stopped"]:
+                    summary["stopped"] = _STOPPED_BY_CTRL_C
         except asyncio.CancelledError:
             # Ctrl-C before the import handled it (reading the file, the plan) or twice before
             # its first answer: say what became of every row all the same, and exit 130.

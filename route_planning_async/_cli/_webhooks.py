@@ -136,6 +136,22 @@ def _json_wanted(ctx: click.Context, flag: bool) -> bool:
     return flag or settings_of(ctx).json
 
 
+def _url_path(value: str) -> str:
+    """A path the server can route: it starts with ``/`` (a usage error says so otherwise)."""
+    from aiohttp import web
+
+    async def handler(request: web.Request) -> web.StreamResponse:  # pragma: no cover - never called
+        return web.Response()
+
+    if not value.startswith("/"):
+        raise click.BadParameter(f"{value!r}: a URL path starts with '/' (e.g. '/{value}')")
+    try:
+        web.UrlDispatcher().add_post(value, handler)
+    except ValueError as exc:
+        raise click.BadParameter(f"{value!r}: not a URL path the server can route ({exc})") from None
+    return value
+
+
 @click.group()
 def webhooks() -> None:
     """Receive the service's webhook events, or check a saved one."""
@@ -144,7 +160,13 @@ def webhooks() -> None:
 @webhooks.command("listen")
 @click.option("--port", type=click.IntRange(0, 65535), required=True, help="TCP port to listen on.")
 @click.option("--host", default="127.0.0.1", show_default=True, help="Address to bind.")
-@click.option("--path", default="/", show_default=True, help="The URL path events are POSTed to.")
+@click.option(
+    "--path",
+    default="/",
+    show_default=True,
+    callback=lambda ctx, param, value: _url_path(value),
+    help="The URL path events are POSTed to, starting with '/'.",
+)
 @click.option("--count", type=click.IntRange(min=1), help="Exit after this many events.")
 @_SECRET_FILE
 @_JSON

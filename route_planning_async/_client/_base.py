@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self, TypeVar, Unpack, cast
 
 import aiohttp
 
-from route_planning_async._backends import process_backend
+from route_planning_async._backends import contract_problem, process_backend
 from route_planning_async._client._settings import (
     BASE_URL_ENV,
     ClientSettings,
@@ -156,10 +156,17 @@ class BaseClient(abc.ABC):
         self._entered = False
         if rate_limits is None:
             rate_limits = limits_from_environment()
+        backend = settings.get("rate_limit_backend")
+        problem = None if backend is None else contract_problem(backend)
+        if problem is not None:
+            raise ConfigurationError(
+                f"rate_limit_backend {type(backend).__name__} does not meet the RateLimitBackend "
+                f"contract of this release: {problem}"
+            )
         self._scheduler = Scheduler(
             rate_limits if rate_limits is not None else self._default_rate_limits(),
             retry if retry is not None else RetryPolicy(),
-            backend=settings.get("rate_limit_backend") or process_backend(self._base_url, api_key),
+            backend=backend if backend is not None else process_backend(self._base_url, api_key),
         )
         # The client that owns the session; a view from with_options() is not it.
         self._owner = self

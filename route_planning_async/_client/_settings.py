@@ -23,6 +23,7 @@ from route_planning_async._backends import RateLimitBackend
 from route_planning_async._core import AuthScheme
 from route_planning_async._docs import described
 from route_planning_async._errors import ConfigurationError
+from route_planning_async._hosts import host_problem
 from route_planning_async._limits import RateLimits
 from route_planning_async._limits_file import NAMED_LIMITS, read_limits_file
 from route_planning_async._retry import RetryPolicy
@@ -180,13 +181,16 @@ def checked_base_url(base_url: object, setting: str = "base_url") -> str:
         raise ConfigurationError(f"{setting} is not a valid URL: {exc}") from None
     # Quoted without credentials, query or fragment: any of them may hold a secret.
     shown = repr(str(url.with_user(None).with_query(None).with_fragment(None)) if url.is_absolute() else "…")
-    if url.scheme not in ("https", "http") or not url.host:
+    if url.scheme not in ("https", "http") or not url.raw_host:
         raise ConfigurationError(f"{setting} must be an absolute https:// URL, got {shown}")
+    problem = host_problem(url.raw_host)
+    if problem is not None:
+        raise ConfigurationError(f"{setting}'s host {problem}: {shown}")
     if url.user or url.password:
         raise ConfigurationError(f"{setting} must not carry credentials; pass api_key instead")
     if url.query_string or url.fragment or "?" in base_url or "#" in base_url:
         raise ConfigurationError(f"{setting} must not have a query or fragment: {shown}")
-    if url.scheme == "http" and not _is_loopback(url.host):
+    if url.scheme == "http" and not _is_loopback(url.host or ""):
         # The service rejects plain HTTP (contract, Authentication rule 4); only a
         # local test server on this machine may be spoken to without TLS.
         raise ConfigurationError(
@@ -254,13 +258,22 @@ def limits_from_environment() -> RateLimits | None:
     if named is not None:
         return named()
     path = pathlib.Path(value)
-    if value == "-" or not path.is_file():
+    if value == "-" or not _is_file(path):
+        shown = value if len(value) <= 80 else value[:77] + "..."
         # An emulator that stopped removes its limits file: the message says what to do.
         raise ConfigurationError(
-            f"{LIMITS_ENV}={value!r}: neither {' nor '.join(NAMED_LIMITS)} nor an existing file "
+            f"{LIMITS_ENV}={shown!r}: neither {' nor '.join(NAMED_LIMITS)} nor an existing file "
             "(an emulator that stopped removes its file: unset it)"
         )
     return read_limits_file(path, LIMITS_ENV + f" ({value})")
+
+
+def _is_file(path: pathlib.Path) -> bool:
+    """Whether ``path`` is a file; False for a name no file can have (too long, a NUL in it)."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def checked_polling(poll_interval: object, max_poll_interval: object) -> dict[str, float]:

@@ -6,11 +6,10 @@ once (``_options.py``); the outcomes of an import are its report
 (``_report.py``).
 """
 
+from route_planning_async._import._batch_ids import PENDING, BatchOutcomes
 from route_planning_async._import._engine import run_import
 from route_planning_async._import._options import ImportOptions, ImportSettings, options_documented
 from route_planning_async._import._report import (
-    PENDING,
-    BatchOutcomes,
     DuplicateRow,
     FailedBatch,
     ImportProgress,

@@ -140,7 +140,7 @@ class BatchSender(Generic[T]):
             stopped = control.halt_error or control.stop_reading
             if stopped is not None:
                 # The import is ending: nothing more is sent.
-                run.fail(report, offsets, Outcome.NOT_CREATED, stopped)
+                run.fail(report, offsets, Outcome.NOT_CREATED, stopped, not_sent=True)
                 return unnamed
             try:
                 answer = await self._send(run, offsets)

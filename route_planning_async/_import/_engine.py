@@ -22,8 +22,8 @@ the rows whose key is not there (``skipped``). ``deadline`` (seconds or an
 aware datetime, measured with the import's clock), the breaker
 (``max_transport_failures`` transport failures in a row) and ``stop_event``
 end the import early and return the report: rows never sent are
-``not_created``, rows sent without an answer ``unknown``
-(``ImportReport.stopped`` says why).
+``not_created`` and counted in ``ImportReport.not_sent`` (not in ``failed``),
+rows sent without an answer ``unknown`` (``ImportReport.stopped`` says why).
 
 Validation
 ----------
@@ -249,16 +249,15 @@ class _Importer(Generic[T]):
 
     async def _watch_stop(self, event: asyncio.Event) -> None:
         await event.wait()
-        self._control.halt(
-            Halted("the import was stopped before this batch was sent"), abandon_in_flight=False
-        )
+        self._control.halt(Halted("stop_event was set: no batch was sent after it"), abandon_in_flight=False)
 
     async def _read_existing(self) -> None:
         """``skip_existing``: the keys already in the collection, from one paged listing."""
         async with contextlib.aclosing(self._target.existing()) as pages:
             async for page in pages:
                 for item_id, key in page:
-                    if key:
+                    # An item outside the collection (listed by mistake) is no row's.
+                    if key and self._reconciler.ours(item_id):
                         self._existing.setdefault(key, item_id)
 
     async def _read(
@@ -322,7 +321,9 @@ class _Importer(Generic[T]):
         for begin in range(self.report.total, len(rows), self._batch_size):
             items = list(rows[begin : begin + self._batch_size])
             batch = self.report._open_batch(len(items))
-            self.report._record_failed(batch, range(len(items)), items, Outcome.NOT_CREATED, error)
+            self.report._record_failed(
+                batch, range(len(items)), items, Outcome.NOT_CREATED, error, not_sent=True
+            )
             self.report._close_batch(batch)
 
     def _abandon_buffer(self, error: BaseException | None) -> None:
@@ -330,7 +331,9 @@ class _Importer(Generic[T]):
         items, self._buffer = self._buffer, []
         if items and error is not None:
             batch = self.report._open_batch(len(items))
-            self.report._record_failed(batch, range(len(items)), items, Outcome.NOT_CREATED, error)
+            self.report._record_failed(
+                batch, range(len(items)), items, Outcome.NOT_CREATED, error, not_sent=True
+            )
             self.report._close_batch(batch)
 
     async def _run_batch(self, run: BatchRun, pending: list[int], gate: asyncio.Semaphore) -> None:
@@ -341,13 +344,13 @@ class _Importer(Generic[T]):
             task = asyncio.current_task()
             ours = run.halted and task is not None and task.uncancel() == 0
             error: BaseException = control.halt_error if ours and control.halt_error is not None else exc
-            run.fail_unsettled(self.report, error)
+            run.fail_unsettled(self.report, error, stopped=True)
             if not ours:
                 raise
         except Exception as exc:
             # Not an answer of the service (a bug, a closed client, a failed
             # rate-limit backend): record it and end the import.
-            run.fail_unsettled(self.report, exc)
+            run.fail_unsettled(self.report, exc, stopped=False)
             control.stop(exc)
         finally:
             control.runs.discard(run)
@@ -360,7 +363,7 @@ class _Importer(Generic[T]):
         error: BaseException = control.halt_error or asyncio.CancelledError()
         for run in list(control.runs):
             control.runs.discard(run)
-            run.fail_unsettled(self.report, error)
+            run.fail_unsettled(self.report, error, stopped=True)
             self.report._close_batch(run.batch)
 
     def _end_batch(self, run: BatchRun) -> None:
@@ -394,5 +397,6 @@ class _Importer(Generic[T]):
                 final=final,
                 skipped=report.skipped,
                 waited=report.waited,
+                not_sent=report.not_sent,
             )
         )

@@ -21,6 +21,12 @@ after an ambiguous failure is looked up again, after twice the longest time a
 request of the import was on the wire (at least ``settle_delay``); a second
 item with its key is reported in :attr:`ImportReport.duplicates`, and deleted
 with ``dedupe=True``. A commit later than that check is not seen.
+
+Only items of the collection count: an id the service answers that does not
+start with the target's ``id_prefix`` (an item of another collection listed by
+mistake) makes its key's lookup fail (the rows stay ``unknown``), so nothing
+outside the collection is taken for a row or deleted. ``dedupe`` deletes only
+ids the late-commit check found for a key of this import's rows.
 """
 
 from __future__ import annotations
@@ -55,6 +61,16 @@ class Reconciler(Generic[T]):
         self._longest_flight = 0.0
         self._verify: list[tuple[int, str]] = []
         """``(position, key)`` of every keyed row whose send was once ambiguous: checked for late commits."""
+
+    def ours(self, item_id: str) -> bool:
+        """Whether ``item_id`` is an item of the collection the import creates in."""
+        prefix = self._target.id_prefix
+        return item_id.startswith(prefix) and len(item_id) > len(prefix)
+
+    def _foreign(self, key: str, item_id: str) -> LookupError:
+        return LookupError(
+            f"the lookup of {key!r} returned {item_id!r}, which is not in {self._target.id_prefix!r}"
+        )
 
     def flew(self, seconds: float) -> None:
         """A request of the import was on the wire this long (the late-commit check waits longer)."""
@@ -166,11 +182,11 @@ class Reconciler(Generic[T]):
         answers = await asyncio.gather(*(one(key) for key in keys))
         return dict(zip(keys, answers, strict=True))
 
-    async def _list_for(self, keys: list[str]) -> dict[str, list[str]] | BaseException | None:
+    async def _list_for(self, keys: list[str]) -> dict[str, list[str] | BaseException] | BaseException | None:
         """One paged listing of the collection, given up (None) once it needs as many pages as
         there are keys; the error when the service does not answer it."""
         wanted = set(keys)
-        found: dict[str, list[str]] = {key: [] for key in keys}
+        found: dict[str, list[str] | BaseException] = {key: [] for key in keys}
         pages = 0
         try:
             async with self._gate, contextlib.aclosing(self._target.existing()) as listing:
@@ -178,8 +194,12 @@ class Reconciler(Generic[T]):
                     self._control.answered()
                     pages += 1
                     for item_id, key in page:
-                        if key in wanted:
-                            found[key].append(item_id)
+                        if key is None or key not in wanted:
+                            continue
+                        ids = found[key]
+                        if isinstance(ids, BaseException):
+                            continue
+                        found[key] = [*ids, item_id] if self.ours(item_id) else self._foreign(key, item_id)
                     if pages >= len(keys):
                         self._listing_too_long = True
                         return None
@@ -208,6 +228,8 @@ class Reconciler(Generic[T]):
                             raise LookupError(
                                 f"the lookup of {key!r} returned other {self._target.kind.rows}"
                             )
+                        if not self.ours(item_id):
+                            raise self._foreign(key, item_id)
                         found.append(item_id)
                     self._control.answered()
                     return found
@@ -272,7 +294,7 @@ class Reconciler(Generic[T]):
     async def _record_duplicate(self, position: int, kept: str, extras: list[str], *, delete: bool) -> None:
         error: BaseException | None = None
         deleted = False
-        if self._settings.dedupe and delete:
+        if self._settings.dedupe and delete and all(self.ours(extra) for extra in extras):
             try:
                 for extra in extras:
                     await self._target.delete(extra)

@@ -30,8 +30,9 @@ After the import, rows whose outcome was once ambiguous are looked up again
 :attr:`ImportReport.duplicates` and, with ``dedupe=True``, deleted.
 
 Created items are kept only as counts and (unless ``keep_ids=False``) as one
-packed string of ids per batch, so a report of a million rows stays small.
-Its times are read from the import's clock. The methods whose names start
+packed string of ids per batch, cut by offsets (``_batch_ids.py``), so a
+report of a million rows stays small. Its times are read from the import's
+clock; a report pickles (the clock stays behind, its times as they were). The methods whose names start
 with ``_record`` are the importer's side.
 """
 
@@ -43,13 +44,18 @@ from typing import Any, Generic, TypeVar
 
 import attrs
 
-from route_planning_async._deprecated import FailedBatchAliases, ImportReportAliases, RejectedRowAliases
+from route_planning_async._deprecated import (
+    MISSING,
+    FailedBatchAliases,
+    ImportReportAliases,
+    RejectedRowAliases,
+    rejected_row_input,
+)
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._import._batch_ids import PENDING, BatchOutcomes
 from route_planning_async._scheduler import Clock
 
 __all__ = [
-    "PENDING",
-    "BatchOutcomes",
     "DuplicateRow",
     "FailedBatch",
     "ImportProgress",
@@ -96,14 +102,15 @@ _CODE = {
     Outcome.SKIPPED: ord("s"),
 }
 _OUTCOME_OF_CODE = {code: outcome for outcome, code in _CODE.items()}
-PENDING = ord("p")
-"""The code of a position whose outcome is not known yet."""
 
 
 @fields_documented(title="Attributes")
-@attrs.frozen
+@attrs.frozen(init=False)
 class RejectedRow(RejectedRowAliases, Generic[T]):
     """A row the service refused inside a successful batch answer.
+
+    Built as ``RejectedRow(position, input, message)``; the last release's keyword for
+    ``input`` still works, with a :class:`DeprecationWarning` (``_deprecated.py``).
 
     Attributes:
         position (int): Its position in the input (0-based).
@@ -114,6 +121,18 @@ class RejectedRow(RejectedRowAliases, Generic[T]):
     position: int = attrs.field(metadata=described("Its position in the input (0-based)."))
     input: T = attrs.field(metadata=described("The input, to fix and send again."))
     message: str = attrs.field(metadata=described("The service's message."))
+
+    def __init__(
+        self,
+        position: int,
+        input: T = MISSING,
+        message: str = MISSING,
+        **deprecated: Any,
+    ) -> None:
+        input = rejected_row_input(input, deprecated)
+        if message is MISSING:
+            raise TypeError("RejectedRow() missing required argument: 'message'")
+        self.__attrs_init__(position, input, message)
 
 
 @fields_documented(title="Attributes")
@@ -127,6 +146,9 @@ class FailedBatch(FailedBatchAliases, Generic[T]):
         inputs (tuple[T, ...]): The inputs, in the same order as ``positions``.
         error (BaseException): Why: the API or transport error, a ``CancelledError``, or the
             reconciliation problem.
+        not_sent (bool): True when the import stopped before sending these rows (a deadline, the
+            breaker, a stop request, a cancellation, or an error of another batch): counted in
+            :attr:`ImportReport.not_sent`, not in :attr:`ImportReport.failed`.
     """
 
     outcome: Outcome = attrs.field(
@@ -138,6 +160,15 @@ class FailedBatch(FailedBatchAliases, Generic[T]):
         metadata=described(
             "Why: the API or transport error, a ``CancelledError``, or the reconciliation problem."
         )
+    )
+    not_sent: bool = attrs.field(
+        default=False,
+        kw_only=True,
+        metadata=described(
+            """True when the import stopped before sending these rows (a deadline, the breaker,
+            a stop request, a cancellation, or an error of another batch): counted in
+            :attr:`ImportReport.not_sent`, not in :attr:`ImportReport.failed`."""
+        ),
     )
 
     def items(self) -> Iterator[tuple[int, T]]:
@@ -173,57 +204,6 @@ class DuplicateRow:
     )
 
 
-class BatchOutcomes:
-    """The outcomes of one batch (a slice of the input); ids end as one compact string.
-
-    ``codes`` holds one byte per position: :data:`PENDING` until its outcome is set.
-    """
-
-    __slots__ = ("codes", "ids", "packed_ids", "start")
-
-    def __init__(self, start: int, size: int, keep_ids: bool) -> None:
-        self.start = start
-        self.codes = bytearray([PENDING]) * size
-        self.ids: list[str] | None = [""] * size if keep_ids else None
-        self.packed_ids: str | None = None
-
-    def set_id(self, offset: int, item_id: str, prefix: str) -> None:
-        if self.ids is not None:
-            self.ids[offset] = item_id
-        elif self.packed_ids is not None:
-            ids = self.packed_ids.split("\n")
-            ids[offset] = _shorten(item_id, prefix)
-            self.packed_ids = "\n".join(ids)
-
-    def id_at(self, offset: int) -> str:
-        if self.ids is not None:
-            return self.ids[offset]
-        if self.packed_ids is None:
-            return ""
-        return self.packed_ids.split("\n")[offset]
-
-    def pack(self, prefix: str) -> None:
-        # One string per 100 rows instead of 100 string objects: 1,000,000
-        # created ids cost tens of megabytes, not hundreds.
-        if self.ids is not None:
-            self.packed_ids = "\n".join(_shorten(i, prefix) for i in self.ids)
-            self.ids = None
-
-
-def _shorten(item_id: str, prefix: str) -> str:
-    if not item_id:
-        return ""
-    # Ids are 1-50 of [A-Za-z0-9_-] (contract, General conventions), so "!" can
-    # mark an id that does not start with the expected prefix.
-    return item_id[len(prefix) :] if item_id.startswith(prefix) else "!" + item_id
-
-
-def _expand(short: str, prefix: str) -> str:
-    if not short:
-        return ""
-    return short[1:] if short.startswith("!") else prefix + short
-
-
 class ImportReport(ImportReportAliases, Generic[T]):
     """Every input position and its :class:`Outcome`; counts, time and throughput.
 
@@ -236,6 +216,9 @@ class ImportReport(ImportReportAliases, Generic[T]):
         total (int): Input positions read: every position below it has an outcome.
         created (int): Rows created.
         not_created (int): Rows of batches that failed as a whole (``not_created``).
+        not_sent (int): Rows the import stopped before sending (a deadline, the breaker, a stop request,
+            a cancellation, or an error of another batch): ``not_created``, yet no failure;
+            :attr:`failed` leaves them out.
         unknown (int): Rows whose outcome is unknown.
         skipped (int): Rows already in the collection, not sent (``skip_existing=True``).
         rejected (list[RejectedRow[T]]): Every row the service refused (``rejected``; ``len()`` counts
@@ -262,7 +245,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
         self._id_prefix = id_prefix
         self._batch_size = batch_size
         self._batches: list[BatchOutcomes] = []
-        self._clock = clock
+        self._clock: Clock | None = clock
         self._started = clock.now()
         self._finished: float | None = None
         self.keep_ids = keep_ids
@@ -273,6 +256,10 @@ class ImportReport(ImportReportAliases, Generic[T]):
         """Rows created."""
         self.not_created = 0
         """Rows of batches that failed as a whole (``not_created``)."""
+        self.not_sent = 0
+        """Rows the import stopped before sending (a deadline, the breaker, a stop request,
+        a cancellation, or an error of another batch): ``not_created``, yet no failure;
+        :attr:`failed` leaves them out."""
         self.unknown = 0
         """Rows whose outcome is unknown."""
         self.skipped = 0
@@ -293,10 +280,30 @@ class ImportReport(ImportReportAliases, Generic[T]):
         self._waiting_since = 0.0
         self._waited = 0.0
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The clock (the event loop's) stays behind: a report read in another process has
+        # its times as they were when it was pickled.
+        state = dict(self.__dict__)
+        state["_finished"] = self._end()
+        state["_waited"] = self.waited
+        state["_waiting"] = 0
+        state["_clock"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+
+    def _end(self) -> float:
+        if self._finished is not None:
+            return self._finished
+        assert self._clock is not None  # only a report from a pickle has none, and it is finished
+        return self._clock.now()
+
     def __repr__(self) -> str:
         return (
             f"<ImportReport total={self.total} created={self.created} rejected={len(self.rejected)} "
-            f"not_created={self.not_created} unknown={self.unknown} skipped={self.skipped} "
+            f"not_created={self.not_created} not_sent={self.not_sent} unknown={self.unknown} "
+            f"skipped={self.skipped} "
             f"elapsed={self.elapsed:.1f}s>"
         )
 
@@ -307,8 +314,8 @@ class ImportReport(ImportReportAliases, Generic[T]):
 
     @property
     def failed(self) -> int:
-        """Rows known not to exist: ``rejected`` plus ``not_created``."""
-        return len(self.rejected) + self.not_created
+        """Rows that failed: ``rejected``, plus ``not_created`` but sent (:attr:`not_sent` apart)."""
+        return len(self.rejected) + self.not_created - self.not_sent
 
     @property
     def ok(self) -> bool:
@@ -318,8 +325,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
     @property
     def elapsed(self) -> float:
         """Seconds from the start of the import to its end (or to now, while it runs)."""
-        end = self._finished if self._finished is not None else self._clock.now()
-        return end - self._started
+        return self._end() - self._started
 
     @property
     def waited(self) -> float:
@@ -330,7 +336,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
         scheduler's ``client.stats[category].wait_seconds`` sums the waits over requests instead.
         """
         if self._waiting and self._finished is None:
-            return self._waited + self._clock.now() - self._waiting_since
+            return self._waited + self._end() - self._waiting_since
         return self._waited
 
     @property
@@ -375,8 +381,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
         batch, offset = self._locate(position)
         if batch.codes[offset] not in (_CODE[Outcome.CREATED], _CODE[Outcome.SKIPPED]):
             return None
-        item_id = batch.id_at(offset)
-        return _expand(item_id, self._id_prefix) if batch.ids is None else item_id
+        return batch.id_at(offset, self._id_prefix)
 
     def created_ids(self) -> Iterator[tuple[int, str]]:
         """``(position, id)`` of every created item, in input order (needs ``keep_ids``)."""
@@ -384,10 +389,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
             raise LookupError("the import ran with keep_ids=False: ids were not kept")
         created = _CODE[Outcome.CREATED]
         for batch in self._batches:
-            if batch.ids is not None:
-                ids = batch.ids
-            else:
-                ids = [_expand(s, self._id_prefix) for s in (batch.packed_ids or "").split("\n")]
+            ids = batch.all_ids(self._id_prefix)
             for offset, code in enumerate(batch.codes):
                 if code == created:
                     yield batch.start + offset, ids[offset]
@@ -447,7 +449,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
         """One batch begins (``True``) or ends (``False``) waiting for capacity (:attr:`waited`)."""
         if self._finished is not None:
             return
-        now = self._clock.now()
+        now = self._end()
         if waiting:
             if not self._waiting:
                 self._waiting_since = now
@@ -481,12 +483,15 @@ class ImportReport(ImportReportAliases, Generic[T]):
                 continue
             kept = [(p, s) for p, s in failed.items() if p != position]
             moved = [s for p, s in failed.items() if p == position]
-            rest = FailedBatch(
-                failed.outcome, tuple(p for p, _ in kept), tuple(s for _, s in kept), failed.error
-            )
+            rest = attrs.evolve(failed, positions=tuple(p for p, _ in kept), inputs=tuple(s for _, s in kept))
             self.failed_batches[index] = rest
+            still_not_sent = failed.not_sent and outcome is Outcome.NOT_CREATED
+            if failed.not_sent and not still_not_sent:
+                self.not_sent -= 1
             if outcome in (Outcome.NOT_CREATED, Outcome.UNKNOWN):
-                self.failed_batches.append(FailedBatch(outcome, (position,), tuple(moved), failed.error))
+                self.failed_batches.append(
+                    FailedBatch(outcome, (position,), tuple(moved), failed.error, not_sent=still_not_sent)
+                )
             break
         self.failed_batches = [failed for failed in self.failed_batches if failed.positions]
 
@@ -505,15 +510,21 @@ class ImportReport(ImportReportAliases, Generic[T]):
         rows: Sequence[T],
         outcome: Outcome,
         error: BaseException,
+        *,
+        not_sent: bool = False,
     ) -> None:
         kept = [(o, s) for o, s in zip(offsets, rows, strict=True) if self._set(batch, o, outcome)]
         if kept:
+            not_sent = not_sent and outcome is Outcome.NOT_CREATED
+            if not_sent:
+                self.not_sent += len(kept)
             self.failed_batches.append(
                 FailedBatch(
                     outcome,
                     tuple(batch.start + o for o, _ in kept),
                     tuple(s for _, s in kept),
                     error,
+                    not_sent=not_sent,
                 )
             )
 
@@ -521,7 +532,7 @@ class ImportReport(ImportReportAliases, Generic[T]):
         batch.pack(self._id_prefix)
 
     def _finish(self) -> None:
-        self._finished = self._clock.now()
+        self._finished = self._end() if self._clock is None else self._clock.now()
         if self._waiting:  # batches abandoned while waiting: the wait ends with the import
             self._waited += self._finished - self._waiting_since
             self._waiting = 0
@@ -537,7 +548,7 @@ class ImportProgress(Generic[T]):
         read (int): Positions read from the input so far.
         total (int | None): Length of the input when it has one (a Sequence), else None.
         created (int): Rows created so far.
-        failed (int): Rows known not to exist so far (rejected plus not created).
+        failed (int): Rows that failed so far (:attr:`ImportReport.failed`).
         unknown (int): Rows whose outcome is unknown so far.
         elapsed (float): Seconds since the import started.
         report (ImportReport[T]): The live report; complete for every position below ``done`` once
@@ -546,6 +557,7 @@ class ImportProgress(Generic[T]):
         skipped (int): Rows skipped so far, already in the collection (``skip_existing=True``).
         waited (float): Seconds so far during which at least one batch waited for capacity
             (:attr:`ImportReport.waited`).
+        not_sent (int): Rows the import stopped before sending, so far (:attr:`ImportReport.not_sent`).
     """
 
     done: int = attrs.field(metadata=described("Positions with a final outcome."))
@@ -554,9 +566,7 @@ class ImportProgress(Generic[T]):
         metadata=described("Length of the input when it has one (a Sequence), else None.")
     )
     created: int = attrs.field(metadata=described("Rows created so far."))
-    failed: int = attrs.field(
-        metadata=described("Rows known not to exist so far (rejected plus not created).")
-    )
+    failed: int = attrs.field(metadata=described("Rows that failed so far (:attr:`ImportReport.failed`)."))
     unknown: int = attrs.field(metadata=described("Rows whose outcome is unknown so far."))
     elapsed: float = attrs.field(metadata=described("Seconds since the import started."))
     report: ImportReport[T] = attrs.field(
@@ -578,4 +588,8 @@ class ImportProgress(Generic[T]):
             "Seconds so far during which at least one batch waited for capacity "
             "(:attr:`ImportReport.waited`)."
         ),
+    )
+    not_sent: int = attrs.field(
+        default=0,
+        metadata=described("Rows the import stopped before sending, so far (:attr:`ImportReport.not_sent`)."),
     )

@@ -15,9 +15,10 @@ from typing import Any, Generic, TypeVar
 import attrs
 
 from route_planning_async._errors import RoutePlanningError
+from route_planning_async._import._batch_ids import PENDING, BatchOutcomes
 from route_planning_async._import._keys import KeyBook
 from route_planning_async._import._options import ImportSettings
-from route_planning_async._import._report import PENDING, BatchOutcomes, ImportReport, Outcome
+from route_planning_async._import._report import ImportReport, Outcome
 from route_planning_async._import._target import ImportTarget
 from route_planning_async._scheduler import Clock
 
@@ -44,17 +45,31 @@ class BatchRun:
     halted: bool = False
 
     def fail(
-        self, report: ImportReport[Any], offsets: Sequence[int], outcome: Outcome, error: BaseException
+        self,
+        report: ImportReport[Any],
+        offsets: Sequence[int],
+        outcome: Outcome,
+        error: BaseException,
+        *,
+        not_sent: bool = False,
     ) -> None:
-        """Record ``offsets`` as ``outcome`` (``not_created`` or ``unknown``) for ``error``."""
-        report._record_failed(self.batch, offsets, [self.items[o] for o in offsets], outcome, error)
+        """Record ``offsets`` as ``outcome`` (``not_created`` or ``unknown``) for ``error``;
+        ``not_sent``: the import stopped before sending them."""
+        report._record_failed(
+            self.batch, offsets, [self.items[o] for o in offsets], outcome, error, not_sent=not_sent
+        )
         self.in_air.difference_update(offsets)
 
-    def fail_unsettled(self, report: ImportReport[Any], error: BaseException) -> None:
-        """The pending rows of a batch that ends early: ``unknown`` if they may have reached the service."""
+    def fail_unsettled(self, report: ImportReport[Any], error: BaseException, *, stopped: bool) -> None:
+        """The pending rows of a batch that ends early: ``unknown`` if they may have reached the service.
+
+        ``stopped``: the import ends it (a halt, a cancellation), so the others were not sent
+        (:attr:`FailedBatch.not_sent`); else its own error ended it, a failure.
+        """
         pending = [o for o, code in enumerate(self.batch.codes) if code == PENDING]
         self.fail(report, [o for o in pending if o in self.in_air], Outcome.UNKNOWN, error)
-        self.fail(report, [o for o in pending if o not in self.in_air], Outcome.NOT_CREATED, error)
+        waiting = [o for o in pending if o not in self.in_air]
+        self.fail(report, waiting, Outcome.NOT_CREATED, error, not_sent=stopped)
 
 
 class Control:

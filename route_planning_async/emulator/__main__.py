@@ -21,8 +21,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from route_planning_async._errors import ConfigurationError
-from route_planning_async.emulator._config import EmulatorConfig
-from route_planning_async.emulator._options import OPTIONS, Option, config_from_options
+from route_planning_async.emulator._config import EmulatorConfig, shown_url
+from route_planning_async.emulator._options import OPTIONS, Option, bind_problem, config_from_options
 from route_planning_async.emulator._server import Emulator
 
 __all__ = ["main", "parse_args"]
@@ -97,7 +97,7 @@ def _banner(config: EmulatorConfig, ca_file: str | None) -> list[str]:
     depots = ", ".join(f"depots/{depot.id}" for depot in config.team.depots)
     lines = [*trust, f"drivers: {drivers or '(none)'}", f"depots: {depots}"]
     if config.webhook_url is not None:
-        lines.append(f"webhooks: {config.webhook_version} events to {config.webhook_url}")
+        lines.append(f"webhooks: {config.webhook_version} events to {shown_url(config.webhook_url)}")
     return lines
 
 
@@ -131,8 +131,15 @@ async def serve(args: argparse.Namespace) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point."""
     args = parse_args(argv)
-    with contextlib.suppress(KeyboardInterrupt):
-        asyncio.run(serve(args))
+    try:
+        with contextlib.suppress(KeyboardInterrupt):
+            asyncio.run(serve(args))
+    except OSError as exc:
+        problem = bind_problem(exc)
+        if problem is None:
+            raise
+        print(f"python -m route_planning_async.emulator: error: {problem}", file=sys.stderr)
+        return 2
     return 0
 
 

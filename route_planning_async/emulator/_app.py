@@ -36,6 +36,7 @@ from typing import Any
 import attrs
 from aiohttp import web
 
+from route_planning_async._json import JSONInputError, read_json
 from route_planning_async._limits import Category
 from route_planning_async.emulator._api import NO_BODY, ApiVersion, Call, Handler, OperationTimers
 from route_planning_async.emulator._config import EmulatorConfig
@@ -248,9 +249,10 @@ class EmulatorApp:
                 "Content-Type",
             )
         try:
-            return json.loads(body)
-        except (UnicodeDecodeError, ValueError) as exc:
-            raise Problem(400, f"The body is not valid JSON: {exc}", "invalid_json") from None
+            return read_json(body)
+        except JSONInputError as exc:
+            reason = f"is not valid JSON: {exc.detail}" if exc.syntax else str(exc)
+            raise Problem(400, f"The body {reason}", "invalid_json") from None
 
     async def _early_fault(
         self, request: web.Request, fault: Fault, version: ApiVersion, body: bytes
@@ -354,8 +356,8 @@ def _weight(version: ApiVersion, route: RouteSpec, body: bytes) -> int:
 def _import_items(version: ApiVersion, body: bytes) -> tuple[str, list[Any]]:
     """The items of a batch import body, and the param path they sit under (none when it is no JSON)."""
     try:
-        data = json.loads(body)
-    except (UnicodeDecodeError, ValueError):
+        data = read_json(body)
+    except JSONInputError:
         return "", []
     return version.import_items(data)
 

@@ -9,13 +9,16 @@ from __future__ import annotations
 import asyncio
 import datetime
 import ipaddress
+import math
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from typing import Literal
 
 import attrs
+import yarl
 
 from route_planning_async._docs import described, fields_documented
+from route_planning_async._hosts import host_problem
 from route_planning_async._limits import RateLimits
 from route_planning_async.emulator._lockout import Lockout
 from route_planning_async.emulator._team import TeamConfig
@@ -74,6 +77,32 @@ def loopback_host(host: str) -> str:
     return host
 
 
+def shown_url(url: str) -> str:
+    """``url`` as the emulator shows it (banner, logs, ``repr``): its credentials and its query,
+    which may carry a secret, masked as ``***``; its fragment left out."""
+    try:
+        parsed = yarl.URL(url)
+    except ValueError:
+        return "***"
+    if not parsed.is_absolute():
+        return "***"
+    shown = str(parsed.with_user(None).with_query(None).with_fragment(None))
+    if parsed.raw_user is not None or parsed.raw_password is not None:
+        scheme, _, rest = shown.partition("://")
+        shown = f"{scheme}://***@{rest}"
+    if parsed.raw_query_string or "?" in url.partition("#")[0]:
+        shown += "?***"
+    return shown
+
+
+def _masked_url(url: str | None) -> str:
+    return "None" if url is None else repr(shown_url(url))
+
+
+def _masked_secret(secret: str) -> str:
+    return "'***'"
+
+
 def _loopback(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
     loopback_host(value)
 
@@ -84,8 +113,28 @@ def _positive(instance: object, attribute: attrs.Attribute[float], value: float)
 
 
 def _non_negative(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
-    if value < 0:
-        raise ValueError(f"{attribute.name} must not be negative, got {value!r}")
+    if not 0 <= value < math.inf:
+        raise ValueError(f"{attribute.name} must be a finite number, not negative, got {value!r}")
+
+
+def _webhook_url(instance: object, attribute: attrs.Attribute[str | None], value: str | None) -> None:
+    if value is not None:
+        checked_webhook_url(value)
+
+
+def checked_webhook_url(value: str) -> str:
+    """``value``, when events can be POSTed to it: an ``http://`` or ``https://`` URL whose host
+    a request can reach; else a ValueError saying why."""
+    try:
+        url = yarl.URL(value)
+    except (TypeError, ValueError):
+        url = yarl.URL()
+    if url.scheme not in ("http", "https") or not url.raw_host:
+        raise ValueError(f"webhook_url must be an absolute http:// or https:// URL, got {value[:80]!r}")
+    problem = host_problem(url.raw_host)
+    if problem is not None:
+        raise ValueError(f"webhook_url's host {problem}")
+    return value
 
 
 def _limiter_kind(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
@@ -184,7 +233,10 @@ class EmulatorConfig:
             ``driver`` gives it its driver's name. The official schema does not settle it.
         webhook_url (str | None): Where the emulator POSTs the service's webhook events
             (``stop.allocated`` on distribution, the driver's progress on ``Emulator.simulate_route``),
-            signed as the service signs them (``route_planning_async.webhooks``); None sends none.
+            signed as the service signs them (``route_planning_async.webhooks``); None sends none. An
+            ``http://`` or ``https://`` URL with a host a request can reach: anything else is refused
+            when the configuration is made, rather than every event dropped. The banner, the logs and
+            ``repr`` show it with its credentials and query masked.
         webhook_version (str): The API version of the webhook events: their ``version`` and the shape of
             their stops (``"v0.2b"`` or ``"v1"``). Either way they are signed with ``spoke-signature``
             only (the v1 migration guide: "Webhooks requests will now only contain the
@@ -394,10 +446,15 @@ class EmulatorConfig:
     )
     webhook_url: str | None = attrs.field(
         default=None,
+        repr=_masked_url,
+        validator=_webhook_url,
         metadata=described(
             "Where the emulator POSTs the service's webhook events (``stop.allocated`` on distribution, "
             "the driver's progress on ``Emulator.simulate_route``), signed as the service signs them "
-            "(``route_planning_async.webhooks``); None sends none."
+            "(``route_planning_async.webhooks``); None sends none. An ``http://`` or ``https://`` URL "
+            "with a host a request can reach: anything else is refused when the configuration is made, "
+            "rather than every event dropped. The banner, the logs and ``repr`` show it with its "
+            "credentials and query masked."
         ),
     )
     webhook_version: str = attrs.field(
@@ -411,6 +468,7 @@ class EmulatorConfig:
     )
     webhook_secret: str = attrs.field(
         default="emulator-webhook-secret-32-chars",
+        repr=_masked_secret,
         validator=attrs.validators.min_len(1),
         metadata=described(
             "The team's webhook secret: the HMAC-SHA256 key of the ``spoke-signature`` header."

@@ -50,7 +50,7 @@ class Lockout:
 
     The service does not publish its thresholds; these defaults are one reading of "a high rate"
     (a tenth of the attempts, and more than the 3 refusals in 10 periods a well-behaved client
-    allows itself).
+    allows itself) and of "turn down the request rate" (well under the limit: four fifths of it).
 
     Attributes:
         share (float): Fraction of the attempts in the trailing window that, refused, locks the key out.
@@ -78,7 +78,7 @@ class Lockout:
         metadata=described("The trailing window, in the category's longest period."),
     )
     release: float = attrs.field(
-        default=0.5,
+        default=0.8,
         validator=_fraction,
         metadata=described(
             "The lockout lifts once the key sent less than this fraction of the limit over a whole period."

@@ -9,6 +9,8 @@ module prints ``key: value`` lines, the command ``export`` lines for the other c
 
 from __future__ import annotations
 
+import errno
+import math
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any, Literal, get_args
@@ -19,19 +21,31 @@ from route_planning_async._errors import ConfigurationError
 from route_planning_async._limits import RateLimits
 from route_planning_async._limits_file import NAMED_LIMITS
 from route_planning_async._versions import API_VERSIONS
-from route_planning_async.emulator._config import EmulatorConfig, LimiterKind, loopback_host
+from route_planning_async.emulator._config import (
+    EmulatorConfig,
+    LimiterKind,
+    checked_webhook_url,
+    loopback_host,
+)
 from route_planning_async.emulator._lockout import Lockout
 from route_planning_async.emulator._team import WeightUnit
 from route_planning_async.emulator._team_file import TEAM_FILE_HELP, read_limits, read_team_file
 
-__all__ = ["NAMED_LIMITS", "OPTIONS", "Option", "config_from_options", "limits_from_option"]
+__all__ = [
+    "NAMED_LIMITS",
+    "OPTIONS",
+    "Option",
+    "bind_problem",
+    "config_from_options",
+    "limits_from_option",
+]
 
 _DEFAULT = EmulatorConfig()
 
 
 def _positive(value: float) -> float:
-    if not value > 0:
-        raise ValueError(f"must be positive, got {value!r}")
+    if not 0 < value < math.inf:
+        raise ValueError(f"must be a positive finite number, got {value!r}")
     return value
 
 
@@ -54,8 +68,8 @@ def _not_empty(value: str) -> str:
 
 
 def _not_negative(value: float) -> float:
-    if value < 0:
-        raise ValueError(f"must not be negative, got {value!r}")
+    if not 0 <= value < math.inf:
+        raise ValueError(f"must be a finite number, not negative, got {value!r}")
     return value
 
 
@@ -105,7 +119,7 @@ OPTIONS: tuple[Option, ...] = (
     Option(
         "--ca-file",
         "path",
-        "write the throwaway CA certificate (PEM) here",
+        "write the throwaway CA certificate (PEM) here; a file already there is overwritten",
         metavar="FILE",
         check=_not_stdout,
     ),
@@ -155,6 +169,7 @@ OPTIONS: tuple[Option, ...] = (
         "POST the service's webhook events here, signed (EmulatorConfig.webhook_url; default: none "
         "sent); e.g. route-planning webhooks listen's address",
         metavar="URL",
+        check=checked_webhook_url,
     ),
     Option(
         "--webhook-secret",
@@ -273,3 +288,11 @@ def config_from_options(
         webhook_secret=values.get("webhook_secret", _DEFAULT.webhook_secret),
         webhook_version=webhook_version,
     )
+
+
+def bind_problem(exc: OSError) -> str | None:
+    """The one line both commands print when the emulator cannot listen where it was told
+    (a ``--port`` in use, an address not of this machine); None for another error."""
+    if exc.errno not in (errno.EADDRINUSE, errno.EADDRNOTAVAIL, errno.EACCES):
+        return None
+    return f"cannot listen: {exc.strerror or exc} (give another --port, or --port 0 for a free one)"

@@ -31,6 +31,12 @@ if TYPE_CHECKING:
 
 __all__ = ["Emulator"]
 
+SHUTDOWN_TIMEOUT = 0.25
+"""Seconds :meth:`Emulator.stop` lets a request still being answered finish, and as long again
+for its cancelled handler to end. A stopped emulator drops what it was answering, as a service
+that goes away does: its client sees a lost connection. (aiohttp's runner waited 2 s twice,
+which held ``route-planning emulator`` seconds after SIGTERM with a request in flight.)"""
+
 
 class Emulator:
     """A faithful local Route Planning server (in-memory state, aiohttp, HTTPS by default).
@@ -106,7 +112,7 @@ class Emulator:
             self._app.application(),
             handle_signals=False,
             access_log=None,
-            shutdown_timeout=2.0,
+            shutdown_timeout=SHUTDOWN_TIMEOUT,
             max_line_size=PARSER_LINE_LIMIT,
         )
         await runner.setup()
@@ -200,7 +206,8 @@ class Emulator:
         """Write the CA certificate to a file (for other processes to trust it).
 
         Args:
-            path: The file to write.
+            path: The file to write; a file already there is overwritten (it is the
+                emulator's to write at each start, as ``--ca-file`` does).
 
         Returns:
             The path written.

@@ -82,6 +82,10 @@ def _time(value: object) -> datetime.time:
         raise _Wrong(f"expected a time of day as 'HH:MM', got {value!r}") from None
 
 
+_TOO_LARGE = 10**15
+"""The smallest integer a team file's number may not reach."""
+
+
 def _convert(hint: Any, value: object) -> object:
     """``value`` as the field type ``hint`` (str, float, int, bool, time, tuple of str, Literal, X | None)."""
     origin = typing.get_origin(hint)
@@ -113,6 +117,10 @@ def _convert(hint: Any, value: object) -> object:
             or (hint is int and isinstance(value, float))
         ):
             raise _Wrong(f"expected {'an integer' if hint is int else 'a number'}, got {value!r}")
+        if isinstance(value, int) and abs(value) >= _TOO_LARGE:
+            # No count, capacity or coordinate of a team comes near; beyond a float's range
+            # it would be an OverflowError later.
+            raise _Wrong(f"expected a number below 10^15, got one of {len(str(abs(value)))} digits")
         return float(value) if hint is float else value
     if hint is str and not isinstance(value, str):
         raise _Wrong(f"expected a string, got {value!r}")

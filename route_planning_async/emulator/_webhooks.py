@@ -26,9 +26,11 @@ from typing import TYPE_CHECKING, Any, Final
 
 import aiohttp
 import attrs
+import yarl
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async.emulator._config import EmulatorConfig
+from route_planning_async._json import read_json
+from route_planning_async.emulator._config import EmulatorConfig, shown_url
 from route_planning_async.webhooks import SIGNATURE_HEADER, sign
 
 if TYPE_CHECKING:
@@ -76,7 +78,7 @@ class WebhookDelivery:
     @property
     def event(self) -> dict[str, Any]:
         """The envelope, as JSON data."""
-        envelope: dict[str, Any] = json.loads(self.body)
+        envelope: dict[str, Any] = read_json(self.body)
         return envelope
 
 
@@ -156,6 +158,7 @@ class WebhookSender:
     async def _deliver(self, delivery: WebhookDelivery) -> None:
         url = self.config.webhook_url
         assert url is not None
+        shown = shown_url(url)  # the logs' copy: credentials and query masked
         if self._session is None:
             self._session = aiohttp.ClientSession(timeout=_ATTEMPT_TIMEOUT)
         headers = {"Content-Type": "application/json", SIGNATURE_HEADER: delivery.signature}
@@ -170,15 +173,34 @@ class WebhookSender:
             except (aiohttp.ClientError, TimeoutError) as exc:
                 status = None
                 logger.warning(
-                    "webhook %s to %s: attempt %d failed: %r", delivery.type, url, attempt + 1, exc
+                    "webhook %s to %s: attempt %d failed: %s",
+                    delivery.type,
+                    shown,
+                    attempt + 1,
+                    _failure(exc, url),
                 )
             delivery.statuses.append(status)
             if status is not None and 200 <= status < 300:
                 delivery.delivered = True
-                logger.info("webhook %s delivered to %s (attempt %d)", delivery.type, url, attempt + 1)
+                logger.info("webhook %s delivered to %s (attempt %d)", delivery.type, shown, attempt + 1)
                 return
             if status is not None:
                 logger.warning(
-                    "webhook %s to %s: attempt %d answered %d", delivery.type, url, attempt + 1, status
+                    "webhook %s to %s: attempt %d answered %d", delivery.type, shown, attempt + 1, status
                 )
-        logger.error("webhook %s to %s: gave up after %d attempts", delivery.type, url, delivery.attempts)
+        logger.error("webhook %s to %s: gave up after %d attempts", delivery.type, shown, delivery.attempts)
+
+
+def _failure(exc: BaseException, url: str) -> str:
+    """What a failed delivery says, for the logs: ``exc`` with the secrets of ``url`` (its
+    credentials and query, as sent and as quoted) masked, as :func:`shown_url` masks them."""
+    text = f"{type(exc).__name__}: {exc}"
+    try:
+        parsed = yarl.URL(url)
+    except ValueError:
+        return type(exc).__name__
+    secrets = [url, str(parsed), parsed.raw_user, parsed.raw_password, parsed.user, parsed.password]
+    secrets += [parsed.raw_query_string, parsed.query_string]
+    for secret in sorted({s for s in secrets if s}, key=len, reverse=True):
+        text = text.replace(secret, shown_url(url) if secret in (url, str(parsed)) else "***")
+    return text

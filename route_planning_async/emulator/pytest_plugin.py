@@ -14,7 +14,7 @@ them available everywhere:
     marker closest to the test wins field by field. Every field is accepted,
     among them the server's own limits, which can disagree with the client's:
     ``rate_limits``, ``limiter="token_bucket"`` and ``burst``, ``count_rejected``,
-    ``limit_schedule``, ``punish_sustained``, ``latency`` and ``latency_jitter``.
+    ``limit_schedule``, ``punish_sustained``, ``lockout``, ``latency`` and ``latency_jitter``.
 
 The fixtures are async and need pytest-asyncio. This module imports nothing
 heavy: the emulator is imported when a fixture first runs.

@@ -494,7 +494,6 @@ class RedisBackend(RateLimitBackend):
 
         Raises:
             RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
-        RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         """
         if not rules:
             return ()
@@ -523,6 +522,5 @@ class RedisBackend(RateLimitBackend):
 
         Raises:
             RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
-        RedisBackendError: Redis did not answer in time, or failed; nothing was sent.
         """
         return tuple(count.admitted for count in await self.window(key, rules, now))

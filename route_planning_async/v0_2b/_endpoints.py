@@ -7,7 +7,8 @@ custom stop property.
 Each row is a shared :class:`~route_planning_async._core.Endpoint`. This
 table is the one place that decides which rate-limit category an endpoint
 belongs to (contract, Limits section), and how many items a page of a list
-endpoint may hold (``maxPageSize``). The README copies it.
+endpoint may hold (``maxPageSize``). The rate limits guide (``docs/rate-limits.md``) copies
+it, and a test holds the two equal.
 """
 
 from __future__ import annotations

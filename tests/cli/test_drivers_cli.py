@@ -126,3 +126,31 @@ def test_help_lists_the_new_commands(run: Cli) -> None:
     assert "routes" in top.stdout
     assert "cancel" in run("operations", "--help", connect=False).stdout
     assert "import" in run("drivers", "--help", connect=False).stdout
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        (
+            "[" * 5000 + "]" * 5000,
+            "Error: the JSON nests too deep (more than 256 levels of arrays or objects)",
+        ),
+        (
+            '[{"name": "Ana", "max_stops": ' + "9" * 401 + "}]",
+            "Error: the JSON holds a number of more than 64 digits",
+        ),
+    ],
+)
+def test_a_json_file_too_deep_or_with_a_huge_number_is_a_usage_line(
+    tmp_path: Path, text: str, message: str
+) -> None:
+    from click.testing import CliRunner
+
+    from route_planning_async._cli._app import cli
+
+    path = _write(tmp_path / "drivers.json", text)
+    result = CliRunner().invoke(
+        cli, ["drivers", "import", str(path)], env={"ROUTE_PLANNING_API_KEY": "k"}, catch_exceptions=False
+    )
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == message

@@ -269,6 +269,36 @@ def test_the_emulator_process_banner_says_how_to_trust_it_and_its_driver_ids(
     assert "depots: depots/main, depots/north" in lines
 
 
+@pytest.mark.parametrize("module", [["route_planning_async", "emulator"], ["route_planning_async.emulator"]])
+def test_both_emulator_commands_mask_the_webhook_urls_credentials_and_query(module: list[str]) -> None:
+    url = "http://hook-user:hook-pass@127.0.0.1:9/hook?token=query-secret"
+    command = [
+        sys.executable,
+        "-m",
+        *module,
+        "--http",
+        "--webhook-url",
+        url,
+        "--webhook-secret",
+        "team-secret",
+    ]
+    with subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) as process:
+        assert process.stdout is not None
+        assert process.stderr is not None
+        with concurrent.futures.ThreadPoolExecutor(2) as pool:
+            # Serving. The rest of the banner is written before the signal can be handled.
+            first = pool.submit(process.stdout.readline).result(timeout=STARTUP)
+            process.send_signal(signal.SIGTERM)
+            # Read through the same file objects: readline may have buffered the whole banner,
+            # which communicate() (reading the pipes' descriptors) would never see.
+            rest, errors = pool.submit(process.stdout.read), pool.submit(process.stderr.read)
+            banner = first + rest.result(timeout=STARTUP) + errors.result(timeout=STARTUP)
+        process.wait(timeout=STARTUP)
+    assert "events to http://***@127.0.0.1:9/hook?***" in banner, banner
+    for secret in ("hook-user", "hook-pass", "query-secret", "team-secret"):
+        assert secret not in banner
+
+
 # ------------------------------------------------------------------ team file
 
 _TEAM_TOML = """\
@@ -466,6 +496,7 @@ def test_both_emulator_commands_take_the_same_options() -> None:
         "--capacity-unit",
         "--api-key",
         "--latency",
+        "--lockout",
         "--webhook-url",
         "--webhook-secret",
         "--webhook-version",
@@ -560,3 +591,65 @@ def test_a_team_file_value_the_team_cannot_take_is_a_usage_line_naming_file_key_
     value = re.search(r"'Mars/Olympus_Mons'|\b1000\b|\bnan\b|\bp\b", text)
     assert value is not None
     assert value.group(0) in error
+
+
+def _usage_lines_of_both_emulator_commands(*args: str) -> list[str]:
+    """The last line ``route-planning emulator`` and ``python -m route_planning_async.emulator``
+    print for ``args``, each checked to be a usage error (exit 2) without a traceback. A subprocess
+    with a timeout: a value let through would start an emulator that runs on."""
+    lines = []
+    for command in (["route_planning_async", "emulator"], ["route_planning_async.emulator"]):
+        refused = subprocess.run(
+            [sys.executable, "-m", *command, *args], capture_output=True, text=True, timeout=60, check=False
+        )
+        assert refused.returncode == 2, refused.stderr
+        assert "Traceback" not in refused.stderr
+        lines.append(refused.stderr.strip().splitlines()[-1])
+    return lines
+
+
+@pytest.mark.parametrize(
+    ("args", "error"),
+    [
+        (
+            ("--latency", "nan"),
+            "Invalid value for '--latency': must be a finite number, not negative, got nan",
+        ),
+        (
+            ("--optimization-delay", "nan"),
+            "Invalid value for '--optimization-delay': must be a finite number",
+        ),
+        (
+            ("--webhook-url", "ftp://example.com/hook"),
+            "Invalid value for '--webhook-url': webhook_url must be",
+        ),
+        (("--webhook-url", ""), "Invalid value for '--webhook-url': webhook_url must be an absolute"),
+        (("--webhook-url", "example.com/hook"), "Invalid value for '--webhook-url': webhook_url must be"),
+        (("--webhook-url", "https://xn--/hook"), "Invalid value for '--webhook-url': webhook_url's host has"),
+    ],
+)
+def test_emulator_values_it_cannot_use_are_refused_at_start(args: tuple[str, ...], error: str) -> None:
+    for last in _usage_lines_of_both_emulator_commands("--http", *args):
+        assert error.split(": ", 1)[1] in last
+
+
+def test_a_team_file_nested_too_deep_is_a_usage_line(tmp_path: Path) -> None:
+    team = tmp_path / "team.json"
+    team.write_text("[" * 5000 + "]" * 5000, encoding="utf-8")
+    refused = _run({}, "emulator", "--http", "--team", team)
+    assert refused.exit_code == 2
+    assert (
+        refused.stderr.strip().splitlines()[-1]
+        == f"Error: {team}: it nests too deep (more than 256 levels of arrays or objects)"
+    )
+
+
+def test_the_emulator_module_on_a_port_in_use_says_so_in_one_line() -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        for line in _usage_lines_of_both_emulator_commands("--http", "--port", port):
+            assert "address already in use (give another --port, or --port 0 for a free one)" in line

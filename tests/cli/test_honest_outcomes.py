@@ -256,3 +256,38 @@ def test_dash_is_refused_where_stdout_is_the_commands_own(
     assert result.exit_code == 2
     assert message in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.usefixtures("ctrl_c")
+def test_after_ctrl_c_the_summary_says_plainly_why_it_stopped(
+    run: Cli, served_emulator: ServedEmulator, tmp_path: Path
+) -> None:
+    plan = run.create_plan()
+    source = _sample(run, tmp_path / "stops.csv", ROWS)
+    result = run("stops", "import", plan, source, "--progress", "lines")
+    assert result.exit_code == 130, result.stderr
+    left = ROWS - len(served_emulator.plan_stops(plan))
+    assert "this batch" not in result.stderr
+    assert (
+        f"stopped early: Ctrl-C was pressed: no batch was sent after it; {left} row(s) not sent"
+        in " ".join(result.stderr.split())
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("stops", "import", "--progress", "json", "--no-such-option"), "No such option '--no-such-option'"),
+        (("stops", "import", "--progress=json"), "Missing argument 'PLAN'."),
+        (("--no-such-root-option", "stops", "import", "--progress", "json"), "No such option"),
+    ],
+)
+def test_with_json_progress_clicks_own_usage_errors_are_json_too(
+    run: Cli, args: tuple[str, ...], message: str
+) -> None:
+    result = run(*args, connect=False)
+    assert result.exit_code == 2
+    [event] = [json.loads(line) for line in result.stderr.splitlines()]
+    assert (event["event"], event["exit_code"]) == ("error", 2)
+    assert message in event["message"]
+    assert event["usage"].startswith("Usage: route-planning")

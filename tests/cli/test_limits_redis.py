@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import shutil
 import sys
 import uuid
@@ -258,3 +259,34 @@ def test_without_the_redis_extra(run: Cli, monkeypatch: pytest.MonkeyPatch) -> N
     result = run("plans", "list", "--redis", "redis://127.0.0.1:6379/0")
     assert result.exit_code == 2
     assert "--redis needs the redis extra: pip install 'route_planning_async[redis]'" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 5000 + "]" * 5000, "it nests too deep"),
+        (
+            '{"read": [{"amount": ' + "9" * 401 + ', "period": 1}]}',
+            "it holds a number of more than 64 digits",
+        ),
+        ("[[read]]\namount = " + "9" * 401 + "\nperiod = 1\n", "Rule.amount must be at most"),
+    ],
+)
+def test_limits_junk_is_one_usage_line_in_text_and_in_json(
+    run: Cli, tmp_path: Path, text: str, message: str
+) -> None:
+    path = _write(tmp_path / ("limits.toml" if "[[read]]" in text else "limits.json"), text)
+    result = run("plans", "list", "--limits", path)
+    assert result.exit_code == 2
+    assert "Traceback" not in result.stderr
+    assert (
+        result.stderr.strip()
+        .splitlines()[-1]
+        .startswith(f"Error: Invalid value for '--limits': --limits {path}")
+    )
+    assert message in result.stderr
+    as_json = run("--limits", path, "stops", "import", "plans/p1", path, "--progress", "json")
+    assert as_json.exit_code == 2
+    [event] = [json.loads(line) for line in as_json.stderr.splitlines()]
+    assert (event["event"], event["exit_code"]) == ("error", 2)
+    assert message in event["message"]

@@ -147,3 +147,11 @@ async def test_listen_prints_verified_events_from_the_emulator_and_refuses_forge
             "2023-11-14T22:13:20+00:00  stop.allocated  plans/p1/stops/s1",
             "2023-11-14T22:13:20+00:00  test.send_event  -",
         ]
+
+
+def test_listen_refuses_a_path_without_its_slash_with_a_usage_line(secret_file: Path) -> None:
+    refused = invoke("webhooks", "listen", "--port", "0", "--secret-file", secret_file, "--path", "hook")
+    assert refused.exit_code == 2
+    assert refused.stderr.strip().splitlines()[-1] == (
+        "Error: Invalid value for '--path': 'hook': a URL path starts with '/' (e.g. '/hook')"
+    )

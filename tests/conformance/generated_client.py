@@ -23,6 +23,7 @@ __all__ = ["PACKAGE", "Calls", "bare_id", "generate"]
 PACKAGE = "route_planning_v1_generated"
 """The name the generated package is imported under."""
 
+
 def generate(document: Path, into: Path) -> ModuleType:
     """The package openapi-python-client generates from ``document``, written into ``into``
     and imported.

@@ -31,20 +31,22 @@ def test_a_key_refused_at_a_high_rate_is_locked_out_until_it_slows_down() -> Non
     assert first[:10] == [""] * 10
     assert first[10:15] == ["window"] * 5
     assert first[15:] == ["lockout"] * 5
-    # Nine a second fits the windows once they have room, but is more than half the limit:
-    # refused whole.
+    # Nine a second fits the windows once they have room, but is not well under the limit
+    # (at least four fifths of it): refused whole.
     assert set(paced(limiter, 9.0, 1.0, 3.0)) == {"lockout"}
-    # At 4 a second (under half the limit): refused until a whole period at that pace, then admitted.
-    slower = paced(limiter, 4.0, 4.0, 3.0)
-    assert slower[:4] == ["lockout"] * 4
-    assert slower[4:] == [""] * 8
+    # At 7 a second (under four fifths of the limit): refused until a whole period at that pace,
+    # then admitted.
+    slower = paced(limiter, 7.0, 4.0, 3.0)
+    assert slower[:7] == ["lockout"] * 7
+    assert slower[7:] == [""] * 14
 
 
-def test_the_lockout_lasts_while_the_key_sends_half_the_limit_or_more() -> None:
+def test_the_lockout_lasts_while_the_key_sends_four_fifths_of_the_limit_or_more() -> None:
     limiter = RateLimiter(TEN, lockout=Lockout())
     paced(limiter, 20.0, 0.0, 1.0)
-    # 5 a second is half the limit (5 in every period): not slow enough, however long it goes on.
-    assert set(paced(limiter, 5.0, 1.0, 30.0)) == {"lockout"}
+    # 8 a second is four fifths of the limit (8 in every period): not slow enough, however long
+    # it goes on.
+    assert set(paced(limiter, 8.0, 1.0, 30.0)) == {"lockout"}
     # Another key of the same team is not locked out.
     assert paced(limiter, 5.0, 1.0, 1.0, key="other") == [""] * 5
 

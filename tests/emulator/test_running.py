@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import importlib.metadata
 import json
 import signal
@@ -10,14 +11,16 @@ import ssl
 import subprocess
 import sys
 import textwrap
+import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import pytest
 
 from route_planning_async import RateLimits, RoutePlanningClient
-from route_planning_async.emulator import Emulator, EmulatorConfig
+from route_planning_async.emulator import Emulator, EmulatorConfig, Fault, _server
 from route_planning_async.emulator.__main__ import parse_args
 
 from .conftest import basic, open_api
@@ -94,6 +97,35 @@ async def test_start_twice_is_an_error_and_stop_keeps_the_state() -> None:
         await emu.stop()
     assert len(emu.state.plans) == 1
     await emu.stop()
+
+
+@pytest.mark.asyncio
+async def test_stop_drops_a_request_in_flight_within_a_fraction_of_a_second() -> None:
+    # The runner waits SHUTDOWN_TIMEOUT for a handler still answering, then as long again for
+    # it to end once cancelled: 2 s each before, which held the process seconds after SIGTERM.
+    assert _server.SHUTDOWN_TIMEOUT <= 0.5
+    emu = await Emulator(tls=False).start()
+    emu.faults.add(Fault("hang", route="plans.list", delay=60))
+    held = asyncio.Event()
+    pick = emu.faults.pick
+
+    def picked(*args: Any, **kwargs: Any) -> Fault | None:
+        held.set()  # the request is in: its handler holds it from here
+        return pick(*args, **kwargs)
+
+    emu.faults.pick = picked  # type: ignore[method-assign]
+    async with aiohttp.ClientSession() as session:
+        pending = asyncio.ensure_future(
+            session.get(emu.base_url + "/plans", headers={"Authorization": basic(emu.api_key)})
+        )
+        await held.wait()
+        started = time.monotonic()
+        await emu.stop()
+        took = time.monotonic() - started
+        with pytest.raises(aiohttp.ClientError):
+            await pending
+    # Twice the timeout and the cancelled handler's end: well under the 4 s it could take before.
+    assert took < 1.5, took
 
 
 @pytest.mark.asyncio

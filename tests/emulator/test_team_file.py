@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import re
 import tomllib
 from pathlib import Path
 
@@ -159,3 +160,40 @@ def test_a_limits_file_is_a_limits_table_in_json_or_toml(tmp_path: Path) -> None
     assert limits_from_option("public-docs") == RateLimits.public_docs()
     with pytest.raises(ConfigurationError, match="neither contract, public-docs nor an existing file"):
         limits_from_option(str(tmp_path / "none.toml"))
+
+
+@pytest.mark.parametrize(
+    ("name", "text", "message"),
+    [
+        (
+            "team.toml",
+            "[[drivers]]\nid = 'd'\nname = 'D'\nmax_stops = " + "9" * 401 + "\n",
+            "drivers[0].max_stops",
+        ),
+        (
+            "team.toml",
+            "[[depots]]\nid = 'x'\nname = 'X'\nlatitude = " + "9" * 401 + "\nlongitude = 0\n",
+            "latitude",
+        ),
+        (
+            "team.json",
+            '{"depots": [{"id": "x", "name": "X", "latitude": ' + "9" * 401 + "}]}",
+            "more than 64 digits",
+        ),
+        ("team.json", "[" * 5000 + "]" * 5000, "nests too deep"),
+        ("team.json", '{"drivers": [], "drivers": []}', "names the key 'drivers' twice"),
+    ],
+)
+def test_a_team_file_too_deep_or_with_a_huge_number_is_a_configuration_error(
+    tmp_path: Path, name: str, text: str, message: str
+) -> None:
+    team = tmp_path / name
+    team.write_text(text, encoding="utf-8")
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
+        read_team_file(team)
+
+
+def test_a_team_file_that_starts_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    team = tmp_path / "team.toml"
+    team.write_text("\ufeff[[drivers]]\nid = 'd'\nname = 'D'\n", encoding="utf-8")
+    assert [driver.id for driver in read_team_file(team).team.drivers] == ["d"]

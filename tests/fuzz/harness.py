@@ -36,7 +36,7 @@ SEED = 20261128
 """The fixed seed of every run."""
 
 EXAMPLES_ENV = "ROUTE_PLANNING_FUZZ_EXAMPLES"
-"""Examples per operation: ``nox -s fuzz`` sets 300; the test command's bounded pass takes 3."""
+"""Examples per operation: ``nox -s fuzz`` sets 300; the bounded pass of ``nox -s matrix`` takes 3."""
 
 TALLY_ENV = "ROUTE_PLANNING_FUZZ_TALLY"
 """The file the hook appends the id of each known failure it dropped to."""

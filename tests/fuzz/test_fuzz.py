@@ -1,6 +1,6 @@
 """schemathesis over both official files against the emulator (``harness.py``).
 
-The test command runs a bounded pass (a few examples per operation); ``nox -s fuzz``
+The floor run of ``nox -s matrix`` makes a bounded pass (a few examples per operation); ``nox -s fuzz``
 the full one (``ROUTE_PLANNING_FUZZ_EXAMPLES=300``). A failure outside the reviewed list
 (``known.py``), a server error included, fails it.
 """

@@ -39,6 +39,7 @@ EXPECTED = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(300)
 def test_quick_pass_writes_results(tmp_path: Path) -> None:
     done = subprocess.run(
@@ -129,6 +130,7 @@ def test_recovery_is_measured_in_whole_periods_whatever_the_alignment() -> None:
     assert slot_occupancy([0.0], 1, 1.0, 0.5, 1.5) == pytest.approx(0.5)
 
 
+@pytest.mark.slow
 def test_limit_mismatch_runs_at_a_tiny_size() -> None:
     # Every scenario once, with the baselines beside one matrix run; the figures, not the bars.
     tiny = attrs.evolve(

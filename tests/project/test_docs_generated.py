@@ -184,3 +184,35 @@ def test_help_of_the_search_module_shows_the_field_table() -> None:
             "yes" if spec.sortable else "",
         ]
     assert rows[-1].startswith("| ``customProperties.<id>`` ")
+
+
+def test_the_check_catches_a_section_entry_written_twice(capsys: pytest.CaptureFixture[str]) -> None:
+    source = '''
+async def window() -> None:
+    """Per rule, the slots.
+
+    Raises:
+        RedisBackendError: Redis did not answer.
+    RedisBackendError: Redis did not answer.
+    """
+
+
+def twice() -> None:
+    """Two.
+
+    Returns:
+        One.
+
+    Returns:
+        Two.
+    """
+'''
+    assert _docs_gen.docstring_problems(source, "m.py") == [
+        "m.py: window: a line outside its Raises: section: 'RedisBackendError: Redis did not answer.'",
+        "m.py: twice: the section Returns: is written twice",
+    ]
+    assert _docs_gen.malformed() == []
+    from route_planning_async.redis import RedisBackend
+
+    for method in (RedisBackend.window, RedisBackend.usage):
+        assert (method.__doc__ or "").count("RedisBackendError:") == 1

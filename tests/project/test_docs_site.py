@@ -8,6 +8,7 @@ checked on its own, on small texts.
 
 from __future__ import annotations
 
+import ast
 import html
 import importlib.util
 import os
@@ -87,6 +88,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> pathlib.Path:
         timeout=600,
     )
     assert result.returncode == 0, result.stderr
+    (directory / "build.log").write_text(result.stderr, encoding="utf-8")
     return directory
 
 
@@ -144,3 +146,19 @@ def test_the_fault_guide_is_built(site: pathlib.Path) -> None:
     text = " ".join(_text(site / "faults" / "index.html").split())
     for kind in ("rate_limit", "error_after_commit", "reject_stop"):
         assert kind in text
+
+
+def test_the_separate_signatures_are_formatted(site: pathlib.Path) -> None:
+    # mkdocs.yml shows signatures apart from their headings; mkdocstrings formats them with black
+    # or ruff, and without either says so at every build. The docs tools (noxfile.py's DOCS_DEPS,
+    # which nox -s docs and the test sessions install) include ruff.
+    config = (ROOT / "mkdocs.yml").read_text(encoding="utf-8")
+    assert re.search(r"^\s+separate_signature: true$", config, re.M)
+    noxfile = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    [deps] = [
+        ast.literal_eval(node.value)
+        for node in noxfile.body
+        if isinstance(node, ast.Assign) and [getattr(t, "id", None) for t in node.targets] == ["DOCS_DEPS"]
+    ]
+    assert any(re.match(r"(ruff|black)\b", dep) for dep in deps), deps
+    assert "Formatting signatures requires" not in (site / "build.log").read_text(encoding="utf-8")

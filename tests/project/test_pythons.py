@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import ast
 import os
+import re
 import stat
 import tomllib
 from pathlib import Path
@@ -94,4 +95,34 @@ def test_the_nox_floor_run_installs_the_aiohttp_pyproject_declares() -> None:
     assert declared == f"aiohttp>={floor.removesuffix('.0')}"
     runs = NOXFILE.read_text(encoding="utf-8")
     assert '"floor": [f"aiohttp=={AIOHTTP_FLOOR}"' in runs
-    assert 'nox.param(_interpreter(PYTHONS[0]), "floor"' in runs
+    matrix_runs = _functions("_matrix_runs")
+    matrix_runs["PYTHONS"] = _constant("PYTHONS")
+    assert (_constant("PYTHONS")[0], "floor") in matrix_runs["_matrix_runs"]("3.11")
+
+
+def test_ci_runs_every_test_somewhere_and_no_combination_twice() -> None:
+    ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+    assert re.findall(r"^\.ci-venv/bin/nox -s (\w+)$", ci, re.M) == ["lint", "docs", "tests", "matrix"]
+    assert "set -euo pipefail" in ci  # a failed session (pytest's 5, no test collected, too) stops it
+    assert "success_codes" not in NOXFILE.read_text(encoding="utf-8")
+    pythons = _constant("PYTHONS")
+    functions = _functions("_matrix_runs", "_pytest_args")
+    functions["PYTHONS"] = pythons
+    for current in (*pythons, "3.14"):
+        # nox -s tests on the Python that runs nox and the newest aiohttp, then the matrix.
+        runs = [(current, "latest"), *functions["_matrix_runs"](current)]
+        assert len(set(runs)) == len(runs), runs
+        assert {(version, "latest") for version in pythons} | {(pythons[0], "floor")} <= set(runs)
+    # What a run on the newest aiohttp leaves out, the floor run (which leaves out nothing) runs;
+    # what the quick run (nox -s tests) leaves out beyond that, every run of the matrix runs.
+    floor = functions["_pytest_args"]("floor")
+    latest = functions["_pytest_args"]("latest")
+    quick = functions["_pytest_args"]("latest", quick=True)
+    assert "-m" not in floor
+    left_out = re.findall(r"not (\w+)", latest[latest.index("-m") + 1])
+    assert sorted(left_out) == ["aioresponses", "fuzz"]
+    quick_left_out = re.findall(r"not (\w+)", quick[quick.index("-m") + 1])
+    assert sorted(quick_left_out) == ["aioresponses", "fuzz", "slow"]
+    assert "-m" not in functions["_pytest_args"]("floor", quick=False)
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["pytest"]
+    assert {marker.split(":")[0] for marker in declared["ini_options"]["markers"]} >= set(quick_left_out)

@@ -1,4 +1,4 @@
-"""The README's quickstart runs as written, against the emulator it starts."""
+"""The README's quickstarts and the emulator guide's examples run as written, against the emulator."""
 
 from __future__ import annotations
 
@@ -10,14 +10,14 @@ from typing import Any
 import pytest
 from support.subprocess_pytest import run_pytest
 
-from route_planning_async import emulator, v1
+from route_planning_async import RetryPolicy, emulator, v1
 
 README = pathlib.Path(__file__).resolve().parents[2] / "README.md"
 SPEEDUP = 50
 """How much faster than the contract the examples' emulators run here."""
 
 
-def _quickstart(heading: str = "## Quickstart") -> str:
+def _quickstart(heading: str = "## Quickstart (API v0.2b)") -> str:
     text = README.read_text(encoding="utf-8")
     section = text[text.index(heading) :]
     match = re.search(r"```python\n(.*?)```", section, re.S)
@@ -66,7 +66,8 @@ def test_the_v1_quickstart_runs_as_written(
     published = v1.RoutePlanningClient._default_rate_limits()
     sped_up = staticmethod(lambda: published.scaled(SPEEDUP))
     monkeypatch.setattr(v1.RoutePlanningClient, "_default_rate_limits", sped_up)
-    exec(compile(_quickstart("## API v1"), str(README), "exec"), {"__name__": "readme_v1_quickstart"})
+    code = compile(_quickstart("## Quickstart (API v1)"), str(README), "exec")
+    exec(code, {"__name__": "readme_v1_quickstart"})
     (emu,) = made
     # The emulator as written enforces the limits the v1 client assumes: full speed, never a 429.
     assert emu.config.rate_limits == published
@@ -98,7 +99,7 @@ def test_the_pytest_example_runs_with_the_installed_plugin(tmp_path: pathlib.Pat
 
 
 def test_the_transport_example_runs_as_written() -> None:
-    text = README.read_text(encoding="utf-8")
+    text = (README.parent / "docs" / "emulator.md").read_text(encoding="utf-8")
     section = text[text.index("For a test that needs no server at all") :]
     match = re.search(r"```python\n(.*?)```", section, re.S)
     assert match is not None, "the transport paragraph has no python block"
@@ -106,3 +107,26 @@ def test_the_transport_example_runs_as_written() -> None:
     exec(compile(match.group(1), str(README), "exec"), namespace)
     # main() asserts the plan it got back; a wrong request fails the transport's assert.
     asyncio.run(namespace["main"]())
+
+
+def test_the_retry_figures_are_retry_policys() -> None:
+    policy = RetryPolicy()
+    waits = [policy.ceiling(retry) for retry in range(1, policy.attempts)]
+    readme = " ".join(README.read_text(encoding="utf-8").split())
+    stated = re.search(
+        r"it is tried (\d+) times in all, with random waits between attempts of at most "
+        r"((?:[\d.]+, )*[\d.]+ and [\d.]+) s \(([\d.]+) s in all at most\)",
+        readme,
+    )
+    assert stated is not None, "the README no longer states the default retries"
+    attempts, each, total = stated.groups()
+    assert int(attempts) == policy.attempts
+    assert [float(wait) for wait in re.split(r", | and ", each)] == waits
+    assert float(total) == sum(waits)
+    assert re.findall(r"`after (\d+) attempts over T s`", readme) == [attempts]
+    # The guides quote no other count, and the test the security table names has the same figures.
+    for page in sorted((README.parent / "docs").glob("*.md")):
+        text = " ".join(page.read_text(encoding="utf-8").split())
+        assert re.findall(r"after \d+ attempts over [\d.]+ s", text) == [], page.name
+        for times, whole, tenths in re.findall(r"tried_(\d+)_times_over_(\d+)_(\d+)_seconds", text):
+            assert (int(times), float(f"{whole}.{tenths}")) == (policy.attempts, sum(waits)), page.name

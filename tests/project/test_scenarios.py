@@ -109,8 +109,10 @@ def test_a_noisy_failure_ends_the_bracket_below_later_passes() -> None:
     assert found.rate == 2.5
 
 
+@pytest.mark.slow
 @pytest.mark.timeout(120)
 def test_a_storm_scenario_over_real_sockets() -> None:
+    """About 13 seconds: the library's arm and 9 fixed-rate arms of 4 seconds, 4 at a time."""
     from benchmarks._scenario_run import STORM, run_scenario
 
     run = asyncio.run(run_scenario(draw("storm", 0)))

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from route_planning_async._backends import Grant, InMemoryBackend, WindowCount
 from route_planning_async._core import Request
 from route_planning_async._limits import Category, Rule
@@ -85,3 +87,46 @@ def test_processes_sharing_a_backend_see_each_other_s_slots_by_kind() -> None:
 
 
 READ = Request("GET", "/plans/p1", Category.READ)
+
+
+class BackendOf020:
+    """A custom backend written to 0.2.0's contract: ``release`` takes no ``admitted``, and the
+    methods added since (``claim_probe``, ``window``) are missing."""
+
+    def __init__(self) -> None:
+        self.inner = InMemoryBackend()
+
+    async def acquire(self, key: str, rules: tuple[Rule, ...], weight: int, now: float) -> Grant | float:
+        return await self.inner.acquire(key, rules, weight, now)
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0) -> None:
+        await self.inner.release(grant, now, extra=extra)
+
+    async def cancel(self, grant: Grant) -> None:
+        await self.inner.cancel(grant)
+
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        return await self.inner.penalize(key, pause, factor, now)
+
+    async def recover(self, key: str, factor: float) -> float:
+        return await self.inner.recover(key, factor)
+
+    async def usage(self, key: str, rules: tuple[Rule, ...], now: float) -> tuple[int, ...]:
+        return await self.inner.usage(key, rules, now)
+
+
+def test_a_backend_of_an_older_contract_is_refused_when_the_client_is_built() -> None:
+    import route_planning_async as rp
+
+    with pytest.raises(rp.ConfigurationError, match=r"BackendOf020 does not meet .*release\(\) .*admitted"):
+        rp.RoutePlanningClient("key", rate_limit_backend=BackendOf020())  # type: ignore[arg-type]
+
+    class Released(BackendOf020):
+        async def release(
+            self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True
+        ) -> None:
+            await self.inner.release(grant, now, extra=extra, admitted=admitted)
+
+    with pytest.raises(rp.ConfigurationError, match=r"it has no claim_probe\(\) method"):
+        rp.RoutePlanningClient("key", rate_limit_backend=Released())  # type: ignore[arg-type]
+    rp.RoutePlanningClient("key", rate_limit_backend=InMemoryBackend())

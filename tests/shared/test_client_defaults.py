@@ -16,6 +16,7 @@ from support.fixtures import load
 from support.virtual_time import run_virtual
 
 from route_planning_async import (
+    Category,
     ConfigurationError,
     Operation,
     RateLimits,
@@ -113,6 +114,52 @@ def test_a_bad_route_planning_limits_is_a_configuration_error_naming_it(
         ConfigurationError, match=message.format(file=bad).replace("(", r"\(").replace(")", r"\)")
     ):
         RoutePlanningClient("k")
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("[" * 5000 + "]" * 5000, r"limits\): it nests too deep"),
+        (
+            '{"read": [{"amount": ' + "9" * 401 + ', "period": 1}]}',
+            r"limits\): it holds a number of more than 64",
+        ),
+        ("[[read]]\namount = " + "9" * 401 + "\nperiod = 1\n", r"read\[0\]: Rule.amount must be at most"),
+        ("[[read]]\namount = 1\nperiod = " + "9" * 401 + "\n", r"read\[0\]: Rule.period must be a positive"),
+        ("[[read]]\namount = " + "9" * 5000 + "\nperiod = 1\n", "it holds a number of more than 64"),
+        ("a = " + "[" * 5000 + "]" * 5000, "it nests too deep"),
+        ('{"read": [{"amount": 5, "period": 1}], "read": []}', r"limits\): it names the key 'read' twice"),
+    ],
+)
+def test_limits_too_deep_too_large_or_written_twice_are_a_configuration_error(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, text: str, message: str
+) -> None:
+    limits_file = tmp_path / "limits"
+    limits_file.write_text(text, encoding="utf-8")
+    monkeypatch.setenv("ROUTE_PLANNING_LIMITS", str(limits_file))
+    with pytest.raises(ConfigurationError, match=message):
+        RoutePlanningClient("k")
+
+
+def test_a_limits_value_too_long_for_a_file_name_is_a_configuration_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("ROUTE_PLANNING_LIMITS", "limits-" * 1000)
+    with pytest.raises(ConfigurationError, match=r"'limits-limits.*\.\.\.': neither contract"):
+        RoutePlanningClient("k")
+
+
+def test_a_limits_file_that_starts_with_a_byte_order_mark_is_read(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    for name, text in (
+        ("l.json", '{"read": [{"amount": 3, "period": 1}]}'),
+        ("l.toml", "[[read]]\namount = 3\nperiod = 1\n"),
+    ):
+        limits_file = tmp_path / name
+        limits_file.write_text("\ufeff" + text, encoding="utf-8")
+        monkeypatch.setenv("ROUTE_PLANNING_LIMITS", str(limits_file))
+        assert RoutePlanningClient("k").rate_limits.rules[Category.READ] == (Rule(3, 1.0),)
 
 
 # Polling defaults ------------------------------------------------------------------------

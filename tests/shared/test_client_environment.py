@@ -80,3 +80,28 @@ async def test_trace_configs_see_every_request_of_the_clients_own_session() -> N
 def test_bad_trace_configs_are_refused(kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(rp.ConfigurationError, match=message):
         rp.RoutePlanningClient(KEY, **kwargs)
+
+
+@pytest.mark.parametrize(
+    ("host", "problem"),
+    [
+        ("a" * 64 + ".example.com", "has a label longer than 63 characters"),
+        ("api..example.com", "has an empty label"),
+        ("xn--", "has a label IDNA cannot encode"),
+        ("xn--.example.com", "has a label IDNA cannot encode"),
+    ],
+)
+def test_a_host_no_request_can_reach_is_refused_where_the_url_is_given(
+    monkeypatch: pytest.MonkeyPatch, host: str, problem: str
+) -> None:
+    url = f"https://{host}/public/v0.2b"
+    with pytest.raises(rp.ConfigurationError, match=f"base_url's host {problem}"):
+        rp.RoutePlanningClient("k", base_url=url)
+    monkeypatch.setenv("ROUTE_PLANNING_BASE_URL", url)
+    with pytest.raises(rp.ConfigurationError, match=f"ROUTE_PLANNING_BASE_URL.*host {problem}"):
+        rp.RoutePlanningClient("k")
+    # A name IDNA encodes is taken.
+    assert (
+        rp.RoutePlanningClient("k", base_url="https://bücher.example/v").base_url
+        == "https://xn--bcher-kva.example/v"
+    )

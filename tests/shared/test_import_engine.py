@@ -306,3 +306,131 @@ async def test_a_deprecation_points_at_the_line_that_used_the_old_name() -> None
         with pytest.warns(DeprecationWarning, match=re.escape(old)) as caught:
             use()
         assert [warning.filename for warning in caught] == [__file__], old
+
+
+# Hardening, fifth round ----------------------------------------------------------------
+
+
+class OddIds(Shelf):
+    """Ids a service might answer: a newline, the old packing's "!" marker, outside the prefix."""
+
+    ODD: ClassVar[list[str]] = ["shelf/a\nb", "shelf/!c", "elsewhere/d", "shelf/", "shelf/e\n"]
+
+    def store(self, batch: list[Parcel]) -> BatchAnswer:
+        self.requests += 1
+        created = []
+        for parcel in batch:
+            parcel_id = self.ODD[len(self.parcels) % len(self.ODD)] + str(len(self.parcels) // 5 or "")
+            parcel_id = parcel_id if len(self.parcels) < 5 else f"shelf/p{len(self.parcels)}"
+            self.parcels[parcel_id] = parcel
+            created.append(parcel_id)
+        return BatchAnswer(created=created, refused=[])
+
+
+@pytest.mark.asyncio
+async def test_no_character_of_an_id_moves_another_rows_id() -> None:
+    shelf = OddIds()
+    report = await import_parcels(shelf, [Parcel(f"t{n}", 1.0) for n in range(9)])
+    assert [report.id_of(n) for n in range(9)] == list(shelf.parcels)
+    assert [item_id for _, item_id in report.created_ids()] == list(shelf.parcels)
+
+
+class LateForeign(Shelf):
+    """The first request is lost before it is stored; once the resend stored the parcel, every
+    lookup also lists an item of another shelf carrying the same tag."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.deleted: list[str] = []
+
+    def store(self, batch: list[Parcel]) -> BatchAnswer:
+        if self.requests == 0:
+            self.requests += 1
+            raise rp.ServerError(503, "lost before it was stored")
+        return super().store(batch)
+
+
+@attrs.frozen
+class LateForeignTarget(ShelfTarget):
+    shelf: LateForeign
+
+    async def find(self, key: str) -> AsyncIterator[tuple[str, str | None]]:
+        async for found in super().find(key):
+            yield found
+        if self.shelf.parcels:
+            yield "elsewhere/p0", key
+
+    async def delete(self, item_id: str) -> None:
+        self.shelf.deleted.append(item_id)
+
+
+@pytest.mark.asyncio
+async def test_dedupe_never_deletes_an_item_outside_the_collection() -> None:
+    shelf = LateForeign()
+    target: ImportTarget[Parcel] = LateForeignTarget(shelf)
+    report = await run_import(
+        target,
+        [Parcel("t0", 1.0)],
+        limits=RateLimits.unlimited(),
+        clock=LoopClock(),
+        settle_delay=0.0,
+        dedupe=True,
+    )
+    assert shelf.deleted == []
+    assert report.id_of(0) == "shelf/p0"
+    assert not any(duplicate.deleted for duplicate in report.duplicates)
+
+
+class StoppedAfterFirst(Shelf):
+    def __init__(self, event: asyncio.Event) -> None:
+        super().__init__()
+        self.event = event
+
+    def store(self, batch: list[Parcel]) -> BatchAnswer:
+        self.event.set()
+        return super().store(batch)
+
+
+@pytest.mark.asyncio
+async def test_rows_a_stop_left_unsent_are_not_sent_and_not_failed() -> None:
+    event = asyncio.Event()
+    parcels = [Parcel(f"t{n}", -1.0 if n == 1 else 1.0) for n in range(12)]
+    seen: list[rp.ImportProgress[Parcel]] = []
+    report = await import_parcels(
+        StoppedAfterFirst(event), parcels, max_in_flight=1, stop_event=event, on_progress=seen.append
+    )
+    assert (report.created, len(report.rejected), report.not_sent) == (3, 1, 8)
+    assert report.not_created == 8
+    assert report.failed == 1
+    assert [failed.not_sent for failed in report.failed_batches] == [True] * len(report.failed_batches)
+    assert (seen[-1].failed, seen[-1].not_sent) == (1, 8)
+
+
+@pytest.mark.asyncio
+async def test_a_report_pickles_with_its_errors_and_times() -> None:
+    import pickle
+
+    shelf = Shelf()
+    shelf.lose_answer_of = {2}
+    parcels = [Parcel(None if n == 5 else f"t{n}", -1.0 if n == 1 else 1.0) for n in range(8)]
+    report = await import_parcels(shelf, parcels, settle_delay=0.0)
+    assert report.unknown == 1
+    assert report.rejected
+    copy = pickle.loads(pickle.dumps(report))
+    assert repr(copy) == repr(report)
+    assert [copy.outcome(n) for n in range(8)] == [report.outcome(n) for n in range(8)]
+    assert list(copy.created_ids()) == list(report.created_ids())
+    [failed] = copy.failed_batches
+    assert isinstance(failed.error, rp.ServerError)
+    assert failed.error.status == 503
+    assert str(failed.error) == str(report.failed_batches[0].error)
+    assert copy.elapsed == report.elapsed
+    assert copy.rejected == report.rejected
+
+
+def test_rejected_stop_is_still_built_with_its_old_keywords() -> None:
+    with pytest.warns(DeprecationWarning, match=r"RejectedRow\(stop=\.\.\.\) is deprecated.*input="):
+        refused = rp.RejectedRow(position=3, stop="row", message="refused")  # type: ignore[call-arg]
+    assert refused == rp.RejectedRow(3, "row", "refused")
+    with pytest.raises(TypeError, match="both input= and its old name stop="):
+        rp.RejectedRow(position=3, input="a", stop="b", message="m")  # type: ignore[call-arg]

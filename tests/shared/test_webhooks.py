@@ -386,6 +386,32 @@ async def test_failed_deliveries_are_retried_with_backoff_and_logged(
 
 
 @pytest.mark.asyncio
+async def test_the_emulator_masks_the_webhook_urls_credentials_and_query_and_its_secret(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    sleep = FakeSleep()
+    app = web.Application()
+    async with TestServer(app) as gone:
+        port = gone.port
+    url = f"http://hook-user:hook-pass@127.0.0.1:{port}/hook?token=query-secret"
+    caplog.set_level(logging.INFO, "route_planning_async.emulator.webhooks")
+    async with Emulator(
+        webhook_url=url, webhook_secret="secret-of-the-team", webhook_retries=1, sleep=sleep
+    ) as emu:
+        shown = repr(emu.config)
+        emu.webhooks.send("test.send_event", None)
+        await emu.webhooks.drain()
+    masked = f"http://***@127.0.0.1:{port}/hook?***"
+    assert f"webhook_url={masked!r}" in shown
+    assert "webhook_secret='***'" in shown
+    assert "gave up after 2 attempts" in caplog.text
+    assert f"to {masked}: attempt 1 failed" in caplog.text
+    for secret in ("hook-user", "hook-pass", "query-secret", "secret-of-the-team"):
+        assert secret not in shown
+        assert secret not in caplog.text
+
+
+@pytest.mark.asyncio
 async def test_an_unreachable_receiver_is_retried_then_given_up() -> None:
     sleep = FakeSleep()
     app = web.Application()
@@ -419,9 +445,12 @@ async def test_an_emulator_without_webhook_url_sends_nothing() -> None:
 
 
 def _readme_app_and_test() -> tuple[str, str]:
+    """The receiving app of the README, and its end-to-end test of the webhooks guide."""
     text = README.read_text(encoding="utf-8")
     section = text[text.index("## Webhooks") : text.index("## The emulator, in your own tests")]
-    app, test = re.findall(r"```python\n(.*?)```", section, re.S)
+    [app] = re.findall(r"```python\n(.*?)```", section, re.S)
+    guide = (README.parent / "docs" / "webhooks.md").read_text(encoding="utf-8")
+    [test] = re.findall(r"```python\n(.*?)```", guide, re.S)
     return app, test
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import math
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
 from typing import Any
 
@@ -280,18 +281,22 @@ def test_parse_event_refuses_deeply_nested_json_as_an_invalid_event() -> None:
         parse_event(DEEP)
 
 
-def test_the_depth_limit_is_the_recursion_limit_on_every_python() -> None:
-    """Python 3.13's decoder reads nesting far past the recursion limit; the limit still holds."""
-    from route_planning_async.webhooks import _deeper_than
+def test_the_depth_limit_holds_on_every_python() -> None:
+    """Python 3.13's decoder reads nesting far past the recursion limit; the reader's bound
+    (``_json.MAX_DEPTH``, measured on the text before decoding) still holds."""
+    from route_planning_async._json import MAX_DEPTH
 
-    limit = 50
-    assert not _deeper_than([[{"a": [1]}]], 4)
-    assert _deeper_than([[{"a": [1]}]], 3)
-    nested: object = []
-    for _ in range(limit - 1):
-        nested = [nested, {"k": 1}]
-    assert not _deeper_than(nested, limit)
-    assert _deeper_than([nested], limit)
+    def event(depth: int, inner: bytes = b"1") -> bytes:
+        """An event of a version the library does not know (its data kept as JSON), ``depth`` deep."""
+        data = b'{"k": ' + b"[" * (depth - 2) + inner + b"]" * (depth - 2) + b"}"
+        return b'{"type": "stop.allocated", "version": "v9", "created": 1, "data": ' + data + b"}"
+
+    kept = parse_event(event(MAX_DEPTH)).data
+    assert isinstance(kept, dict)
+    with pytest.raises(InvalidEventError, match="nests too deep"):
+        parse_event(event(MAX_DEPTH + 1))
+    # Brackets inside strings count for nothing.
+    parse_event(event(MAX_DEPTH, b'"' + b"[" * 5000 + b'"'))
 
 
 @pytest.mark.asyncio
@@ -340,3 +345,14 @@ def test_a_secret_that_is_neither_str_nor_bytes_is_refused_by_type(secret: Any) 
 def test_an_empty_bytes_secret_is_refused() -> None:
     with pytest.raises(ValueError, match="empty"):
         verify_signature(b"{}", "00" * 32, b"")
+
+
+@pytest.mark.parametrize("size", [math.nan, math.inf])
+def test_a_body_bound_that_bounds_nothing_is_refused(size: float) -> None:
+    async def on_event(event: object) -> None:
+        """Never called."""
+
+    with pytest.raises(ValueError, match="max_body_size must be a positive finite number"):
+        webhook_handler("secret", on_event, max_body_size=size)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="dedupe_window must not be negative or NaN"):
+        webhook_handler("secret", on_event, dedupe_window=math.nan)

@@ -12,6 +12,7 @@ import pytest
 
 from route_planning_async import (
     ConfigurationError,
+    ConflictError,
     PlanNotWritableError,
     RateLimitError,
     ServerError,
@@ -151,3 +152,19 @@ def test_a_json_body_is_read_in_any_encoding_json_allows(body: bytes) -> None:
     """UTF-8 opening with { or [ is decoded at once; anything else (UTF-16, a BOM) as json.loads reads it."""
     request = Request("GET", "/plans/p1", Category.READ)
     assert decode(request, Response(200, {}, body)) == {"id": "plans/p1", "title": "Café"}
+
+
+# Hardening, fifth round: answers nested past any document, numbers of hundreds of digits.
+
+DEEP = b"[" * 100_000 + b"]" * 100_000
+
+
+@pytest.mark.parametrize("body", [DEEP, b'{"id": ' + DEEP + b"}", b'{"n": ' + b"9" * 401 + b"}"])
+def test_a_deep_or_huge_answer_is_the_librarys_error_with_its_status(body: bytes) -> None:
+    with pytest.raises(ServerError, match=r"nests too deep|more than 64 digits") as caught:
+        decode(GET, answer(200, body))
+    assert caught.value.status == 200
+    conflict = b'{"message": "busy", "code": "plan_not_writable", "param": ' + body + b"}"
+    with pytest.raises(ConflictError) as refused:
+        decode(GET, answer(409, conflict))
+    assert refused.value.status == 409

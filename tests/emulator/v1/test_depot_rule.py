@@ -113,7 +113,7 @@ def _promises_of_412(text: str) -> list[str]:
 def test_the_docs_promise_a_412_only_where_the_official_file_gives_one() -> None:
     answering = set(_answering_412())
     readme = (_ROOT / "README.md").read_text(encoding="utf-8")
-    v1 = readme[readme.index("## API v1") :]
+    v1 = readme[readme.index("## Quickstart (API v1)") :]
     quickstart = re.search(r"```python\n(.*?)```", v1, re.S)
     assert quickstart is not None
     migration = (_ROOT / "docs" / "v1.md").read_text(encoding="utf-8")
