@@ -25,10 +25,13 @@ from route_planning_async._learning._policy import LearningPolicy
 from route_planning_async._learning._windows import LongWindows
 from route_planning_async._limits import Rule
 
-__all__ = ["RAISE_GATE", "Action", "Estimate", "Law"]
+__all__ = ["PROBE_TRIAL", "RAISE_GATE", "Action", "Estimate", "Law"]
 
 RAISE_GATE = 16
 """Attempts out at once after which a raise's gate opens (each admitted answer lets one more go)."""
+PROBE_TRIAL = 3
+"""Periods a probe must hold before it is a level that held (a level a little above what is left
+may hold one period by the phase of the others' traffic, not three)."""
 
 
 @attrs.define
@@ -38,8 +41,6 @@ class Estimate:
 
     level: int
     """Requests of the smallest rule admitted per period (1 to the configured amount)."""
-    budget: float
-    """The refusals the ceiling still allows (transition 11)."""
     held: int | None = None
     """The highest level that held a whole period within ``memory`` (None: none yet)."""
     held_at: float = -math.inf
@@ -48,11 +49,17 @@ class Estimate:
     """The level before the last raise, until the raised level holds a period."""
     returning: bool = False
     """Whether the last raise was a return (below ``held``), not a probe."""
-    step: int = 1
-    """The next probe's size."""
+    answered: int = 0
+    """Admitted answers since the last quiet spell (the ceiling's run, transition 11)."""
+    refused: int = 0
+    """429s since the last quiet spell, a streak (no admitted answer between) counted once."""
+    streak: bool = False
+    """Whether the last answer was a 429."""
+    refused_at: float = -math.inf
+    """When the last 429 came."""
     cost: float = 1.0
-    """What an answer's earning is divided by: doubled by each failed probe, 1 once a probe holds
-    (failed probes back off)."""
+    """How many ``span`` s a probe waits after a 429: doubled by each failed probe, 1 once a probe
+    holds (failed probes back off)."""
     lent: bool = False
     """Whether the level came from a decrease of a level that held (others hold the rest, and
     may give it back), not from a measure of the service's limit."""
@@ -94,7 +101,7 @@ class Law:
         """The configured level: the smallest rule's amount."""
         self._counted = tuple(rule for rule in self.rules if rule.per == "request") or self.rules
         self._windows = LongWindows(self.rules)
-        self.estimate = estimate if estimate is not None else Estimate(self.top, float(policy.burst))
+        self.estimate = estimate if estimate is not None else Estimate(self.top)
 
     # ------------------------------------------------------------------ reading the estimate
 
@@ -112,7 +119,7 @@ class Law:
     def active(self) -> bool:
         """Whether answers may still change the estimate (else the lane need not report them)."""
         e = self.estimate
-        return not e.confirmed or e.level < self.top or e.budget < self.policy.burst
+        return not e.confirmed or e.level < self.top or e.refused > 0
 
     def level_at(self, factor: float) -> int:
         """The level of a rate factor (another process's, read from the backend)."""
@@ -151,15 +158,15 @@ class Law:
         e = self.estimate
         e.confirmed = False
         e.contact_at = now
+        e.answered = e.refused = 0
         return Action("quiet", gate=self.policy.burst)
 
     def on_answer(self, sent_at: float, now: float) -> Action | None:
-        """An answer that is not a 429, to an attempt sent at ``sent_at``: the budget earns
-        (11), and the level may be confirmed (2), have held (8), return (9) or probe (10)."""
-        e, policy = self.estimate, self.policy
-        per_period = self.per_second(e.level) * self.period
-        earned = min(policy.ceiling, policy.burst / (policy.span * per_period)) / e.cost
-        e.budget = min(float(policy.burst), e.budget + earned)
+        """An answer that is not a 429, to an attempt sent at ``sent_at``: it counts for the
+        ceiling (11), and the level may be confirmed (2), have held (8), return (9) or probe (10)."""
+        e = self.estimate
+        e.answered += 1
+        e.streak = False
         if not e.confirmed:
             if now - e.contact_at < self.period or sent_at < e.changed_at:
                 return None
@@ -167,27 +174,29 @@ class Law:
             e.confirmed, e.waited = True, False
             self._held(now)
             return Action("confirm", gate=0)
-        if sent_at < e.changed_at or now - e.changed_at < self.period:
+        probing = e.raised_from is not None and not e.returning
+        if sent_at < e.changed_at or now - e.changed_at < self.period * (PROBE_TRIAL if probing else 1):
             return None
         self._held(now)
         assert e.held is not None
-        if e.level < e.held and e.budget >= 0.0:
-            # 9. return: below the level that held, double back to it, unless in debt.
+        if e.level < e.held:
+            # 9. return: below the level that held, double back to it (a failed one lowers it).
             return self._raise(min(e.held, 2 * e.level), now, returning=True)
-        if e.level < self.top and e.budget >= 1.0:
+        if e.level < self.top and self.may_probe(now):
             # 10. probe: above every level that held, only while the ceiling has room.
-            return self._raise(min(self.top, e.level + e.step), now, returning=False)
+            return self._raise(min(self.top, e.level + 1), now, returning=False)
         return None
 
     def on_refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
         """A 429 to an attempt sent at ``sent_at``; ``window``: what the service's window holds of
-        ours, per rule (read when :meth:`teaches`). The budget pays (11); the level is kept (busy
+        ours, per rule (read when :meth:`teaches`). It counts for the ceiling (11); the level is kept (busy
         3, stale 5, long window 12), measured (4), decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
         seen = None if window is None else self.level_of([count.admitted for count in window])
-        if seen != 0:
-            # (With nothing of ours in the window, the refusal is the service's or others'.)
-            e.budget = max(-float(policy.burst), e.budget - 1.0)
+        # A streak of 429s with nothing admitted between (the service refusing everything for
+        # a while) is one event for the ceiling.
+        e.refused += 0 if e.streak else 1
+        e.streak, e.refused_at = True, now
         if sent_at < e.changed_at or window is None or seen is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")
@@ -202,20 +211,15 @@ class Law:
             # 4. measure: the window shows what the service admits of ours.
             e.confirmed, e.lent = True, False
             return self._set(max(1, min(e.level - 1, seen)), now, "measure", gate=RAISE_GATE)
-        if seen == 0 and e.raised_from is None:
-            # 3. busy, at a confirmed level: nothing of ours is in the window (a storm, or others
-            # took it all); a decrease would only make the storm last longer. Wait a period.
-            e.changed_at = now
-            return Action("busy", gate=RAISE_GATE)
         if e.raised_from is not None:
             # 7. failed raise: back to the level that held; a failed return lowers the memory.
             level = e.raised_from
             if e.returning:
-                e.held, e.held_at = level, now
+                # Between the level it came from (which held) and the one refused: bisect.
+                e.held, e.held_at = max(level, (level + e.level) // 2), now
             else:
-                # A lent level probes at least every other budget's worth; a measured one backs off.
+                # A lent level probes again soon (others may give it back); a measured one backs off.
                 e.cost = min(2.0 if e.lent else 2.0**policy.burst, 2 * e.cost)
-            e.step = 1
             return self._set(level, now, "failed raise", gate=0)
         counted = [count.admitted + count.refused for count in window]  # a service may count 429s
         if e.level < self.top and self._windows.refused_alone(counted, self.factor):
@@ -223,10 +227,27 @@ class Law:
             # the level's amount from now on, and the level stays.
             e.changed_at = now
             return Action("long window")
-        # 6. decrease: a level that held is refused.
-        e.step, e.lent = 1, True
-        level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), seen))
+        # 6. decrease: a level that held is refused; the highest that held is no longer to be
+        # gone back to, the level below it is.
+        e.lent = True
+        level = max(1, math.floor(policy.decrease * e.level + 1e-9))
+        if e.held is None:
+            e.held, e.held_at = level, now
+        elif e.level >= e.held:
+            # The highest level that held was refused: the one to go back to is between it and
+            # the decreased one (bisect; a failed return bisects again).
+            e.held, e.held_at = max(level, (level + e.level) // 2), now
         return self._set(level, now, "decrease", gate=RAISE_GATE)
+
+    def may_probe(self, now: float) -> bool:
+        """11. **ceiling**: a probe (which may cost a 429) goes only when no 429 came within
+        ``span`` periods (times the failed probes' back-off), and when this run's 429s, with
+        the probe's and one more the law cannot prevent, stay within ``ceiling`` of its attempts
+        (``burst`` in a short run)."""
+        e, policy = self.estimate, self.policy
+        if now - e.refused_at < policy.span * self.period * e.cost:
+            return False
+        return e.refused + 2 <= max(policy.burst, policy.ceiling * (e.answered + e.refused))
 
     def adopt(self, factor: float, now: float) -> None:
         """Another process sharing the backend changed the level: it is this one's too, dated now
@@ -243,7 +264,6 @@ class Law:
         highest within ``memory`` periods."""
         e = self.estimate
         if e.raised_from is not None and not e.returning:
-            e.step *= 2
             e.cost = 1.0
         e.raised_from = None
         if e.held is None or e.level >= e.held or now - e.held_at > self.policy.memory * self.period:

@@ -199,6 +199,9 @@ class Lane:
         self._gate = Gate()
         self.rate_factor = self._law.factor if self._law is not None else 1.0
         self.learning = self._law is not None
+        self.untold = 0
+        """Admitted answers since the law was last told of one (the scheduler counts them while
+        :attr:`learning` is off)."""
         """Whether the scheduler reports this lane's answers to it (its law may still change)."""
         self.requests = 0
         self.sent = 0
@@ -264,6 +267,7 @@ class Lane:
                 if law is not None:
                     if now - self._last_sent >= self._quiet:
                         self._apply_gate(law.on_quiet(now), now)
+                        self.untold = 0
                         self.learning = True
                     if current and abs(grant.rate_factor - self.rate_factor) > 1e-12:
                         # Changed by another process sharing the backend: its level is this one's.
@@ -372,6 +376,9 @@ class Lane:
             # The backend keeps the lowest factor: 1.0 leaves it as it is.
             self.rate_factor = await self._shared.penalize(pause, 1.0, now)
             return
+        # Answers the law was not told of while it had nothing to learn still count for its ceiling.
+        law.estimate.answered += self.untold
+        self.untold = 0
         window: tuple[WindowCount, ...] | None = None
         if law.teaches(sent_at):
             # What the service's window holds of ours (every process sharing the backend).

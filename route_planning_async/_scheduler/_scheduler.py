@@ -137,6 +137,8 @@ class Scheduler:
                 # The common case, first: nothing to retry, nothing to learn.
                 if lane.learning:
                     await lane.after_answer(sent_at)
+                else:
+                    lane.untold += 1
                 return outcome
             if policy.already_done(request, outcome, after_applied=maybe_applied):
                 logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())

@@ -60,12 +60,34 @@ def test_busy() -> None:
     # Refused again: measured, not waited for again.
     assert law.on_refusal(1.5, 1.51, window(0, 1)).transition == "measure"
     assert law.level == 1
-    # At a confirmed level (a storm): the level is kept, and the refusal costs no budget.
+    # At a confirmed level, nothing of ours in the window is no reason to keep the level: it is a
+    # decrease to what the window admitted (one a period), and it costs the budget.
     law = confirmed_law(level=5)
     action = law.on_refusal(5.0, 5.01, window(0, 2))
-    assert action.transition == "busy"
-    assert law.level == 5
-    assert law.estimate.budget == LearningPolicy().burst
+    assert action.transition == "decrease"
+    assert law.level == 1
+    assert law.estimate.budget == LearningPolicy().burst - 1
+
+
+def test_a_storm_of_25_refusals_is_left_behind_within_20_periods() -> None:
+    """The service refuses the next 25 attempts (its own storm), sent one at a time as the gate
+    lets them; then it admits the configured 10 a period again. The level decreases, the
+    return doubles it back to the level that held: >= 9 (90 %) within 20 periods."""
+    law = confirmed_law()
+    now = 10.0
+    for _ in range(25):
+        sent, now = now, now + 0.05
+        if law.teaches(sent):
+            law.on_refusal(sent, now, window(0, 1))
+        else:
+            law.on_refusal(sent, now, None)
+    storm_over = now
+    while law.level < 9:
+        assert now - storm_over <= 20 * law.period, law.estimate
+        for _ in range(law.level):
+            sent, now = now, now + 1.0 / law.level
+            law.on_answer(sent, now)
+    assert law.estimate.held == 10
 
 
 def test_measure() -> None:
