@@ -159,7 +159,7 @@ class Law:
         e.confirmed = False
         e.contact_at = now
         e.answered = e.refused = 0
-        return Action("quiet", gate=self.policy.burst)
+        return Action("quiet", gate=max(1, self.policy.burst - 1))
 
     def on_answer(self, sent_at: float, now: float) -> Action | None:
         """An answer that is not a 429, to an attempt sent at ``sent_at``: it counts for the
@@ -231,11 +231,9 @@ class Law:
         # gone back to, the level below it is.
         e.lent = True
         level = max(1, math.floor(policy.decrease * e.level + 1e-9))
-        if e.held is None:
-            e.held, e.held_at = level, now
-        elif e.level >= e.held:
-            # The highest level that held was refused: the one to go back to is between it and
-            # the decreased one (bisect; a failed return bisects again).
+        if e.held is None or e.level >= e.held:
+            # The highest level that held (or a measured one) was refused: the one to go back to
+            # is between it and the decreased one (bisect; a failed return bisects again).
             e.held, e.held_at = max(level, (level + e.level) // 2), now
         return self._set(level, now, "decrease", gate=RAISE_GATE)
 
