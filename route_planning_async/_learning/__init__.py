@@ -11,7 +11,7 @@ it, and an :class:`~route_planning_async.InMemoryBackend` the whole estimate for
 clients of its process.
 """
 
-from route_planning_async._learning._law import RAISE_GATE, Action, Estimate, Law
+from route_planning_async._learning._law import PROBE_TRIAL, RAISE_GATE, Action, Estimate, Law
 from route_planning_async._learning._policy import LearningPolicy
 
-__all__ = ["RAISE_GATE", "Action", "Estimate", "Law", "LearningPolicy"]
+__all__ = ["PROBE_TRIAL", "RAISE_GATE", "Action", "Estimate", "Law", "LearningPolicy"]

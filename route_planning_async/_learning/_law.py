@@ -49,6 +49,8 @@ class Estimate:
     """The level before the last raise, until the raised level holds a period."""
     returning: bool = False
     """Whether the last raise was a return (below ``held``), not a probe."""
+    step: int = 1
+    """The next probe's size: doubled by each probe that held, 1 after a 429."""
     answered: int = 0
     """Admitted answers since the last quiet spell (the ceiling's run, transition 11)."""
     refused: int = 0
@@ -184,7 +186,7 @@ class Law:
             return self._raise(min(e.held, 2 * e.level), now, returning=True)
         if e.level < self.top and self.may_probe(now):
             # 10. probe: above every level that held, only while the ceiling has room.
-            return self._raise(min(self.top, e.level + 1), now, returning=False)
+            return self._raise(min(self.top, e.level + e.step), now, returning=False)
         return None
 
     def on_refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
@@ -220,6 +222,7 @@ class Law:
             else:
                 # A lent level probes again soon (others may give it back); a measured one backs off.
                 e.cost = min(2.0 if e.lent else 2.0**policy.burst, 2 * e.cost)
+            e.step = 1
             return self._set(level, now, "failed raise", gate=0)
         counted = [count.admitted + count.refused for count in window]  # a service may count 429s
         if e.level < self.top and self._windows.refused_alone(counted, self.factor):
@@ -229,12 +232,15 @@ class Law:
             return Action("long window")
         # 6. decrease: a level that held is refused; the highest that held is no longer to be
         # gone back to, the level below it is.
-        e.lent = True
-        level = max(1, math.floor(policy.decrease * e.level + 1e-9))
+        # What the window admitted of ours bounds what the service admits us now, when it admitted
+        # any (nothing admitted says only that others, or the service itself, took the window).
+        e.step, e.lent = 1, True
+        bound = seen if seen > 0 else self.top
+        level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), bound))
         if e.held is None or e.level >= e.held:
             # The highest level that held (or a measured one) was refused: the one to go back to
             # is between it and the decreased one (bisect; a failed return bisects again).
-            e.held, e.held_at = max(level, (level + e.level) // 2), now
+            e.held, e.held_at = max(level, min((level + e.level) // 2, bound)), now
         return self._set(level, now, "decrease", gate=RAISE_GATE)
 
     def may_probe(self, now: float) -> bool:
@@ -262,6 +268,7 @@ class Law:
         highest within ``memory`` periods."""
         e = self.estimate
         if e.raised_from is not None and not e.returning:
+            e.step *= 2
             e.cost = 1.0
         e.raised_from = None
         if e.held is None or e.level >= e.held or now - e.held_at > self.policy.memory * self.period:

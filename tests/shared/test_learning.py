@@ -83,15 +83,16 @@ def test_a_limit_that_drops_and_comes_back_is_followed() -> None:
     assert all(answer.status == 200 for answer in answers)
     # While the limit is 4: about 4 per second.
     assert service.admitted_between(25.0, 40.0) >= 0.9 * 4 * 15
-    # Back at >= 95% of 10 per second within 2 P + 2 periods of the return (P = 5 probe periods
-    # at 4 requests a period: the probe pacing), and staying there.
-    assert service.periods_to_full(40.0, 10) <= 2 * 5 + 2
+    # Back at >= 95% of 10 per second within 20 periods of the return, and staying there: the
+    # probe that failed while the limit was 4 (at 30 s) backs the next off to two spans (50 s),
+    # then the step doubles (5, 7, 10) on trials of PROBE_TRIAL periods (docs/learning.md).
+    assert service.periods_to_full(40.0, 10) <= 20
 
 
 def test_a_failed_step_of_a_ramp_costs_one_429() -> None:
     """The limit drops to 4, then rises to 7: the ramp back doubles its step (4, 5, 7, then the
-    configured 10) and the last step fails. Each raise sends its first attempt alone, so every
-    failed probe is refused once, not once per request of its step."""
+    configured 10) and the last step fails, and the probes after it. Each raise sends its first
+    attempt alone, so every failed probe is refused once, not once per request of its step."""
     service = LimitedService(
         [SlidingWindow(10, 1.0)],
         schedule=[(10.0, [SlidingWindow(4, 1.0)]), (20.0, [SlidingWindow(7, 1.0)])],
@@ -107,7 +108,7 @@ def test_a_failed_step_of_a_ramp_costs_one_429() -> None:
             probes[-1].append(at)
         else:
             probes.append([at])
-    assert len(probes) >= 5
+    assert len(probes) >= 2
     assert [len(probe) for probe in probes] == [1] * len(probes)
     assert service.admitted_between(25.0, 60.0) >= 0.9 * 7 * 35
 
