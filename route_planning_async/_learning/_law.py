@@ -59,6 +59,8 @@ class Estimate:
     """Whether the last answer was a 429."""
     refused_at: float = -math.inf
     """When the last 429 came."""
+    recent: tuple[float, ...] = ()
+    """When the last ``burst`` 429s came (the ceiling's short window)."""
     cost: float = 1.0
     """How many ``span`` s a probe waits after a 429: doubled by each failed probe, 1 once a probe
     holds (failed probes back off)."""
@@ -181,7 +183,7 @@ class Law:
             return None
         self._held(now)
         assert e.held is not None
-        if e.level < e.held:
+        if e.level < e.held and self.may_return(now):
             # 9. return: below the level that held, double back to it (a failed one lowers it).
             return self._raise(min(e.held, 2 * e.level), now, returning=True)
         if e.level < self.top and self.may_probe(now):
@@ -199,6 +201,7 @@ class Law:
         # a while) is one event for the ceiling.
         e.refused += 0 if e.streak else 1
         e.streak, e.refused_at = True, now
+        e.recent = (*e.recent, now)[-policy.burst :]
         if sent_at < e.changed_at or window is None or seen is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")
@@ -242,6 +245,13 @@ class Law:
             # is between it and the decreased one (bisect; a failed return bisects again).
             e.held, e.held_at = max(level, min((level + e.level) // 2, bound)), now
         return self._set(level, now, "decrease", gate=RAISE_GATE)
+
+    def may_return(self, now: float) -> bool:
+        """11. **ceiling**, for a return (which may cost a 429): at most ``burst`` - 2 429s came
+        within ``span`` periods, so that one more the law cannot prevent keeps them within
+        ``burst``."""
+        span = self.policy.span * self.period
+        return sum(1 for at in self.estimate.recent if now - at < span) <= self.policy.burst - 2
 
     def may_probe(self, now: float) -> bool:
         """11. **ceiling**: a probe (which may cost a 429) goes only when no 429 came within

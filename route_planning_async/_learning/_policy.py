@@ -45,12 +45,11 @@ class LearningPolicy:
         decrease (float): The share of its level a category keeps when a level that held is refused
             (never more than what the service's window admitted of ours): the law's one multiplicative
             decrease.
-        ceiling (float): The most 429s may be of a category's attempts: each admitted answer earns
-            ``ceiling / (1 - ceiling)`` of a refusal, each 429 costs one, and only a budget of one or
-            more lets a probe go.
-        burst (int): The most refusals the budget holds (and the fewest it may fall to), and the most
+        ceiling (float): The most 429s may be of a category's attempts in a run: a probe goes only while the
+            run's 429s, with the probe's and one more, stay within this share of its attempts.
+        burst (int): The most 429s in a short run (and in any ``span`` periods); one less is the most
             attempts out at once at a level no answer has confirmed yet.
-        span (float): Periods over which no more than ``burst`` refusals are earned.
+        span (float): Periods a probe waits after a 429 (times the failed probes' back-off).
         memory (float): Periods a level that held is remembered as the level to go back to after a
             decrease (CUBIC's last maximum).
     """
@@ -69,16 +68,15 @@ class LearningPolicy:
         converter=float,
         validator=_fraction,
         metadata=described(
-            "The most 429s may be of a category's attempts: each admitted answer earns "
-            "``ceiling / (1 - ceiling)`` of a refusal, each 429 costs one, and only a budget of one or "
-            "more lets a probe go."
+            "The most 429s may be of a category's attempts in a run: a probe goes only while the "
+            "run's 429s, with the probe's and one more, stay within this share of its attempts."
         ),
     )
     burst: int = attrs.field(
         default=3,
         validator=_count,
         metadata=described(
-            "The most refusals the budget holds (and the fewest it may fall to), and the most attempts "
+            "The most 429s in a short run (and in any ``span`` periods); one less is the most attempts "
             "out at once at a level no answer has confirmed yet."
         ),
     )
@@ -86,7 +84,7 @@ class LearningPolicy:
         default=10.0,
         converter=float,
         validator=_positive,
-        metadata=described("Periods over which no more than ``burst`` refusals are earned."),
+        metadata=described("Periods a probe waits after a 429 (times the failed probes' back-off)."),
     )
     memory: float = attrs.field(
         default=60.0,

@@ -164,13 +164,11 @@ def test_held() -> None:
 
 
 def test_return() -> None:
-    law = confirmed_law()
-    for step, (sent, now) in enumerate([(1.0, 1.01), (1.5, 1.52), (1.6, 1.62)]):
-        law.on_refusal(sent + step * 1.0, now + step * 1.0, window(law.level))
-    assert law.level == 1
-    assert law.estimate.held == 7
+    law = confirmed_law(level=1)
+    law.estimate.held = 7
+    law.estimate.recent = (0.0,)  # one 429 within `span` periods: a return may still cost one
     levels = []
-    now = 3.62
+    now = 0.0
     while law.level < 7:
         now += 1.0
         action = law.on_answer(now - 0.01, now)
@@ -178,8 +176,13 @@ def test_return() -> None:
         assert action.transition == "return"
         assert action.gate == RAISE_GATE
         levels.append(law.level)
-    assert levels == [2, 4, 7]  # back within three periods, whatever the ceiling says
-    assert not law.may_probe(now)
+    assert levels == [2, 4, 7]  # back within three periods
+    # With `burst` - 1 429s within `span` periods, no return until the first is that old.
+    law = confirmed_law(level=1)
+    law.estimate.held = 7
+    law.estimate.recent = (0.5, 0.6)
+    assert law.on_answer(9.0, 9.01) is None
+    assert law.on_answer(10.5, 10.51) is not None
 
 
 def test_probe() -> None:
