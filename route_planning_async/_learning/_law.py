@@ -183,8 +183,10 @@ class Law:
             return None
         self._held(now)
         assert e.held is not None
-        if e.level < e.held and self.may_return(now):
+        if e.level < e.held:
             # 9. return: below the level that held, double back to it (a failed one lowers it).
+            if not self.may_return(now):
+                return None
             return self._raise(min(e.held, 2 * e.level), now, returning=True)
         if e.level < self.top and self.may_probe(now):
             # 10. probe: above every level that held, only while the ceiling has room.
