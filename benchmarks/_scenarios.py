@@ -85,7 +85,7 @@ class Scenario:
     neighbours: tuple[Neighbour, ...] = ()
     link: Link = Link()
     storm_at: float | None = None
-    """When the service's storm (25 requests' time of 429s, ``_scenario_run.STORM``) begins (periods), if there is one."""
+    """When the service's storm (``_scenario_run.STORM``) begins (periods), if there is one."""
     periods: int = PERIODS
 
     @property

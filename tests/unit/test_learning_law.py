@@ -7,6 +7,8 @@ is tested in ``tests/shared/test_learning.py`` and the scheduler's tests.
 
 from __future__ import annotations
 
+import itertools
+
 from route_planning_async._backends import WindowCount
 from route_planning_async._learning import PROBE_TRIAL, RAISE_GATE, Law, LearningPolicy
 from route_planning_async._limits import Rule
@@ -244,7 +246,7 @@ def test_ceiling() -> None:
             law.on_answer(now - 0.01, now)
     assert refusals
     assert len(refusals) <= policy.ceiling * sent
-    assert all(later - earlier > policy.span for earlier, later in zip(refusals, refusals[1:]))
+    assert all(later - earlier > policy.span for earlier, later in itertools.pairwise(refusals))
 
 
 def test_long_window() -> None:
