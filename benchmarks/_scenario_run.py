@@ -41,7 +41,9 @@ SPEEDUP = 10.0
 WORKERS = 16
 """Tasks of each library program, each reading in a loop: more demand than any limit admits."""
 STORM = 25
-"""429s in the service's storm."""
+"""The service's storm: it refuses every request of the key for as long as ``STORM`` requests take
+at the configured limit (2.5 periods of reads), whatever the program sends. A hiccup lasts a time,
+not a number of requests: a program that slows down in it is not kept in it longer."""
 LEAD = 0.3
 """Real seconds between setting an arm up and its first period."""
 LATE = 0.1
@@ -212,7 +214,9 @@ async def _run_arm(
 
         async def storm() -> None:
             await _until(t0 + scenario.storm_at * period)  # type: ignore[operator]
-            emu.faults.add(Fault("rate_limit", key=key, category="read", times=STORM, retry_after=0.0))
+            fault = emu.faults.add(Fault("rate_limit", key=key, category="read", retry_after=0.0))
+            await _until(t0 + (scenario.storm_at + STORM / AMOUNT) * period)  # type: ignore[operator]
+            emu.faults.remove(fault)
 
         jobs["storm"] = storm()
     try:

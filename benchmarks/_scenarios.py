@@ -22,8 +22,8 @@ The families (:data:`FAMILIES`):
 ``limits``
     one program alone against a real limit of 0.1 to 1x the configured one (first contact);
 ``storm``
-    one program alone; after 8-12 periods the service answers the key's next 25 requests 429
-    (injected: the service's own storm).
+    one program alone; after 8-12 periods the service answers every request of the key 429 for
+    as long as 25 requests take at the configured limit (injected: the service's own storm).
 """
 
 from __future__ import annotations
@@ -85,7 +85,7 @@ class Scenario:
     neighbours: tuple[Neighbour, ...] = ()
     link: Link = Link()
     storm_at: float | None = None
-    """When the service's storm of 25 x 429 begins (periods), if there is one."""
+    """When the service's storm (``_scenario_run.STORM``) begins (periods), if there is one."""
     periods: int = PERIODS
 
     @property

@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self, TypeVar, Unpack, cast
 
 import aiohttp
 
-from route_planning_async._backends import contract_problem
+from route_planning_async._backends import contract_problem, process_backend
 from route_planning_async._client._settings import (
     BASE_URL_ENV,
     ClientSettings,
@@ -81,8 +81,10 @@ class BaseClient(abc.ABC):
                 else takes the version's: v0.2b the contract's (:meth:`RateLimits.default`), v1 the public
                 API documentation's (:meth:`RateLimits.public_docs`).
             retry (RetryPolicy | None): How 429s, 5xx answers and connection errors are retried.
-            rate_limit_backend (RateLimitBackend | None): Where the limit state lives; in memory by default.
-                A shared backend (Redis) lets many processes share one key's limits.
+            rate_limit_backend (RateLimitBackend | None): Where the limit state lives. ``None`` (the
+                default): in memory, shared by the clients of this process that use the same origin and API
+                key (one budget per process); give an :class:`InMemoryBackend` of its own to keep a client
+                apart. A shared backend (Redis) lets many processes share one key's limits.
             session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open on exit.
                 Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
                 pooled one was closed; the client turns that off on the session it creates.
@@ -164,7 +166,7 @@ class BaseClient(abc.ABC):
         self._scheduler = Scheduler(
             rate_limits if rate_limits is not None else self._default_rate_limits(),
             retry if retry is not None else RetryPolicy(),
-            backend=backend,
+            backend=backend if backend is not None else process_backend(self._base_url, api_key),
         )
         # The client that owns the session; a view from with_options() is not it.
         self._owner = self

@@ -111,8 +111,10 @@ class SettingTexts:
     )
     rate_limit_backend: object = attrs.field(
         metadata=described(
-            """Where the limit state lives; in memory by default. A shared backend (Redis) lets
-            many processes share one key's limits."""
+            """Where the limit state lives. ``None`` (the default): in memory, shared by the
+            clients of this process that use the same origin and API key (one budget per process);
+            give an :class:`InMemoryBackend` of its own to keep a client apart. A shared backend
+            (Redis) lets many processes share one key's limits."""
         )
     )
     session: object = attrs.field(

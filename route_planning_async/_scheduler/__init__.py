@@ -3,11 +3,12 @@
 - ``_clock.py``: the :class:`Clock` every wait runs on;
 - ``_lane.py``: one category's line in front of the backend, and the design
   (the safety argument, latency, queueing, 429s) in its docstring;
-- ``_line.py``, ``_anchor.py``, ``_gate.py``, ``_wake.py``, ``_ceiling.py``,
+- ``_line.py``, ``_anchor.py``, ``_gate.py``, ``_wake.py``, ``_level_log.py``,
   ``_shared_factor.py``: a lane's parts (its FIFO line, where its answered slots
-  are anchored, the gate of its scouts and probes, its head's sleep that a poke
-  cuts short, its 429 ceiling, and what the backend keeps of its category for
-  every process sharing it);
+  are anchored, the gate that paces a first contact or a raise by answers, its
+  head's sleep that a poke cuts short, its log of the learned level, and what the
+  backend keeps of its category for every process sharing it); what the level
+  is, the learning law decides (``_learning/``);
 - ``_scheduler.py``: the :class:`Scheduler`, which runs a request through its
   lane and retries it.
 

@@ -1,8 +1,9 @@
-"""A lane's gate: the bookkeeping of the attempts out while a burst goes gated.
+"""A lane's gate: the bookkeeping of the attempts out while a burst goes paced by answers.
 
-The lane's module docstring ("Others on the key") states when a lane closes
-its gate (its scouts after a quiet period, a probe upward), the rule it keeps
-and why; this module counts.
+The learning law (``docs/learning.md``) says when the gate closes (a first contact, a
+raise) and when it opens (a level confirmed, a raise refused); the lane applies it,
+and this module counts: one attempt alone, then one more per admitted answer, up to
+the gate's cap.
 """
 
 from __future__ import annotations
@@ -20,20 +21,25 @@ class Gate:
 
     def __init__(self) -> None:
         self._out = 0
-        self._alone_until = -math.inf
+        self._cap = SLOW_START_CAP
         self.allowed: int | None = None
         """How many attempts may be out at once under the gate; None while it is open."""
         self.since = math.inf
         """When it closed (infinity while open): an attempt asked for since is under it (a
         raise may close it while a shared backend's grant is on its way)."""
 
-    def close(self, now: float, *, alone_until: float = -math.inf) -> None:
-        """From ``now`` one attempt goes alone; each admitted answer lets the next go, and
-        from ``alone_until`` on one more."""
+    def close(self, now: float, cap: int = SLOW_START_CAP) -> None:
+        """From ``now`` one attempt goes alone; each admitted answer lets one more be out, up to
+        ``cap`` (at ``SLOW_START_CAP`` the gate opens)."""
         self.allowed = 1
         self._out = 0
-        self._alone_until = alone_until
+        self._cap = cap
         self.since = now
+
+    def open(self) -> None:
+        """No limit from now on."""
+        self.allowed = None
+        self.since = math.inf
 
     def holds(self, in_flight: int) -> bool:
         """Whether the next attempt must wait for an answer under the gate. With nothing of
@@ -51,15 +57,13 @@ class Gate:
         if asked_at >= self.since:
             self._out += 1
 
-    def settled(self, admitted: bool, now: float) -> None:
-        """An attempt under the gate is settled at ``now``: admitted, the next may go (and,
-        from ``alone_until``, one more); refused or failed, the gate opens."""
+    def settled(self, admitted: bool) -> None:
+        """An attempt under the gate is settled: its place is free, and, admitted, one more may
+        be out (up to the cap; at ``SLOW_START_CAP`` the gate opens)."""
         if self.allowed is None:
             return
         self._out = max(0, self._out - 1)
-        if admitted and self.allowed < SLOW_START_CAP:
-            if now >= self._alone_until:
-                self.allowed += 1
-        else:
-            self.allowed = None
-            self.since = math.inf
+        if admitted:
+            self.allowed = min(self._cap, self.allowed + 1)
+            if self.allowed >= SLOW_START_CAP:
+                self.open()

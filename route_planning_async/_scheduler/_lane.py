@@ -96,52 +96,23 @@ it queues.
 429s: learning the real limit
 -----------------------------
 
-A 429 means the service's limit is lower than the configured one (it changed, the public
-documentation's numbers apply, or a delay outran the anchor margin), or that others spent the budget
-(another client shares the key). The category pauses for the ``Retry-After`` (or the backoff) the
-429 asked for, for every process sharing the backend, and its learner (``_learning.py``: the
-algorithm, its model of others on the key, its bounds) reads the budget as busy (pause for the
-window, keep the level) or cuts the rate factor to what the service counted of ours in its window
-(the backend's admitted slots, the 429s the ceiling keeps), then probes back upward; a cut is
-followed by a slow start, as after a raise (below). Only a 429 to an attempt sent after the last
-change teaches anything: a storm makes one cut per round trip. Under the learner, the 429 ceiling
-(``_ceiling.py``) holds whatever it believes: no probe while one more refusal would pass 5 % of what
-was sent in 10 periods, and a slower lane when a 429 meets it. A 429 alone never makes a request
-fail (it goes back to the head of the line); only the caller's cancel or ``asyncio.timeout``, the
-client's close, ``RetryPolicy.max_wait`` or a ``Retry-After`` above ``RetryPolicy.max_retry_after``
-do. A cut to a lower level is logged once at WARNING with the numbers, further cuts and probes at
-DEBUG, a busy budget at INFO; ``client.stats`` shows the learned limits beside the configured ones.
-
-Others on the key: scouting
----------------------------
-
-A category whose refused burst is dear (a weighted rule, or a rule of 10 s or
-more: imports, optimize) *scouts* after a quiet period (nothing sent for the
-shortest such rule's period): its first attempt goes out alone, and the others wait for its
-answer. Admitted, it lets two go, and every admitted answer one more (TCP's
-slow start: the attempts out double per round trip, up to 16, then the burst
-goes ungated); the first refusal opens the gate and the 429 decides (a busy
-budget: the wait for the window; else the cut). A restart into a window another
-process filled then costs one 429 and the wait for the window, not a refused
-window's worth; a lower limit, or the tail of another's burst, refuses about as
-many as were admitted, not the rest of the burst; a fresh start pays a few round
-trips against a period of a minute. Processes sharing a backend scout one at a
-time: before its scout, a process takes the backend's turn of ``<key>/scout``
-(``RateLimitBackend.claim_probe``, for ``LearningPolicy.confirm`` of the period,
-at most a second); a process that finds it taken waits for it to end (a refused
-scout pauses the key for all meanwhile), then scouts on its own. A fleet
-restarted into a window another run filled then costs one 429, not one per
-process.
-
-A probe upward (a raise of the learned level, ``_learning.py``) is gated the
-same way, in every category that learns: its attempts go one at a time for
-``LearningPolicy.confirm`` of a period, then double per round trip. The ramp
-doubles its step, so one raise may add several requests to the window; where
-others still fill it, the first of them is refused and its 429 fails the probe
-before the rest go: a failed probe costs one 429, not the step's worth. A raise
-that another process sharing the backend made is gated in this one too, from
-the first attempt it sees at the raised level (each process gates its own
-attempts, so two may still go at once). The gate's bookkeeping is ``_gate.py``.
+A 429 means the service admits less than the lane believed: its limit is lower than
+configured, others on the key spent the budget, or a delay outran the anchor margin.
+The category pauses for the ``Retry-After`` (or the backoff) the 429 asked for, for
+every process sharing the backend, and its learning law (``_learning/``, stated in
+``docs/learning.md``) answers what to do with the level. The lane reports three
+events to it (a send after a quiet spell, an answer, a 429) and applies each
+:class:`~route_planning_async._learning.Action`: the level through the backend
+(``penalize`` lowers it, ``recover`` raises it, for every process sharing it), a
+pause, and the gate (``_gate.py``): after a quiet spell, or a raise, attempts go
+paced by answers, one alone and one more per admitted answer, so that a level the
+service does not admit costs a refusal or a few, not a burst. A 429 alone never
+makes a request fail (it goes back to the head of the line); only the caller's
+cancel or ``asyncio.timeout``, the client's close, ``RetryPolicy.max_wait`` or a
+``Retry-After`` above ``RetryPolicy.max_retry_after`` do. A decrease to a lower
+level is logged once at WARNING with the numbers, further changes at DEBUG, a busy
+window at INFO (``_level_log.py``); ``client.stats`` shows the learned limits beside
+the configured ones.
 
 One round trip at a time
 ------------------------
@@ -165,10 +136,9 @@ from collections.abc import Awaitable, Callable
 from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
-from route_planning_async._learning import LearningPolicy, LimitLearner
+from route_planning_async._learning import Action, Law, LearningPolicy
 from route_planning_async._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
-from route_planning_async._scheduler._ceiling import Ceiling
 from route_planning_async._scheduler._clock import Clock
 from route_planning_async._scheduler._gate import Gate
 from route_planning_async._scheduler._level_log import LevelLog
@@ -182,13 +152,6 @@ logger = logging.getLogger("route_planning_async.scheduler")
 
 Send = Callable[[Request], Awaitable[Response]]
 """What the scheduler calls to put one attempt on the wire (the transport's ``send``)."""
-
-
-_SCOUTED_PERIOD = 10.0
-"""A category with a rule this long (seconds), or a weighted one, scouts after a quiet period."""
-
-_SCOUT_TURN = 1.0
-"""Seconds, at most, of a scout's turn among processes sharing the backend ("Others on the key")."""
 
 
 class Lane:
@@ -213,9 +176,12 @@ class Lane:
         # subclass may override the coroutines, so only the class itself qualifies.
         self._local = backend if type(backend) is InMemoryBackend else None
         self._clock = clock
-        self._learner = LimitLearner(learning, rules) if learning is not None and rules else None
-        self._ceiling = Ceiling(self._learner) if self._learner is not None else None
-        self._gate_after_cut = False
+        self._law: Law | None = None
+        if learning is not None and rules:
+            # The clients of one process sharing an in-memory backend share one estimate.
+            shared = self._local._estimates if self._local is not None else {}
+            self._law = Law(learning, rules, shared.get((self.key, rules)))
+            shared[(self.key, rules)] = self._law.estimate
         self._strict = strict_windows
         self._anchor = Anchor()
         self._level_log = LevelLog(self.key, rules)
@@ -226,26 +192,17 @@ class Lane:
             recheck=min([rule.period for rule in rules] + [1.0]),
         )
         self._closed = False
-        # Scouting (module docstring, "Others on the key"): where a refused burst is dear,
-        # the first attempt after a quiet period goes alone; the others wait for its answer.
-        self._scouts = self._learner is not None and any(
-            rule.per == "weight" or rule.period >= _SCOUTED_PERIOD for rule in rules
-        )
-        self._longest_period = max((rule.period for rule in rules), default=0.0)
-        # Quiet: the shortest long rule's period (the next minute's burst may meet a longer rule).
-        self._quiet = min([r.period for r in rules if r.period >= _SCOUTED_PERIOD] or [self._longest_period])
-        # One process sharing the backend scouts at a time: the turn of ``<key>/scout``
-        # (``RateLimitBackend.claim_probe``) lasts while its scout's answer is awaited.
-        self._scout_key = f"{self.key}/scout"
-        self._scout_turn = min(_SCOUT_TURN, self._longest_period * (learning.confirm if learning else 0.0))
-        self._scout_turn_asked = False
+        # A quiet spell: nothing sent for two of the longest periods (the law's transition 1;
+        # a category sending one request a period is not quiet).
+        self._quiet = 2 * max((rule.period for rule in rules), default=0.0)
         self._last_sent = -math.inf
-        self._burst_at = -math.inf
         self._gate = Gate()
-        self.rate_factor = 1.0
-        self.busy_pause = False
-        """Whether the category waits out a window it judged busy (others spent it): an
-        admitted answer may still refute that (:meth:`after_answer`), at any rate factor."""
+        self.rate_factor = self._law.factor if self._law is not None else 1.0
+        self.learning = self._law is not None
+        self.untold = 0
+        """Admitted answers since the law was last told of one (the scheduler counts them while
+        :attr:`learning` is off)."""
+        """Whether the scheduler reports this lane's answers to it (its law may still change)."""
         self.requests = 0
         self.sent = 0
         self.sent_weight = 0
@@ -290,20 +247,10 @@ class Lane:
                     if (self._gate.allowed is not None and self._gate.holds(self.in_flight)) or (
                         self.in_flight and self.in_flight >= self._in_flight_cap()
                     ):
-                        # The scouts' answers say whether the budget is free (they poke the head), and
-                        # one round trip at a time, an answer lets the next go.
+                        # Under the gate, or one round trip at a time: an answer lets the next go.
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
-                    if self._scouts and not self._scout_turn_asked and self._scouting_begins(now):
-                        self._scout_turn_asked = True
-                        wait = await self._backend.claim_probe(self._scout_key, self._scout_turn, now)
-                        if wait > 0:
-                            # Another process sharing the backend scouts: its answer tells for
-                            # both (a refusal pauses the key). Then this one scouts on its own.
-                            await self._wait_for_capacity(wait)
-                            now = self._clock.now()
-                            continue
                     if self._local is not None:
                         grant = self._local._acquire_now(self.key, self.rules_in_force(), weight, now)
                     else:
@@ -312,23 +259,23 @@ class Lane:
                         break
                     await self._wait_for_capacity(grant)
                     now = self._clock.now()
-                learner = self._learner
+                law = self._law
                 # A grant asked for before this lane's own last change of the factor was
                 # confirmed may carry the factor from before it (a shared backend's answer
                 # crossing the change): it tells nothing of other processes.
                 current = now >= self._shared.changed_at
-                if learner is not None:
+                if law is not None:
                     if now - self._last_sent >= self._quiet:
-                        # The first attempt after a quiet period (or ever): a burst begins.
-                        self._burst_at = now
-                        self._scout_turn_asked = False
-                        if self._scouts and self.in_flight == 0:
+                        self._apply_gate(law.on_quiet(now), now)
+                        self.untold = 0
+                        self.learning = True
+                    if current and abs(grant.rate_factor - self.rate_factor) > 1e-12:
+                        # Changed by another process sharing the backend: its level is this one's.
+                        raised = grant.rate_factor > self.rate_factor
+                        law.adopt(grant.rate_factor, now)
+                        self.learning = True
+                        if raised and self._gate.allowed is None:
                             self._gate.close(now)
-                    raised_elsewhere = current and grant.rate_factor > self.rate_factor + 1e-12
-                    if raised_elsewhere and self._gate.allowed is None:
-                        # Raised by another process sharing the backend (its probe): this
-                        # attempt goes alone, as after a raise of this process's own.
-                        self._gate_a_raise(learner, now)
                     self._last_sent = now
                     self._gate.let_through(now)
             finally:
@@ -337,25 +284,18 @@ class Lane:
             self.waiting -= 1
         if current:
             self.rate_factor = grant.rate_factor
-            if self._learner is not None:
-                self._learner.sync(grant.rate_factor, now)
         self.wait_seconds += now - started
         return grant, now
 
     def _in_flight_cap(self) -> float:
         """The most attempts out at once (module docstring, "One round trip at a time")."""
-        if self._learner is None:
+        if self._law is None:
             return math.inf
-        return self._anchor.in_flight_cap(self._learner.per_second(self.rate_factor))
+        return self._anchor.in_flight_cap(self._law.per_second(self._law.level))
 
     def rules_in_force(self) -> tuple[Rule, ...]:
-        """The rules the backend admits by (longer ones paced by shorter: ``_learning.py``)."""
-        return self.rules if self._learner is None else self._learner.acquire_rules(self.rate_factor)
-
-    def _scouting_begins(self, now: float) -> bool:
-        """Whether an attempt granted at ``now`` would be a scout: the first after a quiet
-        period, in a category that scouts, with nothing of the lane's in flight."""
-        return self._scouts and self.in_flight == 0 and now - self._last_sent >= self._quiet
+        """The rules the backend admits by (longer ones paced by shorter: ``_learning/_windows.py``)."""
+        return self.rules if self._law is None else self._law.rules_at(self.rate_factor)
 
     async def _wait_for_capacity(self, wait: float) -> None:
         """Sleep the ``wait`` seconds the backend answered, or less if poked."""
@@ -372,8 +312,6 @@ class Lane:
         self.in_flight += 1
         self.sent += 1
         self.sent_weight += grant.weight
-        if self._ceiling is not None:
-            self._ceiling.sent(sent_at)
         gated = sent_at >= self._gate.since
         if self.rules:
             # The send itself, for the anchor of the answered slot (with a remote
@@ -413,20 +351,12 @@ class Lane:
         finally:
             self.in_flight -= 1
 
-    def _gate_a_raise(self, learner: LimitLearner, now: float) -> None:
-        """A raised level's attempts go one at a time for ``confirm`` of a period (module
-        docstring, "Others on the key")."""
-        self._gate.close(now, alone_until=now + learner.policy.confirm * learner.period)
-
     def scouted(self, admitted: bool) -> None:
-        """An attempt under the gate is settled (``_gate.py``): admitted, the next may go;
-        refused or failed, the gate opens (a 429 paused or cut the category)."""
+        """An attempt under the gate is settled (``_gate.py``): its place is free, and, admitted,
+        one more may be out."""
         if self._gate.allowed is not None:
-            self._gate.settled(admitted, self._clock.now())
+            self._gate.settled(admitted)
             self._wake.poke()
-        if self._gate_after_cut:
-            self._gate_after_cut = False
-            self._gate.close(self._clock.now())
 
     async def _release_unanswered(self, grant: Grant, sent_at: float) -> None:
         ended = self._clock.now()
@@ -436,146 +366,76 @@ class Lane:
         self._wake.poke_after_release(ended)
 
     async def rate_limited_answer(self, pause: float, sent_at: float) -> None:
-        """A 429: pause the category and, once per round trip, cut it to what the service admitted."""
+        """A 429 to an attempt sent at ``sent_at``: pause the category for ``pause`` and apply
+        what the law answers (module docstring, "429s")."""
         self.rate_limited += 1
         self._level_log.refused()
         now = self._clock.now()
-        # A 429 that teaches nothing pauses the category and keeps its factor (the
-        # backend keeps the lowest; this process may not have seen the latest).
-        factor = 1.0
-        learner = self._learner
-        cut = answers_due = False
-        admitted: list[int] | None = None
-        window: tuple[WindowCount, ...] = ()
-        in_force = 0.0
-        if learner is not None and learner.teaches(sent_at):
-            # Asking a shared backend takes a round trip, in which another 429's answer may
-            # have changed the level (then this one was sent before that change), and more
-            # attempts may have gone out at the level in force (they teach nothing new: the
-            # change is dated after them).
+        law = self._law
+        if law is None:
+            # The backend keeps the lowest factor: 1.0 leaves it as it is.
+            self.rate_factor = await self._shared.penalize(pause, 1.0, now)
+            return
+        # Answers the law was not told of while it had nothing to learn still count for its ceiling.
+        law.estimate.answered += self.untold
+        self.untold = 0
+        window: tuple[WindowCount, ...] | None = None
+        if law.teaches(sent_at):
+            # What the service's window holds of ours (every process sharing the backend).
             window = await self._shared.window(now)
-            admitted = [count.admitted for count in window]
-            in_force = await self._shared.in_force()
             now = self._clock.now()
-        ceiling = self._ceiling  # (present where the learner is)
-        # The learner's cuts so far, if the refused attempt went at the level in force.
-        cuts = learner.cuts if learner is not None and learner.teaches(sent_at) else None
-        if learner is not None and admitted is not None and learner.teaches(sent_at):
-            if in_force > learner.factor + 1e-12:
-                # Raised by another process sharing the backend since this one last asked (its
-                # probe): this 429 fails that raise, not the level this one believed in force.
-                learner.sync(in_force, now)
-            probing = learner.probing
-            # Ours in the window: what it admitted; while sending steadily, with what is in
-            # flight too, by every process sharing the backend (a steady burst is mostly in
-            # flight when its first answer comes). Only the first period after a quiet one
-            # counts the answered alone (a burst into a window others filled is refused whole).
-            ours: list[int] | None = None
-            if now - self._burst_at >= learner.period:
-                ours = [count.admitted + count.in_flight for count in window]
-            busy = learner.busy(now, ours or admitted, pause)
-            if busy is not None:
-                # Little of the window was ours: others spent the budget. Wait until
-                # everything in the service's window now (ours too) has left it, and
-                # keep the level (the learner's docstring, "Others on the key").
-                pause = busy
-                self.busy_pause = True
-                self._level_log.busy(learner, admitted, pause)
-            else:
-                before = learner.factor
-                assert ceiling is not None
-                # The service counts the 429s too (the ceiling keeps them); a race may be
-                # lost at a level that holds while the ceiling has room for this 429.
-                counted, spare = ceiling.counted(admitted, now), not ceiling.reached(now)
-                factor = learner.cut(now, counted, steady=ours is not None, spare=spare)
-                cut = True
-                # Read the answers in alone while attempts were in flight: about a round trip later
-                # they are in, and may correct it (another process has not seen the cut).
-                answers_due = ours is None and any(count.in_flight for count in window)
-                if not self._strict and not probing and factor >= before - learner.unit:
-                    # Refused though the service admitted what was believed: a late
-                    # arrival, not a lower limit. Anchor answered slots later from now on.
-                    self._anchor.late_arrival()
-                self._level_log.cut(learner, admitted)
-                # Then a slow start, as after a raise: one 429 tells a fuller window, not a burst.
-                self._gate_after_cut = True
-        elif learner is not None and learner.probing:
-            # Refused at the level below the probe: the probe fails with it.
-            factor = learner.probe_refused(now)
-            self._level_log.probe_failed(learner)
-        if ceiling is not None:
-            # At the 429 ceiling, slower whatever the learner believes (_ceiling.py).
-            kept = learner is not None and learner.cuts == cuts
-            factor = ceiling.refused(now, sent_at, kept, factor, admitted)
-        self.rate_factor = await self._shared.penalize(pause, factor, now)
+        admitted = None if window is None else [count.admitted for count in window]
+        before = law.level
+        action = law.on_refusal(sent_at, now, window)
         if (
-            cut
-            and learner is not None
-            and learner.factor == factor
-            and self.rate_factor < factor - learner.unit / 2
+            not self._strict
+            and admitted is not None
+            and action.transition in ("decrease", "measure")
+            and law.level_of(admitted) >= before
         ):
-            # Another process sharing the backend cut deeper on the answers in by then (not
-            # this one again, meanwhile); the window now shows more admitted (a cut never goes
-            # below what passed).
-            self.rate_factor = await self._shared.recover(factor)
-        if learner is not None:
-            learner.sync(self.rate_factor, now)
-            if answers_due:
-                # (No later than half a period: a correction comes within one of the cut.)
-                await self._clock.sleep(min(2 * (now - sent_at), learner.period / 2))
-                await self._correct_cut(learner)
-
-    async def _correct_cut(self, learner: LimitLearner) -> None:
-        """Up to what the window shows admitted, if the last cut went below (``correct``)."""
-        now = self._clock.now()
-        level = learner.correct(now, await self._shared.admitted(now))
-        if level is not None:
-            self.rate_factor = await self._shared.recover(level)
-            learner.sync(self.rate_factor, now)
-            self._level_log.corrected(learner)
-            self._wake.poke()
+            # Refused though the service admitted what was believed: maybe a late arrival.
+            # Anchor answered slots later from now on.
+            self._anchor.late_arrival()
+        await self._apply(action, now, pause=pause, refused=True)
+        self._level_log.changed(action, law, admitted)
 
     async def after_answer(self, sent_at: float) -> None:
-        """An answer that is not a 429, to an attempt sent at ``sent_at``: maybe probe upward."""
-        learner = self._learner
-        if learner is None:
+        """An answer that is not a 429, to an attempt sent at ``sent_at``: report it to the law."""
+        law = self._law
+        if law is None:
             return
         now = self._clock.now()
-        if self.busy_pause:
-            self.busy_pause = learner.busy_until > now
-        if learner.refutes_busy(sent_at, now):
-            # Part of the burst the pause was for passed: the service admits that much.
-            self.busy_pause = False
-            admitted = await self._shared.admitted(now)
-            self.rate_factor = await self._shared.penalize(0.0, learner.cut(now, admitted), now)
-            learner.sync(self.rate_factor, now)
-            self._level_log.cut(learner, admitted)
+        action = law.on_answer(sent_at, now)
+        if action is not None:
+            await self._apply(action, now)
+            self._level_log.changed(action, law, None)
+        self.learning = law.active
+
+    async def _apply(self, action: Action, now: float, *, pause: float = 0.0, refused: bool = False) -> None:
+        """Carry out the law's ``action``: the level through the backend, the pause, the gate."""
+        law = self._law
+        assert law is not None
+        pause = max(pause, action.pause)
+        factor = self.rate_factor if action.level is None else action.level / law.top
+        if refused or factor < self.rate_factor:
+            self.rate_factor = await self._shared.penalize(pause, min(factor, self.rate_factor), now)
+        if factor > self.rate_factor:
+            self.rate_factor = await self._shared.recover(factor)
+            self._wake.poke()
+        if abs(self.rate_factor - factor) > 1e-12:
+            # Another process sharing the backend holds another level: it is this one's too.
+            law.adopt(self.rate_factor, now)
+        self._apply_gate(action, now)
+        self.learning = law.active
+
+    def _apply_gate(self, action: Action, now: float) -> None:
+        if action.gate is None:
             return
-        if learner.corrects(sent_at):
-            # Sent before the last cut and admitted: the cut left it out (it was in flight). If
-            # the window now shows more admitted than the cut allowed, it was too deep.
-            await self._correct_cut(learner)
-            return
-        if self._ceiling is not None and not learner.tail_check and self._ceiling.reached(now):
-            # At the 429 ceiling: no probe until the share falls (_ceiling.py), but the one that
-            # checks a first period's cut (the learner's docstring, "Others on the key").
-            return
-        if learner.ramp_due(now):
-            # One probe at a time among the processes sharing the backend.
-            wait = await self._backend.claim_probe(self.key, learner.probe_turn(now), now)
-            if wait > 0:
-                learner.defer_probe(now + wait)
-                return
-        target = learner.probe(self._clock.now(), sent_at)
-        if target is None:
-            return
-        # A level the service does not admit costs one 429, not the step's worth. The gate
-        # closes before the backend hears of the raise, so that nothing slips past it.
-        self._gate_a_raise(learner, self._clock.now())
-        self.rate_factor = await self._shared.recover(target)
-        learner.sync(self.rate_factor, self._clock.now())
-        self._level_log.raised(self.rate_factor)
-        self._wake.poke()
+        if action.gate == 0:
+            self._gate.open()
+            self._wake.poke()
+        else:
+            self._gate.close(now, action.gate)
 
     def close(self) -> None:
         self._closed = True

@@ -1,8 +1,7 @@
-"""What a lane tells its log about the learned level: cuts, busy windows, probes.
+"""What a lane tells its log about the learned level: decreases, busy windows, raises.
 
-Which of them is logged at which level is stated once, in the lane's
-docstring ("429s"); this room keeps the refusals since the last warning and
-words the lines.
+Which of them is logged at which level is stated once, in the lane's docstring
+("429s"); this room keeps the refusals since the last warning and words the lines.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 
-from route_planning_async._learning import LimitLearner
+from route_planning_async._learning import Action, Law
 from route_planning_async._limits import Rule
 
 __all__ = ["LevelLog"]
@@ -28,8 +27,8 @@ def _rule_text(rule: Rule) -> str:
     return f"{rule.amount}{unit} per {rule.period:g} s"
 
 
-def _counts(admitted: Sequence[int]) -> str:
-    return "/".join(str(count) for count in admitted)
+def _counts(admitted: Sequence[int] | None) -> str:
+    return "?" if admitted is None else "/".join(str(count) for count in admitted)
 
 
 class LevelLog:
@@ -40,26 +39,36 @@ class LevelLog:
         self._configured = _rules_text(rules)
         self._warned_level = 1.0
         self._refused_since_warning = 0
+        self._busy_told = False
 
     def refused(self) -> None:
         """A 429 came."""
         self._refused_since_warning += 1
 
-    def busy(self, learner: LimitLearner, admitted: Sequence[int], pause: float) -> None:
-        """A 429 read as a busy budget: the category waits ``pause`` at the same level."""
-        logger.info(
-            "%s: 429 though the service admitted %s of ours in its window: the budget is busy "
-            "(another process on the key?); waiting %.3g s, then sending at %s",
-            self._key,
-            _counts(admitted),
-            pause,
-            _rules_text(learner.learned()),
-        )
-
-    def cut(self, learner: LimitLearner, admitted: Sequence[int]) -> None:
-        """A cut to what the service admitted: a warning the first time the level goes lower."""
-        learned = _rules_text(learner.learned())
-        if learner.factor < self._warned_level - learner.unit / 2:
+    def changed(self, action: Action, law: Law, admitted: Sequence[int] | None) -> None:
+        """The law's ``action`` was applied: a warning the first time the level goes lower, INFO
+        for a busy window and the way back to the configured limits, DEBUG otherwise."""
+        learned = _rules_text(law.learned())
+        factor = law.factor
+        if action.transition == "busy":
+            # At INFO once until the level changes (a storm is many busy windows in a row).
+            if self._busy_told:
+                logger.debug(
+                    "%s: 429, still nothing of ours in the window; sending at %s", self._key, learned
+                )
+            else:
+                logger.info(
+                    "%s: 429 with nothing of ours admitted in the service's window: the budget is busy "
+                    "(another process on the key?); waiting a period, then sending at %s",
+                    self._key,
+                    learned,
+                )
+            self._busy_told = True
+        elif action.level is not None:
+            self._busy_told = False
+        if action.transition == "busy" or action.level is None:
+            return
+        if factor < self._warned_level - 1e-9:
             refused = self._refused_since_warning
             logger.warning(
                 "%s: %d %s refused with 429; the service admitted %s in its window: "
@@ -71,22 +80,11 @@ class LevelLog:
                 learned,
                 self._configured,
             )
-            self._warned_level = learner.factor
+            self._warned_level = factor
             self._refused_since_warning = 0
-        else:
-            logger.debug("%s: 429; sending at %s", self._key, learned)
-
-    def probe_failed(self, learner: LimitLearner) -> None:
-        logger.debug("%s: 429 while probing; back to %s", self._key, _rules_text(learner.learned()[:1]))
-
-    def corrected(self, learner: LimitLearner) -> None:
-        logger.debug("%s: the cut was too deep; sending at %s", self._key, _rules_text(learner.learned()[:1]))
-
-    def raised(self, rate_factor: float) -> None:
-        """A probe raised the level to ``rate_factor``."""
-        if rate_factor >= 1.0 and self._warned_level < 1.0:
+        elif factor >= 1.0 and self._warned_level < 1.0:
             logger.info("%s: back at the configured limits", self._key)
             self._warned_level = 1.0
             self._refused_since_warning = 0
-        else:
-            logger.debug("%s: probing at %.0f%% of the configured limits", self._key, 100 * rate_factor)
+        elif action.level is not None:
+            logger.debug("%s: %s; sending at %s", self._key, action.transition, learned)

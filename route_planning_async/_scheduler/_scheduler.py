@@ -135,12 +135,14 @@ class Scheduler:
             outcome = await lane.send(grant, request, send, sent_at)
             if isinstance(outcome, Response) and outcome.ok:
                 # The common case, first: nothing to retry, nothing to learn.
-                if lane.rate_factor < 1.0 or lane.busy_pause:
+                if lane.learning:
                     await lane.after_answer(sent_at)
+                else:
+                    lane.untold += 1
                 return outcome
             if policy.already_done(request, outcome, after_applied=maybe_applied):
                 logger.debug("%s: 404 after a failed attempt: already deleted", request.describe())
-                if lane.rate_factor < 1.0 or lane.busy_pause:
+                if lane.learning:
                     await lane.after_answer(sent_at)
                 return Response(http.HTTPStatus.NO_CONTENT, {}, b"")
             refused = isinstance(outcome, Response) and outcome.status == http.HTTPStatus.TOO_MANY_REQUESTS
@@ -163,7 +165,7 @@ class Scheduler:
                     lane.scouted(False)
             elif refused:
                 lane.scouted(False)
-            elif isinstance(outcome, Response) and (lane.rate_factor < 1.0 or lane.busy_pause):
+            elif isinstance(outcome, Response) and lane.learning:
                 await lane.after_answer(sent_at)
             if not decision.retry:
                 return self._give_up(request, outcome, history, failed_at - first_sent_at, base_url)

@@ -1,11 +1,11 @@
 """A lane's view of what the backend keeps of its category for every process sharing it.
 
-The rate factor is one per category in the backend: a cut by any process sharing it
-is every one's (``RateLimitBackend.penalize`` keeps the lowest), and so is a raise
-(``recover``); the slots are every process's too (``usage``, ``window``). A lane
-reads and changes them here, which dates its own last change of the factor: a grant
-asked for before that change was confirmed may carry the factor from before it
-(the lane's ``admit``).
+The level (as a rate factor) is one per category in the backend: a decrease by any
+process sharing it is every one's (``RateLimitBackend.penalize`` keeps the lowest),
+and so is a raise (``recover``); the slots are every process's too (``window``). A
+lane reads and changes them here, which dates its own last change of the factor: a
+grant asked for before that change was confirmed may carry the factor from before
+it (the lane's ``admit``).
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ class SharedFactor:
         """When the lane's own last change of the factor was confirmed (its clock)."""
 
     async def penalize(self, pause: float, factor: float, now: float) -> float:
-        """Pause the category and cut its factor (the lane's own change): the factor in force."""
+        """Pause the category and lower its factor (the lane's own change): the factor in force."""
         factor = await self._backend.penalize(self._key, pause, factor, now)
         self.changed_at = self._clock.now()
         return factor
@@ -42,15 +42,7 @@ class SharedFactor:
         self.changed_at = self._clock.now()
         return factor
 
-    async def in_force(self) -> float:
-        """The factor now, which another process may have raised (``recover`` of nothing)."""
-        return await self._backend.recover(self._key, 0.0)
-
-    async def admitted(self, now: float) -> list[int]:
-        """What the service admitted of the category in each rule's trailing window, by every
-        process sharing the backend (answered without a 429: ``usage``)."""
-        return list(await self._backend.usage(self._key, self._rules, now))
-
     async def window(self, now: float) -> tuple[WindowCount, ...]:
-        """Each rule's trailing window, its three kinds of slot apart (``window``)."""
+        """Each rule's trailing window of the category, by every process sharing the backend, its
+        three kinds of slot apart (``window``)."""
         return await self._backend.window(self._key, self._rules, now)

@@ -78,8 +78,10 @@ class RoutePlanningClient(BaseClient):
                 else takes the version's: v0.2b the contract's (:meth:`RateLimits.default`), v1 the public
                 API documentation's (:meth:`RateLimits.public_docs`).
             retry (RetryPolicy | None): How 429s, 5xx answers and connection errors are retried.
-            rate_limit_backend (RateLimitBackend | None): Where the limit state lives; in memory by default.
-                A shared backend (Redis) lets many processes share one key's limits.
+            rate_limit_backend (RateLimitBackend | None): Where the limit state lives. ``None`` (the
+                default): in memory, shared by the clients of this process that use the same origin and API
+                key (one budget per process); give an :class:`InMemoryBackend` of its own to keep a client
+                apart. A shared backend (Redis) lets many processes share one key's limits.
             session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open on exit.
                 Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
                 pooled one was closed; the client turns that off on the session it creates.

@@ -8,18 +8,12 @@ readings given by hand, or in virtual time.
 from __future__ import annotations
 
 import asyncio
-import logging
-import random
 
 import pytest
-from support.limited_service import LimitedService, SlidingWindow
-from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._backends import Grant, InMemoryBackend, WindowCount
-from route_planning_async._core import Request, Response
-from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._retry import RetryPolicy
-from route_planning_async._scheduler import Scheduler
+from route_planning_async._core import Request
+from route_planning_async._limits import Category, Rule
 
 RULES = (Rule(10, 20.0), Rule(10, 60.0), Rule(100, 60.0, per="weight"))
 
@@ -93,103 +87,6 @@ def test_processes_sharing_a_backend_see_each_other_s_slots_by_kind() -> None:
 
 
 READ = Request("GET", "/plans/p1", Category.READ)
-
-
-def test_a_429_reads_the_fleet_s_attempts_in_flight_as_its_own_not_as_a_busy_budget(
-    caplog: pytest.LogCaptureFixture,
-) -> None:
-    """Two processes sharing a backend are one user of the budget. The one refused had sent
-    steadily but has little admitted in the window; the other has twenty in flight: the
-    window is the fleet's, so the 429 cuts (the level had held: by half) rather than pausing
-    for a budget others spent and sending again at the level refused."""
-    limits = RateLimits.unlimited().replace(Category.READ, Rule(100, 2.0))
-    held: asyncio.Future[None] | None = None
-    refusals = iter([False, False, True])
-
-    async def first_send(_: Request) -> Response:
-        if next(refusals, False):
-            return Response(429, {}, b"{}")
-        return Response(200, {}, b"{}")
-
-    async def second_send(_: Request) -> Response:
-        assert held is not None
-        await held
-        return Response(200, {}, b"{}")
-
-    async def slow_send(_: Request) -> Response:
-        await asyncio.sleep(0.4)
-        return Response(200, {}, b"{}")
-
-    async def main() -> tuple[float, float]:
-        nonlocal held
-        held = asyncio.get_running_loop().create_future()
-        backend = InMemoryBackend()
-        first = Scheduler(limits, RetryPolicy(rng=random.Random(1)), backend=backend)
-        second = Scheduler(limits, RetryPolicy(rng=random.Random(2)), backend=backend)
-        loop = virtual_loop()
-        # The other process's round trip is 0.4 s: at 50 a second, it may have 30 in flight
-        # (one round trip at a time, with its headroom: the lane's docstring).
-        await asyncio.gather(first.run(READ, first_send), second.run(READ, slow_send))  # t = 0
-        await asyncio.sleep(1.5)
-        await first.run(READ, first_send)  # t = 1.9: still sending steadily (within a period)
-        await asyncio.sleep(0.6)
-        flying = [asyncio.create_task(second.run(READ, second_send)) for _ in range(20)]
-        await asyncio.sleep(0.5)  # t = 3.0: twenty of the other process's in flight
-        assert loop.time() == pytest.approx(3.0)
-        refused = asyncio.create_task(first.run(READ, first_send))
-        await asyncio.sleep(0.01)
-        learned = first.stats[Category.READ].rate_factor
-        held.set_result(None)
-        await asyncio.gather(refused, *flying)
-        await first.aclose()
-        await second.aclose()
-        return learned, loop.time()
-
-    with caplog.at_level(logging.INFO, logger="route_planning_async.scheduler"):
-        learned, _ = run_virtual(main)
-    assert not [record for record in caplog.records if "busy" in record.getMessage()]
-    # Cut, not kept at the level refused: the level had held, so by half (the learner's
-    # decrease, _learning.py); a busy pause would have kept it at 1.0.
-    assert learned == pytest.approx(0.5)
-
-
-def test_a_first_burst_s_cut_is_corrected_by_another_process_s_answers_in_flight() -> None:
-    """Two processes sharing a backend burst into a service that admits 5 a second, where 10
-    are configured. The other process's three attempts arrive first, and their answers take
-    longer; the first 429 to this one comes while they are on their way, and the window then
-    shows only this process's 2 admitted. Once they are in, the cut goes up to the 5 the
-    service admitted (the other process has not seen the cut, so it cannot correct it)."""
-    limits = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))
-    service = LimitedService([SlidingWindow(5, 1.0)], up=0.005, down=0.005)
-    other_send = service.sender("other")
-
-    async def slow_answer(request: Request) -> Response:
-        response = await other_send(request)
-        await asyncio.sleep(0.008)
-        return response
-
-    async def main() -> tuple[float, float]:
-        backend = InMemoryBackend()
-        this = Scheduler(limits, RetryPolicy(rng=random.Random(1)), backend=backend)
-        other = Scheduler(limits, RetryPolicy(rng=random.Random(2)), backend=backend)
-        flying = [asyncio.create_task(other.run(READ, slow_answer)) for _ in range(3)]
-        await asyncio.sleep(0.001)
-        burst = [asyncio.create_task(this.run(READ, service.send)) for _ in range(5)]
-        await asyncio.sleep(0.0115)  # this process's first 429 is in: cut to what it saw
-        cut = this.stats[Category.READ].rate_factor
-        await asyncio.sleep(0.05)  # the other process's answers are in
-        corrected = this.stats[Category.READ].rate_factor
-        await asyncio.gather(*flying, *burst)
-        await this.aclose()
-        await other.aclose()
-        return cut, corrected
-
-    cut, corrected = run_virtual(main)
-    assert [(a.source, a.admitted) for a in service.arrivals[:8]] == [("other", True)] * 3 + [
-        ("client", True)
-    ] * 2 + [("client", False)] * 3
-    assert cut == pytest.approx(0.2)
-    assert corrected == pytest.approx(0.5)
 
 
 class BackendOf020:

@@ -188,13 +188,13 @@ def test_unusable_values_are_refused(kwargs: dict[str, float]) -> None:
 @pytest.mark.parametrize(
     "kwargs",
     [
-        {"floor": 0.0},
-        {"floor": 1.5},
-        {"first_probe": 0.0},
-        {"max_probe_interval": -1.0},
-        {"recent_probe_interval": float("inf")},
+        {"decrease": 0.0},
+        {"decrease": 1.0},
+        {"ceiling": 1.5},
+        {"burst": 0},
+        {"burst": 2.5},
+        {"span": float("inf")},
         {"memory": float("nan")},
-        {"confirm": 0.0},
     ],
 )
 def test_unusable_learning_values_are_refused(kwargs: dict[str, float]) -> None:

@@ -1,24 +1,17 @@
-"""Longer rules paced by shorter ones, for a category learning one rate factor (``_learning.py``).
+"""The long-window rule: longer rules paced by shorter ones, for a category learning one level.
 
 A category with rules of several periods (optimize and imports at the public
-documentation's limits: 100 per 10 minutes, at most 30 per minute) applies one
-factor to all of them, but a 429 rarely says which rule refused. A cut to ``f``
-leaves each longer rule admitting, over its period, what the shorter ones of its
-kind admit at ``f`` (3 a minute is 30 per 10 minutes, not 10), up to its
-configured amount, until a 429 comes while the longer rule's window holds more
-than ``f`` of it and no shorter rule's window is full: then that rule was the
-one, and it keeps ``f``'s amount from then on, without a cut; the category's
-next probe waits ``P`` periods at least (the probe pacing). A probe raises every
-rule, so one sent sooner (the check of a cut made in the process's first period
-comes a period after it) would meet the longer rule's window still full, and
-where the service counts refusals, a refused attempt holds a slot of the longer
-rule for its whole period: the client, which cannot tell, holds it too.
-Categories with a rule of 10 s or more scout after a quiet spell of the shortest
-such period (the lane's docstring), so the attempt that meets a longer rule goes
-alone.
+documentation's limits: 100 per 10 minutes, at most 30 per minute) learns one
+level, in requests of its smallest rule, and a 429 rarely says which rule
+refused. Below the configured limits, each longer rule admits over its period
+what the shorter ones of its kind admit at the level (3 a minute is 30 per 10
+minutes, not 10), up to its configured amount: the longer window then never
+refuses before the shorter ones would, until a 429 comes while the longer
+rule's window holds the level's amount of it and no shorter rule's window is full:
+then that rule was the one, and it keeps the level's amount from then on, without
+a decrease (``_law.py``, "long window").
 
-This room computes the rules the backend is asked with, and tells such a 429.
-"""
+This room computes the rules the backend is asked with at a level, and tells such a 429."""
 
 from __future__ import annotations
 

@@ -1,0 +1,262 @@
+"""The learning law (``docs/learning.md``), one test per transition, named after it.
+
+Pure: the law on clock readings given by hand, with a window given by hand (one
+rule of 10 reads a second unless said otherwise). How the lane applies the actions
+is tested in ``tests/shared/test_learning.py`` and the scheduler's tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from route_planning_async._backends import WindowCount
+from route_planning_async._learning import PROBE_TRIAL, RAISE_GATE, Law, LearningPolicy
+from route_planning_async._limits import Rule
+
+READS = (Rule(10, 1.0),)
+
+
+def window(admitted: int, refused: int = 0) -> tuple[WindowCount, ...]:
+    return (WindowCount(admitted, refused, 0),)
+
+
+def confirmed_law(level: int = 10, rules: tuple[Rule, ...] = READS) -> Law:
+    """A law whose level ``level`` has been confirmed and held since t = 0."""
+    law = Law(LearningPolicy(), rules)
+    law.on_quiet(-2 * law.period)
+    assert law.on_answer(-law.period, 0.0) is not None  # confirm
+    if level != law.top:
+        law.estimate.level = level
+    law.estimate.changed_at = 0.0
+    return law
+
+
+def test_quiet() -> None:
+    law = confirmed_law()
+    law.estimate.refused = 2
+    action = law.on_quiet(10.0)
+    assert action.transition == "quiet"
+    # The first alone, then at most `burst` - 1 out: copies bursting together stay few refused.
+    assert action.gate == LearningPolicy().burst - 1
+    assert not law.estimate.confirmed
+    assert law.estimate.refused == 0  # a new run for the ceiling
+
+
+def test_confirm() -> None:
+    law = Law(LearningPolicy(), READS)
+    law.on_quiet(0.0)
+    assert law.on_answer(0.0, 0.5) is None  # not a period yet
+    action = law.on_answer(0.5, 1.0)
+    assert action is not None
+    assert action.transition == "confirm"
+    assert action.gate == 0  # the gate opens
+    assert law.estimate.confirmed
+    assert law.estimate.held == 10
+
+
+def test_busy() -> None:
+    law = Law(LearningPolicy(), READS)
+    law.on_quiet(0.0)
+    action = law.on_refusal(0.0, 0.01, window(0, 1))
+    assert action.transition == "busy"
+    assert action.pause == 1.0
+    assert action.level is None
+    assert law.level == 10
+    # Refused again: measured, not waited for again.
+    assert law.on_refusal(1.5, 1.51, window(0, 1)).transition == "measure"
+    assert law.level == 1
+    # At a confirmed level, nothing of ours in the window is not busy: the level decreases.
+    law = confirmed_law(level=5)
+    assert law.on_refusal(5.0, 5.01, window(0, 2)).transition == "decrease"
+    assert law.level == 2
+
+
+def test_a_storm_is_left_behind_within_20_periods() -> None:
+    """The service refuses every attempt for 2.5 periods (its own storm; the gate sends one at a
+    time); then it admits the configured 10 a period again. The level decreases, returns to the
+    level bisected and probes back: >= 9 (90 %) within 20 periods of the storm's last 429."""
+    law = confirmed_law()
+    now = 10.0
+    while now < 12.5:
+        sent, now = now, now + 0.05
+        law.on_refusal(sent, now, window(0, 1) if law.teaches(sent) else None)
+    storm_over = now
+    assert law.level == 1
+    while law.level < 9:
+        assert now - storm_over <= 20 * law.period, law.estimate
+        for _ in range(law.level):
+            sent, now = now, now + 1.0 / law.level
+            law.on_answer(sent, now)
+
+
+def test_measure() -> None:
+    law = Law(LearningPolicy(), READS)
+    law.on_quiet(0.0)
+    action = law.on_refusal(0.01, 0.02, window(8, 1))
+    assert action.transition == "measure"
+    assert action.level == 8 == law.level  # straight to what was admitted, not halved
+    assert law.estimate.confirmed
+
+
+def test_stale() -> None:
+    law = confirmed_law()
+    assert law.on_refusal(5.0, 5.01, window(9)).transition == "decrease"
+    assert law.level == 5
+    # Sent before that change: it answers for nothing.
+    assert not law.teaches(4.99)
+    assert law.on_refusal(4.99, 5.02, window(9)).transition == "stale"
+    assert law.level == 5
+
+
+def test_decrease() -> None:
+    law = confirmed_law()
+    action = law.on_refusal(5.0, 5.01, window(9))
+    assert action.transition == "decrease"
+    assert action.level == 5
+    assert action.gate == RAISE_GATE
+    # The highest level that held was refused: the one to go back to is bisected.
+    assert law.estimate.held == 7
+    # A decrease below it (a level on its way back) leaves it.
+    assert law.on_refusal(5.5, 5.51, window(5)).level == 2
+    assert law.estimate.held == 7
+    # At least one request a period.
+    law = confirmed_law(level=1)
+    assert law.on_refusal(5.0, 5.01, window(1)).level == 1
+
+
+def test_failed_raise() -> None:
+    law = confirmed_law(level=4)
+    law.estimate.held = 4
+    probe = law.on_answer(11.5, 12.0)
+    assert probe is not None
+    assert probe.transition == "probe"
+    assert law.level == 5
+    action = law.on_refusal(12.0, 12.01, window(4, 1))
+    assert action.transition == "failed raise"
+    assert action.level == 4  # back to the level that held, not halved
+    assert law.estimate.cost == 2.0  # the next probe waits twice as long
+    # A failed return bisects the level to go back to.
+    law = confirmed_law(level=2)
+    law.estimate.held = 10
+    assert law.on_answer(1.5, 2.0) is not None
+    assert law.level == 4
+    assert law.on_refusal(2.0, 2.01, window(2, 1)).transition == "failed raise"
+    assert law.level == 2
+    assert law.estimate.held == 3
+
+
+def test_held() -> None:
+    law = confirmed_law(level=10)
+    law.on_refusal(5.0, 5.01, window(9))  # decreased to 5, held bisected to 7
+    law.on_answer(6.0, 6.02)  # 5 held a period: 7 is still the one to go back to
+    assert law.estimate.held == 7
+    # Once held is older than `memory` periods, the level that holds replaces it.
+    law = confirmed_law(level=5)
+    law.estimate.held, law.estimate.held_at = 10, -100.0
+    law.on_answer(1.5, 2.0)
+    assert law.estimate.held == 5
+    # A probe holds only after PROBE_TRIAL periods.
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    assert law.on_answer(10.5, 11.0) is not None
+    assert law.on_answer(12.0, 12.1) is None
+    assert law.estimate.held == 3
+    assert law.on_answer(13.9, 14.0) is not None
+    assert law.estimate.held == 4
+
+
+def test_return() -> None:
+    law = confirmed_law(level=1)
+    law.estimate.held = 7
+    law.estimate.recent = (0.0,)  # one 429 within `span` periods: a return may still cost one
+    levels = []
+    now = 0.0
+    while law.level < 7:
+        now += 1.0
+        action = law.on_answer(now - 0.01, now)
+        assert action is not None
+        assert action.transition == "return"
+        assert action.gate == RAISE_GATE
+        levels.append(law.level)
+    assert levels == [2, 4, 7]  # back within three periods
+    # With `burst` - 1 429s within `span` periods, no return until the first is that old.
+    law = confirmed_law(level=1)
+    law.estimate.held = 7
+    law.estimate.recent = (0.5, 0.6)
+    assert law.on_answer(9.0, 9.01) is None
+    assert law.on_answer(10.5, 10.51) is not None
+
+
+def test_probe() -> None:
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    levels = []
+    now = 10.0
+    while law.level < 10:
+        now += PROBE_TRIAL
+        action = law.on_answer(now - 0.01, now)
+        assert action is not None
+        assert action.transition == "probe"
+        levels.append(law.level)
+    assert levels == [4, 6, 10]  # the step doubles once a probe held its PROBE_TRIAL periods
+    # No probe within `span` periods of a 429.
+    law = confirmed_law(level=3)
+    law.estimate.held, law.estimate.refused_at = 3, 0.0
+    assert law.on_answer(9.98, 9.99) is None
+    assert law.on_answer(10.0, 10.01) is not None
+
+
+def test_ceiling() -> None:
+    policy = LearningPolicy()
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    assert law.may_probe(10.0)
+    # Within `span` periods of a 429, no probe; a failed probe's back-off multiplies them.
+    law.estimate.refused_at = 5.0
+    assert not law.may_probe(14.9)
+    assert law.may_probe(15.0)
+    law.estimate.cost = 2.0
+    assert not law.may_probe(24.9)
+    assert law.may_probe(25.0)
+    # The run's 429s, with the probe's and one more, within `burst` in a short run...
+    law.estimate.refused, law.estimate.answered = policy.burst - 1, 20
+    assert not law.may_probe(100.0)
+    # ... and within `ceiling` of the attempts in a long one.
+    law.estimate.answered = 100
+    assert law.may_probe(100.0)
+    # A streak of 429s with nothing admitted between counts once.
+    law = confirmed_law(level=3)
+    for t in range(10):
+        law.on_refusal(1.0 + t, 1.01 + t, None)
+    assert law.estimate.refused == 1
+    # Over a long run against a limit of 3, failed probes stay within the ceiling, and never
+    # more than `burst` in `span` periods.
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    refusals: list[float] = []
+    sent = 0
+    now = 0.0
+    for _ in range(1000):
+        now += 1.0 / law.level
+        sent += 1
+        if law.level > 3 and law.teaches(now - 0.01):
+            refusals.append(now)
+            law.on_refusal(now - 0.01, now, window(3, 1))
+        else:
+            law.on_answer(now - 0.01, now)
+    assert refusals
+    assert len(refusals) <= policy.ceiling * sent
+    assert all(later - earlier > policy.span for earlier, later in itertools.pairwise(refusals))
+
+
+def test_long_window() -> None:
+    rules = (Rule(100, 600.0), Rule(30, 60.0))  # optimize at the public documentation's limits
+    law = confirmed_law(level=9, rules=rules)
+    # Paced by the shorter rule: 90 per 10 minutes at 9 a minute.
+    assert law.rules_at(law.factor)[0].amount * 0.3 >= 89
+    # Refused while the long window holds the level's amount of it and the short one is not full:
+    # that rule was the one; it keeps the level's amount, and the level stays.
+    action = law.on_refusal(180.0, 180.1, (WindowCount(29, 1, 0), WindowCount(7, 1, 0)))
+    assert action.transition == "long window"
+    assert law.level == 9
+    assert int(law.rules_at(law.factor)[0].amount * 0.3 + 1e-9) == 30
