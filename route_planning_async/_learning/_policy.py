@@ -45,8 +45,8 @@ class LearningPolicy:
         decrease (float): The share of its level a category keeps when a level that held is refused
             (never more than what the service's window admitted of ours): the law's one multiplicative
             decrease.
-        ceiling (float): The most 429s may be of a category's attempts in a run: a probe goes only while the
-            run's 429s, with the probe's and one more, stay within this share of its attempts.
+        ceiling (float): The most 429s may be of a category's attempts in a run: a probe goes only while
+            the run's 429s, with the probe's and one more, stay within this share of its attempts.
         burst (int): The most 429s in a short run (and in any ``span`` periods); one less is the most
             attempts out at once at a level no answer has confirmed yet.
         span (float): Periods a probe waits after a 429 (times the failed probes' back-off).

@@ -114,12 +114,15 @@ def test_a_noisy_failure_ends_the_bracket_below_later_passes() -> None:
 def test_a_storm_scenario_over_real_sockets() -> None:
     """About 13 seconds: the library's arm and 9 fixed-rate arms of 4 seconds, 4 at a time."""
     from benchmarks._scenario_run import STORM, run_scenario
+    from benchmarks._scenarios import AMOUNT
 
     run = asyncio.run(run_scenario(draw("storm", 0)))
     library = run["library"]["copy-0"]
-    # The service's storm reaches the library's program and every fixed-rate one, whole.
-    assert library["storm"] == STORM
-    assert run["fixed"]["copy-0"]["storm"] == STORM
+    # The service's storm (STORM / AMOUNT periods of 429s) reaches the library's program and the
+    # fixed-rate one: sending evenly at r a period, it meets about r * STORM / AMOUNT of them (a
+    # send the loaded machine held up is skipped, never sent late).
+    assert library["storm"] >= 1
+    assert 1 <= run["fixed"]["copy-0"]["storm"] <= run["fixed_rate"] * STORM / AMOUNT + 2
     assert library["attempts"] == sum(library[k] for k in ("admitted", "refused", "storm", "errors"))
     assert len(run["tried"]) == 9
     assert run["fixed_rate"] > 0
