@@ -60,7 +60,7 @@ class Estimate:
     refused_at: float = -math.inf
     """When the last 429 came."""
     recent: tuple[float, ...] = ()
-    """When the last ``burst`` 429s came (the ceiling's short window)."""
+    """When the last ``burst`` 429s came (the ceiling's short window; a streak counted once)."""
     cost: float = 1.0
     """How many ``span`` s a probe waits after a 429: doubled by each failed probe, 1 once a probe
     holds (failed probes back off)."""
@@ -201,9 +201,10 @@ class Law:
         seen = None if window is None else self.level_of([count.admitted for count in window])
         # A streak of 429s with nothing admitted between (the service refusing everything for
         # a while) is one event for the ceiling.
-        e.refused += 0 if e.streak else 1
+        if not e.streak:
+            e.refused += 1
+            e.recent = (*e.recent, now)[-policy.burst :]
         e.streak, e.refused_at = True, now
-        e.recent = (*e.recent, now)[-policy.burst :]
         if sent_at < e.changed_at or window is None or seen is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")
