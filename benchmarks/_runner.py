@@ -1,6 +1,6 @@
 """The runner: ``python -m benchmarks [--quick] [--only NAME ...] [--out DIR]``.
 
-Each benchmark is a function returning a dict of figures (see ``_figures.py``);
+Each benchmark is a function returning a dict of figures (see ``_results/_figures.py``);
 the runner times it, keeps going when one fails (the failure is reported, not
 hidden) and writes ``results.json`` and ``RESULTS.md``.
 """
@@ -21,8 +21,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import _machine, _report
-from benchmarks._figures import result
+from benchmarks._results import _machine, _report
+from benchmarks._results._figures import result
 
 HERE = Path(__file__).resolve().parent
 

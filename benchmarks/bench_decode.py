@@ -19,11 +19,11 @@ from typing import Any
 
 import aiohttp
 
-from benchmarks._emu import EmulatorServer
-from benchmarks._figures import check, result, rounded, table
-from benchmarks._gets import raw_headers
-from benchmarks._load import measure, med
-from benchmarks._payloads import full_stop_page, rich_stop_body
+from benchmarks._harness._emu import EmulatorServer
+from benchmarks._harness._gets import raw_headers
+from benchmarks._harness._load import measure, med
+from benchmarks._harness._payloads import full_stop_page, rich_stop_body
+from benchmarks._results._figures import check, result, rounded, table
 from route_planning_async import RateLimits, RoutePlanningClient, Stop
 from route_planning_async.v0_2b._converter import structure_list
 

@@ -25,11 +25,11 @@ from types import ModuleType
 from typing import Any
 
 import route_planning_async
-from benchmarks import baselines
-from benchmarks._emu import EmulatorServer, category_figures
-from benchmarks._figures import check, median, result, rounded, table
-from benchmarks._payloads import stop_inputs
-from benchmarks._tracing import Latencies
+from benchmarks._harness import _baselines as baselines
+from benchmarks._harness._emu import EmulatorServer, category_figures
+from benchmarks._harness._payloads import stop_inputs
+from benchmarks._harness._tracing import Latencies
+from benchmarks._results._figures import check, median, result, rounded, table
 from route_planning_async import Category, RateLimits
 
 RATIO_BAR = 1.03

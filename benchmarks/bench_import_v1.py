@@ -23,8 +23,8 @@ import asyncio
 import math
 from typing import Any
 
-from benchmarks._emu import EmulatorServer
-from benchmarks._figures import check, result, rounded
+from benchmarks._harness._emu import EmulatorServer
+from benchmarks._results._figures import check, result, rounded
 from benchmarks.bench_import import BATCH, library_import
 from route_planning_async import Category, RateLimits
 from route_planning_async import v1 as api

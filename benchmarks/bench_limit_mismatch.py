@@ -13,7 +13,7 @@ emulator, in its own process, enforces limits of its own:
 - **penalty**: reads against the sustained-use penalty (``punish_sustained``);
 - **drop**: reads while the limit drops to 0.4 of itself and comes back.
 
-Beside the library run the baselines of ``baselines.py`` (fixed sleeps,
+Beside the library run the baselines of ``_harness/_baselines.py`` (fixed sleeps,
 aiolimiter plus retry, backoff and jitter), configured with the same belief
 (the default limits), against the same emulator settings in the same run: in
 every latency, penalty and drop scenario, and in the matrix runs that
@@ -26,7 +26,7 @@ of 100 stops, and stops), the larger; plus the measured latency of the last
 request of the library, as in ``bench_import``.
 
 This module runs the scenarios; their bars, sizes and measures are in
-``_mismatch.py``, and the report (checks, tables, notes) in ``_mismatch_report.py``.
+``_mismatch/_ground.py``, and the report (checks, tables, notes) in ``_mismatch/_report.py``.
 """
 
 from __future__ import annotations
@@ -39,9 +39,11 @@ from typing import Any
 
 import attrs
 
-from benchmarks import baselines
-from benchmarks._emu import EmulatorServer, category_figures
-from benchmarks._mismatch import (
+from benchmarks._harness import _baselines as baselines
+from benchmarks._harness._emu import EmulatorServer, category_figures
+from benchmarks._harness._payloads import stop_inputs
+from benchmarks._harness._tracing import Latencies
+from benchmarks._mismatch._ground import (
     BASELINE_CAP,
     BASELINES,
     BATCH,
@@ -56,9 +58,7 @@ from benchmarks._mismatch import (
     slot_occupancy,
     traffic,
 )
-from benchmarks._mismatch_report import Runs, report
-from benchmarks._payloads import stop_inputs
-from benchmarks._tracing import Latencies
+from benchmarks._mismatch._report import Runs, report
 from route_planning_async import Category, RateLimits, RoutePlanningClient, RoutePlanningError, Rule
 from route_planning_async.emulator import PunishSustained
 

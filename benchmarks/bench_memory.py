@@ -1,6 +1,6 @@
 """5. Memory of a million-stop import, and 6. scaling of the import with its size.
 
-Each import runs in a fresh client process (``_child.py``) against the emulator
+Each import runs in a fresh client process (``_harness/_child.py``) against the emulator
 in another process (``keep_stops`` off, limits off on both sides, plain HTTP), so
 the client's peak RSS is that import's alone. Stops are
 generated lazily and streamed through ``client.stops.import_many`` with its
@@ -14,8 +14,8 @@ import subprocess
 import sys
 from typing import Any
 
-from benchmarks._emu import REPO, EmulatorServer
-from benchmarks._figures import check, result, rounded, table
+from benchmarks._harness._emu import REPO, EmulatorServer
+from benchmarks._results._figures import check, result, rounded, table
 from route_planning_async import RateLimits
 
 MEMORY_BAR_MB = 150.0
@@ -36,7 +36,7 @@ def _import(server: EmulatorServer, stops: int, timeout: float, sample_every: fl
         "sample_every": sample_every,
     }
     done = subprocess.run(
-        [sys.executable, "-m", "benchmarks._child", json.dumps(settings)],
+        [sys.executable, "-m", "benchmarks._harness._child", json.dumps(settings)],
         capture_output=True,
         text=True,
         cwd=REPO,

@@ -15,11 +15,11 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from benchmarks import baselines
-from benchmarks._emu import EmulatorServer, category_figures
-from benchmarks._figures import check, median, result, rounded, table
-from benchmarks._payloads import stop_body, stop_input
-from benchmarks._tracing import Latencies
+from benchmarks._harness import _baselines as baselines
+from benchmarks._harness._emu import EmulatorServer, category_figures
+from benchmarks._harness._payloads import stop_body, stop_input
+from benchmarks._harness._tracing import Latencies
+from benchmarks._results._figures import check, median, result, rounded, table
 from route_planning_async import Category, RateLimits, RoutePlanningClient, Rule
 
 UTILIZATION_BAR = 0.97

@@ -18,7 +18,7 @@
 Every figure is run with five seeds (the link's jitter, the other process's
 timing, the retry policy's randomness); the bar applies to the worst of the
 five, and the tables show the median and the worst. The virtual-time runs use
-the tests' socket-free limited service (``_virtual.py``).
+the tests' socket-free limited service (``_scenario/_virtual.py``).
 """
 
 from __future__ import annotations
@@ -31,10 +31,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from benchmarks import _virtual
-from benchmarks._emu import EmulatorServer
-from benchmarks._figures import check, result, rounded, table
-from benchmarks._payloads import stop_inputs
+from benchmarks._harness._emu import EmulatorServer
+from benchmarks._harness._payloads import stop_inputs
+from benchmarks._results._figures import check, result, rounded, table
+from benchmarks._scenario import _virtual
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
 SEEDS = (1, 2, 3, 4, 5)

@@ -4,8 +4,8 @@ Limits are off on both sides (``RateLimits.unlimited()`` on the client, none on
 the emulator). The emulator runs in its own process and serves plain HTTP on
 loopback to both. Raw aiohttp and the client alternate in rounds, in one run,
 and the medians are compared. The client path is then profiled with cProfile.
-The two calls come from ``_gets.py``; outside quick runs their instructions
-per GET are also counted under valgrind (``_instructions.py``).
+The two calls come from ``_harness/_gets.py``; outside quick runs their instructions
+per GET are also counted under valgrind (``_harness/_instructions.py``).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from typing import Any
 
 import aiohttp
 
-from benchmarks import _instructions
-from benchmarks._emu import EmulatorServer
-from benchmarks._figures import check, result, rounded, table
-from benchmarks._gets import CONCURRENCY, get_calls
-from benchmarks._load import closed_loop, measure, med
+from benchmarks._harness import _instructions
+from benchmarks._harness._emu import EmulatorServer
+from benchmarks._harness._gets import CONCURRENCY, get_calls
+from benchmarks._harness._load import closed_loop, measure, med
+from benchmarks._results._figures import check, result, rounded, table
 from route_planning_async import RateLimits, RoutePlanningClient
 
 THROUGHPUT_BAR = 0.8

@@ -15,8 +15,8 @@ import datetime
 import time
 from typing import Any
 
-from benchmarks._emu import EmulatorServer, category_figures
-from benchmarks._figures import check, percentile, result, rounded
+from benchmarks._harness._emu import EmulatorServer, category_figures
+from benchmarks._results._figures import check, percentile, result, rounded
 from route_planning_async import Category, Operation, RateLimits, RoutePlanningClient
 from route_planning_async._operations import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
 

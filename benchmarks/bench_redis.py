@@ -14,7 +14,7 @@ on free ports, and runs the emulator in its own event loop. It measures:
 - the four processes through Redis learning together a service whose real
   limits are half the configured ones, in ``LEARNING_RUNS`` seeded runs on one
   redis-server and as many on a Redis Cluster of three masters
-  (``_redis_cluster.py``): each run's time over the ideal and 429 share;
+  (``_redis/_cluster.py``): each run's time over the ideal and 429 share;
 - the latency one admission adds (acquire and release, through
   ``Scheduler.run`` with a transport that answers at once), Redis against
   in-memory: median and p99.
@@ -38,10 +38,10 @@ from collections import Counter
 from multiprocessing.queues import Queue
 from typing import Any
 
-from benchmarks._figures import check
-from benchmarks._redis_cluster import RedisCluster
-from benchmarks._redis_worker import WorkerPlan, WorkerResult
-from benchmarks._redis_worker import main as worker_main
+from benchmarks._redis._cluster import RedisCluster
+from benchmarks._redis._worker import WorkerPlan, WorkerResult
+from benchmarks._redis._worker import main as worker_main
+from benchmarks._results._figures import check
 from route_planning_async import (
     Category,
     RateLimits,

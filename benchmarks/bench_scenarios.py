@@ -7,13 +7,13 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --seeds 0-39 --jobs 2 --record      # every family, kept in scenarios.json
     python -m benchmarks scenarios --report                            # SCENARIOS.md and the plots
 
-What a scenario is: ``_scenarios.py`` (the families); how it runs: ``_scenario_run.py``; how it is
-judged: ``_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
+What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
+judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
 runs into ``benchmarks/scenarios.json`` (a scenario run again replaces its earlier run), so the
 families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` and one SVG plot per
 family (``benchmarks/scenarios/<family>.svg``) from that file.
 
-Each run lasts :data:`~benchmarks._scenarios.PERIODS` periods of reads (10 a second at the
+Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
 seconds each, about 13 seconds a scenario and half a core. Two processes (``--jobs 2``) run the
 360 scenarios of 40 seeds in about 40 minutes on a quiet machine of 2 cores. The runs are short so
@@ -42,9 +42,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from benchmarks import _scenario_report
-from benchmarks._scenario_run import run_scenario, skipped_share
-from benchmarks._scenarios import FAMILIES, draw, seeds
+from benchmarks._scenario import _report as _scenario_report
+from benchmarks._scenario._run import run_scenario, skipped_share
+from benchmarks._scenario._scenarios import FAMILIES, draw, seeds
 
 HERE = Path(__file__).resolve().parent
 RECORD = HERE / "scenarios.json"

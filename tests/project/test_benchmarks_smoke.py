@@ -17,10 +17,10 @@ import attrs
 import pytest
 
 from benchmarks import bench_limit_mismatch as limit_mismatch
-from benchmarks._emu import EmulatorServer
-from benchmarks._instructions import instructions_counted
-from benchmarks._mismatch import BASELINES, CONTRACT, recovery_periods, sizes_for, slot_occupancy
-from benchmarks._report import render
+from benchmarks._harness._emu import EmulatorServer
+from benchmarks._harness._instructions import instructions_counted
+from benchmarks._mismatch._ground import BASELINES, CONTRACT, recovery_periods, sizes_for, slot_occupancy
+from benchmarks._results._report import render
 from route_planning_async import Category, RateLimits, RoutePlanningClient
 
 REPO = Path(__file__).resolve().parents[2]
@@ -85,7 +85,14 @@ def test_instruction_counting_child_makes_its_gets() -> None:
         plan_id = asyncio.run(create_plan(server))
         server.reset()
         for side in ("raw", "client"):
-            child = ["benchmarks._instructions", side, "20", server.base_url, server.api_key, plan_id]
+            child = [
+                "benchmarks._harness._instructions",
+                side,
+                "20",
+                server.base_url,
+                server.api_key,
+                plan_id,
+            ]
             done = subprocess.run(
                 [sys.executable, "-m", *child],
                 cwd=REPO,

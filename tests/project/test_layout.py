@@ -6,8 +6,9 @@ import downward only). A room is a top-level module or package of
 ``route_planning_async`` (each version's package is one room; what it imports of
 itself does not count); inside a package cut into rooms (the emulator, the command
 line) each of its modules and packages is a room again, and the same holds between
-them. Imports made for the type checker alone (``if TYPE_CHECKING:``) are left out;
-imports inside functions count, since they run.
+them. The benchmarks (``benchmarks/``) are held to the same folders and rooms. Imports
+made for the type checker alone (``if TYPE_CHECKING:``) are left out; imports inside
+functions count, since they run.
 """
 
 from __future__ import annotations
@@ -21,12 +22,19 @@ from collections.abc import Iterator
 import pytest
 
 PACKAGE = pathlib.Path(__file__).resolve().parents[2] / "route_planning_async"
+BENCHMARKS = PACKAGE.parent / "benchmarks"
 MODULES = sorted(PACKAGE.rglob("*.py"))
+BENCHMARK_MODULES = sorted(BENCHMARKS.rglob("*.py"))
 MAX_MODULE_LINES = 600
 MAX_CLASS_LINES = 400
 MAX_FOLDER_MODULES = 15
-FOLDERS = sorted(path.parent for path in PACKAGE.rglob("__init__.py"))
-CUT_INTO_ROOMS = ("route_planning_async", "route_planning_async.emulator", "route_planning_async._cli")
+FOLDERS = sorted(path.parent for tree in (PACKAGE, BENCHMARKS) for path in tree.rglob("__init__.py"))
+CUT_INTO_ROOMS = (
+    "route_planning_async",
+    "route_planning_async.emulator",
+    "route_planning_async._cli",
+    "benchmarks",
+)
 """The packages whose modules and packages are rooms, importing downward only."""
 STILL_HALLS = {"route_planning_async": 24}
 """Folders over the measure, each held to what it has today until its rooms are cut: the
@@ -93,7 +101,7 @@ def test_a_module_and_its_classes_stay_within_their_sizes(path: pathlib.Path) ->
 def _room_graph(package: str) -> dict[str, set[str]]:
     """The rooms of ``package`` and the rooms of it each one imports at run time."""
     graph: dict[str, set[str]] = {}
-    for path in MODULES:
+    for path in MODULES + BENCHMARK_MODULES:
         room = _room(_name(path), package)
         if room is None:
             continue
@@ -115,6 +123,7 @@ def test_no_room_imports_a_room_that_imports_it_back(package: str) -> None:
 def test_the_walk_finds_the_imports_between_rooms() -> None:
     assert "_versions" in _room_graph(PACKAGE.name)["_errors"]
     assert {"_rules", "_service", "_setup", "_store"} <= _room_graph("route_planning_async.emulator")["_wire"]
+    assert {"_harness", "_results"} <= _room_graph("benchmarks")["_mismatch"]
 
 
 @pytest.mark.parametrize("folder", FOLDERS, ids=lambda folder: str(folder.relative_to(PACKAGE.parent)))

@@ -7,8 +7,8 @@ import asyncio
 
 import pytest
 
-from benchmarks._judge import BARS, Attempt, ceiling_breaches, most_in_window, search
-from benchmarks._scenarios import AMOUNT, FAMILIES, NEIGHBOUR_FAMILIES, draw, percentile, seeds
+from benchmarks._scenario._judge import BARS, Attempt, ceiling_breaches, most_in_window, search
+from benchmarks._scenario._scenarios import AMOUNT, FAMILIES, NEIGHBOUR_FAMILIES, draw, percentile, seeds
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -113,8 +113,8 @@ def test_a_noisy_failure_ends_the_bracket_below_later_passes() -> None:
 @pytest.mark.timeout(120)
 def test_a_storm_scenario_over_real_sockets() -> None:
     """About 13 seconds: the library's arm and 9 fixed-rate arms of 4 seconds, 4 at a time."""
-    from benchmarks._scenario_run import STORM, run_scenario
-    from benchmarks._scenarios import AMOUNT
+    from benchmarks._scenario._run import STORM, run_scenario
+    from benchmarks._scenario._scenarios import AMOUNT
 
     run = asyncio.run(run_scenario(draw("storm", 0)))
     library = run["library"]["copy-0"]

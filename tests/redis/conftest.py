@@ -1,7 +1,7 @@
 """A real redis-server for the Redis backend tests, started and stopped by the tests themselves.
 
 The server runs without persistence (``--save '' --appendonly no``) on a free
-loopback port; the Redis Cluster (``benchmarks/_redis_cluster.py``) is three
+loopback port; the Redis Cluster (``benchmarks/_redis/_cluster.py``) is three
 such servers with ``--cluster-enabled yes``, joined by ``redis-cli``. When
 ``redis-server`` (or, for the cluster, ``redis-cli``) is not on PATH the tests
 that need it are skipped, with the reason shown in the test report.
@@ -19,7 +19,7 @@ import redis.asyncio as redis_asyncio
 from redis.asyncio.cluster import RedisCluster as ClusterClient
 from redis_server import RedisServer, free_port
 
-from benchmarks._redis_cluster import RedisCluster
+from benchmarks._redis._cluster import RedisCluster
 from route_planning_async.redis import RedisBackend
 
 

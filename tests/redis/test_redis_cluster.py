@@ -1,6 +1,6 @@
 """The Redis backend on a real Redis Cluster: three masters started by the tests themselves.
 
-The cluster (``benchmarks/_redis_cluster.py``, which the benchmark's fleet runs
+The cluster (``benchmarks/_redis/_cluster.py``, which the benchmark's fleet runs
 on too: ``redis-server --cluster-enabled yes`` on loopback, joined by
 ``redis-cli --cluster create``) is reached as
 docs/redis.md shows, through a borrowed ``redis.asyncio.cluster.RedisCluster``.
@@ -16,7 +16,7 @@ from redis.asyncio.cluster import RedisCluster as ClusterClient
 from redis.crc import key_slot
 from support.examples import examples, run_fragment
 
-from benchmarks._redis_cluster import RedisCluster
+from benchmarks._redis._cluster import RedisCluster
 from route_planning_async import ConfigurationError
 from route_planning_async._backends import Grant, WindowCount
 from route_planning_async._limits import Rule

@@ -1,9 +1,9 @@
 """Four worker processes share one API key's limits through Redis, against one emulator.
 
 The fleet shares one redis-server, or a Redis Cluster of three masters
-(``benchmarks/_redis_cluster.py``), through which it must keep the same limits.
+(``benchmarks/_redis/_cluster.py``), through which it must keep the same limits.
 
-Each worker (``benchmarks/_redis_worker.py``, started with ``spawn``) has its own
+Each worker (``benchmarks/_redis/_worker.py``, started with ``spawn``) has its own
 client and event loop and runs a mixed load: reads, writes, 100-stop batch
 imports and optimizations. The emulator runs in the test's own event loop and
 logs every arrival, so the assertions are about what the service saw.
@@ -32,8 +32,8 @@ import redis.asyncio as redis_asyncio
 from redis_server import RedisServer
 from support.per_second import LIMITS, LOADED, SPEEDUP
 
-from benchmarks._redis_cluster import RedisCluster
-from benchmarks._redis_worker import WorkerPlan, WorkerResult, main
+from benchmarks._redis._cluster import RedisCluster
+from benchmarks._redis._worker import WorkerPlan, WorkerResult, main
 from route_planning_async import Category, Grant, Rule
 from route_planning_async.emulator import Emulator, RequestLog
 from route_planning_async.redis import RedisBackend, RedisBackendError
@@ -106,7 +106,7 @@ def observed_main(
     all waiting could meet the outage that way alone (seen once in CI beside a
     busy core) and report no failed request.
     """
-    import benchmarks._redis_worker as worker
+    import benchmarks._redis._worker as worker
 
     class ObservedBackend(worker.RedisBackend):
         async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:

@@ -441,7 +441,7 @@ def test_configuration_of_the_new_fields() -> None:
 
 
 def test_the_benchmark_harness_passes_every_setting() -> None:
-    from benchmarks._emuserver import _config, limits_spec
+    from benchmarks._harness._emuserver import _config, limits_spec
 
     config = _config(
         {

@@ -22,16 +22,16 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Literal
 
-from benchmarks._emuserver import limits_from, limits_spec
-from benchmarks._figures import rounded
+from benchmarks._harness._emuserver import limits_from, limits_spec
+from benchmarks._results._figures import rounded
 from route_planning_async import Category, RateLimits
 from route_planning_async.emulator import LimitTimeline, PunishSustained, RequestLog, RequestRecord
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 class EmulatorServer:
-    """``python -m benchmarks._emuserver`` in a child process.
+    """``python -m benchmarks._harness._emuserver`` in a child process.
 
     :param limits: the server's limits at contract speed (divided by ``speedup``).
     :param limit_schedule: ``(contract seconds, limits)`` changes of the server's limits, counted
@@ -65,7 +65,7 @@ class EmulatorServer:
 
     def __enter__(self) -> EmulatorServer:
         proc = self._proc = subprocess.Popen(
-            [sys.executable, "-m", "benchmarks._emuserver", json.dumps(self.settings)],
+            [sys.executable, "-m", "benchmarks._harness._emuserver", json.dumps(self.settings)],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             text=True,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from benchmarks._figures import fmt
+from benchmarks._results._figures import fmt
 
 _MACHINE_ROWS = (
     ("CPU", "cpu_model"),

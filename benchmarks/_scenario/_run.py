@@ -26,8 +26,8 @@ from typing import Any
 import aiohttp
 import attrs
 
-from benchmarks._judge import BARS, Attempt, Outcome, ceiling_breaches, search
-from benchmarks._scenarios import AMOUNT, Copy, Link, Scenario
+from benchmarks._scenario._judge import BARS, Attempt, Outcome, ceiling_breaches, search
+from benchmarks._scenario._scenarios import AMOUNT, Copy, Link, Scenario
 from route_planning_async import Category, RateLimits, RoutePlanningClient, RoutePlanningError, Rule
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import TransportError
@@ -270,7 +270,7 @@ def _summary(arm: _Arm, periods: int) -> dict[str, Any]:
 
 
 def _verdict(scenario: Scenario, library: dict[str, Any], fixed: dict[str, Any] | None) -> dict[str, Any]:
-    """The checks of one scenario against :data:`~benchmarks._judge.BARS`."""
+    """The checks of one scenario against :data:`~benchmarks._scenario._judge.BARS`."""
     copies = [name for name in library if name.startswith("copy-")]
     misses: list[str] = []
     for name in copies:

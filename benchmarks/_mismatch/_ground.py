@@ -1,7 +1,7 @@
 """The limit-mismatch benchmark's ground: its bars, the server's readings of its limits,
 the sizes of its scenarios, the real limits it runs against and the measures of a run.
 
-``bench_limit_mismatch.py`` runs the scenarios and ``_mismatch_report.py`` reports them;
+``bench_limit_mismatch.py`` runs the scenarios and ``_report.py`` reports them;
 both take these from here.
 """
 

@@ -10,9 +10,8 @@ from typing import Any
 
 import attrs
 
-from benchmarks import baselines
-from benchmarks._figures import check, result, rounded, table
-from benchmarks._mismatch import (
+from benchmarks._harness import _baselines as baselines
+from benchmarks._mismatch._ground import (
     BASELINE_CAP,
     BASELINES,
     BATCH,
@@ -29,6 +28,7 @@ from benchmarks._mismatch import (
     limit_label,
     pct,
 )
+from benchmarks._results._figures import check, result, rounded, table
 
 
 @attrs.frozen

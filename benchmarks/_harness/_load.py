@@ -8,7 +8,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from benchmarks._emu import EmulatorServer
+from benchmarks._harness._emu import EmulatorServer
 
 
 async def closed_loop(call: Callable[[], Awaitable[Any]], n: int, concurrency: int) -> None:

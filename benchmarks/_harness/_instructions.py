@@ -9,7 +9,7 @@ of the counts, is the instructions per GET with start-up, imports and warm-up
 cancelled out. The emulator itself is not under valgrind. The child makes the
 very GETs the benchmark times (``_gets.py``).
 
-Child: ``python -m benchmarks._instructions raw|client N BASE_URL API_KEY PLAN_ID``.
+Child: ``python -m benchmarks._harness._instructions raw|client N BASE_URL API_KEY PLAN_ID``.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ import sys
 
 import aiohttp
 
-from benchmarks._gets import CONCURRENCY, get_calls
-from benchmarks._load import closed_loop
+from benchmarks._harness._gets import CONCURRENCY, get_calls
+from benchmarks._harness._load import closed_loop
 from route_planning_async import RateLimits, RoutePlanningClient
 
 SMALL, LARGE = 200, 1200
@@ -53,7 +53,7 @@ def _total(side: str, gets: int, base_url: str, api_key: str, plan_id: str) -> i
         "--cachegrind-out-file=/dev/null",
         sys.executable,
         "-m",
-        "benchmarks._instructions",
+        "benchmarks._harness._instructions",
         side,
         str(gets),
         base_url,

@@ -1,7 +1,7 @@
 """How a scenario is judged: the bars (issue 51's "Bars"), the 429 ceiling, and the search for the
 best fixed-rate program in hindsight.
 
-Everything here is pure: the runs are measured elsewhere (``_scenario_run.py``) and handed in as
+Everything here is pure: the runs are measured elsewhere (``_run.py``) and handed in as
 lists of attempts, each an :class:`Attempt` (when it was sent, in periods from the start of the
 run, and what came back).
 """

@@ -1,6 +1,6 @@
 """One import in a fresh process, for the memory and scaling benchmarks.
 
-``python -m benchmarks._child '<json>'`` streams ``stops`` generated stops
+``python -m benchmarks._harness._child '<json>'`` streams ``stops`` generated stops
 through ``client.stops.import_many`` into a new plan of the emulator at
 ``base_url`` and prints one JSON line: the elapsed time, the CPU time, the
 process's RSS before the import, its peak RSS (``VmHWM``; ``ru_maxrss`` too) and
@@ -21,7 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from benchmarks._payloads import stop_inputs
+from benchmarks._harness._payloads import stop_inputs
 from route_planning_async import RateLimits, RoutePlanningClient
 
 psutil: Any

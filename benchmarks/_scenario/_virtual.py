@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from support.limited_service import LimitedService, Limiter, SlidingWindow, TokenBucket, run_requests
 from support.virtual_time import run_virtual, virtual_loop

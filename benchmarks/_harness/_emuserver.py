@@ -1,6 +1,6 @@
 """The emulator in its own process, driven over stdin by the benchmark runner.
 
-``python -m benchmarks._emuserver '<json settings>'`` starts an
+``python -m benchmarks._harness._emuserver '<json settings>'`` starts an
 :class:`~route_planning_async.emulator.Emulator`, prints ``base_url``,
 ``api_key`` and ``ca_file`` lines, then answers one command per stdin line with
 one JSON line on stdout:

@@ -9,9 +9,9 @@ from typing import Any
 
 import attrs
 
-from benchmarks._judge import BARS
-from benchmarks._scenario_run import LATE, SEARCH_ROUNDS, SEARCH_WIDTH, SPEEDUP, skipped_share
-from benchmarks._scenarios import FAMILIES, PERIODS, percentile
+from benchmarks._scenario._judge import BARS
+from benchmarks._scenario._run import LATE, SEARCH_ROUNDS, SEARCH_WIDTH, SPEEDUP, skipped_share
+from benchmarks._scenario._scenarios import FAMILIES, PERIODS, percentile
 from route_planning_async.emulator import Lockout
 
 __all__ = ["svg", "write"]
@@ -73,8 +73,9 @@ def markdown(runs: Sequence[dict[str, Any]], made: Sequence[dict[str, Any]]) -> 
         "# Scenarios: this library beside other traffic, on the emulator over real sockets",
         "",
         "Written by `python -m benchmarks scenarios --report` from `scenarios.json`. The families, the "
-        "run and the judge are described in `benchmarks/_scenarios.py`, `benchmarks/_scenario_run.py` "
-        "and `benchmarks/_judge.py` (the bars, as data: `Bars`). The runs recorded:",
+        "run and the judge are described in `benchmarks/_scenario/_scenarios.py`, "
+        "`benchmarks/_scenario/_run.py` and `benchmarks/_scenario/_judge.py` (the bars, as data: "
+        "`Bars`). The runs recorded:",
         "",
         *(
             f"- `{m['command']}` at commit {m.get('commit', '?')}: {m['scenarios']} scenarios in "

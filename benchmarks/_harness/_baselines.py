@@ -32,7 +32,7 @@ from typing import Any, NamedTuple
 import aiohttp
 from aiolimiter import AsyncLimiter
 
-from benchmarks._payloads import stop_body
+from benchmarks._harness._payloads import stop_body
 from route_planning_async import RateLimits
 
 
