@@ -36,7 +36,7 @@ TEST_DEPS = [
     # A client generated from the official v1 document, run against the emulator
     # (tests/conformance/test_generated_client.py); generated at test time, never committed.
     "openapi-python-client>=0.29",
-    # The leaky bucket the scheduler is compared with (tests/shared/test_scheduler.py).
+    # The leaky bucket the scheduler is compared with (tests/scheduler/test_scheduler.py).
     "aiolimiter>=1.1",
     # The official files as a fuzzer's oracle against the emulator (tests/fuzz/; nox -s fuzz).
     "schemathesis>=4.30",

@@ -48,8 +48,8 @@ from route_planning_async import (
     RetryPolicy,
     Rule,
 )
-from route_planning_async._backends import InMemoryBackend, RateLimitBackend
 from route_planning_async._core import Response
+from route_planning_async._rate_limits._backends import InMemoryBackend, RateLimitBackend
 from route_planning_async._scheduler import Scheduler
 from route_planning_async.emulator import Emulator, RequestLog
 from route_planning_async.redis import RedisBackend

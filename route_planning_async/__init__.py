@@ -13,7 +13,15 @@ API reference are in the documentation site, built from ``docs/`` with
 from importlib import metadata
 from typing import TYPE_CHECKING, Any
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
+from route_planning_async._checks._ids import (
+    DepotId,
+    DriverId,
+    OperationId,
+    PlanId,
+    RouteId,
+    StopId,
+    UnassignedStopId,
+)
 from route_planning_async._core import Request, Response
 from route_planning_async._docs._deprecated import renamed
 from route_planning_async._errors import (
@@ -48,15 +56,6 @@ from route_planning_async._errors import (
     ValidationError,
     VehicleCapacityDisabledError,
 )
-from route_planning_async._ids import (
-    DepotId,
-    DriverId,
-    OperationId,
-    PlanId,
-    RouteId,
-    StopId,
-    UnassignedStopId,
-)
 from route_planning_async._import import (
     DuplicateRow,
     FailedBatch,
@@ -66,10 +65,11 @@ from route_planning_async._import import (
     RejectedRow,
 )
 from route_planning_async._learning import LearningPolicy
-from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._pagination import Page, Paginator
-from route_planning_async._retry import RetryPolicy
-from route_planning_async._stats import CategoryStats, SchedulerStats
+from route_planning_async._rate_limits._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
+from route_planning_async._scheduler._retry import RetryPolicy
+from route_planning_async._scheduler._stats import CategoryStats, SchedulerStats
 from route_planning_async._transport import Transport
 from route_planning_async.v0_2b._client import DEFAULT_BASE_URL, AnyResource, RoutePlanningClient
 from route_planning_async.v0_2b._inputs import (

@@ -29,7 +29,7 @@ from route_planning_async._errors import (
 )
 from route_planning_async._errors._answers import error_for_status
 from route_planning_async._json import JSONInputError, read_json
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 
 __all__ = [
     "AttemptHooks",

@@ -19,6 +19,7 @@ from typing import Any, ClassVar, Final, Protocol, TypeVar, Unpack, cast
 
 import attrs
 
+from route_planning_async._checks._validators import UnsetType
 from route_planning_async._converter import camel_case
 from route_planning_async._core import AttemptHooks
 from route_planning_async._docs import described, fields_documented
@@ -33,10 +34,9 @@ from route_planning_async._import import (
     run_import,
 )
 from route_planning_async._inputs import MAX_DRIVER_IMPORT_BATCH, MAX_IMPORT_BATCH, AddressInput, DriverInput
-from route_planning_async._limits import Category, RateLimits
 from route_planning_async._models import DriverImportResult, ImportResult, LiveImportResult
+from route_planning_async._rate_limits._limits import Category, RateLimits
 from route_planning_async._scheduler import Clock
-from route_planning_async._validators import UnsetType
 from route_planning_async._workflows import LiveEdit, LiveEditOptions
 
 __all__ = [

@@ -47,7 +47,8 @@ from typing import Protocol, Self, TypedDict, TypeVar, Unpack, runtime_checkable
 
 import attrs
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import check_options
 from route_planning_async._docs import described
 from route_planning_async._errors import (
     ConflictError,
@@ -57,9 +58,8 @@ from route_planning_async._errors import (
     RoutePlanningError,
     ValidationError,
 )
-from route_planning_async._limits import Category, RateLimits
+from route_planning_async._rate_limits._limits import Category, RateLimits
 from route_planning_async._scheduler import Clock
-from route_planning_async._validators import check_options
 
 __all__ = [
     "CONTRACT_READ_RATE",

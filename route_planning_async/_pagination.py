@@ -31,10 +31,10 @@ from typing import Any, Generic, Protocol, TypeVar
 
 import attrs
 
+from route_planning_async._checks._validators import encodable
 from route_planning_async._core import Request
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import RoutePlanningError, ValidationError
-from route_planning_async._validators import encodable
 
 __all__ = [
     "FilterCheck",

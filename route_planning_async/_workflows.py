@@ -29,7 +29,8 @@ from typing import Any, Generic, Protocol, TypeVar, Unpack
 
 import attrs
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import check_options
 from route_planning_async._docs import described, keywords_documented, keywords_of
 from route_planning_async._errors import (
     ConflictError,
@@ -50,7 +51,6 @@ from route_planning_async._operations import (
 )
 from route_planning_async._pagination import FilterValue
 from route_planning_async._scheduler import Clock
-from route_planning_async._validators import check_options
 
 __all__ = [
     "MAX_IN_PROGRESS_ROUNDS",

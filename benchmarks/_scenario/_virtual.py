@@ -23,9 +23,9 @@ from support.limited_service import LimitedService, Limiter, SlidingWindow, Toke
 from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async._core import Request, Response
-from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import Scheduler
+from route_planning_async._scheduler._retry import RetryPolicy
 
 __all__ = ["IMPORT_PERIOD", "MISMATCH_WORKLOADS", "NEIGHBOUR_WORKLOADS", "mismatch", "neighbours", "resume"]
 

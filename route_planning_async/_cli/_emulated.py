@@ -12,7 +12,7 @@ from route_planning_async._cli._errors import CommandError
 from route_planning_async._cli._files._sample_stops import DemoArea
 from route_planning_async._cli._versions import DEFAULT_API_VERSION, client_class
 from route_planning_async._client import CA_FILE_ENV, LIMITS_ENV
-from route_planning_async._limits import RateLimits
+from route_planning_async._rate_limits._limits import RateLimits
 
 if TYPE_CHECKING:
     from route_planning_async.emulator import Emulator, EmulatorConfig

@@ -1,6 +1,6 @@
 """The ``--limits`` option: the client's rate limits by name, or read from a JSON or TOML file.
 
-The file's format is the library's limits file (``route_planning_async/_limits_file.py``,
+The file's format is the library's limits file (``route_planning_async/_rate_limits/_limits_file.py``,
 its text :data:`LIMITS_FILE_FORMAT`, shown in the commands' help). Nothing here
 needs rich; ``-`` (stdin) is read through ``_stdio``.
 """
@@ -12,8 +12,8 @@ from pathlib import Path
 from route_planning_async import ConfigurationError, RateLimits
 from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._files._stdio import is_stdio, read_text
-from route_planning_async._limits_file import NAMED_LIMITS
-from route_planning_async._limits_file import read_limits_file as _read_limits_file
+from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
+from route_planning_async._rate_limits._limits_file import read_limits_file as _read_limits_file
 
 __all__ = [
     "LIMITS_HELP",

@@ -26,7 +26,7 @@ from route_planning_async._cli._files._stdio import STDIO, claim_stdin, is_stdio
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
-from route_planning_async._limits_file import LIMITS_FILE_FORMAT
+from route_planning_async._rate_limits._limits_file import LIMITS_FILE_FORMAT
 
 __all__ = [
     "EPILOG",

@@ -49,8 +49,8 @@ from route_planning_async.emulator._setup._options import bind_problem
 if TYPE_CHECKING:
     from rich.console import RenderableType
 
-    from route_planning_async._backends import RateLimitBackend
     from route_planning_async._cli._versions import AnyClient
+    from route_planning_async._rate_limits._backends import RateLimitBackend
     from route_planning_async.emulator import EmulatorConfig
 
 __all__ = [

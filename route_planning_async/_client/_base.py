@@ -23,7 +23,7 @@ from typing import Any, ClassVar, Self, TypeVar, Unpack, cast
 
 import aiohttp
 
-from route_planning_async._backends import contract_problem, process_backend
+from route_planning_async._checks._validators import UNSET, UnsetType, check_options
 from route_planning_async._client._settings import (
     BASE_URL_ENV,
     ClientSettings,
@@ -39,12 +39,12 @@ from route_planning_async._client._settings import (
 from route_planning_async._core import AttemptHooks, Request, Response, auth_header, decode, user_agent
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
-from route_planning_async._limits import RateLimits
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._backends import contract_problem, process_backend
+from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._scheduler import Clock, Scheduler, Send
-from route_planning_async._stats import SchedulerStats
+from route_planning_async._scheduler._retry import RetryPolicy
+from route_planning_async._scheduler._stats import SchedulerStats
 from route_planning_async._transport import AiohttpTransport, Transport
-from route_planning_async._validators import UNSET, UnsetType, check_options
 
 __all__ = ["BaseClient"]
 

@@ -16,14 +16,14 @@ from typing import Any, ClassVar, Final, Generic, Protocol, TypeVar
 
 import attrs
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import a_or_an
 from route_planning_async._converter import camel_case
 from route_planning_async._core import AttemptHooks, Endpoint, Request, Response, decode
 from route_planning_async._errors import DecodeError, ValidationError
-from route_planning_async._limits import RateLimits
 from route_planning_async._pagination import FilterCheck, FilterValue, Paginator, list_query
+from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._scheduler import Clock
-from route_planning_async._validators import a_or_an
 
 __all__ = [
     "NOT_UPDATABLE",

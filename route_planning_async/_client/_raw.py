@@ -16,11 +16,11 @@ from collections.abc import (
 )
 from typing import Any, ClassVar
 
+from route_planning_async._checks._validators import UNSET, UnsetType
 from route_planning_async._client._namespace import ClientCalls, Namespace
 from route_planning_async._core import Endpoint, Request, Response, encode_body, json_problem
 from route_planning_async._errors import ValidationError
-from route_planning_async._limits import Category
-from route_planning_async._validators import UNSET, UnsetType
+from route_planning_async._rate_limits._limits import Category
 
 __all__ = ["Query", "RawNamespace"]
 

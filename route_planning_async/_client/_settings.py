@@ -19,14 +19,14 @@ import aiohttp
 import attrs
 import yarl
 
-from route_planning_async._backends import RateLimitBackend
+from route_planning_async._checks._hosts import host_problem
 from route_planning_async._core import AuthScheme
 from route_planning_async._docs import described
 from route_planning_async._errors import ConfigurationError
-from route_planning_async._hosts import host_problem
-from route_planning_async._limits import RateLimits
-from route_planning_async._limits_file import NAMED_LIMITS, read_limits_file
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._backends import RateLimitBackend
+from route_planning_async._rate_limits._limits import RateLimits
+from route_planning_async._rate_limits._limits_file import NAMED_LIMITS, read_limits_file
+from route_planning_async._scheduler._retry import RetryPolicy
 from route_planning_async._transport import Transport
 
 __all__ = [

@@ -77,7 +77,7 @@ from route_planning_async._import._report import ImportProgress, ImportReport, O
 from route_planning_async._import._rows import check_row
 from route_planning_async._import._state import BatchRun, Control, Halted, RunParts
 from route_planning_async._import._target import ImportTarget
-from route_planning_async._limits import RateLimits
+from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._scheduler import Clock
 
 __all__ = ["run_import"]

@@ -17,12 +17,12 @@ from typing import Any, Final, TypedDict, TypeVar
 
 import attrs
 
+from route_planning_async._checks._validators import check_options
 from route_planning_async._docs import Keyword, described, keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
 from route_planning_async._import._report import ProgressCallback
 from route_planning_async._import._target import ImportTarget, RowKind
-from route_planning_async._limits import RateLimits
-from route_planning_async._validators import check_options
+from route_planning_async._rate_limits._limits import RateLimits
 
 __all__ = ["ImportOptions", "ImportSettings", "options_documented"]
 

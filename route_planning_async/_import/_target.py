@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 import attrs
 
 from route_planning_async._core import AttemptHooks
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 
 __all__ = ["BatchAnswer", "ImportTarget", "Listing", "Refusal", "RowKind"]
 

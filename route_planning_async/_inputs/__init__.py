@@ -5,7 +5,7 @@ these classes as its own where its schema has the same body (an address, a
 recipient, a driver ...), and subclasses the bases where it adds fields (a
 stop's order, plan and stop bodies). The rules every input follows (UNSET,
 None, typed nested inputs, bare ids) are described in
-``v0_2b/_inputs/__init__.py``; how a field is checked, in ``_validators.py``.
+``v0_2b/_inputs/__init__.py``; how a field is checked, in ``_checks/_validators.py``.
 
 The rooms: the limits (``_limits.py``), the objects nested in a stop
 (``_nested.py``), the stop body bases (``_stops.py``), the plan body bases

@@ -17,11 +17,8 @@ from typing import Any, ClassVar, Final, TypedDict
 
 import attrs
 
-from route_planning_async import _ids
-from route_planning_async._docs import described, fields_documented
-from route_planning_async._inputs._limits import MAX_DRIVER_DEPOTS, MAX_SAFE_INTEGER
-from route_planning_async._inputs._nested import AddressInput
-from route_planning_async._validators import (
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import (
     UNSET,
     UnsetType,
     fail,
@@ -31,6 +28,9 @@ from route_planning_async._validators import (
     text,
     time_of_day,
 )
+from route_planning_async._docs import described, fields_documented
+from route_planning_async._inputs._limits import MAX_DRIVER_DEPOTS, MAX_SAFE_INTEGER
+from route_planning_async._inputs._nested import AddressInput
 
 __all__ = [
     "DRIVING_SPEEDS",

@@ -13,14 +13,7 @@ from typing import ClassVar, Final
 
 import attrs
 
-from route_planning_async._docs import described, fields_documented
-from route_planning_async._inputs._limits import (
-    MAX_PRODUCTS,
-    MAX_SAFE_INTEGER,
-    MAX_WEIGHT,
-    PAYMENT_CURRENCIES,
-)
-from route_planning_async._validators import (
+from route_planning_async._checks._validators import (
     UNSET,
     UnsetType,
     absent,
@@ -31,6 +24,13 @@ from route_planning_async._validators import (
     string_list,
     text,
     time_of_day,
+)
+from route_planning_async._docs import described, fields_documented
+from route_planning_async._inputs._limits import (
+    MAX_PRODUCTS,
+    MAX_SAFE_INTEGER,
+    MAX_WEIGHT,
+    PAYMENT_CURRENCIES,
 )
 
 __all__ = [

@@ -10,9 +10,7 @@ from typing import Final
 
 import attrs
 
-from route_planning_async._docs import described
-from route_planning_async._inputs._limits import MAX_PLAN_DRIVERS, PLAN_YEAR_RANGE
-from route_planning_async._validators import (
+from route_planning_async._checks._validators import (
     UNSET,
     UnsetType,
     date_in_years,
@@ -20,6 +18,8 @@ from route_planning_async._validators import (
     driver_list,
     text,
 )
+from route_planning_async._docs import described
+from route_planning_async._inputs._limits import MAX_PLAN_DRIVERS, PLAN_YEAR_RANGE
 
 __all__ = ["PlanChanges", "PlanFields"]
 

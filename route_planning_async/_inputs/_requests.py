@@ -8,9 +8,9 @@ import enum
 from collections.abc import Iterable, Mapping
 from typing import Any, Final, Protocol
 
+from route_planning_async._checks._validators import UnsetType, a_or_an, fail
 from route_planning_async._inputs._drivers import DriverInput
 from route_planning_async._inputs._limits import MAX_DRIVER_IMPORT_BATCH, MAX_IMPORT_BATCH
-from route_planning_async._validators import UnsetType, a_or_an, fail
 
 __all__ = [
     "ReoptimizationType",

@@ -23,16 +23,7 @@ from typing import Any, Final, TypedDict
 
 import attrs
 
-from route_planning_async._docs import described
-from route_planning_async._inputs._limits import MAX_ALLOWED_DRIVERS, MAX_BARCODES
-from route_planning_async._inputs._nested import (
-    AddressInput,
-    PaymentOnDeliveryInput,
-    RecipientInput,
-    TimingInput,
-    WeightInput,
-)
-from route_planning_async._validators import (
+from route_planning_async._checks._validators import (
     UNSET,
     UnsetType,
     custom_property_values,
@@ -43,6 +34,15 @@ from route_planning_async._validators import (
     one_of,
     string_list,
     text,
+)
+from route_planning_async._docs import described
+from route_planning_async._inputs._limits import MAX_ALLOWED_DRIVERS, MAX_BARCODES
+from route_planning_async._inputs._nested import (
+    AddressInput,
+    PaymentOnDeliveryInput,
+    RecipientInput,
+    TimingInput,
+    WeightInput,
 )
 
 __all__ = [

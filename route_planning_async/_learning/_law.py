@@ -20,10 +20,10 @@ from collections.abc import Sequence
 
 import attrs
 
-from route_planning_async._backends import WindowCount, learned_amount, learned_rules
 from route_planning_async._learning._policy import LearningPolicy
 from route_planning_async._learning._windows import LongWindows
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import WindowCount, learned_amount, learned_rules
+from route_planning_async._rate_limits._limits import Rule
 
 __all__ = ["PROBE_TRIAL", "RAISE_GATE", "Action", "Estimate", "Law"]
 

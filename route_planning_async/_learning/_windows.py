@@ -20,8 +20,8 @@ from collections.abc import Sequence
 
 import attrs
 
-from route_planning_async._backends import learned_amount
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import learned_amount
+from route_planning_async._rate_limits._limits import Rule
 
 __all__ = ["LongWindows"]
 

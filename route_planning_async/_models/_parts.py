@@ -7,8 +7,8 @@ import datetime
 
 import attrs
 
+from route_planning_async._checks._ids import RouteId
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._ids import RouteId
 from route_planning_async._models._enums import DeliveryState
 
 __all__ = [

@@ -8,8 +8,8 @@ from typing import Any
 
 import attrs
 
+from route_planning_async._checks._ids import DepotId, DriverId, PlanId, StopId, UnassignedStopId
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._ids import DepotId, DriverId, PlanId, StopId, UnassignedStopId
 from route_planning_async._models._enums import Activity, OptimizationOrder, StopType
 from route_planning_async._models._parts import (
     PaymentOnDelivery,

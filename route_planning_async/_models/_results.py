@@ -8,8 +8,8 @@ from typing import Any
 
 import attrs
 
+from route_planning_async._checks._ids import OperationId, StopId
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._ids import OperationId, StopId
 
 __all__ = [
     "DriverImportFailure",

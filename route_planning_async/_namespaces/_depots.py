@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Generic, TypeVar
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import ClientCalls, Namespace
 from route_planning_async._pagination import Paginator
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Iterable, Mapping, Sequence
 from typing import TypeVar, Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import ClientCalls, Namespace, checked, update_body
 from route_planning_async._client._filters import DRIVER_NOT_UPDATABLE, driver_filter
 from route_planning_async._core import Request

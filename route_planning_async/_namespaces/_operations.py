@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator, Iterable, Mapping
 from typing import TypeVar, Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import ClientCalls, Namespace
 from route_planning_async._client._filters import operation_filter
 from route_planning_async._docs import keywords_documented, keywords_of

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TypeVar
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import ClientCalls, Namespace
 from route_planning_async._models import Route
 

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterable, Iterable, Mapping, Sequence
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Generic, TypeVar, Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import Namespace, checked, plan_path, stop_path
 from route_planning_async._client._filters import STOP_FILTERS
 from route_planning_async._core import Request

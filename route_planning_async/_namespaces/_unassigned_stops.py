@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Iterable, Mapping, Sequence
 from typing import Any, Generic, TypeVar, Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import Namespace, checked
 from route_planning_async._core import Request
 from route_planning_async._import import ImportOptions, ImportReport, options_documented, run_import

@@ -10,14 +10,19 @@
   backend keeps of its category for every process sharing it); what the level
   is, the learning law decides (``_learning/``);
 - ``_scheduler.py``: the :class:`Scheduler`, which runs a request through its
-  lane and retries it.
+  lane and retries it;
+- ``_retry.py``: the :class:`~route_planning_async.RetryPolicy`, every rule of
+  which outcome is retried, how often and after how long;
+- ``_stats.py``: the per-category counters ``client.stats`` answers.
 
 Rooms
 -----
 
-The backend contract (``_backends.py``) says what a backend keeps for each
-category and how a shared one behaves; the scheduler asks it, never the reverse.
-The statistics it answers are ``_stats.py``'s snapshots. Every wait runs on the
+The rules and the backend contract are the floor below (``_rate_limits/``: the
+limits as data, and what a backend keeps for each category and how a shared one
+behaves); the scheduler asks them, never the reverse. It also imports the
+request's core (``_core``), the learning law (``_learning/``), ``_errors`` and
+``_docs``; the clients, the importer and the workflows import it. Every wait runs on the
 scheduler's :class:`Clock` (``Scheduler.clock``), so the workflows that poll
 can wait on the same clock and a test can drive it all in virtual time.
 """

@@ -1,7 +1,7 @@
 """The lanes of the rate-limit scheduler: every request waits in one for capacity in its category.
 
 The contract (Limits) gives each category a number of requests per period
-(``_limits.py`` holds them as data); it does not say how the service counts.
+(``_rate_limits/_limits.py`` holds them as data); it does not say how the service counts.
 The scheduler assumes the strictest counter, a *sliding log*: a request is
 refused when the service has accepted ``amount`` requests (or units of weight)
 in the ``period`` seconds before it arrived. ``amount`` is the configured
@@ -133,11 +133,11 @@ import logging
 import math
 from collections.abc import Awaitable, Callable
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, TransportError, ValidationError
 from route_planning_async._learning import Action, Law, LearningPolicy
-from route_planning_async._limits import Category, Rule
+from route_planning_async._rate_limits._backends import Grant, InMemoryBackend, RateLimitBackend, WindowCount
+from route_planning_async._rate_limits._limits import Category, Rule
 from route_planning_async._scheduler._anchor import Anchor
 from route_planning_async._scheduler._clock import Clock
 from route_planning_async._scheduler._gate import Gate

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Sequence
 
 from route_planning_async._learning import Action, Law
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._limits import Rule
 
 __all__ = ["LevelLog"]
 

@@ -19,14 +19,14 @@ from __future__ import annotations
 import http
 import logging
 
-from route_planning_async._backends import InMemoryBackend, RateLimitBackend, learned_rules
 from route_planning_async._core import Request, Response, error_for
 from route_planning_async._errors import AttemptRecord, RoutePlanningError, TransportError
-from route_planning_async._limits import Category, RateLimits
-from route_planning_async._retry import RetryDecision, RetryPolicy
+from route_planning_async._rate_limits._backends import InMemoryBackend, RateLimitBackend, learned_rules
+from route_planning_async._rate_limits._limits import Category, RateLimits
 from route_planning_async._scheduler._clock import Clock, LoopClock
 from route_planning_async._scheduler._lane import Lane, Send
-from route_planning_async._stats import CategoryStats, SchedulerStats
+from route_planning_async._scheduler._retry import RetryDecision, RetryPolicy
+from route_planning_async._scheduler._stats import CategoryStats, SchedulerStats
 
 __all__ = ["Scheduler"]
 

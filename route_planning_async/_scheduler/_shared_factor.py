@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import math
 
-from route_planning_async._backends import RateLimitBackend, WindowCount
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import RateLimitBackend, WindowCount
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async._scheduler._clock import Clock
 
 __all__ = ["SharedFactor"]

@@ -19,10 +19,10 @@ from redis.commands.core import AsyncScript
 from redis.exceptions import RedisError
 from redis.typing import EncodableT
 
-from route_planning_async._backends import Grant, RateLimitBackend, WindowCount
 from route_planning_async._docs import Written, docstring_documented, section_end
 from route_planning_async._errors import ConfigurationError, RoutePlanningError
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import Grant, RateLimitBackend, WindowCount
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.redis._scripts import Scripts
 
 __all__ = ["RedisBackend", "RedisBackendError"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Unpack, overload
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import BaseClient, ClientSettings
 from route_planning_async._docs import docstring_documented
 from route_planning_async._versions import V0_2B

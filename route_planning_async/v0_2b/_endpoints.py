@@ -16,7 +16,7 @@ from __future__ import annotations
 import attrs
 
 from route_planning_async._core import Endpoint
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async._versions import V0_2B
 
 __all__ = ["ENDPOINTS", "Endpoint"]
@@ -81,7 +81,7 @@ ENDPOINTS: dict[str, Endpoint] = {
         ),
         # Drivers and routes: not in the contract; the public API documentation's
         # paths, maxPageSize 1..50 for the driver list (default 50), driver create
-        # and driver import in categories of their own (_limits.Category).
+        # and driver import in categories of their own (_rate_limits._limits.Category).
         Endpoint("drivers.list", "GET", "/drivers", _R, False, max_page_size=50),
         Endpoint("drivers.create", "POST", "/drivers", _DC, True),
         Endpoint("drivers.get", "GET", "/drivers/{driver}", _R, False),

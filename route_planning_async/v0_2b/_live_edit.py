@@ -6,7 +6,8 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Protocol, Unpack
 
-from route_planning_async import _ids, _workflows
+from route_planning_async import _workflows
+from route_planning_async._checks import _ids
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._scheduler import Clock
 from route_planning_async.v0_2b._inputs import StopInput, StopUpdate, StopUpdateFields

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Unpack, overload
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import BaseClient, ClientSettings, by_serialized_id
 from route_planning_async._docs import docstring_documented
-from route_planning_async._limits import RateLimits
+from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._versions import V1
 from route_planning_async.v1._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
 from route_planning_async.v1.resources import (

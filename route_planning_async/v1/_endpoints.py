@@ -4,7 +4,7 @@ Each row is a shared :class:`~route_planning_async._core.Endpoint`, named
 ``namespace.method`` as the client calls it (the emulator's v1 route table uses
 the same names). This table is the one place that decides which rate-limit
 category a v1 endpoint belongs to (the v1 document's "On Rate-Limiting"; where
-it names no limit, :class:`~route_planning_async._limits.Category` says what was
+it names no limit, :class:`~route_planning_async._rate_limits._limits.Category` says what was
 chosen) and how many items a page of a list may hold (``maxPageSize``).
 """
 
@@ -15,7 +15,7 @@ from typing import Final
 import attrs
 
 from route_planning_async._core import Endpoint
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async._versions import V1
 
 __all__ = ["ENDPOINTS", "OPERATION_IDS"]

@@ -33,7 +33,7 @@ from route_planning_async._import_targets import (
     echoes_fields,
     filled,
 )
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.v1._inputs import (
     MAX_DEPOT_IMPORT_BATCH,
     MAX_MEMBER_IMPORT_BATCH,

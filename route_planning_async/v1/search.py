@@ -111,8 +111,8 @@ from typing import NoReturn, TypeAlias
 
 import attrs
 
+from route_planning_async._checks._validators import encodable
 from route_planning_async._errors import ValidationError
-from route_planning_async._validators import encodable
 
 __all__ = [
     "CUSTOM_PROPERTY_PREFIX",

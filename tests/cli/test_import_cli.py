@@ -16,7 +16,7 @@ import pytest
 
 from route_planning_async._cli import _progress
 from route_planning_async._cli._output._render import line_ranges
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.emulator import Fault
 
 if TYPE_CHECKING:

@@ -25,7 +25,7 @@ from support.fake_transport import FakeService, answer
 from support.fixtures import scripted_client
 
 import route_planning_async as rp
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._converter import camel_case
 from route_planning_async.v1 import search
 

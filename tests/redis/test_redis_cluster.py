@@ -18,8 +18,8 @@ from support.examples import examples, run_fragment
 
 from benchmarks._redis._cluster import RedisCluster
 from route_planning_async import ConfigurationError
-from route_planning_async._backends import Grant, WindowCount
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import Grant, WindowCount
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.emulator import Emulator
 from route_planning_async.redis import RedisBackend
 

@@ -26,8 +26,8 @@ from test_redis_script import (
     sleep_until,
 )
 
-from route_planning_async._backends import Grant, InMemoryBackend, learned_amount
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import Grant, InMemoryBackend, learned_amount
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.redis import RedisBackend
 
 pytestmark = pytest.mark.redis

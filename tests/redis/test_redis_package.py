@@ -11,7 +11,7 @@ import attrs
 import pytest
 
 from route_planning_async import InMemoryBackend, RateLimitBackend
-from route_planning_async._backends import _keeping_contract
+from route_planning_async._rate_limits._backends import _keeping_contract
 from route_planning_async.redis import RedisBackend
 from route_planning_async.redis._scripts import Scripts
 

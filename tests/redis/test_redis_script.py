@@ -24,8 +24,8 @@ import redis.asyncio as redis_asyncio
 from redis_server import RedisServer
 
 from route_planning_async import ConfigurationError
-from route_planning_async._backends import Grant
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import Grant
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.redis import RedisBackend, RedisBackendError
 
 pytestmark = pytest.mark.redis

@@ -14,8 +14,8 @@ from redis_server import RedisServer
 from test_redis_script import existing_keys, pexpiretime, sleep_until
 
 from route_planning_async import ConfigurationError
-from route_planning_async._backends import Grant
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import Grant
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.redis import RedisBackend
 
 pytestmark = pytest.mark.redis

@@ -1,6 +1,6 @@
 """The Redis backend's three kinds of slot (in flight, admitted, refused), kept apart across processes.
 
-The contract is the in-memory backend's (``tests/shared/test_backend_slots.py``);
+The contract is the in-memory backend's (``tests/rate_limits/test_backend_slots.py``);
 here every slot is anchored tens of seconds away from any window's edge on the
 server's clock (``test_redis_learning.py``'s style), so that no answer depends on
 how fast the machine is.
@@ -13,8 +13,8 @@ import redis.asyncio as redis_asyncio
 from redis_server import RedisServer
 from test_redis_script import member, sleep_until
 
-from route_planning_async._backends import Grant, WindowCount
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import Grant, WindowCount
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.redis import RedisBackend
 
 pytestmark = pytest.mark.redis

@@ -29,7 +29,7 @@ from support.fixtures import load
 import route_planning_async as rp
 from route_planning_async._client import BaseClient, ClientCalls, Namespace, VersionTable
 from route_planning_async._core import Request, Response
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.v1 import RoutePlanningClient as V1Client
 
 KEY = "sk-live-0123456789abcdef"

@@ -34,7 +34,7 @@ from route_planning_async._import import (
     run_import,
 )
 from route_planning_async._import._options import OPTION_KEYWORDS
-from route_planning_async._limits import Category, RateLimits
+from route_planning_async._rate_limits._limits import Category, RateLimits
 from route_planning_async._scheduler import LoopClock
 from route_planning_async.v0_2b._import_targets import (
     DRIVER_ROWS,

@@ -44,9 +44,9 @@ from route_planning_async import (
     RoutePlanningError,
     ValidationError,
 )
-from route_planning_async._backends import Grant
 from route_planning_async._import import ImportProgress, Outcome
-from route_planning_async._limits import Rule as _Rule
+from route_planning_async._rate_limits._backends import Grant
+from route_planning_async._rate_limits._limits import Rule as _Rule
 from route_planning_async.emulator import Fault
 from route_planning_async.v0_2b._inputs import AddressInput, RecipientInput, StopInput
 

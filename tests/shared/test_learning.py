@@ -20,9 +20,9 @@ from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async import InMemoryBackend, RoutePlanningClient
 from route_planning_async._core import Request, Response
-from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import Scheduler
+from route_planning_async._scheduler._retry import RetryPolicy
 
 READ = Request("GET", "/plans/p1", Category.READ)
 CONFIGURED = RateLimits.unlimited().replace(Category.READ, Rule(10, 1.0))

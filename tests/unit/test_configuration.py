@@ -18,7 +18,7 @@ from typing import Any
 import pytest
 
 import route_planning_async as rp
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.redis import RedisBackend
 
 URL = "https://api.example.test/public/v0.2b"

@@ -26,7 +26,7 @@ from route_planning_async._core import (
     encode_body,
     parse_retry_after,
 )
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 
 GET = Request("GET", "/plans/p1", Category.READ)
 

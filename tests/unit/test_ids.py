@@ -7,7 +7,7 @@ from collections.abc import Callable
 import pytest
 
 from route_planning_async import ValidationError
-from route_planning_async._ids import (
+from route_planning_async._checks._ids import (
     bare_id,
     depot_id,
     depot_ref,

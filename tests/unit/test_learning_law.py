@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import itertools
 
-from route_planning_async._backends import WindowCount
 from route_planning_async._learning import PROBE_TRIAL, RAISE_GATE, Law, LearningPolicy
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._backends import WindowCount
+from route_planning_async._rate_limits._limits import Rule
 
 READS = (Rule(10, 1.0),)
 

@@ -11,7 +11,7 @@ from support.virtual_time import run_virtual
 from route_planning_async import InMemoryBackend, RateLimits, RetryPolicy, Rule
 from route_planning_async import RoutePlanningClient as V02bClient
 from route_planning_async._core import Request, Response
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.v1 import RoutePlanningClient as V1Client
 
 PLAN = {"id": "plans/p1", "title": "Monday", "starts": {"day": 23, "month": 11, "year": 2026}}

@@ -19,8 +19,8 @@ import pytest_asyncio
 from support.fake_transport import FakeService, answer
 
 from route_planning_async import RateLimits, RetryPolicy, ValidationError
-from route_planning_async._limits import Category
 from route_planning_async._pagination import Paginator
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.v1 import (
     AddressInput,
     Depot,

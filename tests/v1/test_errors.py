@@ -13,7 +13,7 @@ import pytest
 import route_planning_async as rp
 from route_planning_async._core import Endpoint, Request, Response, error_for
 from route_planning_async._errors._answers import error_for_status
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async._versions import API_VERSIONS
 
 DATA = Path(__file__).parent.parent / "emulator" / "data"

@@ -16,7 +16,7 @@ from typing import Literal
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.emulator._rules._problems import Problem
 from route_planning_async.emulator._rules._validation import ID_RE
 

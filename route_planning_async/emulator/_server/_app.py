@@ -37,7 +37,7 @@ import attrs
 from aiohttp import web
 
 from route_planning_async._json import JSONInputError, read_json
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.emulator._rules._problems import Problem
 from route_planning_async.emulator._rules._routes import RouteSpec
 from route_planning_async.emulator._service._state import EmulatorState

@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING, Any, Literal, Self, overload
 import attrs
 from aiohttp import web
 
-from route_planning_async._limits import Category, RateLimits, Rule
 from route_planning_async._operations import DEFAULT_MAX_POLL_INTERVAL, DEFAULT_POLL_INTERVAL
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._versions import api_version as registered_version
 from route_planning_async.emulator._server._app import PARSER_LINE_LIMIT, EmulatorApp
 from route_planning_async.emulator._server._tls import TLSMaterial, make_tls

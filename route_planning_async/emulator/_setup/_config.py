@@ -17,9 +17,9 @@ from typing import Literal
 import attrs
 import yarl
 
+from route_planning_async._checks._hosts import host_problem
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._hosts import host_problem
-from route_planning_async._limits import RateLimits
+from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async.emulator._setup._lockout import Lockout
 from route_planning_async.emulator._setup._team import TeamConfig
 

@@ -14,7 +14,7 @@ from collections import deque
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._limits import Category, Rule
+from route_planning_async._rate_limits._limits import Category, Rule
 
 __all__ = ["Lockout", "LockoutRule"]
 

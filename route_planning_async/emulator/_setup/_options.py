@@ -18,8 +18,8 @@ from typing import Any, Literal, get_args
 import attrs
 
 from route_planning_async._errors import ConfigurationError
-from route_planning_async._limits import RateLimits
-from route_planning_async._limits_file import NAMED_LIMITS
+from route_planning_async._rate_limits._limits import RateLimits
+from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
 from route_planning_async._versions import API_VERSIONS
 from route_planning_async.emulator._setup._config import (
     EmulatorConfig,

@@ -17,8 +17,8 @@ import attrs
 
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._errors import ConfigurationError
-from route_planning_async._limits import RateLimits
-from route_planning_async._limits_file import limits_from_data, load_data, read_limits_file
+from route_planning_async._rate_limits._limits import RateLimits
+from route_planning_async._rate_limits._limits_file import limits_from_data, load_data, read_limits_file
 from route_planning_async.emulator._setup._team import (
     CustomStopPropertyConfig,
     DepotConfig,

@@ -24,7 +24,7 @@ import random
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 
 __all__ = ["Fault", "FaultEvent", "FaultInjector", "FaultKind"]
 

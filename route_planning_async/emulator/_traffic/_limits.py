@@ -48,7 +48,7 @@ from collections.abc import Iterable
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._setup._config import LimiterKind, PunishSustained
 from route_planning_async.emulator._setup._lockout import Lockout, LockoutRule
 

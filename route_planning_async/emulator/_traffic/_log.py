@@ -20,7 +20,7 @@ from typing import Literal
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async.emulator._traffic._limits import LimitChange, LimitTimeline
 
 __all__ = ["Outcome", "RequestLog", "RequestRecord"]

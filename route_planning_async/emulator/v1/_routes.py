@@ -5,14 +5,14 @@
 alike (``SHARED_ROUTES`` of ``emulator/_rules/_routes.py``), then v1's own;
 ``ROUTE_TABLE`` matches paths against them. Depot and member imports have
 categories of their own (the public text names no limit for them;
-``route_planning_async._limits`` says what was chosen).
+``route_planning_async._rate_limits._limits`` says what was chosen).
 """
 
 from __future__ import annotations
 
 from typing import Final
 
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async._versions import V1
 from route_planning_async.emulator._rules._routes import PATH_PARAMS, SHARED_ROUTES, RouteSpec, RouteTable
 

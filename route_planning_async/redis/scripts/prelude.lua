@@ -23,7 +23,7 @@ local function weight_of(member)
   return tonumber(string.match(member, '|(%d+)'))
 end
 local function learned(amount, factor)
-  -- learned_amount() of _backends.py, in the same double arithmetic.
+  -- learned_amount() of _rate_limits/_backends.py, in the same double arithmetic.
   return math.max(1, math.floor(amount * factor + 1e-9))
 end
 local function keep_penalty(penalty, paused_until, horizon)

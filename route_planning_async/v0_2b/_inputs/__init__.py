@@ -27,9 +27,10 @@ order, drivers, the bases of stop and plan bodies, and the request rules that
 belong to no single field) is in ``route_planning_async/_inputs/``; here are
 v0.2b's own: its order (``_nested.py``), stop bodies (``_stops.py``) and plans
 (``_plans.py``). How a field is checked (validators, converters,
-:data:`UNSET`) is in ``route_planning_async/_validators.py``.
+:data:`UNSET`) is in ``route_planning_async/_checks/_validators.py``.
 """
 
+from route_planning_async._checks._validators import UNSET, UnsetType
 from route_planning_async._inputs import (
     MAX_ALLOWED_DRIVERS,
     MAX_BARCODES,
@@ -54,7 +55,6 @@ from route_planning_async._inputs import (
     check_no_depot,
     reoptimization_body,
 )
-from route_planning_async._validators import UNSET, UnsetType
 from route_planning_async.v0_2b._inputs._nested import OrderInfoInput
 from route_planning_async.v0_2b._inputs._plans import PlanInput, PlanUpdate
 from route_planning_async.v0_2b._inputs._stops import (

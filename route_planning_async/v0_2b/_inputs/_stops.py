@@ -19,6 +19,14 @@ from typing import Final
 
 import attrs
 
+from route_planning_async._checks._validators import (
+    UNSET,
+    UnsetType,
+    absent,
+    driver_reference,
+    fail,
+    instance_of,
+)
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import (
     CHANGED_STOP_DEPOT,
@@ -28,14 +36,6 @@ from route_planning_async._inputs import (
     StopChanges,
     allowed_drivers,
     in_body_order,
-)
-from route_planning_async._validators import (
-    UNSET,
-    UnsetType,
-    absent,
-    driver_reference,
-    fail,
-    instance_of,
 )
 from route_planning_async.v0_2b._inputs._nested import OrderInfoInput
 from route_planning_async.v0_2b._models import ProofOfAttemptRequirements

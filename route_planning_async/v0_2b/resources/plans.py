@@ -9,10 +9,10 @@ from collections.abc import (
 from contextlib import AbstractAsyncContextManager
 from typing import Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import UNSET, UnsetType
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._namespaces import PlansNamespace
-from route_planning_async._validators import UNSET, UnsetType
 from route_planning_async._workflows import LiveEditing, LiveEditOptions
 from route_planning_async.v0_2b._converter import unstructure
 from route_planning_async.v0_2b._inputs import (

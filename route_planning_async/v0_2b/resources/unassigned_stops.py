@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._namespaces import UnassignedStopsNamespace
 from route_planning_async.v0_2b._converter import unstructure

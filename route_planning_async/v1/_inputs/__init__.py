@@ -26,6 +26,7 @@ limits (``_limits.py``), order and service info (``_nested.py``), stop bodies
 (``_requests.py``).
 """
 
+from route_planning_async._checks._validators import UNSET, UnsetType
 from route_planning_async._inputs import (
     MAX_ALLOWED_DRIVERS,
     MAX_BARCODES,
@@ -51,7 +52,6 @@ from route_planning_async._inputs import (
     check_no_depot,
     reoptimization_body,
 )
-from route_planning_async._validators import UNSET, UnsetType
 from route_planning_async.v1._inputs._depots import (
     ROAD_SIDES,
     DepotInput,

@@ -8,9 +8,7 @@ from typing import ClassVar, Final, TypedDict
 
 import attrs
 
-from route_planning_async._docs import described, fields_documented
-from route_planning_async._inputs import VEHICLE_TYPE, AddressInput
-from route_planning_async._validators import (
+from route_planning_async._checks._validators import (
     UNSET,
     UnsetType,
     absent,
@@ -21,6 +19,8 @@ from route_planning_async._validators import (
     text,
     time_of_day,
 )
+from route_planning_async._docs import described, fields_documented
+from route_planning_async._inputs import VEHICLE_TYPE, AddressInput
 from route_planning_async.v1._inputs._limits import MAX_DEPOT_NAME
 
 __all__ = ["ROAD_SIDES", "DepotInput", "DepotRouteOverridesInput", "DepotUpdate", "DepotUpdateFields"]

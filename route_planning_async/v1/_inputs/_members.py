@@ -13,10 +13,10 @@ from typing import Final, TypedDict
 
 import attrs
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import UNSET, UnsetType, one_of
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import PersonFields, email_address
-from route_planning_async._validators import UNSET, UnsetType, one_of
 
 __all__ = ["MEMBER_ROLES", "MemberInput", "MemberUpdate", "MemberUpdateFields"]
 

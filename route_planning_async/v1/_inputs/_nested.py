@@ -8,9 +8,9 @@ from typing import Any, ClassVar, Final
 
 import attrs
 
+from route_planning_async._checks._validators import UNSET, UnsetType, fail, number, text
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import MAX_SAFE_INTEGER, OrderInfoFields
-from route_planning_async._validators import UNSET, UnsetType, fail, number, text
 from route_planning_async.v1._inputs._limits import MAX_SERVICE_IDENTIFIER
 
 __all__ = ["OrderInfoInput", "ServiceInfoInput"]

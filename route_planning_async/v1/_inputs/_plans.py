@@ -8,9 +8,9 @@ from typing import ClassVar, Final
 
 import attrs
 
+from route_planning_async._checks._validators import UNSET, UnsetType, instance_of, one_of
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import PlanChanges, PlanFields, RouteOverridesInput
-from route_planning_async._validators import UNSET, UnsetType, instance_of, one_of
 
 __all__ = [
     "OPTIMIZATION_OBJECTIVES",

@@ -16,6 +16,7 @@ from typing import Final
 
 import attrs
 
+from route_planning_async._checks._validators import UNSET, UnsetType, instance_of
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._inputs import (
     CHANGED_STOP_DEPOT,
@@ -27,7 +28,6 @@ from route_planning_async._inputs import (
     allowed_drivers,
     in_body_order,
 )
-from route_planning_async._validators import UNSET, UnsetType, instance_of
 from route_planning_async.v1._inputs._nested import OrderInfoInput, ServiceInfoInput
 
 __all__ = [

@@ -8,8 +8,8 @@ import datetime
 
 import attrs
 
+from route_planning_async._checks._ids import MemberId
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._ids import MemberId
 from route_planning_async._models import Depot as _SharedDepot
 from route_planning_async._models import (
     PlanFields,

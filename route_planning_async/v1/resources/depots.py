@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterable, Iterable, Sequence
 from typing import Unpack
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client import checked
 from route_planning_async._core import Request
 from route_planning_async._docs import keywords_documented, keywords_of

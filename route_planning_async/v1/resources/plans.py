@@ -7,11 +7,11 @@ from collections.abc import Iterable
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Unpack
 
+from route_planning_async._checks._validators import UNSET, UnsetType
 from route_planning_async._client import checked, plan_path
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ValidationError
 from route_planning_async._namespaces import PlansNamespace
-from route_planning_async._validators import UNSET, UnsetType
 from route_planning_async._workflows import LiveEditing, LiveEditOptions
 from route_planning_async.v1._converter import unstructure
 from route_planning_async.v1._inputs import PlanInput, PlanRouteOverridesInput, PlanUpdate

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._client._filters import STOP_FILTERS
 from route_planning_async._namespaces import RoutesNamespace
 from route_planning_async._pagination import FilterValue, Paginator

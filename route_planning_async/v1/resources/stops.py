@@ -5,13 +5,13 @@ from __future__ import annotations
 from contextlib import AbstractAsyncContextManager
 from typing import Any, Literal, Unpack, cast
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
+from route_planning_async._checks._validators import encodable
 from route_planning_async._client import stop_path
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import DecodeError, ValidationError
 from route_planning_async._namespaces import StopsNamespace
 from route_planning_async._pagination import Paginator
-from route_planning_async._validators import encodable
 from route_planning_async._workflows import LiveEditOptions
 from route_planning_async.v1 import search as _search
 from route_planning_async.v1._converter import structure_list, unstructure

@@ -22,12 +22,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from support.virtual_time import run_virtual, virtual_loop
 
-from route_planning_async._backends import Grant, InMemoryBackend, RateLimitBackend
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import RoutePlanningError, ValidationError
-from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._backends import Grant, InMemoryBackend, RateLimitBackend
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import LoopClock, Scheduler
+from route_planning_async._scheduler._retry import RetryPolicy
 
 OK = Response(200, {}, b"{}")
 

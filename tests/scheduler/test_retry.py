@@ -10,8 +10,8 @@ import pytest
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, TransportError
 from route_planning_async._learning import LearningPolicy
-from route_planning_async._limits import Category
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._limits import Category
+from route_planning_async._scheduler._retry import RetryPolicy
 
 GET = Request("GET", "/plans/p1", Category.READ)
 DELETE = Request("DELETE", "/plans/p1", Category.WRITE)

@@ -8,7 +8,7 @@ import attrs
 import pytest
 
 from route_planning_async._errors import ConfigurationError
-from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 
 
 def test_categories_are_the_contracts_four_the_two_driver_ones_and_v1s_imports() -> None:

@@ -2,7 +2,7 @@
 
 The contract's Errors section says a 429 means "the client must wait before
 retrying, and exponential backoff with a random delay is recommended". This
-module decides; the scheduler (``_scheduler/_scheduler.py``) carries the decision out.
+module decides; the scheduler (``_scheduler.py``, beside it) carries the decision out.
 
 The rules, per outcome of one attempt:
 

@@ -2,7 +2,7 @@
 
 :class:`CategoryStats` is a frozen snapshot of one category's counters;
 :class:`SchedulerStats` maps every category to its snapshot. The scheduler's
-lanes (``_scheduler/_lane.py``) keep the live counters and builds these on request.
+lanes (``_lane.py``) keep the live counters and builds these on request.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from route_planning_async._docs import described, fields_documented
-from route_planning_async._limits import Category, Rule
+from route_planning_async._rate_limits._limits import Category, Rule
 
 __all__ = ["CategoryStats", "SchedulerStats"]
 

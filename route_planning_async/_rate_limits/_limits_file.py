@@ -18,7 +18,7 @@ from pathlib import Path
 
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._json import JSONInputError, read_json
-from route_planning_async._limits import Category, RateLimits, Rule
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 
 __all__ = ["LIMITS_FILE_FORMAT", "NAMED_LIMITS", "limits_from_data", "load_data", "read_limits_file"]
 

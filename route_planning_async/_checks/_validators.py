@@ -25,7 +25,7 @@ from typing import Any, Final, Literal, NoReturn
 
 import attrs
 
-from route_planning_async import _ids
+from route_planning_async._checks import _ids
 from route_planning_async._errors import ValidationError
 
 __all__ = [

@@ -11,9 +11,9 @@ import asyncio
 
 import pytest
 
-from route_planning_async._backends import Grant, InMemoryBackend, WindowCount
 from route_planning_async._core import Request
-from route_planning_async._limits import Category, Rule
+from route_planning_async._rate_limits._backends import Grant, InMemoryBackend, WindowCount
+from route_planning_async._rate_limits._limits import Category, Rule
 
 RULES = (Rule(10, 20.0), Rule(10, 60.0), Rule(100, 60.0, per="weight"))
 

@@ -26,7 +26,7 @@ from typing import Any, Protocol
 import attrs
 
 from route_planning_async._docs import Written, described, docstring_documented, fields_documented
-from route_planning_async._limits import Rule
+from route_planning_async._rate_limits._limits import Rule
 
 __all__ = [
     "Grant",

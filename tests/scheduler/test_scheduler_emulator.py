@@ -23,7 +23,7 @@ from support.per_second import LIMITS, SPEEDUP
 
 from route_planning_async import RoutePlanningClient
 from route_planning_async._core import Request
-from route_planning_async._limits import Category
+from route_planning_async._rate_limits._limits import Category
 from route_planning_async.emulator import Emulator
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
 

@@ -15,7 +15,6 @@ from collections.abc import Awaitable, Callable, Sequence
 import pytest
 from support.virtual_time import run_virtual, virtual_loop
 
-from route_planning_async._backends import InMemoryBackend
 from route_planning_async._core import Request, Response, decode
 from route_planning_async._errors import (
     NotFoundError,
@@ -23,9 +22,10 @@ from route_planning_async._errors import (
     ServerError,
     TransportError,
 )
-from route_planning_async._limits import Category, RateLimits, Rule
-from route_planning_async._retry import RetryPolicy
+from route_planning_async._rate_limits._backends import InMemoryBackend
+from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import Scheduler
+from route_planning_async._scheduler._retry import RetryPolicy
 
 OK = Response(200, {}, b"{}")
 GET = Request("GET", "/plans/p1", Category.READ)
