@@ -69,7 +69,8 @@ async def test_generator_is_streamed_in_bounded_batches() -> None:
         assert report.created == rows
         assert_accounted(report, server_rows(emu, plan_id), rows)
         imports = emu.log.select(route=IMPORT)
-        assert [r.weight for r in imports] == [100] * 10 + [50]
+        # Four batches fly at once, so they may arrive in any order.
+        assert sorted((r.weight for r in imports), reverse=True) == [100] * 10 + [50]
         assert emu.max_in_window("batch_import", per="weight") <= 1000
         assert emu.max_in_window("batch_import") <= 10
     assert len(progress) == 12
