@@ -2,7 +2,7 @@
 
 The first part checks each call and the answers' shapes against the official
 schema; the second runs ``drivers.import_many`` through the faults the stop
-importer is tested with (``tests/shared/test_importer.py``) and ends each test with the
+importer is tested with (``tests/importing/test_importer.py``) and ends each test with the
 same invariant: every input driver is in the team exactly once when the report
 says ``created`` (with the id it gives), absent when it says ``rejected`` or
 ``not_created``, at most once when ``unknown``. Rows are told apart in the team

@@ -1,7 +1,7 @@
 """The stop importer's harness: an emulator and a v0.2b client, numbered rows, the rows stored.
 
-Shared by the importer's tests (``tests/shared/test_importer.py``,
-``tests/shared/test_import_faults.py``). A row's ``notes`` is ``row-<position>``,
+Shared by the importer's tests (``tests/importing/test_importer.py``,
+``tests/importing/test_import_faults.py``). A row's ``notes`` is ``row-<position>``,
 which is how :func:`server_rows` finds what the emulator stores for each position.
 """
 

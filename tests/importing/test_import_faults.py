@@ -4,7 +4,7 @@ One test per case of the import's failure modes (a refused stop sinking its
 batch, an interrupted import run again, batches never sent reported as
 unknown, duplicate keys in one input, a late commit, a hanging service, a lone
 surrogate, cancel/close/deadline/stop), each ending with the accounting of
-``tests/shared/test_importer.py`` (the harness is ``support/stop_import.py``): every
+``tests/importing/test_importer.py`` (the harness is ``support/stop_import.py``): every
 row is on the server once when the report says created, absent when it says
 rejected or not created.
 """

@@ -2,7 +2,7 @@
 
 Pure: the law on clock readings given by hand, with a window given by hand (one
 rule of 10 reads a second unless said otherwise). How the lane applies the actions
-is tested in ``tests/shared/test_learning.py`` and the scheduler's tests.
+is tested in ``tests/learning/test_learning.py`` and the scheduler's tests.
 """
 
 from __future__ import annotations
