@@ -1,6 +1,6 @@
 """The learning law: one category's estimate, and its transitions at each event.
 
-``docs/learning.md`` states the law (its state diagram, its eleven transitions and
+``docs/learning.md`` states the law (its state diagram, its twelve transitions and
 the figure each protects); this module is that text as code, one method per event:
 
 - :meth:`Law.on_quiet`: the first send after a quiet spell (the *tick*);
@@ -157,8 +157,8 @@ class Law:
     # ------------------------------------------------------------------ the events
 
     def on_quiet(self, now: float) -> Action:
-        """1. **quiet**: the first send after a quiet spell; the level is unconfirmed, and the
-        next attempts go paced by answers, at most ``burst`` out."""
+        """1. **quiet**: the first send after a quiet spell; the level is unconfirmed, a new run
+        begins, and the next attempts go paced by answers, at most ``burst`` - 1 out."""
         e = self.estimate
         e.confirmed = False
         e.contact_at = now
@@ -184,7 +184,7 @@ class Law:
         self._held(now)
         assert e.held is not None
         if e.level < e.held:
-            # 9. return: below the level that held, double back to it (a failed one lowers it).
+            # 9. return: below the level to go back to, double back to it (a failed one bisects it).
             if not self.may_return(now):
                 return None
             return self._raise(min(e.held, 2 * e.level), now, returning=True)
@@ -236,8 +236,7 @@ class Law:
             # the level's amount from now on, and the level stays.
             e.changed_at = now
             return Action("long window")
-        # 6. decrease: a level that held is refused; the highest that held is no longer to be
-        # gone back to, the level below it is.
+        # 6. decrease: the level in force is refused.
         # What the window admitted of ours bounds what the service admits us now, when it admitted
         # any (nothing admitted says only that others, or the service itself, took the window).
         e.step, e.lent = 1, True
