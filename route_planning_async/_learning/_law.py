@@ -121,9 +121,17 @@ class Law:
 
     @property
     def active(self) -> bool:
-        """Whether answers may still change the estimate (else the lane need not report them)."""
+        """Whether answers may still change the level (else the lane need not report them one by
+        one, only count them: :meth:`count`)."""
         e = self.estimate
-        return not e.confirmed or e.level < self.top or e.refused > 0
+        return not e.confirmed or e.level < self.top
+
+    def count(self, answers: int) -> None:
+        """``answers`` admitted answers the lane counted without reporting them (while not
+        :attr:`active`): they count for the ceiling (11), and end a streak of 429s."""
+        if answers:
+            self.estimate.answered += answers
+            self.estimate.streak = False
 
     def level_at(self, factor: float) -> int:
         """The level of a rate factor (another process's, read from the backend)."""

@@ -376,8 +376,7 @@ class Lane:
             # The backend keeps the lowest factor: 1.0 leaves it as it is.
             self.rate_factor = await self._shared.penalize(pause, 1.0, now)
             return
-        # Answers the law was not told of while it had nothing to learn still count for its ceiling.
-        law.estimate.answered += self.untold
+        law.count(self.untold)
         self.untold = 0
         window: tuple[WindowCount, ...] | None = None
         if law.teaches(sent_at):
