@@ -71,6 +71,46 @@ def read_json(data: str | bytes | bytearray, *, unique_keys: bool = False) -> An
         JSONInputError: ``data`` is not JSON, or passes a bound (depth, digits, a number no
             float can hold), or repeats a key with ``unique_keys``.
     """
+    if type(data) is bytes and len(data) > 1 and data[0] in _OPENERS and data[1]:
+        # What an answer is: UTF-8 opening with { or [, so no byte order mark, and
+        # json.detect_encoding would say UTF-8 (its other encodings need a zero byte in the
+        # first two). Read without the sniffing, and from the first byte on.
+        try:
+            text = data.decode()
+        except UnicodeDecodeError:
+            raise _not_json("not UTF-8 text") from None
+        raw, start = data, 0
+    else:
+        text, raw = _text(data)
+        start = _after_whitespace(text, 0)
+    # The bytes with every digit as 0, { as [ and E as e, and no +: a run of digits, an
+    # exponent of three digits and the count of openers are then each one pass of C
+    # (bytes.find, not "in", which first tries the needle as an integer).
+    flat = raw.translate(_FLAT, b"+")
+    if flat.find(_LONG_RUN) >= 0 and _LONG_DIGITS.search(_STRINGS.sub('""', text)) is not None:
+        raise JSONInputError(f"holds a number of more than {MAX_DIGITS} digits")
+    # A text of MAX_DEPTH bytes or fewer cannot hold more than MAX_DEPTH openers.
+    if len(raw) > MAX_DEPTH and flat.count(b"[") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
+        raise JSONInputError(_too_deep())
+    decoder = _DECODERS[flat.find(_BIG_EXPONENT) >= 0, unique_keys]
+    try:
+        # JSONDecoder.decode, with the leading whitespace measured above.
+        value, end = decoder.raw_decode(text, start)
+        if end != len(text):
+            end = _after_whitespace(text, end)
+            if end != len(text):
+                raise json.JSONDecodeError("Extra data", text, end)
+    except JSONInputError:
+        raise
+    except RecursionError:
+        raise JSONInputError(_too_deep()) from None
+    except ValueError as exc:
+        raise _not_json(str(exc)) from None
+    return value
+
+
+def _text(data: str | bytes | bytearray) -> tuple[str, bytes]:
+    """The text of ``data`` without a byte order mark, and its UTF-8 bytes (as sent, when UTF-8)."""
     if isinstance(data, bytes | bytearray):
         encoding = json.detect_encoding(data)
         try:
@@ -83,30 +123,26 @@ def read_json(data: str | bytes | bytearray, *, unique_keys: bool = False) -> An
         raw = text.encode("utf-8", "surrogatepass")
     if text.startswith("\ufeff"):
         text = text[1:]
-    # Bytes with every digit as 0: a run of digits, or an exponent of three digits, is found
-    # with bytes.find, far faster than a regular expression over the text.
-    flat = raw.translate(_ZEROS)
-    if _LONG_RUN in flat and _LONG_DIGITS.search(_STRINGS.sub('""', text)) is not None:
-        raise JSONInputError(f"holds a number of more than {MAX_DIGITS} digits")
-    if raw.count(b"[") + raw.count(b"{") > MAX_DEPTH and _depth(raw) > MAX_DEPTH:
-        raise JSONInputError(_too_deep())
-    big = any(exponent in flat for exponent in _BIG_EXPONENTS)
-    try:
-        value = _DECODERS[big, unique_keys].decode(text)
-    except JSONInputError:
-        raise
-    except RecursionError:
-        raise JSONInputError(_too_deep()) from None
-    except ValueError as exc:
-        raise _not_json(str(exc)) from None
-    return value
+    return text, raw
 
 
-_ZEROS = bytes.maketrans(b"123456789", b"000000000")
+_OPENERS = (ord("{"), ord("["))
+_WHITESPACE = re.compile(r"[ \t\n\r]*")
+"""The whitespace JSON allows around a value, as :meth:`json.JSONDecoder.decode` skips it."""
+
+
+def _after_whitespace(text: str, position: int) -> int:
+    """Where the JSON whitespace that starts at ``position`` ends."""
+    match = _WHITESPACE.match(text, position)
+    return position if match is None else match.end()
+
+
+_FLAT = bytes.maketrans(b"123456789{E", b"000000000[e")
 _LONG_RUN = b"0" * (MAX_DIGITS + 1)
-_BIG_EXPONENTS = (b"0e000", b"0e+000", b"0E000", b"0E+000")
-"""A digit, then an exponent of three digits or more: the only way a number of at most :data:`MAX_DIGITS`
-digits can pass a float's range (a negative exponent only reaches zero)."""
+_BIG_EXPONENT = b"0e000"
+"""A digit, then an exponent of three digits or more (in the flat bytes, which have no + and
+write E as e): the only way a number of at most :data:`MAX_DIGITS` digits can pass a float's
+range (a negative exponent only reaches zero)."""
 
 
 def _decoder(*, finite: bool, unique: bool) -> json.JSONDecoder:

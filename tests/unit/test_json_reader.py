@@ -67,3 +67,57 @@ def _true_depth(value: object) -> int:
 def test_the_depth_is_measured_outside_strings_whatever_they_hold(value: object) -> None:
     for text in (json.dumps(value), json.dumps(value, ensure_ascii=False)):
         assert _depth(text.encode()) == _true_depth(value)
+
+
+def _outcome(data: str | bytes | bytearray) -> object:
+    try:
+        return ("value", read_json(data))
+    except JSONInputError as exc:
+        return ("refused", str(exc), exc.syntax)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"a": [1, 2.5, "x"]}',
+        "[1]\n",
+        '{"a": 1} \r\n\t',
+        '{"a": 1} x',
+        "[1] [2]",
+        "[1,",
+        "[1\u00a0]",
+        '{"a": 1e400}',
+        "[1E+400]",
+        "[-1e-400]",
+        "[1E99, 2e+99]",
+        '{"n": ' + "9" * (MAX_DIGITS + 1) + "}",
+        '["' + "9" * (MAX_DIGITS + 1) + '"]',
+        "[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1),
+        "[" * MAX_DEPTH + "]" * MAX_DEPTH,
+        '{"a": NaN}',
+        '{"a": 1, "a": 2}',
+    ],
+)
+def test_an_answer_read_from_bytes_reads_as_its_text_does(text: str) -> None:
+    # Bytes opening with { or [ (every answer) take the short way; a text, or bytes in another
+    # encoding, the general one: the value or the refusal is the same.
+    expected = _outcome(text)
+    assert _outcome(text.encode()) == expected
+    assert _outcome(bytearray(text.encode())) == expected
+    assert _outcome(text.encode("utf-16-le")) == expected
+    if expected[0] == "value":
+        assert expected == ("value", json.loads(text)) == _outcome(" " + text)
+
+
+def test_bytes_that_open_like_an_answer_but_are_not_utf8_are_refused() -> None:
+    with pytest.raises(JSONInputError, match="not UTF-8"):
+        read_json(b'{"a": "\xff"}')
+    # "{" in UTF-16: a zero byte second, read in its own encoding.
+    assert read_json('{"a": 1}'.encode("utf-16-le")) == {"a": 1}
+
+
+@settings(max_examples=200, derandomize=True)
+@given(_VALUES, st.sampled_from(["", " ", "\n", "\r\n\t "]))
+def test_any_value_reads_the_same_from_bytes_and_from_text(value: object, tail: str) -> None:
+    text = json.dumps(value, ensure_ascii=False) + tail
+    assert read_json(text.encode()) == read_json(text) == json.loads(text)
