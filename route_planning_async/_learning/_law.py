@@ -55,8 +55,9 @@ class Estimate:
     """Admitted answers since the last quiet spell (the ceiling's run, transition 11)."""
     refused: int = 0
     """429s since the last quiet spell, a streak (no admitted answer between) counted once."""
-    streak: bool = False
-    """Whether the last answer was a 429."""
+    streak: int = 0
+    """The 429s since the last admitted answer, each to an attempt sent after the one before it
+    came (0: the last answer was admitted): the retries refused in a row."""
     refused_at: float = -math.inf
     """When the last 429 came."""
     recent: tuple[float, ...] = ()
@@ -131,7 +132,7 @@ class Law:
         :attr:`active`): they count for the ceiling (11), and end a streak of 429s."""
         if answers:
             self.estimate.answered += answers
-            self.estimate.streak = False
+            self.estimate.streak = 0
 
     def level_at(self, factor: float) -> int:
         """The level of a rate factor (another process's, read from the backend)."""
@@ -178,7 +179,7 @@ class Law:
         ceiling (11), and the level may be confirmed (2), have held (8), return (9) or probe (10)."""
         e = self.estimate
         e.answered += 1
-        e.streak = False
+        e.streak = 0
         if not e.confirmed:
             if now - e.contact_at < self.period or sent_at < e.changed_at:
                 return None
@@ -203,16 +204,27 @@ class Law:
 
     def on_refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
         """A 429 to an attempt sent at ``sent_at``; ``window``: what the service's window holds of
-        ours, per rule (read when :meth:`teaches`). It counts for the ceiling (11); the level is kept (busy
+        ours, per rule (read when :meth:`teaches`). It counts for the ceiling (11), a retry refused in a streak doubles the pause (11); the level is kept (busy
         3, stale 5, long window 12), measured (4), decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
-        seen = None if window is None else self.level_of([count.admitted for count in window])
         # A streak of 429s with nothing admitted between (the service refusing everything for
-        # a while) is one event for the ceiling.
+        # a while) is one event for the ceiling; each retry refused in it doubles the pause.
         if not e.streak:
             e.refused += 1
             e.recent = (*e.recent, now)[-policy.burst :]
-        e.streak, e.refused_at = True, now
+            e.streak = 1
+        elif sent_at >= e.refused_at:
+            e.streak += 1
+        e.refused_at = now
+        action = self._refusal(sent_at, now, window)
+        if e.streak < 2:
+            return action
+        pause = self.period * min(policy.span, 2.0 ** (e.streak - 2))
+        return attrs.evolve(action, pause=max(action.pause, pause))
+
+    def _refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
+        e, policy = self.estimate, self.policy
+        seen = None if window is None else self.level_of([count.admitted for count in window])
         if sent_at < e.changed_at or window is None or seen is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")

@@ -49,7 +49,8 @@ class LearningPolicy:
             the run's 429s, with the probe's and one more, stay within this share of its attempts.
         burst (int): The most 429s in a short run (and in any ``span`` periods); one less is the most
             attempts out at once at a level no answer has confirmed yet.
-        span (float): Periods a probe waits after a 429 (times the failed probes' back-off).
+        span (float): Periods a probe waits after a 429 (times the failed probes' back-off), and the
+            longest pause of a retry refused in a streak of 429s (each doubles it, from one period).
         memory (float): Periods a level that held is remembered as the level to go back to after a
             decrease (CUBIC's last maximum).
     """
@@ -84,7 +85,10 @@ class LearningPolicy:
         default=10.0,
         converter=float,
         validator=_positive,
-        metadata=described("Periods a probe waits after a 429 (times the failed probes' back-off)."),
+        metadata=described(
+            "Periods a probe waits after a 429 (times the failed probes' back-off), and the longest "
+            "pause of a retry refused in a streak of 429s (each doubles it, from one period)."
+        ),
     )
     memory: float = attrs.field(
         default=60.0,

@@ -224,11 +224,30 @@ def test_ceiling() -> None:
     # ... and within `ceiling` of the attempts in a long one.
     law.estimate.answered = 100
     assert law.may_probe(100.0)
-    # A streak of 429s with nothing admitted between counts once.
+    # A streak of 429s with nothing admitted between counts once...
     law = confirmed_law(level=3)
     for t in range(10):
         law.on_refusal(1.0 + t, 1.01 + t, None)
     assert law.estimate.refused == 1
+    # ... and each retry refused in it doubles the pause, from one period up to `span`: a key the
+    # service locked out goes quiet enough to be released.
+    law = confirmed_law(level=3)
+    pauses = []
+    now = 5.0
+    for _ in range(7):
+        action = law.on_refusal(now, now + 0.01, window(0, 1))
+        pauses.append(action.pause)
+        now += 0.01 + max(action.pause, 1.0)
+    assert pauses == [0.0, 1.0, 2.0, 4.0, 8.0, policy.span, policy.span]
+    # 429s to attempts sent before the last came (in flight together) are not retries.
+    law = confirmed_law(level=3)
+    assert [law.on_refusal(5.0, 5.01 + i / 100, window(0, 1)).pause for i in range(4)] == [0.0] * 4
+    # An admitted answer ends the streak.
+    law = confirmed_law(level=3)
+    law.on_refusal(5.0, 5.01, window(0, 1))
+    assert law.on_refusal(6.0, 6.01, window(0, 1)).pause == 1.0
+    law.on_answer(7.0, 7.01)
+    assert law.on_refusal(8.0, 8.01, window(0, 1)).pause == 0.0
     # Over a long run against a limit of 3, failed probes stay within the ceiling, and never
     # more than `burst` in `span` periods.
     law = confirmed_law(level=3)
