@@ -204,8 +204,9 @@ class Law:
 
     def on_refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
         """A 429 to an attempt sent at ``sent_at``; ``window``: what the service's window holds of
-        ours, per rule (read when :meth:`teaches`). It counts for the ceiling (11), a retry refused in a streak doubles the pause (11); the level is kept (busy
-        3, stale 5, long window 12), measured (4), decreased (6) or goes back (7)."""
+        ours, per rule (read when :meth:`teaches`). It counts for the ceiling (11), where a retry
+        refused in a streak doubles the pause; the level is kept (busy 3, stale 5, long window 12),
+        measured (4), decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
         # A streak of 429s with nothing admitted between (the service refusing everything for
         # a while) is one event for the ceiling; each retry refused in it doubles the pause.
