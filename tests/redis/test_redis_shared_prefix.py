@@ -110,7 +110,9 @@ async def test_the_stored_rules_last_as_long_as_the_slots(
         slots, _, _, rules = old.keys("write")
         assert await existing_keys(redis_client, key_prefix) == sorted([rules.encode(), slots.encode()])
         expires = await pexpiretime(redis_client, slots)
-        assert await pexpiretime(redis_client, rules) == expires
+        # The script reads the slots' PTTL and sets the rules' from it: the server's clock may
+        # tick a millisecond between the two (as in test_redis_script.py).
+        assert abs(await pexpiretime(redis_client, rules) - expires) <= 1
         # Once the old process's last slot stopped counting, other limits may start.
         await sleep_until(redis_client, expires * 1000 + 2_000)
         assert isinstance(await new.acquire("write", [Rule(10, period)], 1, 0.0), Grant)
