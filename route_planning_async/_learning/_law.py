@@ -224,6 +224,7 @@ class Law:
         return attrs.evolve(action, pause=max(action.pause, pause))
 
     def _refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
+        """What a 429 does to the level (transitions 3 to 7 and 12), once counted for the ceiling."""
         e, policy = self.estimate, self.policy
         seen = None if window is None else self.level_of([count.admitted for count in window])
         if sent_at < e.changed_at or window is None or seen is None:
