@@ -39,6 +39,14 @@ __all__ = [
     "process_backend",
 ]
 
+
+def _until_out(anchor: float, period: float, now: float) -> float:
+    """Seconds from ``now`` until a slot anchored at ``anchor`` leaves a window of ``period``:
+    at least the next float after ``now``, where ``anchor + period`` rounds to ``now`` or below
+    while the slot still counts (its anchor above ``now - period``)."""
+    return max(anchor + period - now, math.ulp(now))
+
+
 _SECTION_HEADING = re.compile(r"^(Args|Returns|Raises|Example|Examples|Note|Notes):\s*$")
 
 
@@ -397,12 +405,9 @@ class _Bucket:
     def _wait_for(self, rule: Rule, weight: int, now: float) -> float:
         amount = learned_amount(rule.amount, self.rate_factor)
 
-        def expiry(slot: tuple[float, str, int, bool]) -> float:
-            # The same expression decides "still counts" and "wait until", so a
-            # head that sleeps until the returned time is admitted when it wakes.
-            return slot[0] + rule.period
-
-        first = bisect.bisect_right(self.settled, now, key=expiry)
+        # A slot counts while its anchor is above ``now - period``, as a service counts its
+        # window ``(now - period, now]`` (``anchor + period > now`` may round the other way).
+        first = bisect.bisect_right(self.settled, now - rule.period, key=_slot_anchor)
         in_flight = len(self.in_flight) if rule.per == "request" else self.in_flight_weight
         counted = list(itertools.islice(self.settled, first, None))
         used = in_flight + sum(rule.cost(slot[2]) for slot in counted)
@@ -412,10 +417,10 @@ class _Bucket:
         for slot in counted:
             excess -= rule.cost(slot[2])
             if excess <= 0:
-                return expiry(slot) - now
+                return _until_out(slot[0], rule.period, now)
         if in_flight == 0:
             # Heavier than the learned amount: it passes alone once the window is empty.
-            return expiry(counted[-1]) - now
+            return _until_out(counted[-1][0], rule.period, now)
         return math.inf
 
     def window(self, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:

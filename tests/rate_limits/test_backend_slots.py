@@ -8,6 +8,7 @@ readings given by hand, or in virtual time.
 from __future__ import annotations
 
 import asyncio
+import math
 
 import pytest
 
@@ -65,6 +66,28 @@ def test_each_kind_of_slot_is_counted_apart_in_each_window() -> None:
         # 100 stops are taken (3 + 4 + 5 + 6), so 83 more wait, 82 pass.
         assert not isinstance(await backend.acquire("batch", RULES[2:], 83, 55.0), Grant)
         assert isinstance(await backend.acquire("batch", RULES[2:], 82, 55.0), Grant)
+
+    asyncio.run(main())
+
+
+def test_acquire_counts_a_slot_as_its_window_does_at_the_boundary() -> None:
+    """``acquire`` counts the window ``window`` reads, ``(now - period, now]``, as a service
+    counts its own: where ``anchor + period`` rounds to ``now`` while ``now - period`` stays
+    below the anchor, the slot still counts, and the wait is the next float."""
+
+    async def main() -> None:
+        backend = InMemoryBackend()
+        rules = (Rule(1, 1.0),)
+        anchor, now = 63.05431441814424, 64.05431441814423
+        assert anchor + 1.0 == now
+        assert anchor > now - 1.0
+        grant = await backend.acquire("k", rules, 1, anchor)
+        assert isinstance(grant, Grant)
+        await backend.release(grant, anchor)
+        assert await backend.window("k", rules, now) == (WindowCount(1, 0, 0),)
+        wait = await backend.acquire("k", rules, 1, now)
+        assert wait == math.ulp(now)
+        assert isinstance(await backend.acquire("k", rules, 1, now + wait), Grant)
 
     asyncio.run(main())
 
