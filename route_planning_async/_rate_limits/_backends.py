@@ -40,13 +40,6 @@ __all__ = [
 ]
 
 
-def _until_out(anchor: float, period: float, now: float) -> float:
-    """Seconds from ``now`` until a slot anchored at ``anchor`` leaves a window of ``period``:
-    at least the next float after ``now``, where ``anchor + period`` rounds to ``now`` or below
-    while the slot still counts (its anchor above ``now - period``)."""
-    return max(anchor + period - now, math.ulp(now))
-
-
 _SECTION_HEADING = re.compile(r"^(Args|Returns|Raises|Example|Examples|Note|Notes):\s*$")
 
 
@@ -362,6 +355,13 @@ def _trimmed(lines: list[str]) -> list[str]:
 
 def _slot_anchor(slot: tuple[float, str, int, bool]) -> float:
     return slot[0]
+
+
+def _until_out(anchor: float, period: float, now: float) -> float:
+    """Seconds from ``now`` until a slot anchored at ``anchor`` leaves a window of ``period``:
+    at least the next float after ``now``, where ``anchor + period`` rounds to ``now`` or below
+    while the slot still counts (its anchor above ``now - period``)."""
+    return max(anchor + period - now, math.ulp(now))
 
 
 @attrs.define
