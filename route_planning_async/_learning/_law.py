@@ -155,6 +155,21 @@ class Law:
         factor = level / self.top
         return max(learned_amount(rule.amount, factor) / rule.period for rule in self._counted)
 
+    @property
+    def spacing(self) -> float:
+        """Seconds the lane leaves between two sends (``docs/learning.md``, "Evenly below N"):
+        one period over the level below the configured level, 0 at it."""
+        level = self.estimate.level
+        return 0.0 if level >= self.top else 1.0 / self.per_second(level)
+
+    def due(self, last_sent: float) -> float:
+        """When the next send may go, the last one sent at ``last_sent``: :attr:`spacing` after it,
+        but a raise's first attempt at once (it tries the raised level on the window as it is)."""
+        e = self.estimate
+        if e.raised_from is not None and last_sent < e.changed_at:
+            return -math.inf
+        return last_sent + self.spacing
+
     def rules_at(self, factor: float) -> tuple[Rule, ...]:
         """The rules to ask the backend with at ``factor`` (the long-window rule, ``_windows.py``)."""
         return self._windows.rules_at(factor)
@@ -193,10 +208,10 @@ class Law:
         self._held(now)
         assert e.held is not None
         if e.level < e.held:
-            # 9. return: below the level to go back to, double back to it (a failed one bisects it).
+            # 9. return: below the level to go back to, back to it (a failed one bisects it).
             if not self.may_return(now):
                 return None
-            return self._raise(min(e.held, 2 * e.level), now, returning=True)
+            return self._raise(e.held, now, returning=True)
         if e.level < self.top and self.may_probe(now):
             # 10. probe: above every level that held, only while the ceiling has room.
             return self._raise(min(self.top, e.level + e.step), now, returning=False)

@@ -106,7 +106,9 @@ events to it (a send after a quiet spell, an answer, a 429) and applies each
 (``penalize`` lowers it, ``recover`` raises it, for every process sharing it), a
 pause, and the gate (``_gate.py``): after a quiet spell, or a raise, attempts go
 paced by answers, one alone and one more per admitted answer, so that a level the
-service does not admit costs a refusal or a few, not a burst. A 429 alone never
+service does not admit costs a refusal or a few, not a burst. Below the configured
+level it sends no sooner than ``Law.due`` says (evenly, one request every period
+over the level; "Evenly below *N*" in ``docs/learning.md``). A 429 alone never
 makes a request fail (it goes back to the head of the line); only the caller's
 cancel or ``asyncio.timeout``, the client's close, ``RetryPolicy.max_wait`` or a
 ``Retry-After`` above ``RetryPolicy.max_retry_after`` do. A decrease to a lower
@@ -249,6 +251,12 @@ class Lane:
                     ):
                         # Under the gate, or one round trip at a time: an answer lets the next go.
                         await self._wait_for_capacity(math.inf)
+                        now = self._clock.now()
+                        continue
+                    due = self._last_sent if self._law is None else self._law.due(self._last_sent)
+                    if now < due:
+                        # Below the configured level, evenly (``Law.due``).
+                        await self._wait_for_capacity(due - now)
                         now = self._clock.now()
                         continue
                     if self._local is not None:

@@ -9,6 +9,7 @@ start of a short run; the benchmarks measure them on the real emulator.
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import random
 from collections.abc import Awaitable, Callable
@@ -237,3 +238,33 @@ def test_clients_of_one_process_with_the_same_origin_and_key_share_one_budget() 
     assert max(last["a"], last["b"]) >= 1.0  # one budget: the second ten waited a window
     assert last["own"] < 1.0
     assert last["other key"] < 1.0
+
+
+def test_a_level_below_the_configured_one_is_sent_evenly() -> None:
+    # Evenly below N (docs/learning.md): once the level is 4 of 10 a second, the sends go
+    # at least a quarter of a second apart, not 4 at once (a probe to 5: a fifth).
+    service = LimitedService([SlidingWindow(4, 1.0)])
+    scheduler, answers = read_for(service, 30.0)
+    assert scheduler.stats[Category.READ].learned_limits[0].amount in (4, 5)
+    late = [arrival.at for arrival in service.arrivals if arrival.at >= 5.0]
+    gaps = [later - earlier for earlier, later in itertools.pairwise(late)]
+    assert len(late) >= 4 * 24
+    assert min(gaps) >= 0.2 - 1e-9
+    assert all(answer.status == 200 for answer in answers)
+
+
+def test_a_raise_sends_its_first_attempt_at_once() -> None:
+    # A raise tries the raised level on the window as it is (``Law.due``): its first attempt goes
+    # when the answer that raised it comes, a round trip (4 ms) after the send before it, so a
+    # probe the service does not admit is refused at once, not an eighth of a second later.
+    service = LimitedService([SlidingWindow(7, 1.0)], up=0.002, down=0.002)
+    _, answers = read_for(service, 60.0)
+    arrivals = service.arrivals
+    probes = [
+        later.at - earlier.at
+        for earlier, later in itertools.pairwise(arrivals)
+        if later.at > 5.0 and not later.admitted
+    ]
+    assert len(probes) >= 2
+    assert max(probes) <= 0.01
+    assert all(answer.status == 200 for answer in answers)

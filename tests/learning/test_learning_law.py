@@ -139,10 +139,10 @@ def test_failed_raise() -> None:
     law = confirmed_law(level=2)
     law.estimate.held = 10
     assert law.on_answer(1.5, 2.0) is not None
-    assert law.level == 4
+    assert law.level == 10
     assert law.on_refusal(2.0, 2.01, window(2, 1)).transition == "failed raise"
     assert law.level == 2
-    assert law.estimate.held == 3
+    assert law.estimate.held == 6
 
 
 def test_held() -> None:
@@ -178,7 +178,7 @@ def test_return() -> None:
         assert action.transition == "return"
         assert action.gate == RAISE_GATE
         levels.append(law.level)
-    assert levels == [2, 4, 7]  # back within three periods
+    assert levels == [7]  # back in one step, a period after the level's last change
     # With `burst` - 1 429s within `span` periods, no return until the first is that old.
     law = confirmed_law(level=1)
     law.estimate.held = 7
