@@ -242,7 +242,9 @@ def test_clients_of_one_process_with_the_same_origin_and_key_share_one_budget() 
 
 def test_a_level_below_the_configured_one_is_sent_evenly() -> None:
     # Evenly below N (docs/learning.md): once the level is 4 of 10 a second, the sends go
-    # at least a quarter of a second apart, not 4 at once (a probe to 5: a fifth).
+    # at least a quarter of a second apart, not 4 at once (a probe to 5: a fifth; with no
+    # latency here, the send whose answer raised the level went at it, so it was the raise's
+    # first attempt, and the next waits a fifth).
     service = LimitedService([SlidingWindow(4, 1.0)])
     scheduler, answers = read_for(service, 30.0)
     assert scheduler.stats[Category.READ].learned_limits[0].amount in (4, 5)
