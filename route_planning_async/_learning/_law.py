@@ -76,6 +76,8 @@ class Estimate:
     """Whether a busy window was waited for since a level was last confirmed."""
     changed_at: float = -math.inf
     """When the level last changed: only a 429 to an attempt sent since teaches anything."""
+    streak_from: int | None = None
+    """The level in force when the streak of 429s began (None: a level on trial or unconfirmed)."""
 
 
 @attrs.frozen
@@ -226,6 +228,7 @@ class Law:
         # A streak of 429s with nothing admitted between (the service refusing everything for
         # a while) is one event for the ceiling; each retry refused in it doubles the pause.
         if not e.streak:
+            e.streak_from = e.level if e.confirmed and e.raised_from is None else None
             e.refused += 1
             e.recent = (*e.recent, now)[-policy.burst :]
             e.streak = 1
@@ -279,7 +282,12 @@ class Law:
         e.step, e.lent = 1, True
         bound = seen if seen > 0 else self.top
         level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), bound))
-        if e.held is None or e.level >= e.held:
+        if seen == 0 and e.streak >= policy.burst and e.streak_from is not None:
+            # Retries refused in a row with nothing of ours admitted in the window: the service
+            # refuses everything (its storm, a lockout), which measures nothing of what others
+            # leave: the level to go back to is the one the streak began at.
+            e.held, e.held_at = max(e.held or 0, e.streak_from), now
+        elif e.held is None or e.level >= e.held:
             # The highest level that held (or a measured one) was refused: the one to go back to
             # is between it and the decreased one (bisect; a failed return bisects again).
             e.held, e.held_at = max(level, min((level + e.level) // 2, bound)), now

@@ -73,17 +73,19 @@ def test_busy() -> None:
 
 def test_a_storm_is_left_behind_within_20_periods() -> None:
     """The service refuses every attempt for 2.5 periods (its own storm; the gate sends one at a
-    time); then it admits the configured 10 a period again. The level decreases, returns to the
-    level bisected and probes back: >= 9 (90 %) within 20 periods of the storm's last 429."""
+    time), from a moment when the window holds 6 of ours; then it admits the configured 10 a
+    period again. The level decreases, and returns to the level the storm began at: all 10
+    within 3 periods of the storm's last 429 (the bar: 90 % within 20)."""
     law = confirmed_law()
-    now = 10.0
+    now, admitted = 10.0, 6
     while now < 12.5:
         sent, now = now, now + 0.05
-        law.on_refusal(sent, now, window(0, 1) if law.teaches(sent) else None)
+        law.on_refusal(sent, now, window(admitted, 1) if law.teaches(sent) else None)
+        admitted = 0
     storm_over = now
     assert law.level == 1
-    while law.level < 9:
-        assert now - storm_over <= 20 * law.period, law.estimate
+    while law.level < 10:
+        assert now - storm_over <= 3 * law.period, law.estimate
         for _ in range(law.level):
             sent, now = now, now + 1.0 / law.level
             law.on_answer(sent, now)
@@ -122,6 +124,32 @@ def test_decrease() -> None:
     # At least one request a period.
     law = confirmed_law(level=1)
     assert law.on_refusal(5.0, 5.01, window(1)).level == 1
+
+
+def test_decrease_when_the_service_refuses_everything() -> None:
+    law = confirmed_law()
+    # A storm begins mid-window: the 429 bisects the level to go back to by what it admitted.
+    law.on_refusal(5.0, 5.01, window(6))
+    assert (law.level, law.estimate.held) == (5, 6)
+    # Retries refused in a row, nothing of ours admitted: at `burst` 429s in the streak, the
+    # level to go back to is the one the streak began at.
+    law.on_refusal(5.02, 5.03, window(0))
+    assert (law.level, law.estimate.held) == (2, 6)
+    law.on_refusal(5.04, 5.05, window(0))
+    assert (law.level, law.estimate.held) == (1, 10)
+    # Not when an admitted answer came between: that is another streak, at 5.
+    law = confirmed_law()
+    law.on_refusal(5.0, 5.01, window(6))
+    law.on_refusal(5.02, 5.03, window(0))
+    law.on_answer(5.03, 5.04)
+    law.on_refusal(5.05, 5.06, window(0))
+    law.on_refusal(5.07, 5.08, window(0))
+    assert (law.level, law.estimate.held) == (1, 6)
+    # Nor when the window admitted some of ours (others leave that much): the bisections stand.
+    law = confirmed_law()
+    for sent in (5.0, 5.02, 5.04):
+        law.on_refusal(sent, sent + 0.01, window(4))
+    assert (law.level, law.estimate.held) == (1, 3)
 
 
 def test_failed_raise() -> None:
