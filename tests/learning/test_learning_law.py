@@ -131,23 +131,25 @@ def test_decrease_when_the_service_refuses_everything() -> None:
     # A storm begins mid-window: the 429 bisects the level to go back to by what it admitted.
     law.on_refusal(5.0, 5.01, window(6))
     assert (law.level, law.estimate.held) == (5, 6)
-    # Retries refused in a row, nothing of ours admitted: at `burst` 429s in the streak, the
-    # level to go back to is the one the streak began at.
+    # Retries refused in a row (the second 429 of the streak pauses a period), nothing of ours
+    # admitted: at `burst` 429s in the streak, the level to go back to is the one it began at.
     law.on_refusal(5.02, 5.03, window(0))
     assert (law.level, law.estimate.held) == (2, 6)
-    law.on_refusal(5.04, 5.05, window(0))
+    law.on_refusal(6.03, 6.04, window(0))
     assert (law.level, law.estimate.held) == (1, 10)
-    # Not when an admitted answer came between: that is another streak, at 5.
+    # An admitted answer ends the streak; the next one begins at the level then in force (2).
     law = confirmed_law()
     law.on_refusal(5.0, 5.01, window(6))
     law.on_refusal(5.02, 5.03, window(0))
     law.on_answer(5.03, 5.04)
-    law.on_refusal(5.05, 5.06, window(0))
-    law.on_refusal(5.07, 5.08, window(0))
+    for sent in (5.05, 5.07, 6.08):
+        law.on_refusal(sent, sent + 0.01, window(0))
+    assert law.estimate.streak == LearningPolicy().burst
     assert (law.level, law.estimate.held) == (1, 6)
-    # Nor when the window admitted some of ours (others leave that much): the bisections stand.
+    # Not while the window admitted some of ours (other processes sharing the backend): others
+    # leave that much, and the bisections stand.
     law = confirmed_law()
-    for sent in (5.0, 5.02, 5.04):
+    for sent in (5.0, 5.02, 6.03):
         law.on_refusal(sent, sent + 0.01, window(4))
     assert (law.level, law.estimate.held) == (1, 3)
 
