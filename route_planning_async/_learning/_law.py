@@ -284,8 +284,9 @@ class Law:
         level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), bound))
         if seen == 0 and e.streak >= policy.burst and e.streak_from is not None:
             # Retries refused in a row with nothing of ours admitted in the window: the service
-            # refuses everything (its storm, a lockout), which measures nothing of what others
-            # leave: the level to go back to is the one the streak began at.
+            # refuses everything (its storm, a lockout, or others take the whole window: the law
+            # cannot tell them apart), which measures nothing of what others leave: the level
+            # to go back to is the one the streak began at.
             e.held, e.held_at = max(e.held or 0, e.streak_from), now
         elif e.held is None or e.level >= e.held:
             # The highest level that held (or a measured one) was refused: the one to go back to
