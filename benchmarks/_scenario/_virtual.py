@@ -27,7 +27,15 @@ from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import Scheduler
 from route_planning_async._scheduler._retry import RetryPolicy
 
-__all__ = ["IMPORT_PERIOD", "MISMATCH_WORKLOADS", "NEIGHBOUR_WORKLOADS", "mismatch", "neighbours", "resume"]
+__all__ = [
+    "IMPORT_PERIOD",
+    "MISMATCH_WORKLOADS",
+    "NEIGHBOUR_WORKLOADS",
+    "learning_bound",
+    "mismatch",
+    "neighbours",
+    "resume",
+]
 
 READ = Request("GET", "/plans/p1", Category.READ)
 WRITE = Request("POST", "/plans/p1/stops", Category.WRITE, body=b"{}")
@@ -216,6 +224,24 @@ def _ideal(units: dict[str, int], rules: Sequence[Rule], ratio: float, bucket: b
     return worst
 
 
+def learning_bound(units: dict[str, int], rules: Sequence[Rule], ratio: float, mode: str) -> float:
+    """The provable bound on the time of any client that learns the real limit, in seconds.
+
+    A client believing the configured limits learns a lower real one only from a 429: without
+    one it cannot tell the real limit from the configured one, which it must fill when that is
+    the real one. A service that counts refused requests (or takes their tokens) counts that 429
+    like an admitted request, so the client needs the slots of one request more than the ideal:
+    the bound is the ideal of ``n + 1`` requests. Where refusals are not counted, it is the ideal.
+    """
+    spec = MODES[mode]
+    bucket = bool(spec.get("bucket"))
+    if not (bucket or spec.get("count_refused")):
+        return _ideal(units, rules, ratio, bucket)
+    weight = units["weight"] // units["request"]
+    more = {"request": units["request"] + 1, "weight": units["weight"] + weight}
+    return _ideal(more, rules, ratio, bucket)
+
+
 MISMATCH_WORKLOADS = ("reads", "imports", "optimize")
 """The matrix's workloads: reads and imports at the contract's limits, optimize at the public
 documentation's (100 per 10 minutes, at most 30 per minute: the contract's 3 per minute has no
@@ -256,9 +282,11 @@ def mismatch(workload: str, mode: str, ratio: float, seed: int) -> dict[str, Any
     admitted = [a.at for a in service.arrivals if a.admitted]
     last_latency = elapsed - max(admitted) if admitted else 0.0
     ideal = _ideal(units, rules, ratio, bucket) + last_latency
+    bound = learning_bound(units, rules, ratio, mode) + last_latency
     refused = service.refused
     return {
         "ratio_to_ideal": elapsed / ideal if ideal else math.nan,
+        "bound_to_ideal": bound / ideal if ideal else math.nan,
         "share_429": refused / len(service.arrivals),
         "refused": refused,
         "sent": len(service.arrivals),

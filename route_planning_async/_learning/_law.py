@@ -219,9 +219,12 @@ class Law:
             return self._raise(min(self.top, e.level + e.step), now, returning=False)
         return None
 
-    def on_refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
-        """A 429 to an attempt sent at ``sent_at``; ``window``: what the service's window holds of
-        ours, per rule (read when :meth:`teaches`). It counts for the ceiling (11), where a retry
+    def on_refusal(
+        self, sent_at: float, now: float, window: Sequence[WindowCount] | None, weight: int = 1
+    ) -> Action:
+        """A 429 to an attempt of ``weight`` sent at ``sent_at``; ``window``: what the service's
+        window holds of ours, per rule, this attempt's refused slot among them (read when
+        :meth:`teaches`). It counts for the ceiling (11), where a retry
         refused in a streak doubles the pause; the level is kept (busy 3, stale 5, long window 12),
         measured (4), decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
@@ -235,13 +238,15 @@ class Law:
         elif sent_at >= e.refused_at:
             e.streak += 1
         e.refused_at = now
-        action = self._refusal(sent_at, now, window)
+        action = self._refusal(sent_at, now, window, weight)
         if e.streak < 2:
             return action
         pause = self.period * min(policy.span, 2.0 ** (e.streak - 2))
         return attrs.evolve(action, pause=max(action.pause, pause))
 
-    def _refusal(self, sent_at: float, now: float, window: Sequence[WindowCount] | None) -> Action:
+    def _refusal(
+        self, sent_at: float, now: float, window: Sequence[WindowCount] | None, weight: int
+    ) -> Action:
         """What a 429 does to the level (transitions 3 to 7 and 12), once counted for the ceiling."""
         e, policy = self.estimate, self.policy
         seen = None if window is None else self.level_of([count.admitted for count in window])
@@ -270,7 +275,11 @@ class Law:
                 e.cost = min(2.0 if e.lent else 2.0**policy.burst, 2 * e.cost)
             e.step = 1
             return self._set(level, now, "failed raise", gate=0)
-        counted = [count.admitted + count.refused for count in window]  # a service may count 429s
+        # What each window held when the attempt came: a service may count 429s, but not this one's.
+        counted = [
+            max(0, count.admitted + count.refused - (1 if rule.per == "request" else weight))
+            for count, rule in zip(window, self.rules, strict=True)
+        ]
         if e.level < self.top and self._windows.refused_alone(counted, self.factor):
             # 12. long window: a longer rule paced by the shorter ones refused alone: it keeps
             # the level's amount from now on, and the level stays.

@@ -54,12 +54,13 @@ class LongWindows:
         self._for, self._rules = factor, tuple(rules)
         return self._rules
 
-    def refused_alone(self, admitted: Sequence[int], factor: float) -> bool:
+    def refused_alone(self, counted: Sequence[int], factor: float) -> bool:
         """Whether a 429 at ``factor`` is a paced rule's own (its window holds ``factor``'s amount
-        of it or more, and no shorter rule's window is full); then it is paced no more."""
+        of it or more, and no shorter rule's window is full: ``counted``, per rule, is what each
+        window held when the refused attempt came); then it is paced no more."""
         for i, shorter in self._paced.items():
-            if admitted[i] >= learned_amount(self.rules[i].amount, factor) and all(
-                admitted[self.rules.index(s)] < learned_amount(s.amount, factor) for s in shorter
+            if counted[i] >= learned_amount(self.rules[i].amount, factor) and all(
+                counted[self.rules.index(s)] < learned_amount(s.amount, factor) for s in shorter
             ):
                 self._paced = {}
                 self._for = -1.0

@@ -373,8 +373,8 @@ class Lane:
         await self._backend.release(grant, ended, extra=ended - sent_at, admitted=False)
         self._wake.poke_after_release(ended)
 
-    async def rate_limited_answer(self, pause: float, sent_at: float) -> None:
-        """A 429 to an attempt sent at ``sent_at``: pause the category for ``pause`` and apply
+    async def rate_limited_answer(self, pause: float, sent_at: float, weight: int = 1) -> None:
+        """A 429 to an attempt of ``weight`` sent at ``sent_at``: pause the category for ``pause`` and apply
         what the law answers (module docstring, "429s")."""
         self.rate_limited += 1
         self._level_log.refused()
@@ -393,7 +393,7 @@ class Lane:
             now = self._clock.now()
         admitted = None if window is None else [count.admitted for count in window]
         before = law.level
-        action = law.on_refusal(sent_at, now, window)
+        action = law.on_refusal(sent_at, now, window, weight)
         if (
             not self._strict
             and admitted is not None

@@ -160,7 +160,7 @@ class Scheduler:
             )
             if decision.rate_limited:
                 try:
-                    await lane.rate_limited_answer(decision.delay, sent_at)
+                    await lane.rate_limited_answer(decision.delay, sent_at, request.weight)
                 finally:
                     lane.scouted(False)
             elif refused:

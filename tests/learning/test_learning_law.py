@@ -303,9 +303,31 @@ def test_long_window() -> None:
     law = confirmed_law(level=9, rules=rules)
     # Paced by the shorter rule: 90 per 10 minutes at 9 a minute.
     assert law.rules_at(law.factor)[0].amount * 0.3 >= 89
+    # The window read after a 429 holds the refused attempt itself: judged without it, the short
+    # window was not full when it came (8 of 9), the long one was (30 of 30).
+    short_not_full = (WindowCount(30, 1, 0), WindowCount(8, 1, 0))
+    # A short window a refusal before this one filled (8 admitted and 1 refused of 9): not alone.
+    short_full = (WindowCount(30, 2, 0), WindowCount(8, 2, 0))
+    assert law.on_refusal(180.0, 180.1, short_full).transition == "decrease"
+    law = confirmed_law(level=9, rules=rules)
     # Refused while the long window holds the level's amount of it and the short one is not full:
     # that rule was the one; it keeps the level's amount, and the level stays.
-    action = law.on_refusal(180.0, 180.1, (WindowCount(29, 1, 0), WindowCount(7, 1, 0)))
+    action = law.on_refusal(180.0, 180.1, short_not_full)
     assert action.transition == "long window"
     assert law.level == 9
     assert int(law.rules_at(law.factor)[0].amount * 0.3 + 1e-9) == 30
+
+
+def test_long_window_of_weights() -> None:
+    # Batch imports at the public documentation's request limits, and stops a minute over 10
+    # minutes (a paced weight rule): a refused import of 100 stops holds 100 of the stops' windows.
+    rules = (Rule(100, 600.0), Rule(30, 60.0), Rule(10_000, 600.0, "weight"), Rule(1000, 60.0, "weight"))
+    law = confirmed_law(level=9, rules=rules)
+    # Without the attempt's 100 stops, the short stops' window held 250 of 300, the long 3,000 of 3,000.
+    window = (
+        WindowCount(20, 1, 0),
+        WindowCount(5, 1, 0),
+        WindowCount(3000, 100, 0),
+        WindowCount(250, 100, 0),
+    )
+    assert law.on_refusal(180.0, 180.1, window, weight=100).transition == "long window"
