@@ -224,9 +224,9 @@ class Law:
     ) -> Action:
         """A 429 to an attempt of ``weight`` sent at ``sent_at``; ``window``: what the service's
         window holds of ours, per rule, this attempt's refused slot among them (read when
-        :meth:`teaches`). It counts for the ceiling (11), where a retry
-        refused in a streak doubles the pause; the level is kept (busy 3, stale 5, long window 12),
-        measured (4), decreased (6) or goes back (7)."""
+        :meth:`teaches`). It counts for the ceiling (11), where a retry refused in a streak
+        doubles the pause; the level is kept (busy 3, stale 5, long window 12), measured (4),
+        decreased (6) or goes back (7)."""
         e, policy = self.estimate, self.policy
         # A streak of 429s with nothing admitted between (the service refusing everything for
         # a while) is one event for the ceiling; each retry refused in it doubles the pause.

@@ -374,8 +374,8 @@ class Lane:
         self._wake.poke_after_release(ended)
 
     async def rate_limited_answer(self, pause: float, sent_at: float, weight: int = 1) -> None:
-        """A 429 to an attempt of ``weight`` sent at ``sent_at``: pause the category for ``pause`` and apply
-        what the law answers (module docstring, "429s")."""
+        """A 429 to an attempt of ``weight`` sent at ``sent_at``: pause the category for ``pause``
+        and apply what the law answers (module docstring, "429s")."""
         self.rate_limited += 1
         self._level_log.refused()
         now = self._clock.now()
