@@ -321,12 +321,22 @@ class Law:
         return e.refused + 2 <= max(policy.burst, policy.ceiling * (e.answered + e.refused))
 
     def adopt(self, factor: float, now: float) -> None:
-        """Another process sharing the backend changed the level: it is this one's too, dated now
-        (the fleet's shared state: the backend keeps one level per category)."""
+        """Another process sharing the backend changed the level (the backend keeps one level per
+        category): this one takes it, dated now, as the fleet's transition (``docs/learning.md``,
+        "The state"): a lower level as a decrease after the fleet's 429, a higher as a raise."""
         e = self.estimate
         level = self.level_at(factor)
-        if level != e.level:
-            e.level, e.changed_at, e.raised_from = level, now, None
+        if level == e.level:
+            return
+        raised_from = None
+        if level < e.level:
+            if now > e.refused_at:
+                e.refused_at = now
+                e.recent = (*e.recent, now)[-self.policy.burst :]
+            e.held, e.held_at, e.step = level, now, 1
+        elif e.confirmed:
+            raised_from, e.returning = e.level, e.held is not None and level <= e.held
+        e.level, e.changed_at, e.raised_from = level, now, raised_from
 
     # ------------------------------------------------------------------ the transitions' parts
 

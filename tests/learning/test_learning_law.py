@@ -331,3 +331,36 @@ def test_long_window_of_weights() -> None:
         WindowCount(250, 100, 0),
     )
     assert law.on_refusal(180.0, 180.1, window, weight=100).transition == "long window"
+
+
+def test_a_level_lowered_by_another_process_is_a_decrease_of_the_fleet() -> None:
+    # The fleet's shared state: another process sharing the backend cut the level at t = 5 after
+    # a 429 of its own. This process takes the level, the ceiling dates the fleet's 429, and the
+    # level to go back to is the new one (the process refused returns for the fleet).
+    law = confirmed_law(level=6)
+    law.estimate.held = 6
+    law.adopt(0.3, 5.0)
+    assert law.level == 3
+    assert law.estimate.recent == (5.0,)
+    assert law.estimate.held == 3
+    # No return, and no probe, within `span` periods of it: as after one of its own.
+    assert law.on_answer(14.98, 14.99) is None
+    assert law.level == 3
+    assert law.on_answer(15.0, 15.01) is not None
+    assert law.level == 4
+
+
+def test_a_level_raised_by_another_process_is_a_raise_on_trial() -> None:
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    law.adopt(0.6, 5.0)
+    assert law.level == 6
+    assert law.estimate.recent == ()
+    # On trial, as if this process had probed: no probe from it before it held PROBE_TRIAL periods
+    # (else each process of the fleet would probe again from the others' probe) ...
+    assert law.on_answer(5.0 + PROBE_TRIAL - 0.02, 5.0 + PROBE_TRIAL - 0.01) is None
+    assert law.estimate.raised_from == 3
+    # ... and refused, back to the level it came from.
+    action = law.on_refusal(6.0, 6.01, window(6, 1))
+    assert action.transition == "failed raise"
+    assert law.level == 3
