@@ -373,7 +373,7 @@ class Lane:
         await self._backend.release(grant, ended, extra=ended - sent_at, admitted=False)
         self._wake.poke_after_release(ended)
 
-    async def rate_limited_answer(self, pause: float, sent_at: float, weight: int = 1) -> None:
+    async def rate_limited_answer(self, pause: float, sent_at: float, weight: int) -> None:
         """A 429 to an attempt of ``weight`` sent at ``sent_at``: pause the category for ``pause``
         and apply what the law answers (module docstring, "429s")."""
         self.rate_limited += 1
