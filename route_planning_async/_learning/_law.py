@@ -5,7 +5,9 @@ the figure each protects); this module is that text as code, one method per even
 
 - :meth:`Law.on_quiet`: the first send after a quiet spell (the *tick*);
 - :meth:`Law.on_answer`: an answer that is not a 429;
-- :meth:`Law.on_refusal`: a 429.
+- :meth:`Law.on_refusal`: a 429;
+- :meth:`Law.adopt` and :meth:`Law.cede`: another process sharing the backend changed the
+  level, or holds the fleet's turn to probe (``docs/learning.md``, "The fleet").
 
 Each answers an :class:`Action`, which the lane (``_scheduler/_lane.py``) applies:
 the level through the backend (so that every process sharing it uses it), the pause,
@@ -78,6 +80,8 @@ class Estimate:
     """When the level last changed: only a 429 to an attempt sent since teaches anything."""
     streak_from: int | None = None
     """The level in force when the streak of 429s began (None: a level on trial or unconfirmed)."""
+    turn_at: float = -math.inf
+    """When another process's turn to probe ends (the fleet's probes take turns)."""
 
 
 @attrs.frozen
@@ -109,6 +113,8 @@ class Law:
         self._counted = tuple(rule for rule in self.rules if rule.per == "request") or self.rules
         self._windows = LongWindows(self.rules)
         self.estimate = estimate if estimate is not None else Estimate(self.top)
+        self._unraised_at = -math.inf
+        """When the level changed before the last raise (what :meth:`cede` restores)."""
 
     # ------------------------------------------------------------------ reading the estimate
 
@@ -316,9 +322,25 @@ class Law:
         the probe's and one more the law cannot prevent, stay within ``ceiling`` of its attempts
         (``burst`` in a short run)."""
         e, policy = self.estimate, self.policy
-        if now - e.refused_at < policy.span * self.period * e.cost:
+        if now < e.turn_at or now - e.refused_at < policy.span * self.period * e.cost:
             return False
         return e.refused + 2 <= max(policy.burst, policy.ceiling * (e.answered + e.refused))
+
+    def probe_turn(self) -> float:
+        """Seconds a probe takes the fleet's turn for (``docs/learning.md``, "The fleet"): the wait
+        a failed probe imposes (``span`` times the back-off it would double to), so that a
+        failure elsewhere in the fleet is honoured without being seen."""
+        e = self.estimate
+        return self.policy.span * self.period * min(2.0 if e.lent else 2.0**self.policy.burst, 2 * e.cost)
+
+    def cede(self, until: float) -> None:
+        """The fleet's turn to probe is another process's until ``until``: the probe just answered
+        is withdrawn (the lane has not applied it), and the next waits for the turn's end."""
+        e = self.estimate
+        if e.raised_from is not None and not e.returning:
+            e.level, e.changed_at = e.raised_from, self._unraised_at
+            e.raised_from = None
+        e.turn_at = until
 
     def adopt(self, factor: float, now: float) -> None:
         """Another process sharing the backend changed the level (the backend keeps one level per
@@ -353,7 +375,7 @@ class Law:
 
     def _raise(self, level: int, now: float, *, returning: bool) -> Action:
         e = self.estimate
-        raised_from = e.level
+        raised_from, self._unraised_at = e.level, e.changed_at
         action = self._set(level, now, "return" if returning else "probe", gate=RAISE_GATE)
         e.raised_from, e.returning = raised_from, returning
         return action

@@ -198,6 +198,11 @@ class Lane:
         # a category sending one request a period is not quiet).
         self._quiet = 2 * max((rule.period for rule in rules), default=0.0)
         self._last_sent = -math.inf
+        self._scout_key = f"{self.key}/scout"
+        self._claimed_at = -math.inf
+        """When the lane last asked for the fleet's scout turn (once per quiet spell)."""
+        self._turn_until = -math.inf
+        """When the fleet's turn to probe this lane took ends."""
         self._gate = Gate()
         self.rate_factor = self._law.factor if self._law is not None else 1.0
         self.learning = self._law is not None
@@ -253,6 +258,15 @@ class Lane:
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
+                    if self._law is not None and self._scouting(now):
+                        # Another process sharing the backend scouts the window after the quiet
+                        # spell: this one goes once its turn is over (``docs/learning.md``, "The
+                        # fleet").
+                        left = await self._backend.claim_probe(self._scout_key, self._law.period, now)
+                        if left > 0:
+                            await self._wait_for_capacity(left)
+                            now = self._clock.now()
+                            continue
                     due = self._last_sent if self._law is None else self._law.due(self._last_sent)
                     if now < due:
                         # Below the configured level, evenly (``Law.due``).
@@ -294,6 +308,16 @@ class Lane:
             self.rate_factor = grant.rate_factor
         self.wait_seconds += now - started
         return grant, now
+
+    def _scouting(self, now: float) -> bool:
+        """Whether the next send ends a quiet spell of a category whose backend other processes
+        may share, and the scout's turn is still to be asked for (then it is asked for now)."""
+        if self._local is not None or self._claimed_at > self._last_sent:
+            return False
+        if now - self._last_sent < self._quiet:
+            return False
+        self._claimed_at = now
+        return True
 
     def _in_flight_cap(self) -> float:
         """The most attempts out at once (module docstring, "One round trip at a time")."""
@@ -413,6 +437,16 @@ class Lane:
             return
         now = self._clock.now()
         action = law.on_answer(sent_at, now)
+        probe = action is not None and action.transition == "probe"
+        if probe and self._local is None and now >= self._turn_until:
+            # Other processes may share the backend: the fleet's probes take turns (``docs/learning.md``,
+            # "The fleet"); while this one holds the turn, its probes that held go on.
+            turn = law.probe_turn()
+            left = await self._backend.claim_probe(self.key, turn, now)
+            if left > 0:
+                law.cede(now + left)
+                return
+            self._turn_until = now + turn
         if action is not None:
             await self._apply(action, now)
             self._level_log.changed(action, law, None)

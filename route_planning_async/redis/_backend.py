@@ -446,9 +446,9 @@ class RedisBackend(RateLimitBackend):
         factor change while another's probe fails, and probe again at once).
         A turn outlives a raise of the factor to 1.0 (the raise may be the
         probe). The scheduler also takes the turn of ``<key>/scout`` before a
-        category's first attempt after a quiet period (its docstring,
-        "Others on the key"): one process sharing the backend scouts the
-        window for all.
+        category's first attempt after a quiet spell (``docs/learning.md``,
+        "The fleet"): one process sharing the backend scouts the window for
+        all.
 
         Args:
             key: The scheduler's key of the category.

@@ -270,3 +270,58 @@ def test_a_raise_sends_its_first_attempt_at_once() -> None:
     assert len(probes) >= 2
     assert max(probes) <= 0.01
     assert all(answer.status == 200 for answer in answers)
+
+
+class _Remote(InMemoryBackend):
+    """A backend the lane must take for one that other processes share (not the default
+    in-memory one): several schedulers on it are a fleet."""
+
+
+def _fleet_reads(service: LimitedService, copies: int, seconds: float) -> None:
+    """``copies`` schedulers (processes) sharing one backend, each with 3 tasks reading back to
+    back for ``seconds`` of virtual time, each one's arrivals logged as its own source."""
+    backend = _Remote()
+
+    async def main() -> None:
+        schedulers = [
+            Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(i)), backend=backend) for i in range(copies)
+        ]
+
+        async def worker(scheduler: Scheduler, source: str) -> None:
+            send = service.sender(source)
+            while virtual_loop().time() < seconds:
+                assert (await scheduler.run(READ, send)).status == 200
+
+        await asyncio.gather(*(worker(s, f"copy {i}") for i, s in enumerate(schedulers) for _ in range(3)))
+        for scheduler in schedulers:
+            await scheduler.aclose()
+
+    run_virtual(main)
+
+
+def test_a_fleet_sends_one_scout_at_first_contact() -> None:
+    # The fleet (docs/learning.md): after a quiet spell one process sharing the backend scouts
+    # the window; the others go once its turn (a period) is over, at the level it found.
+    service = LimitedService([SlidingWindow(5, 1.0)], up=0.002, down=0.002)
+    _fleet_reads(service, 4, 1.5)
+    first: dict[str, float] = {}
+    for arrival in service.arrivals:
+        first.setdefault(arrival.source, arrival.at)
+    scouts = [source for source, at in first.items() if at < 1.0]
+    assert len(scouts) == 1
+    assert service.refused <= 2  # one gate of `burst` - 1 out, not one per process
+
+
+def test_a_fleet_takes_turns_to_probe() -> None:
+    # The fleet's probes take turns (``Law.probe_turn``): a probe refused in one process is not
+    # tried again by each of the others that never saw it: one failed probe per turn.
+    service = LimitedService([SlidingWindow(5, 1.0)], up=0.002, down=0.002)
+    _fleet_reads(service, 4, 60.0)
+    late = [a.at for a in service.arrivals if a.at >= 2.0 and not a.admitted]
+    # One probe per turn, at most, and a turn lasts what a failed probe's back-off would (twice
+    # `span`, 10 periods): probes at about 10, 30 and 50 s, each refused at most twice (its own
+    # 429 and one out before it was heard).
+    probes = [at for i, at in enumerate(late) if i == 0 or at - late[i - 1] > 1.0]
+    assert len(probes) <= 3
+    assert all(later - earlier >= 20.0 for earlier, later in itertools.pairwise(probes))
+    assert len(late) <= 2 * len(probes)

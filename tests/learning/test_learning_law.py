@@ -364,3 +364,35 @@ def test_a_level_raised_by_another_process_is_a_raise_on_trial() -> None:
     action = law.on_refusal(6.0, 6.01, window(6, 1))
     assert action.transition == "failed raise"
     assert law.level == 3
+
+
+def test_a_probe_in_another_process_s_turn_is_withdrawn() -> None:
+    # The fleet (docs/learning.md): the lane found the fleet's turn to probe taken until t = 30;
+    # the probe the law answered is withdrawn before it is applied (the level, and the time of
+    # its last change, as they were), and no probe goes before the turn's end.
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    action = law.on_answer(11.0, 11.01)
+    assert action is not None
+    assert action.transition == "probe"
+    law.cede(30.0)
+    assert law.level == 3
+    assert law.estimate.changed_at == 0.0
+    assert law.estimate.raised_from is None
+    assert law.on_answer(29.98, 29.99) is None
+    assert law.level == 3
+    action = law.on_answer(30.0, 30.01)
+    assert action is not None
+    assert action.transition == "probe"
+    assert law.level == 4
+
+
+def test_a_probe_s_turn_lasts_the_back_off_of_its_failure() -> None:
+    # ``Law.probe_turn``: the wait a failed probe would impose, twice `span` periods (a lent
+    # level's back-off stops at 2; a measured one's doubles on).
+    law = confirmed_law(level=3)
+    assert law.probe_turn() == 2 * 10 * law.period
+    law.estimate.cost = 4.0
+    assert law.probe_turn() == 8 * 10 * law.period
+    law.estimate.lent = True
+    assert law.probe_turn() == 2 * 10 * law.period
