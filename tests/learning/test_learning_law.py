@@ -154,12 +154,18 @@ def test_decrease_when_the_service_refuses_everything() -> None:
     assert (law.level, law.estimate.held) == (1, 3)
 
 
-def test_failed_raise() -> None:
-    law = confirmed_law(level=4)
-    law.estimate.held = 4
-    probe = law.on_answer(11.5, 12.0)
+def probed_law(level: int, now: float) -> Law:
+    """A confirmed law whose ``level`` held, which probed upward at ``now`` (after t = 10)."""
+    law = confirmed_law(level)
+    law.estimate.held = level
+    probe = law.on_answer(now - 0.01, now)
     assert probe is not None
     assert probe.transition == "probe"
+    return law
+
+
+def test_failed_raise() -> None:
+    law = probed_law(4, 12.0)
     assert law.level == 5
     action = law.on_refusal(12.0, 12.01, window(4, 1))
     assert action.transition == "failed raise"
@@ -370,11 +376,8 @@ def test_a_probe_in_another_process_s_turn_is_withdrawn() -> None:
     # The fleet (docs/learning.md): the lane found the fleet's turn to probe taken until t = 30;
     # the probe the law answered is withdrawn before it is applied (the level, and the time of
     # its last change, as they were), and no probe goes before the turn's end.
-    law = confirmed_law(level=3)
-    law.estimate.held = 3
-    action = law.on_answer(11.0, 11.01)
-    assert action is not None
-    assert action.transition == "probe"
+    law = probed_law(3, 11.0)
+    assert law.level == 4
     law.cede(30.0)
     assert law.level == 3
     assert law.estimate.changed_at == 0.0
