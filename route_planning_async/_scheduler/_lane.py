@@ -258,15 +258,6 @@ class Lane:
                         await self._wait_for_capacity(math.inf)
                         now = self._clock.now()
                         continue
-                    if self._law is not None and self._scouting(now):
-                        # Another process sharing the backend scouts the window after the quiet
-                        # spell: this one goes once its turn is over (``docs/learning.md``, "The
-                        # fleet").
-                        left = await self._backend.claim_probe(self._scout_key, self._law.period, now)
-                        if left > 0:
-                            await self._wait_for_capacity(left)
-                            now = self._clock.now()
-                            continue
                     due = self._last_sent if self._law is None else self._law.due(self._last_sent)
                     if now < due:
                         # Below the configured level, evenly (``Law.due``).
@@ -277,6 +268,17 @@ class Lane:
                         grant = self._local._acquire_now(self.key, self.rules_in_force(), weight, now)
                     else:
                         grant = await self._backend.acquire(self.key, self.rules_in_force(), weight, now)
+                    if isinstance(grant, Grant) and self._law is not None and self._scouting(now):
+                        # Another process sharing the backend may scout the window after the quiet
+                        # spell (``docs/learning.md``, "The fleet"): then this one gives its grant
+                        # back and goes once that turn is over. Asked for once granted, so that the
+                        # backend has checked this process's rules against the others' first.
+                        left = await self._backend.claim_probe(self._scout_key, self._law.period, now)
+                        if left > 0:
+                            await self._backend.cancel(grant)
+                            await self._wait_for_capacity(left)
+                            now = self._clock.now()
+                            continue
                     if isinstance(grant, Grant):
                         break
                     await self._wait_for_capacity(grant)
