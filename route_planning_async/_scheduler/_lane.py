@@ -294,12 +294,7 @@ class Lane:
                         self.untold = 0
                         self.learning = True
                     if current and abs(grant.rate_factor - self.rate_factor) > 1e-12:
-                        # Changed by another process sharing the backend: its level is this one's.
-                        raised = grant.rate_factor > self.rate_factor
-                        law.adopt(grant.rate_factor, now)
-                        self.learning = True
-                        if raised and self._gate.allowed is None:
-                            self._gate.close(now)
+                        self._adopt(grant.rate_factor, now)
                     self._last_sent = now
                     self._gate.let_through(now)
             finally:
@@ -310,6 +305,16 @@ class Lane:
             self.rate_factor = grant.rate_factor
         self.wait_seconds += now - started
         return grant, now
+
+    def _adopt(self, factor: float, now: float) -> None:
+        """Another process sharing the backend changed the level: it is this one's (``Law.adopt``),
+        and a raise goes gated, as this one's own would."""
+        assert self._law is not None
+        raised = factor > self.rate_factor
+        self._law.adopt(factor, now)
+        self.learning = True
+        if raised and self._gate.allowed is None:
+            self._gate.close(now)
 
     def _scouting(self, now: float) -> bool:
         """Whether the next send ends a quiet spell of a category whose backend other processes
@@ -413,7 +418,19 @@ class Lane:
         law.count(self.untold)
         self.untold = 0
         window: tuple[WindowCount, ...] | None = None
-        if law.teaches(sent_at):
+        teaches = law.teaches(sent_at)
+        if teaches and self._local is None:
+            # Another process sharing the backend may have raised the level since this attempt
+            # went (a probe's first attempt goes at once): the 429 is then the raise's, stale here
+            # (``docs/learning.md``, "The fleet"), not a decrease of the level that held.
+            level = law.level
+            factor = await self._shared.read()
+            now = self._clock.now()
+            if law.level == level and factor > self.rate_factor + 1e-12:
+                self._adopt(factor, now)
+                self.rate_factor = factor
+                teaches = False
+        if teaches:
             # What the service's window holds of ours (every process sharing the backend).
             window = await self._shared.window(now)
             now = self._clock.now()

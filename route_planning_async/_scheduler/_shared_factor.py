@@ -42,6 +42,10 @@ class SharedFactor:
         self.changed_at = self._clock.now()
         return factor
 
+    async def read(self) -> float:
+        """The factor in force, as every process sharing the backend left it (``recover`` of 0.0)."""
+        return await self._backend.recover(self._key, 0.0)
+
     async def window(self, now: float) -> tuple[WindowCount, ...]:
         """Each rule's trailing window of the category, by every process sharing the backend, its
         three kinds of slot apart (``window``)."""

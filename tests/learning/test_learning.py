@@ -325,3 +325,41 @@ def test_a_fleet_takes_turns_to_probe() -> None:
     assert len(probes) <= 3
     assert all(later - earlier >= 20.0 for earlier, later in itertools.pairwise(probes))
     assert len(late) <= 2 * len(probes)
+
+
+def test_a_429_to_another_process_s_raise_is_stale() -> None:
+    # The fleet (docs/learning.md): another process sharing the backend raised the level (its
+    # probe) while this one's attempt, sent at the level before, was out; the service refused
+    # that attempt. The 429 is the raise's, not a decrease of the level that held: this process
+    # takes the raise, and the level stays.
+    service = LimitedService([SlidingWindow(5, 1.0)])
+    backend = _Remote()
+
+    async def main() -> tuple[float, float]:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(0)), backend=backend)
+
+        async def worker() -> None:
+            while virtual_loop().time() < 20.0:
+                assert (await scheduler.run(READ, service.send)).status == 200
+
+        await asyncio.gather(*(worker() for _ in range(3)))
+        learned = scheduler.stats[Category.READ].rate_factor
+        await asyncio.sleep(1.0)
+        raised = learned + 0.1  # another process's probe: one request a period more
+        refused = [False]
+
+        async def raised_while_out(request: Request) -> Response:
+            if refused[0]:
+                return await service.send(request)
+            refused[0] = True
+            await backend.recover(Category.READ.value, raised)
+            return Response(429, {}, b'{"message": "rate limited", "code": "rate_limited"}')
+
+        assert (await scheduler.run(READ, raised_while_out)).status == 200
+        factor = scheduler.stats[Category.READ].rate_factor
+        await scheduler.aclose()
+        return learned, factor
+
+    learned, factor = run_virtual(main)
+    assert learned == 0.5
+    assert factor == pytest.approx(0.6)
