@@ -66,7 +66,7 @@ class Estimate:
     """When the last ``burst`` 429s came (the ceiling's short window; a streak counted once)."""
     cost: float = 1.0
     """How many ``span`` s a probe waits after a 429: doubled by each failed probe, 1 once a probe
-    holds (failed probes back off)."""
+    holds or after a decrease (failed probes back off)."""
     lent: bool = False
     """Whether the level came from a decrease of a level that held (others hold the rest, and
     may give it back), not from a measure of the service's limit."""
@@ -294,7 +294,8 @@ class Law:
         # 6. decrease: the level in force is refused.
         # What the window admitted of ours bounds what the service admits us now, when it admitted
         # any (nothing admitted says only that others, or the service itself, took the window).
-        e.step, e.lent = 1, True
+        # The failed probes' back-off answered the level before: the probes start over.
+        e.step, e.lent, e.cost = 1, True, 1.0
         bound = seen if seen > 0 else self.top
         level = max(1, min(math.floor(policy.decrease * e.level + 1e-9), bound))
         if seen == 0 and e.streak >= policy.burst and e.streak_from is not None:

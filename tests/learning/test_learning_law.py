@@ -124,6 +124,17 @@ def test_decrease() -> None:
     # At least one request a period.
     law = confirmed_law(level=1)
     assert law.on_refusal(5.0, 5.01, window(1)).level == 1
+    # The failed probes' back-off answered the level before: after a decrease the next probe waits
+    # `span` periods, not `span` times the back-off (a neighbour's leaving is found sooner).
+    law = probed_law(4, 12.0)
+    law.on_refusal(12.0, 12.01, window(4, 1))
+    assert law.estimate.cost == 2.0
+    law.on_answer(12.5, 12.6)
+    assert law.on_refusal(20.0, 20.01, window(3, 1)).transition == "decrease"
+    assert law.estimate.cost == 1.0
+    law.estimate.answered = 100
+    assert not law.may_probe(30.0)
+    assert law.may_probe(30.01)
 
 
 def test_decrease_when_the_service_refuses_everything() -> None:
