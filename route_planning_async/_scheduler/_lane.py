@@ -479,7 +479,10 @@ class Lane:
         factor = self.rate_factor if action.level is None else action.level / law.top
         if refused or factor < self.rate_factor:
             self.rate_factor = await self._shared.penalize(pause, min(factor, self.rate_factor), now)
-        if factor > self.rate_factor:
+        if action.level is not None and factor > self.rate_factor:
+            # Only a raise the law made is written back: an action that leaves the level (a stale
+            # 429) read the factor before a change still under way (another answer's, in this
+            # process or another), and writing that back would undo the change.
             self.rate_factor = await self._shared.recover(factor)
             self._wake.poke()
         if abs(self.rate_factor - factor) > 1e-12:

@@ -12,7 +12,7 @@ import asyncio
 import itertools
 import logging
 import random
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 import pytest
@@ -21,6 +21,7 @@ from support.virtual_time import run_virtual, virtual_loop
 
 from route_planning_async import InMemoryBackend, RoutePlanningClient
 from route_planning_async._core import Request, Response
+from route_planning_async._rate_limits._backends import Grant, WindowCount
 from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import Scheduler
 from route_planning_async._scheduler._retry import RetryPolicy
@@ -363,3 +364,57 @@ def test_a_429_to_another_process_s_raise_is_stale() -> None:
     learned, factor = run_virtual(main)
     assert learned == 0.5
     assert factor == pytest.approx(0.6)
+
+
+class _Slow(_Remote):
+    """A shared backend whose every call takes 6 ms (a Redis round trip on a busy machine), longer
+    than the link's round trip, so that the lane's handlers of two answers interleave at their
+    awaits."""
+
+    async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
+        await asyncio.sleep(0.006)
+        return await super().acquire(key, rules, weight, virtual_loop().time())
+
+    async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
+        await asyncio.sleep(0.006)
+        await super().release(grant, now, extra=extra, admitted=admitted)
+
+    async def window(self, key: str, rules: Sequence[Rule], now: float) -> tuple[WindowCount, ...]:
+        await asyncio.sleep(0.006)
+        return await super().window(key, rules, now)
+
+    async def penalize(self, key: str, pause: float, factor: float, now: float) -> float:
+        await asyncio.sleep(0.006)
+        return await super().penalize(key, pause, factor, now)
+
+    async def recover(self, key: str, factor: float) -> float:
+        await asyncio.sleep(0.006)
+        return await super().recover(key, factor)
+
+
+def test_a_stale_429_handled_beside_a_decrease_keeps_the_backend_s_level() -> None:
+    # Two 429s answered together at first contact: the first measures the level (4), the second,
+    # to an attempt sent before, is stale (5) and changes nothing. Its handler runs while the
+    # first one's write to the shared backend is under way; it must not write back the level it
+    # read before that write: that put every process sharing the backend at the configured
+    # limits again, and the refusals that followed cut the fleet's level below the real limit.
+    service = LimitedService([SlidingWindow(5, 1.0)], up=0.002, down=0.002)
+    backend = _Slow()
+
+    async def main() -> tuple[int, float, float]:
+        scheduler = Scheduler(CONFIGURED, RetryPolicy(rng=random.Random(0)), backend=backend)
+
+        async def worker() -> None:
+            while virtual_loop().time() < 0.5:
+                assert (await scheduler.run(READ, service.send)).status == 200
+
+        await asyncio.gather(*(worker() for _ in range(8)))
+        stored = await backend.recover(Category.READ.value, 0.0)
+        factor = scheduler.stats[Category.READ].rate_factor
+        await scheduler.aclose()
+        return service.refused, stored, factor
+
+    refused, stored, factor = run_virtual(main)
+    assert refused >= 2  # the measure's 429 and the stale one
+    assert factor == 0.5
+    assert stored == 0.5
