@@ -70,16 +70,27 @@ class LevelLog:
             return
         if factor < self._warned_level - 1e-9:
             refused = self._refused_since_warning
-            logger.warning(
-                "%s: %d %s refused with 429; the service admitted %s in its window: "
-                "sending at %s (configured %s) and probing upward",
-                self._key,
-                refused,
-                "request" if refused == 1 else "requests",
-                _counts(admitted),
-                learned,
-                self._configured,
-            )
+            if refused:
+                logger.warning(
+                    "%s: %d %s refused with 429; the service admitted %s in its window: "
+                    "sending at %s (configured %s) and probing upward",
+                    self._key,
+                    refused,
+                    "request" if refused == 1 else "requests",
+                    _counts(admitted),
+                    learned,
+                    self._configured,
+                )
+            else:
+                # The level came down without a 429 of this lane's: from another client or
+                # process sharing the estimate or the backend (``Law.adopt``).
+                logger.warning(
+                    "%s: the clients sharing this key's rate-limit backend learned a lower limit "
+                    "from their 429s: sending at %s (configured %s) and probing upward",
+                    self._key,
+                    learned,
+                    self._configured,
+                )
             self._warned_level = factor
             self._refused_since_warning = 0
         elif factor >= 1.0 and self._warned_level < 1.0:

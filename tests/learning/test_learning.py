@@ -313,6 +313,19 @@ def test_a_fleet_sends_one_scout_at_first_contact() -> None:
     assert service.refused <= 2  # one gate of `burst` - 1 out, not one per process
 
 
+def test_a_level_learned_by_another_process_is_logged_as_theirs(caplog: pytest.LogCaptureFixture) -> None:
+    # A process that takes the fleet's lower level from the backend (``Law.adopt``) had no 429 of
+    # its own: its warning says where the level came from, not "0 requests refused".
+    caplog.set_level(logging.INFO, logger="route_planning_async.scheduler")
+    service = LimitedService([SlidingWindow(5, 1.0)], up=0.002, down=0.002)
+    _fleet_reads(service, 4, 30.0)
+    warnings = [record.getMessage() for record in caplog.records if record.levelno == logging.WARNING]
+    theirs = [w for w in warnings if "learned a lower limit from their 429s" in w]
+    assert theirs
+    assert all("(configured 10 per 1 s)" in w for w in theirs)
+    assert not [w for w in warnings if w.startswith("read: 0 requests refused")]
+
+
 def test_a_fleet_takes_turns_to_probe() -> None:
     # The fleet's probes take turns (``Law.probe_turn``): a probe refused in one process is not
     # tried again by each of the others that never saw it: one failed probe per turn.
