@@ -103,20 +103,21 @@ every process sharing the backend, and its learning law (``_learning/``, stated 
 ``docs/learning.md``) answers what to do with the level. The lane reports three
 events to it (a send after a quiet spell, an answer, a 429) and applies each
 :class:`~route_planning_async._learning.Action`: the level through the backend
-(``penalize`` lowers it, ``recover`` raises it, for every process sharing it; an
-action that leaves the level writes no level back: its handler read the factor
-before a change another answer's handler may still be writing), a pause, and the
-gate (``_gate.py``): after a quiet spell, or a raise, attempts go paced by answers,
-one alone and one more per admitted answer, so that a level the service does not
-admit costs a refusal or a few, not a burst. Below the configured level it sends no
-sooner than ``Law.due`` says (evenly, one request every period over the level;
-"Evenly below *N*" in ``docs/learning.md``). A 429 alone never makes a request fail
-(it goes back to the head of the line); only the caller's cancel or
-``asyncio.timeout``, the client's close, ``RetryPolicy.max_wait`` or a
+(``penalize`` lowers it, ``recover`` raises it, for every process sharing it; only a
+raise the law made goes through ``recover``: the handler of an action that leaves
+the level read the factor before a change another answer's handler may still be
+writing), a pause, and the gate (``_gate.py``): after a quiet spell, or a raise,
+attempts go paced by answers, one alone and one more per admitted answer, so that a
+level the service does not admit costs a refusal or a few, not a burst. Below the
+configured level it sends no sooner than ``Law.due`` says (evenly, one request every
+period over the level; "Evenly below *N*" in ``docs/learning.md``). A 429 alone
+never makes a request fail (it goes back to the head of the line); only the caller's
+cancel or ``asyncio.timeout``, the client's close, ``RetryPolicy.max_wait`` or a
 ``Retry-After`` above ``RetryPolicy.max_retry_after`` do. A decrease to a lower
-level is logged once at WARNING with the numbers, further changes at DEBUG, a busy
-window at INFO (``_level_log.py``); ``client.stats`` shows the learned limits beside
-the configured ones.
+level is logged once at WARNING with the numbers (as the level others sharing the
+backend learned, when no 429 of the lane's own came), further changes at DEBUG, a
+busy window at INFO (``_level_log.py``); ``client.stats`` shows the learned limits
+beside the configured ones.
 
 One round trip at a time
 ------------------------
