@@ -386,7 +386,7 @@ class _Slow(_Remote):
 
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
         await asyncio.sleep(0.006)
-        # Redis answers at the clock of the call's arrival, a round trip after ``now``.
+        # The windows are checked as the call arrives, 6 ms after ``now``.
         return await super().acquire(key, rules, weight, virtual_loop().time())
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
