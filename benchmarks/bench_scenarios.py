@@ -6,12 +6,15 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --family steady --seeds 0-9         # print a line per scenario
     python -m benchmarks scenarios --seeds 0-39 --jobs 2 --record      # every family, kept in scenarios.json
     python -m benchmarks scenarios --report                            # SCENARIOS.md and the plots
+    python -m benchmarks scenarios --family jitter --seeds 0-39 --against-record   # A/B, 3x faster
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
 judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
 runs into ``benchmarks/scenarios.json`` (a scenario run again replaces its earlier run), so the
 families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` and one SVG plot per
-family (``benchmarks/scenarios/<family>.svg``) from that file.
+family (``benchmarks/scenarios/<family>.svg``) from that file. ``--against-record`` runs only the
+library's arm and judges it against the bound recorded in that file (``run_scenario``'s ``bound``):
+for comparing a change of the library with the recorded one, not for the record.
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -44,14 +47,14 @@ from typing import Any
 
 from benchmarks._scenario import _report as _scenario_report
 from benchmarks._scenario._run import run_scenario, skipped_share
-from benchmarks._scenario._scenarios import FAMILIES, draw, seeds
+from benchmarks._scenario._scenarios import FAMILIES, draw, percentile, seeds
 
 HERE = Path(__file__).resolve().parent
 RECORD = HERE / "scenarios.json"
 
 
-def _one(family: str, seed: int) -> dict[str, Any]:
-    return asyncio.run(run_scenario(draw(family, seed)))
+def _one(family: str, seed: int, bound: dict[str, Any] | None = None) -> dict[str, Any]:
+    return asyncio.run(run_scenario(draw(family, seed), bound=bound))
 
 
 def _commit() -> str:
@@ -70,9 +73,33 @@ def line(run: dict[str, Any]) -> str:
     )
     status = "PASS" if verdict["passed"] else "MISSED (" + "; ".join(verdict["misses"]) + ")"
     return (
-        f"{run['family']}/{run['seed']}: {programs} | fixed-rate best {run['fixed_rate']:.2f}/period: "
+        f"{run['family']}/{run['seed']}: {programs} | {'recorded ' if run.get('bound') == 'recorded' else ''}"
+        f"fixed-rate best {run['fixed_rate']:.2f}/period: "
         f"{verdict['bound']} admitted | ratio {verdict['ratio']:.2f} | {status} | plain sends skipped "
         f"{skipped_share(run):.0%}"
+    )
+
+
+def _order(run: dict[str, Any]) -> tuple[int, int]:
+    return FAMILIES.index(run["family"]), run["seed"]
+
+
+def summary(runs: Sequence[dict[str, Any]]) -> str:
+    """One family's line: runs passed, the worst and 10th-percentile ratio, the mean, the worst 429 share."""
+    ratios = [run["verdict"]["ratio"] for run in runs]
+    share = max(
+        (
+            program["refused"] / program["attempts"]
+            for run in runs
+            for name, program in run["library"].items()
+            if name.startswith("copy-") and program["attempts"]
+        ),
+        default=0.0,
+    )
+    return (
+        f"{runs[0]['family']}: {sum(run['verdict']['passed'] for run in runs)} of {len(runs)} passed | "
+        f"ratio worst {min(ratios):.2f}, 10th percentile {percentile(ratios, 0.1):.2f}, "
+        f"mean {sum(ratios) / len(ratios):.3f} | worst 429 share {share:.1%}"
     )
 
 
@@ -89,27 +116,46 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--report", action="store_true", help=f"write SCENARIOS.md and the plots from {RECORD.name}"
     )
+    parser.add_argument(
+        "--against-record",
+        action="store_true",
+        help=f"run only the library's arm, judged against the bound recorded in {RECORD.name}",
+    )
     parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.against_record and (args.record or args.report):
+        parser.error("--against-record runs are judged against the record; they are not recorded")
     runs: list[dict[str, Any]] = []
     command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
     load_before = os.getloadavg()
     started = time.monotonic()
     wanted = [(family, seed) for family in args.family or FAMILIES for seed in seeds(args.seeds)]
+    bounds: dict[tuple[str, int], dict[str, Any]] = {}
+    if args.against_record:
+        recorded = json.loads(args.record_file.read_text())["runs"] if args.record_file.exists() else []
+        bounds = {(run["family"], run["seed"]): run for run in recorded}
+        missing = [f"{family}/{seed}" for family, seed in wanted if (family, seed) not in bounds]
+        if missing:
+            parser.error(f"{args.record_file.name} holds no run of {', '.join(missing)}")
     if args.family or not args.report:
         with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {pool.submit(_one, family, seed): (family, seed) for family, seed in wanted}
+            futures = {
+                pool.submit(_one, family, seed, bounds.get((family, seed))): (family, seed)
+                for family, seed in wanted
+            }
             for future in concurrent.futures.as_completed(futures):
                 run = future.result()
                 runs.append(run)
                 print(line(run), flush=True)
+        for family in dict.fromkeys(run["family"] for run in sorted(runs, key=_order)):
+            print(summary([run for run in runs if run["family"] == family]), flush=True)
         passed = sum(run["verdict"]["passed"] for run in runs)
         print(f"{passed} of {len(runs)} passed in {time.monotonic() - started:.0f} s", flush=True)
     if args.record:
         kept = json.loads(args.record_file.read_text()) if args.record_file.exists() else {"runs": []}
         names = {(run["family"], run["seed"]) for run in runs}
         merged = [run for run in kept["runs"] if (run["family"], run["seed"]) not in names] + runs
-        merged.sort(key=lambda run: (FAMILIES.index(run["family"]), run["seed"]))
+        merged.sort(key=_order)
         made = {
             "command": command.strip(),
             "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),

@@ -1,14 +1,19 @@
 """The scenario benchmark's pieces: the seeded generator, the 429 ceiling, the search over rates, and
-one real run over sockets (``python -m benchmarks scenarios``)."""
+real runs over sockets (``python -m benchmarks scenarios``), with a new bound or the recorded one."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from benchmarks._scenario._judge import BARS, Attempt, ceiling_breaches, most_in_window, search
+from benchmarks._scenario._run import run_scenario
 from benchmarks._scenario._scenarios import AMOUNT, FAMILIES, NEIGHBOUR_FAMILIES, draw, percentile, seeds
+from benchmarks.bench_scenarios import main, summary
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -113,7 +118,7 @@ def test_a_noisy_failure_ends_the_bracket_below_later_passes() -> None:
 @pytest.mark.timeout(120)
 def test_a_storm_scenario_over_real_sockets() -> None:
     """About 13 seconds: the library's arm and 9 fixed-rate arms of 4 seconds, 4 at a time."""
-    from benchmarks._scenario._run import STORM, run_scenario
+    from benchmarks._scenario._run import STORM
     from benchmarks._scenario._scenarios import AMOUNT
 
     run = asyncio.run(run_scenario(draw("storm", 0)))
@@ -127,3 +132,70 @@ def test_a_storm_scenario_over_real_sockets() -> None:
     assert len(run["tried"]) == 9
     assert run["fixed_rate"] > 0
     assert set(run["verdict"]) >= {"ratio", "misses", "passed"}
+
+
+def _run_of(
+    family: str, seed: int, ratio: float, refused: int, attempts: int, passed: bool
+) -> dict[str, Any]:
+    return {
+        "family": family,
+        "seed": seed,
+        "library": {
+            "neighbour-0": {"refused": 9, "attempts": 10},
+            "copy-0": {"refused": refused, "attempts": attempts},
+        },
+        "verdict": {"ratio": ratio, "passed": passed},
+    }
+
+
+def test_a_family_s_summary_gives_its_worst_runs() -> None:
+    # Ten runs of ratio 0.50, 0.55, ... 0.95: the 10th percentile of ten is the lowest (nearest
+    # rank); the neighbour's 429s (90 %) are not the library's.
+    runs = [_run_of("jitter", i, 0.5 + 0.05 * i, i, 100, i >= 8) for i in range(10)]
+    assert summary(runs) == (
+        "jitter: 2 of 10 passed | ratio worst 0.50, 10th percentile 0.50, mean 0.725 | worst 429 share 9.0%"
+    )
+
+
+def test_a_recorded_bound_must_be_the_scenario_s_own() -> None:
+    recorded = _run_of("storm", 1, 1.0, 0, 10, True)
+    with pytest.raises(ValueError, match="the recorded run is storm/1, not the scenario storm/0"):
+        asyncio.run(run_scenario(draw("storm", 0), bound=recorded))
+
+
+def test_runs_against_the_record_are_not_recorded_and_need_their_scenario_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "scenarios.json"
+    record.write_text(json.dumps({"runs": [_run_of("storm", 0, 1.0, 0, 10, True)], "made": []}))
+    for argv, error in (
+        (["--against-record", "--record"], "--against-record runs are judged against the record"),
+        (["--against-record", "--report"], "--against-record runs are judged against the record"),
+        (["--family", "storm", "--seeds", "0-2", "--against-record"], "holds no run of storm/1, storm/2"),
+    ):
+        with pytest.raises(SystemExit) as exit:
+            main([*argv, "--record-file", str(record)])
+        assert exit.value.code == 2
+        assert error in capsys.readouterr().err
+    assert json.loads(record.read_text())["runs"] == [_run_of("storm", 0, 1.0, 0, 10, True)]
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_library_arm_judged_against_the_recorded_bound() -> None:
+    """About 4 seconds: the library's arm alone, the search's figures taken from the record."""
+    recorded = next(
+        run
+        for run in json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())[
+            "runs"
+        ]
+        if (run["family"], run["seed"]) == ("storm", 0)
+    )
+    run = asyncio.run(run_scenario(draw("storm", 0), bound=recorded))
+    assert run["bound"] == "recorded"
+    for key in ("fixed_rate", "highest_passing_rate", "fixed", "tried"):
+        assert run[key] == recorded[key]
+    library = run["library"]["copy-0"]
+    assert library["storm"] >= 1
+    assert run["verdict"]["bound"] == recorded["fixed"]["copy-0"]["admitted"]
+    assert run["verdict"]["ratio"] == round(library["admitted"] / recorded["fixed"]["copy-0"]["admitted"], 4)
