@@ -66,6 +66,25 @@ def _row(family: str, runs: list[dict[str, Any]]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
+PHASES = ((0, 2), (2, 10), (10, 20), (20, PERIODS))
+"""The periods the phase table of SCENARIOS.md sums apart (its text says what each is)."""
+
+
+def _phase_row(family: str, runs: list[dict[str, Any]]) -> str:
+    """What the library's programs admitted over what the fixed-rate ones admitted, in each phase,
+    every seed's run summed."""
+    cells = [family]
+    for start, end in PHASES:
+        library = fixed = 0
+        for run in runs:
+            for name, program in run["library"].items():
+                if name.startswith("copy-") and run["fixed"] is not None:
+                    library += sum(program["admitted_per_period"][start:end])
+                    fixed += sum(run["fixed"][name]["admitted_per_period"][start:end])
+        cells.append(f"{library / fixed:.2f}" if fixed else "")
+    return "| " + " | ".join(cells) + " |"
+
+
 def markdown(runs: Sequence[dict[str, Any]], made: Sequence[dict[str, Any]]) -> str:
     by_family = {f: [run for run in runs if run["family"] == f] for f in FAMILIES}
     lockout = Lockout()
@@ -110,6 +129,16 @@ def markdown(runs: Sequence[dict[str, Any]], made: Sequence[dict[str, Any]]) -> 
         "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     lines += [_row(f, family_runs) for f, family_runs in by_family.items() if family_runs]
+    lines += [
+        "",
+        "Where the ratio is lost: what the library's programs admitted over what the fixed-rate "
+        "ones admitted, in each phase of the run, every seed summed (the first contact, the periods "
+        "after it, the next ten, the rest).",
+        "",
+        "| Family | " + " | ".join(f"Periods {start}-{end - 1}" for start, end in PHASES) + " |",
+        "|---|" + "---|" * len(PHASES),
+        *(_phase_row(f, family_runs) for f, family_runs in by_family.items() if family_runs),
+    ]
     lines += [
         "",
         "## Plots",

@@ -199,3 +199,27 @@ def test_a_library_arm_judged_against_the_recorded_bound() -> None:
     assert library["storm"] >= 1
     assert run["verdict"]["bound"] == recorded["fixed"]["copy-0"]["admitted"]
     assert run["verdict"]["ratio"] == round(library["admitted"] / recorded["fixed"]["copy-0"]["admitted"], 4)
+
+
+def test_the_phase_table_sums_every_seed_per_phase() -> None:
+    from benchmarks._scenario._report import PHASES, _phase_row
+
+    assert [start for start, _ in PHASES] == [0, 2, 10, 20]
+    periods = PHASES[-1][1]
+
+    def run(library: int, fixed: int) -> dict[str, Any]:
+        # Two copies; each admits ``library`` a period in the first two periods and 1 later, its
+        # fixed-rate counterpart ``fixed`` and 2.
+        admitted = [library, library] + [1] * (periods - 2)
+        bound = [fixed, fixed] + [2] * (periods - 2)
+        return {
+            "library": {
+                "neighbour-0": {"admitted_per_period": [9] * periods},
+                **{f"copy-{i}": {"admitted_per_period": admitted} for i in range(2)},
+            },
+            "fixed": {f"copy-{i}": {"admitted_per_period": bound} for i in range(2)},
+        }
+
+    # First contact: (3 + 5) * 2 periods * 2 copies over (4 + 4) * 2 * 2: 1.00; later 1 over 2.
+    assert _phase_row("copies", [run(3, 4), run(5, 4)]) == "| copies | 1.00 | 0.50 | 0.50 | 0.50 |"
+    assert _phase_row("copies", [run(3, 4) | {"fixed": None}]) == "| copies |  |  |  |  |"
