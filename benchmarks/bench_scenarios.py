@@ -6,7 +6,7 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --family steady --seeds 0-9         # print a line per scenario
     python -m benchmarks scenarios --seeds 0-39 --jobs 2 --record      # every family, kept in scenarios.json
     python -m benchmarks scenarios --report                            # SCENARIOS.md and the plots
-    python -m benchmarks scenarios --family jitter --seeds 0-39 --against-record   # A/B, 3x faster
+    python -m benchmarks scenarios --family jitter --against-record    # the library alone, against the record
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
 judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
