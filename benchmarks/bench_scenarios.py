@@ -88,12 +88,7 @@ def summary(runs: Sequence[dict[str, Any]]) -> str:
     """One family's line: runs passed, the worst and 10th-percentile ratio, the mean, the worst 429 share."""
     ratios = [run["verdict"]["ratio"] for run in runs]
     share = max(
-        (
-            program["refused"] / program["attempts"]
-            for run in runs
-            for name, program in run["library"].items()
-            if name.startswith("copy-") and program["attempts"]
-        ),
+        (_scenario_report.refused_share(p) for run in runs for p in _scenario_report.copies(run)),
         default=0.0,
     )
     return (

@@ -14,16 +14,18 @@ from benchmarks._scenario._run import LATE, SEARCH_ROUNDS, SEARCH_WIDTH, SPEEDUP
 from benchmarks._scenario._scenarios import FAMILIES, PERIODS, percentile
 from route_planning_async.emulator import Lockout
 
-__all__ = ["svg", "write"]
+__all__ = ["copies", "refused_share", "svg", "write"]
 
 _BRACKET = SEARCH_WIDTH * (SEARCH_WIDTH + 1) ** (SEARCH_ROUNDS - 1)
 
 
-def _copies(run: dict[str, Any]) -> list[dict[str, Any]]:
+def copies(run: dict[str, Any]) -> list[dict[str, Any]]:
+    """The figures of a run's programs of this library (not its neighbours)."""
     return [p for name, p in run["library"].items() if name.startswith("copy-")]
 
 
-def _share(p: dict[str, Any]) -> float:
+def refused_share(p: dict[str, Any]) -> float:
+    """A program's 429s over what it sent, the service's storm aside (the ceiling's share)."""
     sent = p["attempts"] - p["storm"]
     return p["refused"] / sent if sent else 0.0
 
@@ -36,8 +38,8 @@ def _most_in_ten(p: dict[str, Any]) -> int:
 
 def _row(family: str, runs: list[dict[str, Any]]) -> str:
     ratios = [run["verdict"]["ratio"] for run in runs]
-    shares = [_share(p) for run in runs for p in _copies(run)]
-    windows = [_most_in_ten(p) for run in runs for p in _copies(run)]
+    shares = [refused_share(p) for run in runs for p in copies(run)]
+    windows = [_most_in_ten(p) for run in runs for p in copies(run)]
     copy_shares = [s for run in runs for s in run["verdict"]["shares"]]
     first = [run["verdict"]["first_contact_refused"] for run in runs]
     used = [
@@ -77,8 +79,10 @@ def _phase_row(family: str, runs: list[dict[str, Any]]) -> str:
     for start, end in PHASES:
         library = fixed = 0
         for run in runs:
+            if run["fixed"] is None:
+                continue
             for name, program in run["library"].items():
-                if name.startswith("copy-") and run["fixed"] is not None:
+                if name.startswith("copy-"):
                     library += sum(program["admitted_per_period"][start:end])
                     fixed += sum(run["fixed"][name]["admitted_per_period"][start:end])
         cells.append(f"{library / fixed:.2f}" if fixed else "")
@@ -185,9 +189,9 @@ def svg(run: dict[str, Any]) -> str:
     """The plot of one run: level, what is left, the fixed-rate level, 429s."""
     frame = _Frame()
     periods = run["periods"]
-    copies = _copies(run)
-    level = [sum(p["admitted_per_period"][i] for p in copies) for i in range(periods)]
-    refused = [sum(p["refused_per_period"][i] for p in copies) for i in range(periods)]
+    programs = copies(run)
+    level = [sum(p["admitted_per_period"][i] for p in programs) for i in range(periods)]
+    refused = [sum(p["refused_per_period"][i] for p in programs) for i in range(periods)]
     fixed = run["fixed"] or {}
     fixed_level = [
         sum(p["admitted_per_period"][i] for name, p in fixed.items() if name.startswith("copy-"))

@@ -141,8 +141,8 @@ def _run_of(
         "family": family,
         "seed": seed,
         "library": {
-            "neighbour-0": {"refused": 9, "attempts": 10},
-            "copy-0": {"refused": refused, "attempts": attempts},
+            "neighbour-0": {"refused": 9, "attempts": 10, "storm": 0},
+            "copy-0": {"refused": refused, "attempts": attempts, "storm": 0},
         },
         "verdict": {"ratio": ratio, "passed": passed},
     }
