@@ -157,6 +157,23 @@ def test_a_family_s_summary_gives_its_worst_runs() -> None:
     )
 
 
+def test_a_run_against_the_record_is_compared_with_it_seed_by_seed() -> None:
+    # Four seeds, now 0.10 above, 0.10 above, level and 0.20 above what was recorded: differences
+    # of mean 0.10 and standard deviation 0.0816 (standard error 0.0408); one run passed then,
+    # all four now.
+    before = [
+        _run_of("steady", i, ratio, 0, 100, ratio >= 0.9) for i, ratio in enumerate((0.8, 0.85, 0.95, 0.7))
+    ]
+    now = [
+        _run_of("steady", i, ratio, 0, 100, ratio >= 0.9) for i, ratio in enumerate((0.9, 0.95, 0.95, 0.9))
+    ]
+    recorded = {(run["family"], run["seed"]): run for run in before}
+    assert summary(now, recorded) == (
+        "steady: 4 of 4 passed | ratio worst 0.90, 10th percentile 0.90, mean 0.925 | worst 429 share 0.0%"
+        " | against the record, seed by seed: ratio +0.100 (standard error 0.041), passed 1 then, 4 now"
+    )
+
+
 def test_a_recorded_bound_must_be_the_scenario_s_own() -> None:
     recorded = _run_of("storm", 1, 1.0, 0, 10, True)
     with pytest.raises(ValueError, match="the recorded run is storm/1, not the scenario storm/0"):
