@@ -32,6 +32,7 @@ from support.stop_import import (
     row,
     running,
     server_rows,
+    setup_plan,
     unassigned_row,
 )
 
@@ -311,23 +312,24 @@ half a second to spare on either side for a loaded machine."""
 @pytest.mark.asyncio
 @pytest.mark.parametrize("dedupe", [True, False])
 async def test_a_late_commit_is_found_and_deduplicated(dedupe: bool) -> None:
-    async with running() as (emu, _), emu.client(timeout=LATE_TIMEOUT) as client:
-        plan_id = await create_plan(client)
-        # The batch of rows 100-199, by its content (batches go out concurrently).
-        emu.faults.add(Fault("late_commit", route=IMPORT, marker='"row-100"', times=1, delay=LATE_BY))
-        report = await client.stops.import_many(
-            plan_id, [row(p) for p in range(300)], settle_delay=0.05, dedupe=dedupe
-        )
-        assert report.created == 300
-        assert len(report.duplicates) == 100
-        assert {d.position for d in report.duplicates} == set(range(100, 200))
-        assert all(d.deleted is dedupe and len(d.extra_ids) == 1 for d in report.duplicates)
-        on_server = server_rows(emu, plan_id)
-        if dedupe:
-            assert_accounted(report, on_server, 300)
-        else:
-            assert all(len(on_server[p]) == 2 for p in range(100, 200))
-            assert all(report.id_of(p) in on_server[p] for p in range(100, 200))
+    async with running() as (emu, _):
+        plan_id = await setup_plan(emu)
+        async with emu.client(timeout=LATE_TIMEOUT) as client:
+            # The batch of rows 100-199, by its content (batches go out concurrently).
+            emu.faults.add(Fault("late_commit", route=IMPORT, marker='"row-100"', times=1, delay=LATE_BY))
+            report = await client.stops.import_many(
+                plan_id, [row(p) for p in range(300)], settle_delay=0.05, dedupe=dedupe
+            )
+            assert report.created == 300
+            assert len(report.duplicates) == 100
+            assert {d.position for d in report.duplicates} == set(range(100, 200))
+            assert all(d.deleted is dedupe and len(d.extra_ids) == 1 for d in report.duplicates)
+            on_server = server_rows(emu, plan_id)
+            if dedupe:
+                assert_accounted(report, on_server, 300)
+            else:
+                assert all(len(on_server[p]) == 2 for p in range(100, 200))
+                assert all(report.id_of(p) in on_server[p] for p in range(100, 200))
 
 
 # 6. A hanging service ----------------------------------------------------------------------
@@ -338,8 +340,8 @@ async def test_a_hanging_service_ends_in_bounded_time() -> None:
     # Each lookup is retried by the scheduler as its policy says (here: twice, quickly).
     retry = RetryPolicy(attempts=2, base=0.01, cap=0.02, rng=random.Random(3))
     async with running() as (emu, _):
+        plan_id = await setup_plan(emu)
         async with emu.client(timeout=0.2, retry=retry) as client:
-            plan_id = await create_plan(client)
             emu.faults.add(Fault("hang", delay=30.0))  # every request: accepted, never answered
             started = time.monotonic()
             report = await client.stops.import_many(
@@ -509,39 +511,42 @@ async def test_no_row_is_lost_or_stored_twice_under_random_faults(
     refused = {p for p in range(rows) if rng.random() < 0.03}
     stops = [fuzz_row(p, external=rng.random() < 0.8, refused=p in refused) for p in range(rows)]
     retry = RetryPolicy(attempts=3, base=0.001, cap=0.01, rng=random.Random(seed))
-    async with running(seed=seed) as (emu, _), emu.client(timeout=0.25, retry=retry) as client:
-        plan_id = await create_plan(client)
-        emu.faults.add(Fault("reject_stop", route=IMPORT, marker=MARK, param="addressLineTwo"))
-        for kind, route, nth in faults:
-            if kind == "rate_storm":
-                emu.faults.add(Fault("rate_limit", route=route, probability=0.3, times=8, retry_after=0.001))
-            elif kind == "late_commit":
-                emu.faults.add(Fault(kind, route=route, nth=nth, delay=0.35))
-            elif kind == "hang":
-                emu.faults.add(Fault(kind, route=route, nth=nth, delay=5.0))
-            elif kind == "reject_unnamed":
-                emu.faults.add(Fault("error", route=route, nth=nth, status=400))
-            elif kind == "reject_stop":
-                continue  # armed for every example: the marked rows
-            else:
-                emu.faults.add(Fault(kind, route=route, nth=nth))
-        # No breaker: the client's timeout (there for the hangs and late commits) is real
-        # time, and a loaded machine's stalled event loop times out every batch in flight at
-        # once. Five of them halted the import with no fault armed, its rows past
-        # report.total never read. A timeout is one more ambiguous send, which the import
-        # must settle exactly once like the injected ones; the breaker has tests of its own.
-        report = await client.stops.import_many(
-            plan_id,
-            iter(stops),
-            settle_delay=0.01,
-            max_failed_batches=None,
-            max_transport_failures=None,
-            dedupe=True,
-            batch_size=rng.choice([7, 50, 100]),
-        )
-        on_server = server_rows(emu, plan_id)
-        assert_accounted(report, on_server, rows)
-        assert not emu.internal_errors
+    async with running(seed=seed) as (emu, _):
+        plan_id = await setup_plan(emu)
+        async with emu.client(timeout=0.25, retry=retry) as client:
+            emu.faults.add(Fault("reject_stop", route=IMPORT, marker=MARK, param="addressLineTwo"))
+            for kind, route, nth in faults:
+                if kind == "rate_storm":
+                    emu.faults.add(
+                        Fault("rate_limit", route=route, probability=0.3, times=8, retry_after=0.001)
+                    )
+                elif kind == "late_commit":
+                    emu.faults.add(Fault(kind, route=route, nth=nth, delay=0.35))
+                elif kind == "hang":
+                    emu.faults.add(Fault(kind, route=route, nth=nth, delay=5.0))
+                elif kind == "reject_unnamed":
+                    emu.faults.add(Fault("error", route=route, nth=nth, status=400))
+                elif kind == "reject_stop":
+                    continue  # armed for every example: the marked rows
+                else:
+                    emu.faults.add(Fault(kind, route=route, nth=nth))
+            # No breaker: the client's timeout (there for the hangs and late commits) is real
+            # time, and a loaded machine's stalled event loop times out every batch in flight at
+            # once. Five of them halted the import with no fault armed, its rows past
+            # report.total never read. A timeout is one more ambiguous send, which the import
+            # must settle exactly once like the injected ones; the breaker has tests of its own.
+            report = await client.stops.import_many(
+                plan_id,
+                iter(stops),
+                settle_delay=0.01,
+                max_failed_batches=None,
+                max_transport_failures=None,
+                dedupe=True,
+                batch_size=rng.choice([7, 50, 100]),
+            )
+            on_server = server_rows(emu, plan_id)
+            assert_accounted(report, on_server, rows)
+            assert not emu.internal_errors
     # Stops on the server, plus those reported rejected or not created, are the input.
     assert report.created + len(report.rejected) + report.not_created + report.unknown == rows
     # A refused stop costs only itself.

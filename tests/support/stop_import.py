@@ -96,3 +96,11 @@ async def create_plan(client: RoutePlanningClient) -> str:
     """A plan to import into, with one driver."""
     plan = await client.plans.create(title="Import", starts=datetime.date(2026, 3, 2), drivers=["driver-ana"])
     return plan.id
+
+
+async def setup_plan(emu: Emulator) -> str:
+    """:func:`create_plan` through a client of its own, with the default timeout: a test's short
+    timeout is there for the hangs and late commits it injects, and on a loaded machine it can
+    time out the plan's creation (a POST, not sent again after a timeout) before any fault."""
+    async with emu.client() as client:
+        return await create_plan(client)
