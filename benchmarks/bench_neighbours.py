@@ -9,8 +9,8 @@
   for 40 periods, then stops (virtual time); the same, without bars, on optimize
   at the public documentation's limits (100 per 10 minutes). What is left is
   counted in the whole requests a window holds beside the neighbour's, and the
-  give-back's bar is ``2 P + 2`` periods, ``P`` the probe pacing at that many
-  (``_learning.py``, "Probe pacing");
+  give-back's bar is ``2 P + 2`` periods, ``P = max(3, ceil(20 / r))`` at ``r`` requests a
+  period left (a bar set by the learner that preceded the law, from its probe pacing);
 - **repeatability**: ``bench_limit_mismatch``'s matrix (reads and imports at the
   contract's limits, optimize at the public documentation's, at 0.8, 0.5, 0.3 and
   0.1 of the configured limits, under the three server rules) in virtual time.
@@ -312,7 +312,8 @@ def run(quick: bool = False) -> dict[str, Any]:
             "The 429 bar is the service's rule (the v1 description, 'Rate limiting'); the give-back bar "
             "follows from it: with r requests a period left, probes come every P = max(3, ceil(20 / r)) "
             "periods at most, so that failed probes alone cost at most 5%, and the client is back within "
-            "2 P + 2 periods of the neighbour leaving (_learning.py, 'Probe pacing'). The arrival costs "
+            "2 P + 2 periods of the neighbour leaving (a bar set by the learner that preceded the law, "
+            "from its probe pacing). The arrival costs "
             "what the client had in flight when the neighbour came, which no pacing can spare.",
             "The provable bound (limit mismatch): "
             + " ".join((inspect.getdoc(_virtual.learning_bound) or "").split("\n\n")[1].split())

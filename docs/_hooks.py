@@ -24,7 +24,6 @@ REPOSITORY_FILES = {
     "route_planning_async/_errors/__init__.py": "reference/errors.md",
     "route_planning_async/v0_2b/_endpoints.py": "rate-limits.md",
     "route_planning_async/v1/_endpoints.py": "v1.md",
-    "route_planning_async/_learning.py": "learning.md",
     "route_planning_async/_learning/": "learning.md",
     "docs/learning.md": "learning.md",
 }

@@ -30,7 +30,8 @@ LATENCY_429_BAR = 0.01
 """Acceptance over a slow link (default windows): 429s as a share of the requests sent."""
 RECOVERY_BAR = 12.0
 """Acceptance: periods from the limit's return until the client is back at 95% of it: 2 P + 2, P
-the probe pacing at the 4 requests a period the drop leaves (``_learning.py``, "Probe pacing")."""
+``max(3, ceil(20 / r))`` at the ``r`` = 4 requests a period the drop leaves (a bar set by the learner
+that preceded the law, from its probe pacing)."""
 RECOVERY_LEVEL = 0.95
 BASELINE_CAP = 1.25
 """A baseline is stopped after this many times the ideal time (plus 0.5 s), as in bench_import."""

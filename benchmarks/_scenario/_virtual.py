@@ -134,7 +134,8 @@ def neighbours(
 
     Times are in periods of the longest rule (for reads, seconds); so is the link's delay. What is
     left is counted in whole requests a window holds beside the neighbour's (its most in a window:
-    ``ceil(share x amount)``); ``P`` is the probe pacing at that many (``_learning.py``).
+    ``ceil(share x amount)``); ``P = max(3, ceil(20 / r))`` at ``r`` requests a period left (the
+    give-back's bar, set by the learner that preceded the law from its probe pacing).
     """
     request, rules = NEIGHBOUR_WORKLOADS[workload]
     rule = max(rules, key=lambda r: r.period)

@@ -5,8 +5,8 @@ The contract (Limits) gives each category a number of requests per period
 The scheduler assumes the strictest counter, a *sliding log*: a request is
 refused when the service has accepted ``amount`` requests (or units of weight)
 in the ``period`` seconds before it arrived. ``amount`` is the configured
-amount times what the category has learned of the real limit (``_learning.py``,
-and "429s" below).
+amount times what the category has learned of the real limit (``_learning/``, stated in
+``docs/learning.md``; and "429s" below).
 
 Safety with strict windows: why the service never sees more than ``amount``
 ----------------------------------------------------------------------------
