@@ -7,6 +7,7 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --seeds 0-39 --jobs 2 --record      # every family, kept in scenarios.json
     python -m benchmarks scenarios --report                            # SCENARIOS.md and the plots
     python -m benchmarks scenarios --family jitter --against-record    # the library alone, against the record
+    python -m benchmarks scenarios --family copies --seeds 30 --trace  # each copy's level as it moved
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
 judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
@@ -15,7 +16,10 @@ families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` a
 family (``benchmarks/scenarios/<family>.svg``) from that file. ``--against-record`` runs only the
 library's arm and judges it against the bound recorded in that file (``run_scenario``'s ``bound``):
 for comparing a change of the library with the recorded one (each family's line then adds the
-difference seed by seed: :func:`paired`), not for the record.
+difference seed by seed: :func:`paired`), not for the record. ``--trace`` runs one scenario in this
+process and prints, as they come, the lines each library program logs on
+``route_planning_async.scheduler`` at DEBUG (every change of its learned level, named by the law's
+transition), with the time in periods (:class:`~benchmarks._scenario._run.TraceHandler`).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -38,6 +42,7 @@ import asyncio
 import concurrent.futures
 import datetime
 import json
+import logging
 import math
 import os
 import statistics
@@ -49,7 +54,7 @@ from pathlib import Path
 from typing import Any
 
 from benchmarks._scenario import _report as _scenario_report
-from benchmarks._scenario._run import run_scenario, skipped_share
+from benchmarks._scenario._run import TraceHandler, run_scenario, skipped_share
 from benchmarks._scenario._scenarios import FAMILIES, draw, percentile, seeds
 
 HERE = Path(__file__).resolve().parent
@@ -145,10 +150,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help=f"run only the library's arm, judged against the bound recorded in {RECORD.name}",
     )
+    parser.add_argument(
+        "--trace",
+        action="store_true",
+        help="one scenario, in this process: print each library program's changes of its learned level, "
+        "named by the law's transition, with the time in periods",
+    )
     parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.against_record and (args.record or args.report):
         parser.error("--against-record runs are judged against the record; they are not recorded")
+    if args.trace and (args.record or args.report):
+        parser.error("--trace runs are not recorded")
     runs: list[dict[str, Any]] = []
     command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
     load_before = os.getloadavg()
@@ -161,7 +174,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         missing = [f"{family}/{seed}" for family, seed in wanted if (family, seed) not in bounds]
         if missing:
             parser.error(f"{args.record_file.name} holds no run of {', '.join(missing)}")
-    if args.family or not args.report:
+    if args.trace:
+        if len(wanted) != 1:
+            parser.error(f"--trace runs one scenario (one family, one seed), not {len(wanted)}")
+        ((family, seed),) = wanted
+        logger = logging.getLogger("route_planning_async.scheduler")
+        handler, level, propagate = TraceHandler(sys.stdout), logger.level, logger.propagate
+        logger.addHandler(handler)
+        logger.setLevel(logging.DEBUG)
+        logger.propagate = False
+        try:
+            run = _one(family, seed, bounds.get((family, seed)))
+        finally:
+            logger.removeHandler(handler)
+            logger.setLevel(level)
+            logger.propagate = propagate
+        print(line(run), flush=True)
+    elif args.family or not args.report:
         with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
             futures = {
                 pool.submit(_one, family, seed, bounds.get((family, seed))): (family, seed)

@@ -8,7 +8,7 @@ rate). Keys do not share windows, so the arms do not meet.
 
 Every program is measured from its side of the socket: its transport is wrapped
 (:class:`CountingTransport`), so every attempt counts whatever the client decides, and nothing of
-the client's learning is read.
+the client's learning is read (``--trace`` only prints the clients' log: :class:`TraceHandler`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,14 @@ from __future__ import annotations
 import asyncio
 import base64
 import contextlib
+import contextvars
 import datetime
 import gc
+import logging
 import random
 import time
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TextIO
 
 import aiohttp
 import attrs
@@ -34,7 +36,7 @@ from route_planning_async._errors import TransportError
 from route_planning_async._transport import AiohttpTransport, Transport
 from route_planning_async.emulator import Emulator, EmulatorConfig, Fault, Lockout
 
-__all__ = ["CountingTransport", "run_scenario", "skipped_share"]
+__all__ = ["CountingTransport", "TraceHandler", "run_scenario", "skipped_share"]
 
 SPEEDUP = 10.0
 """The emulator's speed-up: a period of reads lasts 100 ms."""
@@ -50,6 +52,32 @@ LATE = 0.1
 """A plain program's send more than this many periods late is skipped (``_open_loop``)."""
 SEARCH_ROUNDS, SEARCH_WIDTH = 3, 3
 """The fixed-rate search: 3 rounds of 3 rates at once (the bracket ends at most 1/48 of the limit wide)."""
+
+_PROGRAM: contextvars.ContextVar[tuple[str, float] | None] = contextvars.ContextVar("program", default=None)
+"""The library program whose tasks run the code (its name, and its run's first period on the
+monotonic clock); None outside them (the fixed-rate arms, the setup)."""
+
+
+class TraceHandler(logging.Handler):
+    """Writes what the library programs log about their learned level to ``stream``, one line a
+    record: the time in periods since the run's first period, the program, the message (``python
+    -m benchmarks scenarios --trace``). Attached to ``route_planning_async.scheduler``, it keeps the
+    records of ``_scheduler/_level_log.py``: every change of a program's level, named by the law's
+    transition (``docs/learning.md``), and each busy window."""
+
+    SOURCE = "_level_log"
+    """The module whose records are kept (not the waits and retries the scheduler logs beside)."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__(logging.DEBUG)
+        self.stream = stream
+
+    def emit(self, record: logging.LogRecord) -> None:
+        program = _PROGRAM.get()
+        if program is None or record.module != self.SOURCE:
+            return
+        name, t0 = program
+        self.stream.write(f"{(time.monotonic() - t0) * SPEEDUP:7.2f}  {name}  {record.getMessage()}\n")
 
 
 class CountingTransport:
@@ -135,6 +163,7 @@ async def _library(
     key: str, name: str, copy: Copy, transport: CountingTransport, t0: float, period: float, plan_id: str
 ) -> None:
     """A program of this library with its own client (its own memory) from ``arrive`` to ``leave``."""
+    _PROGRAM.set((name, t0))
     await _until(t0 + copy.arrive * period)
     client = RoutePlanningClient(
         key,

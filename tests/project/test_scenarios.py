@@ -218,6 +218,47 @@ def test_a_library_arm_judged_against_the_recorded_bound() -> None:
     assert run["verdict"]["ratio"] == round(library["admitted"] / recorded["fixed"]["copy-0"]["admitted"], 4)
 
 
+def test_a_trace_runs_one_scenario_and_is_not_recorded(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    record = tmp_path / "scenarios.json"
+    for argv, error in (
+        (
+            ["--family", "storm", "--seeds", "0-1", "--trace"],
+            "--trace runs one scenario (one family, one seed), not 2",
+        ),
+        (["--trace"], f"--trace runs one scenario (one family, one seed), not {5 * len(FAMILIES)}"),
+        (["--trace", "--record"], "--trace runs are not recorded"),
+        (["--trace", "--report"], "--trace runs are not recorded"),
+    ):
+        with pytest.raises(SystemExit) as exit:
+            main([*argv, "--record-file", str(record)])
+        assert exit.value.code == 2
+        assert error in capsys.readouterr().err
+    assert not record.exists()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_trace_prints_the_program_s_level_changes_in_periods(capsys: pytest.CaptureFixture[str]) -> None:
+    """About 4 seconds: storm/0's library arm alone, judged against the record."""
+    from benchmarks._scenario._run import STORM
+
+    assert main(["--family", "storm", "--seeds", "0", "--against-record", "--trace"]) == 0
+    *trace, verdict = capsys.readouterr().out.splitlines()
+    assert verdict.startswith("storm/0: copy-0 ")
+    at = [float(line.split()[0]) for line in trace]
+    assert [line.split()[1] for line in trace] == ["copy-0"] * len(trace)
+    assert at == sorted(at)
+    # Alone on the key at the configured limit, the level first moves in the service's storm:
+    # its first 429 cuts it (the line says so), and the level comes back after it.
+    storm_at = draw("storm", 0).storm_at
+    assert storm_at is not None
+    assert storm_at <= at[0] <= storm_at + STORM / AMOUNT
+    assert "refused with 429" in trace[0]
+    assert trace[-1].endswith("read: back at the configured limits")
+
+
 def test_the_phase_table_sums_every_seed_per_phase() -> None:
     from benchmarks._scenario._report import PHASES, _phase_row
 
