@@ -233,9 +233,15 @@ def _latency_case(sizes: Sizes, latency: float) -> dict[str, Any]:
     rule = CONFIGURED.for_category(Category.READ)[0]
     period = rule.period / speedup
     n = sizes.latency_reads
-    settings = {"latency": latency / speedup, "latency_jitter": sizes.jitter / speedup, "seed": 7}
     out: dict[str, Any] = {"latency": latency}
-    with EmulatorServer(limits=CONFIGURED, speedup=speedup, tls=False, **settings) as server:
+    with EmulatorServer(
+        limits=CONFIGURED,
+        speedup=speedup,
+        tls=False,
+        latency=latency / speedup,
+        latency_jitter=sizes.jitter / speedup,
+        seed=7,
+    ) as server:
         for label, limits in (
             ("library", CONFIGURED),
             ("strict", attrs.evolve(CONFIGURED, strict_windows=True)),

@@ -42,9 +42,9 @@ def test_the_families_draw_what_they_say() -> None:
         assert 0.001 <= link.delay <= 0.010
         assert 0 <= link.jitter <= 0.020
     # Some copies arrive late and some leave early.
-    copies = [c for seed in range(20) for c in draw("copies", seed).copies]
-    assert any(c.arrive > 0 for c in copies)
-    assert any(c.leave < draw("copies", 0).periods for c in copies)
+    every_copy = [c for seed in range(20) for c in draw("copies", seed).copies]
+    assert any(c.arrive > 0 for c in every_copy)
+    assert any(c.leave < draw("copies", 0).periods for c in every_copy)
     with pytest.raises(ValueError, match="unknown family"):
         draw("nope", 0)
 
