@@ -17,9 +17,8 @@ family (``benchmarks/scenarios/<family>.svg``) from that file. ``--against-recor
 library's arm and judges it against the bound recorded in that file (``run_scenario``'s ``bound``):
 for comparing a change of the library with the recorded one (each family's line then adds the
 difference seed by seed: :func:`paired`), not for the record. ``--trace`` runs one scenario in this
-process and prints, as they come, the lines each library program logs on
-``route_planning_async.scheduler`` at DEBUG (every change of its learned level, named by the law's
-transition), with the time in periods (:class:`~benchmarks._scenario._run.TraceHandler`).
+process and prints what its library programs log about their learned level, as it comes
+(:class:`~benchmarks._scenario._run.TraceHandler` says what a line holds).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -153,8 +152,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--trace",
         action="store_true",
-        help="one scenario, in this process: print each library program's changes of its learned level, "
-        "named by the law's transition, with the time in periods",
+        help="one scenario, in this process: print what its library programs log about their learned "
+        "level (TraceHandler in benchmarks/_scenario/_run.py)",
     )
     parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
