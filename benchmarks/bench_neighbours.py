@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import functools
 import inspect
 import random
 import statistics
@@ -243,7 +244,7 @@ def run(quick: bool = False) -> dict[str, Any]:
     # Repeatability of the limit-mismatch matrix.
     rows = []
     for workload, mode, ratio in cases:
-        runs = [_virtual.mismatch(workload, mode, ratio, seed) for seed in seeds]
+        runs = _seeded(functools.partial(_virtual.mismatch, workload, mode, ratio), seeds)
         t = _summary(runs, "ratio_to_ideal")
         s = _summary(runs, "share_429")
         failed = sum(int(r["failed"]) for r in runs)
