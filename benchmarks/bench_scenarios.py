@@ -8,6 +8,7 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --report                            # SCENARIOS.md and the plots
     python -m benchmarks scenarios --family jitter --against-record    # the library alone, against the record
     python -m benchmarks scenarios --family copies --seeds 30 --trace  # each copy's level as it moved
+    python -m benchmarks scenarios --family jitter --against-record --at-bound  # at the bound's level
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
 judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
@@ -16,9 +17,11 @@ families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` a
 family (``benchmarks/scenarios/<family>.svg``) from that file. ``--against-record`` runs only the
 library's arm and judges it against the bound recorded in that file (``run_scenario``'s ``bound``):
 for comparing a change of the library with the recorded one (each family's line then adds the
-difference seed by seed: :func:`paired`), not for the record. ``--trace`` runs one scenario in this
-process and prints what its library programs log about their learned level, as it comes
-(:class:`~benchmarks._scenario._run.TraceHandler` says what a line holds).
+difference seed by seed: :func:`paired`), not for the record; with ``--at-bound``, the library's
+programs run at the recorded bound's level, not learning (``run_scenario``'s ``at_bound`` says
+how). ``--trace`` runs one scenario in this process and prints what its library programs
+log about their learned level, as it comes (:class:`~benchmarks._scenario._run.TraceHandler` says
+what a line holds).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -60,8 +63,10 @@ HERE = Path(__file__).resolve().parent
 RECORD = HERE / "scenarios.json"
 
 
-def _one(family: str, seed: int, bound: dict[str, Any] | None = None) -> dict[str, Any]:
-    return asyncio.run(run_scenario(draw(family, seed), bound=bound))
+def _one(
+    family: str, seed: int, bound: dict[str, Any] | None = None, at_bound: bool = False
+) -> dict[str, Any]:
+    return asyncio.run(run_scenario(draw(family, seed), bound=bound, at_bound=at_bound))
 
 
 def _commit() -> str:
@@ -78,6 +83,8 @@ def line(run: dict[str, Any]) -> str:
         for name, p in run["library"].items()
         if name.startswith("copy-")
     )
+    if "configured_at" in run:
+        programs += f" (configured at {run['configured_at']}/period, not learning)"
     status = "PASS" if verdict["passed"] else "MISSED (" + "; ".join(verdict["misses"]) + ")"
     return (
         f"{run['family']}/{run['seed']}: {programs} | {'recorded ' if run.get('bound') == 'recorded' else ''}"
@@ -150,6 +157,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help=f"run only the library's arm, judged against the bound recorded in {RECORD.name}",
     )
     parser.add_argument(
+        "--at-bound",
+        action="store_true",
+        help="with --against-record: the library at the recorded bound's level, not learning "
+        "(run_scenario's at_bound in benchmarks/_scenario/_run.py says how)",
+    )
+    parser.add_argument(
         "--trace",
         action="store_true",
         help="one scenario, in this process: print what its library programs log about their learned "
@@ -159,6 +172,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.against_record and (args.record or args.report):
         parser.error("--against-record runs are judged against the record; they are not recorded")
+    if args.at_bound and not args.against_record:
+        parser.error("--at-bound runs are judged against the record: give --against-record")
     if args.trace and (args.record or args.report):
         parser.error("--trace runs are not recorded")
     runs: list[dict[str, Any]] = []
@@ -183,7 +198,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logger.setLevel(logging.DEBUG)
         logger.propagate = False
         try:
-            run = _one(family, seed, bounds.get((family, seed)))
+            run = _one(family, seed, bounds.get((family, seed)), args.at_bound)
         finally:
             logger.removeHandler(handler)
             logger.setLevel(level)
@@ -192,7 +207,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.family or not args.report:
         with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
             futures = {
-                pool.submit(_one, family, seed, bounds.get((family, seed))): (family, seed)
+                pool.submit(_one, family, seed, bounds.get((family, seed)), args.at_bound): (family, seed)
                 for family, seed in wanted
             }
             for future in concurrent.futures.as_completed(futures):

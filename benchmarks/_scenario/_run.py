@@ -20,6 +20,7 @@ import contextvars
 import datetime
 import gc
 import logging
+import math
 import random
 import time
 from collections.abc import Mapping, Sequence
@@ -30,7 +31,14 @@ import attrs
 
 from benchmarks._scenario._judge import BARS, Attempt, Outcome, ceiling_breaches, search
 from benchmarks._scenario._scenarios import AMOUNT, Copy, Link, Scenario
-from route_planning_async import Category, RateLimits, RoutePlanningClient, RoutePlanningError, Rule
+from route_planning_async import (
+    Category,
+    RateLimits,
+    RetryPolicy,
+    RoutePlanningClient,
+    RoutePlanningError,
+    Rule,
+)
 from route_planning_async._core import Request, Response
 from route_planning_async._errors import TransportError
 from route_planning_async._transport import AiohttpTransport, Transport
@@ -160,17 +168,30 @@ async def _open_loop(
 
 
 async def _library(
-    key: str, name: str, copy: Copy, transport: CountingTransport, t0: float, period: float, plan_id: str
+    key: str,
+    name: str,
+    copy: Copy,
+    transport: CountingTransport,
+    t0: float,
+    period: float,
+    plan_id: str,
+    configured: int | None,
 ) -> None:
-    """A program of this library with its own client (its own memory) from ``arrive`` to ``leave``."""
+    """A program of this library with its own client (its own memory) from ``arrive`` to ``leave``:
+    at the contract's limits, learning; or, ``configured`` given, at that many reads a period,
+    learning nothing (``run_scenario``'s ``at_bound``)."""
     _PROGRAM.set((name, t0))
     await _until(t0 + copy.arrive * period)
+    limits = RateLimits.default()
+    if configured is not None:
+        limits = limits.replace("read", Rule(configured, 1.0))
     client = RoutePlanningClient(
         key,
         # An address of its own: nothing is shared with the other copies' clients.
         base_url=f"https://{name}.{key}.scenario.invalid/public/v0.2b",
         transport=transport,
-        rate_limits=RateLimits.default().scaled(SPEEDUP),
+        rate_limits=limits.scaled(SPEEDUP),
+        retry=RetryPolicy() if configured is None else RetryPolicy(learning=None),
     )
     async with client:
 
@@ -210,8 +231,10 @@ async def _run_arm(
     plan_id: str,
     t0: float,
     rate: float | None,
+    configured: int | None = None,
 ) -> _Arm:
-    """One arm: the library's copies (``rate`` None) or fixed-rate programs at ``rate`` per period."""
+    """One arm: the library's copies (``rate`` None; ``configured``: see :func:`_library`) or
+    fixed-rate programs at ``rate`` per period."""
     period = 1.0 / SPEEDUP
     url = emu.base_url
     path = f"/plans/{plan_id.rsplit('/', 1)[-1]}"
@@ -232,7 +255,9 @@ async def _run_arm(
     for i, copy in enumerate(scenario.copies):
         name = f"copy-{i}"
         if rate is None:
-            jobs[name] = _library(key, name, copy, transport(name, scenario.link), t0, period, plan_id)
+            jobs[name] = _library(
+                key, name, copy, transport(name, scenario.link), t0, period, plan_id, configured
+            )
         else:
             times = _even(rate, copy.arrive, copy.leave)
             jobs[name] = _open_loop(transport(name, scenario.link), times, t0, period, path)
@@ -379,7 +404,11 @@ def skipped_share(run: dict[str, Any]) -> float:
 
 
 async def run_scenario(
-    scenario: Scenario, *, speedup: float = SPEEDUP, bound: Mapping[str, Any] | None = None
+    scenario: Scenario,
+    *,
+    speedup: float = SPEEDUP,
+    bound: Mapping[str, Any] | None = None,
+    at_bound: bool = False,
 ) -> dict[str, Any]:
     """Run ``scenario``'s library arm and the fixed-rate search; answer the figures and the verdict.
 
@@ -387,6 +416,11 @@ async def run_scenario(
     the library's arm is judged against instead of a new search: a third of the time, for
     comparing two versions of the library. The recorded bound was measured beside the nine
     arms of its search, on a machine as loaded as it was then; such a run is not a record.
+
+    ``at_bound`` (with ``bound``): the library's programs are configured at the bound's rate
+    rounded up to whole reads a period, and learn nothing (``RetryPolicy(learning=None)``): what
+    the scheduler admits at the best level, known in advance, so that what the learning loses is
+    told apart from what the lane loses.
     """
     if speedup != SPEEDUP:
         raise ValueError("the speed-up is SPEEDUP")
@@ -394,6 +428,11 @@ async def run_scenario(
         raise ValueError(
             f"the recorded run is {bound['family']}/{bound['seed']}, not the scenario {scenario.name}"
         )
+    configured = None
+    if at_bound:
+        if bound is None:
+            raise ValueError("at_bound needs the recorded bound")
+        configured = max(1, math.ceil(bound["fixed_rate"] - 1e-9))
     arms = 1 if bound is not None else 1 + SEARCH_ROUNDS * SEARCH_WIDTH
     keys = [f"arm-{i}" for i in range(arms)]
     limits = RateLimits.default().replace("read", Rule(scenario.amount, 1.0))
@@ -411,7 +450,7 @@ async def run_scenario(
     gc.collect()
     gc.disable()
     try:
-        return await _run(scenario, config, keys, started, bound)
+        return await _run(scenario, config, keys, started, bound, configured)
     finally:
         gc.enable()
 
@@ -422,6 +461,7 @@ async def _run(
     keys: list[str],
     started: float,
     bound: Mapping[str, Any] | None,
+    configured: int | None,
 ) -> dict[str, Any]:
     async with Emulator(config) as emu:
         async with emu.client(rate_limits=RateLimits.unlimited()) as setup:
@@ -433,7 +473,7 @@ async def _run(
         emu.limiter.reset()
         unused = iter(keys[1:])
         t0 = time.monotonic() + LEAD
-        library_run = asyncio.create_task(_run_arm(emu, scenario, keys[0], plan.id, t0, None))
+        library_run = asyncio.create_task(_run_arm(emu, scenario, keys[0], plan.id, t0, None, configured))
         present = max(
             sum(1 for c in scenario.copies if c.arrive <= t < c.leave) for t in range(scenario.periods)
         )
@@ -487,6 +527,7 @@ async def _run(
         "library": library,
         **figures,
         "bound": "searched" if searched is not None else "recorded",
+        **({} if configured is None else {"configured_at": configured}),
         "left": _left(scenario, library),
         "verdict": _verdict(scenario, library, figures["fixed"]),
         "wall_seconds": round(time.monotonic() - started, 1),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -189,6 +190,7 @@ def test_runs_against_the_record_are_not_recorded_and_need_their_scenario_record
         (["--against-record", "--record"], "--against-record runs are judged against the record"),
         (["--against-record", "--report"], "--against-record runs are judged against the record"),
         (["--family", "storm", "--seeds", "0-2", "--against-record"], "holds no run of storm/1, storm/2"),
+        (["--family", "storm", "--seeds", "0", "--at-bound"], "give --against-record"),
     ):
         with pytest.raises(SystemExit) as exit:
             main([*argv, "--record-file", str(record)])
@@ -216,6 +218,29 @@ def test_a_library_arm_judged_against_the_recorded_bound() -> None:
     assert library["storm"] >= 1
     assert run["verdict"]["bound"] == recorded["fixed"]["copy-0"]["admitted"]
     assert run["verdict"]["ratio"] == round(library["admitted"] / recorded["fixed"]["copy-0"]["admitted"], 4)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_library_arm_configured_at_the_recorded_bound() -> None:
+    """About 4 seconds: steady/0's library arm configured at the bound's rate rounded up, learning
+    nothing."""
+    recorded = next(
+        run
+        for run in json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())[
+            "runs"
+        ]
+        if (run["family"], run["seed"]) == ("steady", 0)
+    )
+    with pytest.raises(ValueError, match="at_bound needs the recorded bound"):
+        asyncio.run(run_scenario(draw("steady", 0), at_bound=True))
+    run = asyncio.run(run_scenario(draw("steady", 0), bound=recorded, at_bound=True))
+    level = math.ceil(recorded["fixed_rate"])
+    assert level < AMOUNT
+    assert run["configured_at"] == level
+    # Never more than the configured level in a period: the client kept to it, learning nothing.
+    assert max(run["library"]["copy-0"]["admitted_per_period"]) <= level
+    assert "configured_at" not in recorded
 
 
 def test_a_trace_runs_one_scenario_and_is_not_recorded(
