@@ -191,7 +191,7 @@ async def _library(
         base_url=f"https://{name}.{key}.scenario.invalid/public/v0.2b",
         transport=transport,
         rate_limits=limits.scaled(SPEEDUP),
-        retry=RetryPolicy() if configured is None else RetryPolicy(learning=None),
+        retry=None if configured is None else RetryPolicy(learning=None),
     )
     async with client:
 
