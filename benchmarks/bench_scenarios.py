@@ -17,7 +17,8 @@ families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` a
 family (``benchmarks/scenarios/<family>.svg``) from that file. ``--against-record`` runs only the
 library's arm and judges it against the bound recorded in that file (``run_scenario``'s ``bound``):
 for comparing a change of the library with the recorded one (each family's line then adds the
-difference seed by seed: :func:`paired`), not for the record; with ``--at-bound``, the library's
+difference seed by seed, :func:`paired`, and where in the run the ratio is lost, now and then,
+:func:`phases`), not for the record; with ``--at-bound``, the library's
 programs run at the recorded bound's level, not learning (``run_scenario``'s ``at_bound`` says
 how). ``--trace`` runs one scenario in this process and prints what its library programs
 log about their learned level, as it comes (:class:`~benchmarks._scenario._run.TraceHandler` says
@@ -103,7 +104,8 @@ def summary(
 ) -> str:
     """One family's line: runs passed, the worst and 10th-percentile ratio, the mean, the worst 429 share.
 
-    With the ``recorded`` runs (``--against-record``), it adds :func:`paired` against them."""
+    With the ``recorded`` runs (``--against-record``), it adds :func:`paired` against them and
+    :func:`phases` then and now."""
     ratios = [run["verdict"]["ratio"] for run in runs]
     share = max(
         (_scenario_report.refused_share(p) for run in runs for p in _scenario_report.copies(run)),
@@ -116,7 +118,19 @@ def summary(
     )
     if recorded is None:
         return text
-    return f"{text} | {paired(runs, [recorded[run['family'], run['seed']] for run in runs])}"
+    before = [recorded[run["family"], run["seed"]] for run in runs]
+    return f"{text} | {paired(runs, before)} | {phases(runs, before)}"
+
+
+def phases(runs: Sequence[dict[str, Any]], before: Sequence[dict[str, Any]]) -> str:
+    """Where the ratio is lost, now and in the record: :func:`~benchmarks._scenario._report.phase_ratios`
+    of the same scenarios (SCENARIOS.md's phase table, for these runs alone)."""
+
+    def cells(of: Sequence[dict[str, Any]]) -> str:
+        return " ".join("-" if r is None else f"{r:.3f}" for r in _scenario_report.phase_ratios(of))
+
+    names = ", ".join(f"{start}-{end - 1}" for start, end in _scenario_report.PHASES)
+    return f"by phase (periods {names}): {cells(runs)} now, {cells(before)} then"
 
 
 def paired(runs: Sequence[dict[str, Any]], before: Sequence[dict[str, Any]]) -> str:

@@ -14,7 +14,7 @@ from benchmarks._scenario._run import LATE, SEARCH_ROUNDS, SEARCH_WIDTH, SPEEDUP
 from benchmarks._scenario._scenarios import FAMILIES, PERIODS, percentile
 from route_planning_async.emulator import Lockout
 
-__all__ = ["copies", "refused_share", "svg", "write"]
+__all__ = ["PHASES", "copies", "phase_ratios", "refused_share", "svg", "write"]
 
 _BRACKET = SEARCH_WIDTH * (SEARCH_WIDTH + 1) ** (SEARCH_ROUNDS - 1)
 
@@ -72,10 +72,10 @@ PHASES = ((0, 2), (2, 10), (10, 20), (20, PERIODS))
 """The periods the phase table of SCENARIOS.md sums apart (its text says what each is)."""
 
 
-def _phase_row(family: str, runs: list[dict[str, Any]]) -> str:
-    """What the library's programs admitted over what the fixed-rate ones admitted, in each phase,
-    every seed's run summed."""
-    cells = [family]
+def phase_ratios(runs: Sequence[dict[str, Any]]) -> list[float | None]:
+    """What the library's programs admitted over what the fixed-rate ones admitted, in each of
+    :data:`PHASES`, every run summed (None: no fixed-rate run admitted anything in it)."""
+    ratios: list[float | None] = []
     for start, end in PHASES:
         library = fixed = 0
         for run in runs:
@@ -85,7 +85,13 @@ def _phase_row(family: str, runs: list[dict[str, Any]]) -> str:
                 if name.startswith("copy-"):
                     library += sum(program["admitted_per_period"][start:end])
                     fixed += sum(run["fixed"][name]["admitted_per_period"][start:end])
-        cells.append(f"{library / fixed:.2f}" if fixed else "")
+        ratios.append(library / fixed if fixed else None)
+    return ratios
+
+
+def _phase_row(family: str, runs: list[dict[str, Any]]) -> str:
+    """The phase table's row of ``family``: :func:`phase_ratios`."""
+    cells = [family, *("" if ratio is None else f"{ratio:.2f}" for ratio in phase_ratios(runs))]
     return "| " + " | ".join(cells) + " |"
 
 

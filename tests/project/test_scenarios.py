@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from benchmarks._scenario._judge import BARS, Attempt, ceiling_breaches, most_in_window, search
+from benchmarks._scenario._report import PHASES
 from benchmarks._scenario._run import run_scenario
 from benchmarks._scenario._scenarios import AMOUNT, FAMILIES, NEIGHBOUR_FAMILIES, draw, percentile, seeds
 from benchmarks.bench_scenarios import main, summary
@@ -136,15 +137,24 @@ def test_a_storm_scenario_over_real_sockets() -> None:
 
 
 def _run_of(
-    family: str, seed: int, ratio: float, refused: int, attempts: int, passed: bool
+    family: str, seed: int, ratio: float, refused: int, attempts: int, passed: bool, first: int = 10
 ) -> dict[str, Any]:
+    """A run whose fixed-rate program admitted 10 a period in the first two periods, 100 later;
+    the library's, ``first`` and then ``ratio`` times as many."""
+    later = PHASES[-1][1] - 2
     return {
         "family": family,
         "seed": seed,
         "library": {
             "neighbour-0": {"refused": 9, "attempts": 10, "storm": 0},
-            "copy-0": {"refused": refused, "attempts": attempts, "storm": 0},
+            "copy-0": {
+                "refused": refused,
+                "attempts": attempts,
+                "storm": 0,
+                "admitted_per_period": [first] * 2 + [round(ratio * 100)] * later,
+            },
         },
+        "fixed": {"copy-0": {"admitted_per_period": [10] * 2 + [100] * later}},
         "verdict": {"ratio": ratio, "passed": passed},
     }
 
@@ -161,9 +171,11 @@ def test_a_family_s_summary_gives_its_worst_runs() -> None:
 def test_a_run_against_the_record_is_compared_with_it_seed_by_seed() -> None:
     # Four seeds, now 0.10 above, 0.10 above, level and 0.20 above what was recorded: differences
     # of mean 0.10 and standard deviation 0.0816 (standard error 0.0408); one run passed then,
-    # all four now.
+    # all four now. By phase: the first contact 5 of 10 a period then, 10 now; later 330 of 400
+    # then (the ratios' mean), 370 now.
     before = [
-        _run_of("steady", i, ratio, 0, 100, ratio >= 0.9) for i, ratio in enumerate((0.8, 0.85, 0.95, 0.7))
+        _run_of("steady", i, ratio, 0, 100, ratio >= 0.9, first=5)
+        for i, ratio in enumerate((0.8, 0.85, 0.95, 0.7))
     ]
     now = [
         _run_of("steady", i, ratio, 0, 100, ratio >= 0.9) for i, ratio in enumerate((0.9, 0.95, 0.95, 0.9))
@@ -172,6 +184,8 @@ def test_a_run_against_the_record_is_compared_with_it_seed_by_seed() -> None:
     assert summary(now, recorded) == (
         "steady: 4 of 4 passed | ratio worst 0.90, 10th percentile 0.90, mean 0.925 | worst 429 share 0.0%"
         " | against the record, seed by seed: ratio +0.100 (standard error 0.041), passed 1 then, 4 now"
+        " | by phase (periods 0-1, 2-9, 10-19, 20-39): 1.000 0.925 0.925 0.925 now,"
+        " 0.500 0.825 0.825 0.825 then"
     )
 
 
