@@ -299,7 +299,7 @@ def test_a_trace_prints_the_program_s_level_changes_in_periods(capsys: pytest.Ca
 
 
 def test_the_phase_table_sums_every_seed_per_phase() -> None:
-    from benchmarks._scenario._report import PHASES, _phase_row
+    from benchmarks._scenario._report import _phase_row
 
     assert [start for start, _ in PHASES] == [0, 2, 10, 20]
     periods = PHASES[-1][1]
