@@ -13,7 +13,7 @@ from typing import Generic, Literal, TypeVar
 
 import attrs
 
-__all__ = ["BARS", "Attempt", "Bars", "Searched", "ceiling_breaches", "search"]
+__all__ = ["BARS", "Attempt", "Bars", "Confirmed", "Searched", "ceiling_breaches", "confirm", "search"]
 
 Outcome = Literal["ok", "refused", "storm", "error"]
 """``ok`` admitted (2xx), ``refused`` a 429 of the limits (or the lockout), ``storm`` a 429 the
@@ -144,3 +144,45 @@ async def search(
             if not top_tried:
                 return Searched(low, best, tuple(tried))  # ``high`` itself passed
     return Searched(low, best, tuple(tried))
+
+
+@attrs.frozen
+class Confirmed(Generic[T]):
+    """The bound: the first candidate whose rate passed again on a fresh draw (:func:`confirm`)."""
+
+    rate: float
+    """The bound's rate (0 when there was no candidate)."""
+    best: T | None
+    """The candidate's run in the search (None when there was no candidate)."""
+    confirmed: bool
+    """Whether a rerun confirmed it (False: no candidate's rerun passed; the first candidate
+    stands, unconfirmed)."""
+    reruns: tuple[tuple[float, T], ...]
+    """Every rerun, in order."""
+
+
+async def confirm(
+    evaluate: Callable[[list[float]], Awaitable[list[T]]],
+    passed: Callable[[T], bool],
+    candidates: Sequence[tuple[float, T]],
+) -> Confirmed[T]:
+    """The first of ``candidates`` (rates and their runs in the search, best first) whose rate
+    passes once more, run alone on a fresh draw (``evaluate`` gets ``[rate]``).
+
+    A rate that passed once may have passed by the draw: a plain program sending evenly at the
+    bound's rate, run again in the same scenario on another key (other link delays, the machine's
+    other timing), breaks the 429 ceiling in some seeds where its first run kept within it. A bound
+    no program without hindsight can repeat is not one; a rate that passes twice is. The bound's
+    figures stay the search's run at that rate. When no rerun passes, the first candidate stands,
+    unconfirmed.
+    """
+    reruns: list[tuple[float, T]] = []
+    for rate, run in candidates:
+        (again,) = await evaluate([rate])
+        reruns.append((rate, again))
+        if passed(again):
+            return Confirmed(rate, run, True, tuple(reruns))
+    if not candidates:
+        return Confirmed(0.0, None, False, ())
+    rate, run = candidates[0]
+    return Confirmed(rate, run, False, tuple(reruns))
