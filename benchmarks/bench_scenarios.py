@@ -11,7 +11,8 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --family jitter --against-record --at-bound  # at the bound's level
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
-judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates). ``--record`` merges the
+judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates and the rerun that
+confirms its bound). ``--record`` merges the
 runs into ``benchmarks/scenarios.json`` (a scenario run again replaces its earlier run), so the
 families can be run in pieces; ``--report`` writes ``benchmarks/SCENARIOS.md`` and one SVG plot per
 family (``benchmarks/scenarios/<family>.svg``) from that file. ``--against-record`` runs only the
@@ -26,15 +27,16 @@ what a line holds).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
-seconds each, about 13 seconds a scenario and half a core. Two processes (``--jobs 2``) run the
-360 scenarios of 40 seeds in about 40 minutes on a quiet machine of 2 cores. The runs are short so
+seconds each and the rerun that confirms the bound (one, more when it fails again), about 18
+seconds a scenario and half a core. Two processes (``--jobs 2``) run the 360 scenarios of 40 seeds
+in about 53 minutes on a machine of 2 cores. The runs are short so
 that 40 seeds of every family fit in that time; they are long enough for the first contact (10
 periods) and a storm's 20 periods of recovery.
 
 On a busy machine a process that gets less CPU than it needs falls behind, and its plain programs
 skip the sends they cannot make in time: each line gives the share skipped, and the report its
 worst. Above a few per cent the figures are bent (the bound and the neighbours are lighter than
-drawn); run with ``--jobs 1`` then (about 80 minutes for 40 seeds): at a load average of 5 on 2
+drawn); run with ``--jobs 1`` then (about twice as long): at a load average of 5 on 2
 cores, ``--jobs 2`` skipped up to 60 % of the plain sends, ``--jobs 1`` at most 2 %.
 """
 
