@@ -5,6 +5,17 @@ Hundreds of tasks send a mixed load through ``RoutePlanningClient._execute``
 transport and the emulator only). The emulator counts arrivals in exact sliding
 windows and answers 429 to anything over; the scheduler must never cause one.
 
+The client anchors each answered slot at its answer (``strict_windows``): a
+request arrives before it is answered, so that guarantee is exact whatever the
+delays, and this test can ask for no 429 on a loaded machine. The default
+anchors a slot the shortest round trip seen before its answer, which rests on
+that round trip being the shortest there is (the lane's module docstring,
+"Latency"); here, client and emulator share one event loop, and a loop that
+goes quiet after a busy stretch answers faster than anything seen, which on a
+loaded machine cost one 429 in a full CI run. The default is tested on virtual
+time with latencies that vary (``test_scheduler.py``) and measured over real
+sockets by the benchmarks.
+
 The rate it reaches is held loosely here: this runs in real time, and on a
 loaded machine the event loop's lag stretches every window alike. The exact
 rate is tested on virtual time (``test_scheduler.py``,
@@ -18,6 +29,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import attrs
 import pytest
 from support.per_second import LIMITS, SPEEDUP
 
@@ -29,6 +41,8 @@ from route_planning_async.v0_2b._endpoints import ENDPOINTS
 
 pytest.importorskip("trustme")
 
+STRICT = attrs.evolve(LIMITS.scaled(SPEEDUP), strict_windows=True)
+"""The emulator's limits, with each answered slot anchored at its answer (module docstring)."""
 WINDOWS = 8
 """Each category is sent exactly eight windows' worth of requests, all queued at once."""
 STARTS = {"day": 1, "month": 12, "year": 2026}
@@ -66,8 +80,7 @@ def steady_fraction(times: list[float], amount: int, period: float) -> float:
 @pytest.mark.asyncio
 async def test_mixed_load_from_hundreds_of_tasks_causes_no_429_and_saturates_every_category() -> None:
     async with Emulator(speedup=SPEEDUP, rate_limits=LIMITS) as emu:
-        async with emu.client() as client:
-            assert client.rate_limits == LIMITS.scaled(SPEEDUP)
+        async with emu.client(rate_limits=STRICT) as client:
             # Setup goes through the same limits; the windows are emptied afterwards.
             edited = await create_plan(client, "reads and writes")
             import_plans = [await create_plan(client, f"imports {n}") for n in range(4)]
