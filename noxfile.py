@@ -163,11 +163,12 @@ def fuzz(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff over the whole tree; ruff format and mypy --strict over the package, and mypy --strict
-    over the benchmarks."""
-    session.install("-e", ".[cli,redis,emulator]", "mypy>=1.10", "ruff>=0.6", *TEST_DEPS)
+    """ruff over the whole tree; ruff format over the package and the Python blocks of the README
+    and docs; mypy --strict over the package and the benchmarks."""
+    # ruff formats the Python blocks of Markdown files from 0.16.
+    session.install("-e", ".[cli,redis,emulator]", "mypy>=1.10", "ruff>=0.16", *TEST_DEPS)
     session.run("ruff", "check", ".")
-    session.run("ruff", "format", "--check", "route_planning_async")
+    session.run("ruff", "format", "--check", "route_planning_async", "README.md", "docs")
     # tests/typing: what the public API's types accept and refuse (see its docstring).
     session.run("mypy", "--strict", "route_planning_async", "tests/typing")
     # The benchmarks import the tests' socket-free service (tests/support) for their virtual-time runs.
