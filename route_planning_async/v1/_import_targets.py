@@ -14,13 +14,13 @@ and, when its answer is lost, reported ``unknown`` (never resent).
 
 from __future__ import annotations
 
-from collections.abc import AsyncGenerator, AsyncIterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar, Final
+from collections.abc import AsyncGenerator, AsyncIterator, Mapping, Sequence
+from typing import Any, ClassVar, Final, Protocol
 
 import attrs
 
 from route_planning_async._converter import camel_case
-from route_planning_async._core import AttemptHooks
+from route_planning_async._core import AttemptHooks, Request
 from route_planning_async._errors import RoutePlanningError
 from route_planning_async._import import BatchAnswer, Listing, Refusal, RowKind
 from route_planning_async._import_targets import (
@@ -33,6 +33,7 @@ from route_planning_async._import_targets import (
     echoes_fields,
     filled,
 )
+from route_planning_async._pagination import Paginator
 from route_planning_async._rate_limits._limits import Category
 from route_planning_async.v1._inputs import (
     MAX_DEPOT_IMPORT_BATCH,
@@ -40,11 +41,7 @@ from route_planning_async.v1._inputs import (
     DepotInput,
     MemberInput,
 )
-from route_planning_async.v1._models import DepotImportResult, MemberImportResult
-
-if TYPE_CHECKING:
-    from route_planning_async.v1.resources.depots import Depots
-    from route_planning_async.v1.resources.members import Members
+from route_planning_async.v1._models import Depot, DepotImportResult, MemberImportResult
 
 __all__ = [
     "DEPOT_ROWS",
@@ -52,10 +49,12 @@ __all__ = [
     "MEMBER_ROWS",
     "PLAN_STOP_ROWS",
     "UNASSIGNED_STOP_ROWS",
+    "DepotCalls",
     "DepotsTarget",
     "DriversTarget",
     "LiveImport",
     "LiveImportOptions",
+    "MemberCalls",
     "MembersTarget",
     "depot_key",
     "member_key",
@@ -89,6 +88,19 @@ _MEMBER_IDENTITY: Final = tuple((name, camel_case(name)) for name in ("name", "d
 # Depots -----------------------------------------------------------------------------------
 
 
+class DepotCalls(Protocol):
+    """What a depot import calls of ``client.depots`` (v1's ``Depots`` is one)."""
+
+    def _import_request(self, depots: Sequence[DepotInput]) -> Request: ...
+    async def _fetch(
+        self, request: Request, model: type[DepotImportResult], on_sent: AttemptHooks | None = None
+    ) -> DepotImportResult: ...
+    def list(
+        self, *, max_page_size: int | None = None, page_token: str | None = None
+    ) -> Paginator[Depot]: ...
+    async def delete(self, depot_id: str) -> None: ...
+
+
 def depot_key(depot: DepotInput) -> str | None:
     """A depot's natural key: its name (compared exactly)."""
     return filled(depot.name)
@@ -107,7 +119,7 @@ class DepotsTarget:
     kind: ClassVar[RowKind] = DEPOT_ROWS
     item_type: ClassVar[type[DepotInput]] = DepotInput
     id_prefix: ClassVar[str] = "depots/"
-    depots: Depots
+    depots: DepotCalls
 
     def check(self, item: DepotInput, field: str) -> None:
         """Every valid :class:`DepotInput` is accepted."""
@@ -150,6 +162,16 @@ class DepotsTarget:
 # Members ----------------------------------------------------------------------------------
 
 
+class MemberCalls(Protocol):
+    """What a member import calls of ``client.members`` (v1's ``Members`` is one)."""
+
+    def _import_request(self, members: Sequence[MemberInput]) -> Request: ...
+    async def _fetch(
+        self, request: Request, model: type[MemberImportResult], on_sent: AttemptHooks | None = None
+    ) -> MemberImportResult: ...
+    async def delete(self, member_id: str) -> None: ...
+
+
 def member_key(member: MemberInput) -> str | None:
     """A member's natural key: the e-mail, case folded; None without one."""
     email = filled(member.email)
@@ -181,7 +203,7 @@ class MembersTarget:
     kind: ClassVar[RowKind] = MEMBER_ROWS
     item_type: ClassVar[type[MemberInput]] = MemberInput
     id_prefix: ClassVar[str] = "members/"
-    members: Members
+    members: MemberCalls
 
     def check(self, item: MemberInput, field: str) -> None:
         """Every valid :class:`MemberInput` is accepted."""

@@ -7,11 +7,19 @@ and the fields no update can carry (the shared ones and v0.2b's own).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Final, Protocol
 
-from route_planning_async._client import NOT_UPDATABLE, ClientCalls, VersionTable, by_serialized_id
+from route_planning_async import _workflows
+from route_planning_async._client import (
+    NOT_UPDATABLE,
+    ClientCalls,
+    SerializedIdCalls,
+    VersionTable,
+    by_serialized_id,
+)
 from route_planning_async.v0_2b._converter import structure, structure_list, unstructure
 from route_planning_async.v0_2b._endpoints import ENDPOINTS
+from route_planning_async.v0_2b._live_edit import LiveStopCalls
 from route_planning_async.v0_2b._models import (
     Depot,
     Driver,
@@ -21,15 +29,6 @@ from route_planning_async.v0_2b._models import (
     Stop,
     UnassignedStop,
 )
-
-if TYPE_CHECKING:
-    from route_planning_async.v0_2b.resources.depots import Depots
-    from route_planning_async.v0_2b.resources.drivers import Drivers
-    from route_planning_async.v0_2b.resources.operations import Operations
-    from route_planning_async.v0_2b.resources.plans import Plans
-    from route_planning_async.v0_2b.resources.routes import Routes
-    from route_planning_async.v0_2b.resources.stops import Stops
-    from route_planning_async.v0_2b.resources.unassigned_stops import UnassignedStops
 
 __all__ = ["TABLE", "_Client", "get_by_serialized_id"]
 
@@ -45,26 +44,20 @@ TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure, n
 
 
 class _Client(ClientCalls, Protocol):
-    """What a v0.2b namespace needs of the client that owns it (``RoutePlanningClient`` is one)."""
+    """What a v0.2b namespace needs of the client that owns it (``RoutePlanningClient`` is one):
+    the calls a live edit makes (``plans.live_edit``, ``stops.live_edit``), by what they do, so
+    that no namespace names another's class."""
 
     @property
-    def plans(self) -> Plans: ...
+    def plans(self) -> _workflows.PlanCalls[Plan, Operation]: ...
     @property
-    def stops(self) -> Stops: ...
+    def stops(self) -> LiveStopCalls: ...
     @property
-    def unassigned_stops(self) -> UnassignedStops: ...
-    @property
-    def operations(self) -> Operations: ...
-    @property
-    def depots(self) -> Depots: ...
-    @property
-    def drivers(self) -> Drivers: ...
-    @property
-    def routes(self) -> Routes: ...
+    def operations(self) -> _workflows.OperationCalls[Operation]: ...
 
 
 async def get_by_serialized_id(
-    client: _Client, serialized_id: str
+    client: SerializedIdCalls, serialized_id: str
 ) -> Plan | Stop | UnassignedStop | Operation | Depot | Route | Driver:
     """Fetch any resource by its serialized id, as the matching model
     (contract, General conventions: GET ``{base_url}/<serialized id>``)."""

@@ -8,21 +8,14 @@ and the fields no update can carry (the shared ones and v1's own);
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Final, Protocol
+from typing import Final, Protocol
 
+from route_planning_async import _workflows
 from route_planning_async._client import NOT_UPDATABLE, ClientCalls, Namespace, VersionTable
 from route_planning_async.v1._converter import structure, structure_list, unstructure
 from route_planning_async.v1._endpoints import ENDPOINTS
-
-if TYPE_CHECKING:
-    from route_planning_async.v1.resources.depots import Depots
-    from route_planning_async.v1.resources.drivers import Drivers
-    from route_planning_async.v1.resources.members import Members
-    from route_planning_async.v1.resources.operations import Operations
-    from route_planning_async.v1.resources.plans import Plans
-    from route_planning_async.v1.resources.routes import Routes
-    from route_planning_async.v1.resources.stops import Stops
-    from route_planning_async.v1.resources.unassigned_stops import UnassignedStops
+from route_planning_async.v1._live_edit import LiveStopCalls
+from route_planning_async.v1._models import Operation, Plan
 
 __all__ = ["TABLE", "V1Client", "V1Namespace"]
 
@@ -40,24 +33,16 @@ TABLE: Final = VersionTable(ENDPOINTS, structure, structure_list, unstructure, n
 
 
 class V1Client(ClientCalls, Protocol):
-    """What a v1 namespace needs of the client that owns it (v1's ``RoutePlanningClient`` is one)."""
+    """What a v1 namespace needs of the client that owns it (v1's ``RoutePlanningClient`` is one):
+    the calls a live edit makes (``plans.live_edit``, ``stops.live_edit``), by what they do, so
+    that no namespace names another's class."""
 
     @property
-    def plans(self) -> Plans: ...
+    def plans(self) -> _workflows.PlanCalls[Plan, Operation]: ...
     @property
-    def stops(self) -> Stops: ...
+    def stops(self) -> LiveStopCalls: ...
     @property
-    def unassigned_stops(self) -> UnassignedStops: ...
-    @property
-    def operations(self) -> Operations: ...
-    @property
-    def depots(self) -> Depots: ...
-    @property
-    def members(self) -> Members: ...
-    @property
-    def drivers(self) -> Drivers: ...
-    @property
-    def routes(self) -> Routes: ...
+    def operations(self) -> _workflows.OperationCalls[Operation]: ...
 
 
 class V1Namespace(Namespace[V1Client]):
