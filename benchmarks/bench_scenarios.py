@@ -9,6 +9,7 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --family jitter --against-record    # the library alone, against the record
     python -m benchmarks scenarios --family copies --seeds 30 --trace  # each copy's level as it moved
     python -m benchmarks scenarios --family jitter --against-record --at-bound  # at the bound's level
+    python -m benchmarks scenarios --family steady --against-record --at-bound --after-first-contact
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
 judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates and the rerun that
@@ -21,9 +22,10 @@ for comparing a change of the library with the recorded one (each family's line 
 difference seed by seed, :func:`paired`, and where in the run the ratio is lost, now and then,
 :func:`phases`), not for the record; with ``--at-bound``, the library's
 programs run at the recorded bound's level, not learning (``run_scenario``'s ``at_bound`` says
-how). ``--trace`` runs one scenario in this process and prints what its library programs
-log about their learned level, as it comes (:class:`~benchmarks._scenario._run.TraceHandler` says
-what a line holds).
+how), and with ``--after-first-contact`` too, only from their third period, the first spent as the
+law spends it and the second quiet (``run_scenario``'s ``after_first_contact``). ``--trace``
+runs one scenario in this process and prints what its library programs log about their learned
+level, as it comes (:class:`~benchmarks._scenario._run.TraceHandler` says what a line holds).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -67,9 +69,17 @@ RECORD = HERE / "scenarios.json"
 
 
 def _one(
-    family: str, seed: int, bound: dict[str, Any] | None = None, at_bound: bool = False
+    family: str,
+    seed: int,
+    bound: dict[str, Any] | None = None,
+    at_bound: bool = False,
+    after_first_contact: bool = False,
 ) -> dict[str, Any]:
-    return asyncio.run(run_scenario(draw(family, seed), bound=bound, at_bound=at_bound))
+    return asyncio.run(
+        run_scenario(
+            draw(family, seed), bound=bound, at_bound=at_bound, after_first_contact=after_first_contact
+        )
+    )
 
 
 def _commit() -> str:
@@ -179,6 +189,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(run_scenario's at_bound in benchmarks/_scenario/_run.py says how)",
     )
     parser.add_argument(
+        "--after-first-contact",
+        action="store_true",
+        help="with --at-bound: the first period at the contract's limits, the second quiet, then the "
+        "bound's level (run_scenario's after_first_contact in benchmarks/_scenario/_run.py says why)",
+    )
+    parser.add_argument(
         "--trace",
         action="store_true",
         help="one scenario, in this process: print what its library programs log about their learned "
@@ -190,6 +206,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--against-record runs are judged against the record; they are not recorded")
     if args.at_bound and not args.against_record:
         parser.error("--at-bound runs are judged against the record: give --against-record")
+    if args.after_first_contact and not args.at_bound:
+        parser.error("--after-first-contact runs the bound's level after the first period: give --at-bound")
     if args.trace and (args.record or args.report):
         parser.error("--trace runs are not recorded")
     runs: list[dict[str, Any]] = []
@@ -214,7 +232,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         logger.setLevel(logging.DEBUG)
         logger.propagate = False
         try:
-            run = _one(family, seed, bounds.get((family, seed)), args.at_bound)
+            run = _one(family, seed, bounds.get((family, seed)), args.at_bound, args.after_first_contact)
         finally:
             logger.removeHandler(handler)
             logger.setLevel(level)
@@ -223,7 +241,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.family or not args.report:
         with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
             futures = {
-                pool.submit(_one, family, seed, bounds.get((family, seed)), args.at_bound): (family, seed)
+                pool.submit(
+                    _one, family, seed, bounds.get((family, seed)), args.at_bound, args.after_first_contact
+                ): (family, seed)
                 for family, seed in wanted
             }
             for future in concurrent.futures.as_completed(futures):

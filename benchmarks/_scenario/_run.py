@@ -178,22 +178,54 @@ async def _library(
     period: float,
     plan_id: str,
     configured: int | None,
+    after_first_contact: bool = False,
 ) -> None:
     """A program of this library with its own client (its own memory) from ``arrive`` to ``leave``:
     at the contract's limits, learning; or, ``configured`` given, at that many reads a period,
-    learning nothing (``run_scenario``'s ``at_bound``)."""
+    learning nothing (``run_scenario``'s ``at_bound``); with ``after_first_contact`` too, its first
+    period at the contract's limits (learning nothing), its second quiet, then a client of its own
+    at ``configured`` (``run_scenario``'s ``after_first_contact``)."""
     _PROGRAM.set((name, t0))
     await _until(t0 + copy.arrive * period)
+    if after_first_contact:
+        assert configured is not None
+        first = RateLimits.default().scaled(SPEEDUP)
+        await _reads(
+            key, name, transport, plan_id, first, learning=False, until=t0 + (copy.arrive + 1) * period
+        )
+        await _until(t0 + (copy.arrive + 2) * period)
     limits = RateLimits.default()
     if configured is not None:
         limits = limits.replace("read", Rule(configured, 1.0))
+    await _reads(
+        key,
+        name,
+        transport,
+        plan_id,
+        limits.scaled(SPEEDUP),
+        learning=configured is None,
+        until=t0 + copy.leave * period,
+    )
+
+
+async def _reads(
+    key: str,
+    name: str,
+    transport: CountingTransport,
+    plan_id: str,
+    limits: RateLimits,
+    *,
+    learning: bool,
+    until: float,
+) -> None:
+    """:data:`WORKERS` tasks reading in a loop through a client of their own until ``until``."""
     client = RoutePlanningClient(
         key,
         # An address of its own: nothing is shared with the other copies' clients.
         base_url=f"https://{name}.{key}.scenario.invalid/public/v0.2b",
         transport=transport,
-        rate_limits=limits.scaled(SPEEDUP),
-        retry=None if configured is None else RetryPolicy(learning=None),
+        rate_limits=limits,
+        retry=None if learning else RetryPolicy(learning=None),
     )
     async with client:
 
@@ -205,7 +237,7 @@ async def _library(
                     await asyncio.sleep(0)
 
         workers = [asyncio.create_task(worker()) for _ in range(WORKERS)]
-        await _until(t0 + copy.leave * period)
+        await _until(until)
         for task in workers:
             task.cancel()
         await asyncio.gather(*workers, return_exceptions=True)
@@ -234,9 +266,10 @@ async def _run_arm(
     t0: float,
     rate: float | None,
     configured: int | None = None,
+    after_first_contact: bool = False,
 ) -> _Arm:
-    """One arm: the library's copies (``rate`` None; ``configured``: see :func:`_library`) or
-    fixed-rate programs at ``rate`` per period."""
+    """One arm: the library's copies (``rate`` None; ``configured`` and ``after_first_contact``:
+    see :func:`_library`) or fixed-rate programs at ``rate`` per period."""
     period = 1.0 / SPEEDUP
     url = emu.base_url
     path = f"/plans/{plan_id.rsplit('/', 1)[-1]}"
@@ -258,7 +291,15 @@ async def _run_arm(
         name = f"copy-{i}"
         if rate is None:
             jobs[name] = _library(
-                key, name, copy, transport(name, scenario.link), t0, period, plan_id, configured
+                key,
+                name,
+                copy,
+                transport(name, scenario.link),
+                t0,
+                period,
+                plan_id,
+                configured,
+                after_first_contact,
             )
         else:
             times = _even(rate, copy.arrive, copy.leave)
@@ -411,6 +452,7 @@ async def run_scenario(
     speedup: float = SPEEDUP,
     bound: Mapping[str, Any] | None = None,
     at_bound: bool = False,
+    after_first_contact: bool = False,
 ) -> dict[str, Any]:
     """Run ``scenario``'s library arm and the fixed-rate search; answer the figures and the verdict.
 
@@ -423,6 +465,13 @@ async def run_scenario(
     rounded up to whole reads a period, and learn nothing (``RetryPolicy(learning=None)``): what
     the scheduler admits at the best level, known in advance, so that what the learning loses is
     told apart from what the lane loses.
+
+    ``after_first_contact`` (with ``at_bound``): each library program spends its first period as
+    the law does (at once, at the contract's limits; it learns nothing), sends nothing in its
+    second, and then reads through a client of its own at the bound's level: what is left of the
+    bars once a first contact has been paid for, by a program that knows the level in advance
+    (the quiet second period lets a lockout that first contact brought on lift; a client started
+    at once would not know the first one's sends still in the window).
     """
     if speedup != SPEEDUP:
         raise ValueError("the speed-up is SPEEDUP")
@@ -430,6 +479,8 @@ async def run_scenario(
         raise ValueError(
             f"the recorded run is {bound['family']}/{bound['seed']}, not the scenario {scenario.name}"
         )
+    if after_first_contact and not at_bound:
+        raise ValueError("after_first_contact needs at_bound")
     configured = None
     if at_bound:
         if bound is None:
@@ -453,7 +504,7 @@ async def run_scenario(
     gc.collect()
     gc.disable()
     try:
-        return await _run(scenario, config, keys, started, bound, configured)
+        return await _run(scenario, config, keys, started, bound, configured, after_first_contact)
     finally:
         gc.enable()
 
@@ -465,6 +516,7 @@ async def _run(
     started: float,
     bound: Mapping[str, Any] | None,
     configured: int | None,
+    after_first_contact: bool,
 ) -> dict[str, Any]:
     async with Emulator(config) as emu:
         async with emu.client(rate_limits=RateLimits.unlimited()) as setup:
@@ -476,7 +528,9 @@ async def _run(
         emu.limiter.reset()
         unused = iter(keys[1:])
         t0 = time.monotonic() + LEAD
-        library_run = asyncio.create_task(_run_arm(emu, scenario, keys[0], plan.id, t0, None, configured))
+        library_run = asyncio.create_task(
+            _run_arm(emu, scenario, keys[0], plan.id, t0, None, configured, after_first_contact)
+        )
         present = max(
             sum(1 for c in scenario.copies if c.arrive <= t < c.leave) for t in range(scenario.periods)
         )
@@ -535,6 +589,7 @@ async def _run(
         **figures,
         "bound": "searched" if searched is not None else "recorded",
         **({} if configured is None else {"configured_at": configured}),
+        **({"after_first_contact": True} if after_first_contact else {}),
         "left": _left(scenario, library),
         "verdict": _verdict(scenario, library, figures["fixed"]),
         "wall_seconds": round(time.monotonic() - started, 1),

@@ -248,6 +248,10 @@ def test_runs_against_the_record_are_not_recorded_and_need_their_scenario_record
         (["--against-record", "--report"], "--against-record runs are judged against the record"),
         (["--family", "storm", "--seeds", "0-2", "--against-record"], "holds no run of storm/1, storm/2"),
         (["--family", "storm", "--seeds", "0", "--at-bound"], "give --against-record"),
+        (
+            ["--family", "storm", "--seeds", "0", "--against-record", "--after-first-contact"],
+            "give --at-bound",
+        ),
     ):
         with pytest.raises(SystemExit) as exit:
             main([*argv, "--record-file", str(record)])
@@ -298,6 +302,36 @@ def test_a_library_arm_configured_at_the_recorded_bound() -> None:
     # Never more than the configured level in a period: the client kept to it, learning nothing.
     assert max(run["library"]["copy-0"]["admitted_per_period"]) <= level
     assert "configured_at" not in recorded
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(60)
+def test_a_library_arm_at_the_recorded_bound_after_its_first_contact() -> None:
+    """About 4 seconds: steady/0's library arm spends its first period at the contract's limits,
+    sends nothing in its second, then reads at the bound's rate rounded up, learning nothing."""
+    recorded = next(
+        run
+        for run in json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())[
+            "runs"
+        ]
+        if (run["family"], run["seed"]) == ("steady", 0)
+    )
+    with pytest.raises(ValueError, match="after_first_contact needs at_bound"):
+        asyncio.run(run_scenario(draw("steady", 0), bound=recorded, after_first_contact=True))
+    run = asyncio.run(
+        run_scenario(draw("steady", 0), bound=recorded, at_bound=True, after_first_contact=True)
+    )
+    level = math.ceil(recorded["fixed_rate"])
+    assert run["configured_at"] == level
+    assert run["after_first_contact"] is True
+    copy = run["library"]["copy-0"]
+    sent = [a + r for a, r in zip(copy["admitted_per_period"], copy["refused_per_period"], strict=True)]
+    # The first period at the contract's limits (more than the bound's level), the second quiet.
+    assert copy["admitted_per_period"][0] > level
+    assert sent[1] == 0
+    # From the third, never more than the configured level in a period.
+    assert max(copy["admitted_per_period"][2:]) <= level
+    assert sum(copy["admitted_per_period"][2:]) > 0
 
 
 def test_a_trace_runs_one_scenario_and_is_not_recorded(
