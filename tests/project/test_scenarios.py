@@ -179,6 +179,15 @@ def test_a_storm_scenario_over_real_sockets() -> None:
     assert set(run["verdict"]) >= {"ratio", "misses", "passed"}
 
 
+def _recorded(family: str, seed: int) -> dict[str, Any]:
+    """The committed record's run of ``family``/``seed`` (``benchmarks/scenarios.json``)."""
+    record = json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())
+    run: dict[str, Any] = next(
+        run for run in record["runs"] if (run["family"], run["seed"]) == (family, seed)
+    )
+    return run
+
+
 def _run_of(
     family: str, seed: int, ratio: float, refused: int, attempts: int, passed: bool, first: int = 10
 ) -> dict[str, Any]:
@@ -264,13 +273,7 @@ def test_runs_against_the_record_are_not_recorded_and_need_their_scenario_record
 @pytest.mark.timeout(60)
 def test_a_library_arm_judged_against_the_recorded_bound() -> None:
     """About 4 seconds: the library's arm alone, the search's figures taken from the record."""
-    recorded = next(
-        run
-        for run in json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())[
-            "runs"
-        ]
-        if (run["family"], run["seed"]) == ("storm", 0)
-    )
+    recorded = _recorded("storm", 0)
     run = asyncio.run(run_scenario(draw("storm", 0), bound=recorded))
     assert run["bound"] == "recorded"
     for key in RECORDED:
@@ -286,13 +289,7 @@ def test_a_library_arm_judged_against_the_recorded_bound() -> None:
 def test_a_library_arm_configured_at_the_recorded_bound() -> None:
     """About 4 seconds: steady/0's library arm configured at the bound's rate rounded up, learning
     nothing."""
-    recorded = next(
-        run
-        for run in json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())[
-            "runs"
-        ]
-        if (run["family"], run["seed"]) == ("steady", 0)
-    )
+    recorded = _recorded("steady", 0)
     with pytest.raises(ValueError, match="at_bound needs the recorded bound"):
         asyncio.run(run_scenario(draw("steady", 0), at_bound=True))
     run = asyncio.run(run_scenario(draw("steady", 0), bound=recorded, at_bound=True))
@@ -309,13 +306,7 @@ def test_a_library_arm_configured_at_the_recorded_bound() -> None:
 def test_a_library_arm_at_the_recorded_bound_after_its_first_contact() -> None:
     """About 4 seconds: steady/0's library arm spends its first period at the contract's limits,
     sends nothing in its second, then reads at the bound's rate rounded up, learning nothing."""
-    recorded = next(
-        run
-        for run in json.loads((Path(__file__).parents[2] / "benchmarks" / "scenarios.json").read_text())[
-            "runs"
-        ]
-        if (run["family"], run["seed"]) == ("steady", 0)
-    )
+    recorded = _recorded("steady", 0)
     with pytest.raises(ValueError, match="after_first_contact needs at_bound"):
         asyncio.run(run_scenario(draw("steady", 0), bound=recorded, after_first_contact=True))
     run = asyncio.run(
