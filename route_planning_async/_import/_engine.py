@@ -112,7 +112,7 @@ async def run_import(
     """
     settings = ImportSettings.of(options)
     size = settings.batch_size_for(target, limits)
-    in_flight = settings.in_flight_for(target.kind, limits)
+    in_flight = settings.in_flight_for(target.kind, limits, target.weight(size))
     deadline = settings.deadline_seconds()
     report: ImportReport[T] = ImportReport(
         id_prefix=target.id_prefix, batch_size=size, keep_ids=settings.keep_ids, clock=clock
@@ -299,6 +299,10 @@ class _Importer(Generic[T]):
                     continue
                 control.runs.add(run)
                 run.task = group.create_task(self._run_batch(run, pending, gate))
+                # The batch goes out before the next one is read: reading the input
+                # (building its rows) delays the first request by one batch's reading,
+                # not by max_in_flight batches'.
+                await asyncio.sleep(0)
         finally:
             await reader.aclose()
 

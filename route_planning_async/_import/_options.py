@@ -118,8 +118,8 @@ class ImportSettings:
         default=None,
         validator=_at_least(1, or_none=True),
         metadata=described(
-            """Batches sent concurrently; None: enough to fill one window of the
-            ``{category}`` request rule (at least 2, at most 32)."""
+            """Batches sent concurrently; None: as many as one window of each ``{category}``
+            rule admits (at least 2, at most 32)."""
         ),
     )
     max_resends: int = attrs.field(
@@ -233,17 +233,19 @@ class ImportSettings:
             size -= 1
         return size
 
-    def in_flight_for(self, kind: RowKind, limits: RateLimits) -> int:
-        """The batches sent concurrently: as asked, else enough to use a whole window of the
-        category's request rule at once (the scheduler makes them wait, in order).
+    def in_flight_for(self, kind: RowKind, limits: RateLimits, batch_weight: int) -> int:
+        """The batches sent concurrently: as asked, else as many as one window of each of the
+        category's rules admits (the scheduler makes them wait, in order). More would only wait
+        in the scheduler, read from the input before they can go.
 
         Args:
             kind: The rows imported (their rate-limit category).
             limits: The client's rate limits.
+            batch_weight: What a full batch weighs in the category's weighted rules.
         """
         if self.max_in_flight is not None:
             return self.max_in_flight
-        amounts = [rule.amount for rule in limits.for_category(kind.category) if rule.per == "request"]
+        amounts = [rule.amount // rule.cost(batch_weight) for rule in limits.for_category(kind.category)]
         if not amounts:
             return _DEFAULT_IN_FLIGHT
         return max(2, min(_MAX_IN_FLIGHT, min(amounts)))

@@ -150,8 +150,8 @@ class UnassignedStopsNamespace(Namespace[ClientT], Generic[ClientT, ModelT, Inpu
                 (recipient.external_id) to look them up by; they may be duplicated. Default False.
             batch_size (int | None): How many stops one request carries, 1 to 100 (and at most a weighted
                 rule's amount); None: 100. Default None.
-            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
-                ``batch_import`` request rule (at least 2, at most 32). Default None.
+            max_in_flight (int | None): Batches sent concurrently; None: as many as one window of each
+                ``batch_import`` rule admits (at least 2, at most 32). Default None.
             max_resends (int): How many times the stops of one batch are sent again after ambiguous
                 failures. Default 3.
             settle_delay (float): Seconds to wait, after a request got no answer, before looking up its

@@ -175,6 +175,31 @@ async def test_the_kind_names_rows_keys_and_bounds() -> None:
     assert report.outcome(0) is Outcome.CREATED
 
 
+@pytest.mark.asyncio
+async def test_a_batch_is_sent_before_the_next_is_read() -> None:
+    read: list[int] = []
+    read_at_first_send: list[int] = []
+
+    class Counted(ShelfTarget):
+        async def send(self, batch: list[Parcel], on_sent: Callable[[], None]) -> BatchAnswer:
+            read_at_first_send.append(len(read))
+            return await super().send(batch, on_sent)
+
+    def parcels() -> typing.Iterator[Parcel]:
+        for n in range(40):
+            read.append(n)
+            yield Parcel(f"tag-{n}", 1.0)
+
+    target: ImportTarget[Parcel] = Counted(Shelf())
+    report = await run_import(
+        target, parcels(), limits=RateLimits.unlimited(), clock=LoopClock(), max_in_flight=8
+    )
+    assert report.created == 40
+    # The first request went with its own batch of 4 read, not eight batches' worth: a slow
+    # input delays it by one batch's reading.
+    assert read_at_first_send[0] <= 2 * PARCEL_ROWS.max_batch
+
+
 def test_the_typed_options_are_the_settings() -> None:
     hints = ImportOptions.__annotations__
     fields = attrs.fields(ImportSettings)
@@ -188,8 +213,12 @@ def test_settings_take_their_defaults_once() -> None:
     settings = ImportSettings.of({})
     assert settings == ImportSettings()
     assert settings.batch_size_for(ShelfTarget(Shelf()), RateLimits.default()) == 4
-    assert settings.in_flight_for(DRIVER_ROWS, RateLimits.default()) == 2
-    assert settings.in_flight_for(PLAN_STOP_ROWS, RateLimits.default()) == 10
+    assert settings.in_flight_for(DRIVER_ROWS, RateLimits.default(), 1) == 2
+    assert settings.in_flight_for(PLAN_STOP_ROWS, RateLimits.default(), 100) == 10
+    # A window of the public documentation's 1,000 stops a minute holds 10 batches of 100,
+    # though its request rules admit 30 a minute.
+    assert settings.in_flight_for(PLAN_STOP_ROWS, RateLimits.public_docs(), 100) == 10
+    assert settings.in_flight_for(PLAN_STOP_ROWS, RateLimits.public_docs(), 10) == 30
     with pytest.raises(TypeError, match="unexpected keyword argument 'dedup'"):
         ImportSettings.of({"dedup": True})
 

@@ -109,8 +109,8 @@ class Members(V1Namespace):
                 key (email) to look them up by; they may be duplicated. Default False.
             batch_size (int | None): How many members one request carries, 1 to 50 (and at most a weighted
                 rule's amount); None: 50. Default None.
-            max_in_flight (int | None): Batches sent concurrently; None: enough to fill one window of the
-                ``member_import`` request rule (at least 2, at most 32). Default None.
+            max_in_flight (int | None): Batches sent concurrently; None: as many as one window of each
+                ``member_import`` rule admits (at least 2, at most 32). Default None.
             max_resends (int): How many times the members of one batch are sent again after ambiguous
                 failures. Default 3.
             settle_delay (float): Seconds to wait, after a request got no answer, before looking up its
