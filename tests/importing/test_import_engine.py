@@ -321,9 +321,9 @@ async def test_a_deprecation_points_at_the_line_that_used_the_old_name() -> None
     # Python shows a DeprecationWarning by default only where __main__ triggers it, so each
     # must name the user's line, not the library's (the module names pointed at __init__.py).
     report = await import_parcels(Shelf(), [Parcel("tag-0", 1.0)])
-    failed = rp.FailedBatch(Outcome.NOT_CREATED, (), (), ValueError("lost"))
-    refused = rp.RejectedRow(0, Parcel("tag-1", -1.0), "refused")
-    uses = {
+    failed: rp.FailedBatch[Parcel] = rp.FailedBatch(Outcome.NOT_CREATED, (), (), ValueError("lost"))
+    refused: rp.RejectedRow[Parcel] = rp.RejectedRow(0, Parcel("tag-1", -1.0), "refused")
+    uses: dict[str, Callable[[], object]] = {
         "route_planning_async.RejectedStop": lambda: rp.RejectedStop,
         "route_planning_async.DuplicateStop": lambda: rp.DuplicateStop,
         "ImportReport.rejected_stops": lambda: report.rejected_stops,
@@ -459,7 +459,7 @@ async def test_a_report_pickles_with_its_errors_and_times() -> None:
 
 def test_rejected_stop_is_still_built_with_its_old_keywords() -> None:
     with pytest.warns(DeprecationWarning, match=r"RejectedRow\(stop=\.\.\.\) is deprecated.*input="):
-        refused = rp.RejectedRow(position=3, stop="row", message="refused")  # type: ignore[call-arg]
+        refused: rp.RejectedRow[str] = rp.RejectedRow(position=3, stop="row", message="refused")
     assert refused == rp.RejectedRow(3, "row", "refused")
     with pytest.raises(TypeError, match="both input= and its old name stop="):
-        rp.RejectedRow(position=3, input="a", stop="b", message="m")  # type: ignore[call-arg]
+        rp.RejectedRow(position=3, input="a", stop="b", message="m")
