@@ -11,6 +11,8 @@
   counted in the whole requests a window holds beside the neighbour's, and the
   give-back's bar is ``2 P + 2`` periods, ``P = max(3, ceil(20 / r))`` at ``r`` requests a
   period left (a bar set by the learner that preceded the law, from its probe pacing);
+  beside it, without bars, what the best fixed-rate program in hindsight admits
+  in the same scenarios, and the library's admitted over it;
 - **repeatability**: ``bench_limit_mismatch``'s matrix (reads and imports at the
   contract's limits, optimize at the public documentation's, at 0.8, 0.5, 0.3 and
   0.1 of the configured limits, under the three server rules) in virtual time.
@@ -148,6 +150,26 @@ def refusal_checks(name: str, runs: list[dict[str, Any]]) -> list[dict[str, Any]
     return checks
 
 
+def _beside_bound(
+    workload: str, share: float, seeds: tuple[int, ...], runs: list[dict[str, Any]]
+) -> list[Any]:
+    """The bound's row beside the library's ``runs`` (one per seed, in order): its rate and what
+    it admits (medians and lowest), the library's admitted over its (median, lowest, seeds under
+    0.9)."""
+    bounds = [_virtual.neighbour_bound(share, seed, workload=workload) for seed in seeds]
+    rates = [float(bound["rate"]) for bound in bounds]
+    admitted = [float(bound["of_remainder"]) for bound in bounds]
+    ours = [
+        float(run["of_remainder"]) / float(bound["of_remainder"]) if bound["of_remainder"] else float("inf")
+        for run, bound in zip(runs, bounds, strict=True)
+    ]
+    under = sum(1 for value in ours if value < NEIGHBOUR_SHARE_BAR)
+    figures = [
+        rounded(f) for values in (rates, admitted, ours) for f in (statistics.median(values), min(values))
+    ]
+    return [*figures, under]
+
+
 # ------------------------------------------------------------ the run
 
 
@@ -204,10 +226,12 @@ def run(quick: bool = False) -> dict[str, Any]:
         "worst",
         "bar (2 P + 2)",
     ]
-    rows, other_rows = [], []
+    rows, other_rows, bound_rows = [], [], []
     for workload in _virtual.NEIGHBOUR_WORKLOADS if not quick else ["reads"]:
         for share in SHARES:
             runs = _neighbour(workload, share, seeds)
+            if workload in BARRED_WORKLOADS:
+                bound_rows.append([workload, f"{share:.0%}", *_beside_bound(workload, share, seeds, runs)])
             got = _summary(runs, "of_remainder", high_is_bad=False)
             refused = _summary(runs, "share_429")
             back = _summary(runs, "periods_back")
@@ -238,6 +262,24 @@ def run(quick: bool = False) -> dict[str, Any]:
             f"({len(seeds)} seeds)",
             ["Workload", *columns],
             rows,
+        )
+    )
+    tables.append(
+        table(
+            f"The best fixed-rate program in hindsight beside the same neighbour, figures without bars "
+            f"({len(seeds)} seeds)",
+            [
+                "Workload",
+                "Neighbour takes",
+                "its rate, of what is left, median",
+                "lowest",
+                "it admits, of what is left, median",
+                "lowest",
+                "the library admits, of what it admits, median",
+                "lowest",
+                "seeds under 0.9",
+            ],
+            bound_rows,
         )
     )
     if other_rows:
@@ -325,6 +367,9 @@ def run(quick: bool = False) -> dict[str, Any]:
             "2 P + 2 periods of the neighbour leaving (a bar set by the learner that preceded the law, "
             "from its probe pacing). The arrival costs "
             "what the client had in flight when the neighbour came, which no pacing can spare.",
+            "The best fixed-rate program in hindsight (neighbours): "
+            + " ".join((inspect.getdoc(_virtual.neighbour_bound) or "").split("\n\n")[1].split())
+            + " It shows where the share of what is left can be reached: the bar on it stays.",
             "The provable bound (limit mismatch): "
             + " ".join((inspect.getdoc(_virtual.learning_bound) or "").split("\n\n")[1].split())
             + " Where it exceeds the time bar, arithmetic rules the bar out, and the bar applies to the "

@@ -13,15 +13,18 @@ import asyncio
 import math
 import random
 import sys
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests"))
 
 from support.limited_service import LimitedService, Limiter, SlidingWindow, TokenBucket, run_requests
 from support.virtual_time import run_virtual, virtual_loop
 
+from benchmarks._scenario import _judge
 from route_planning_async._core import Request, Response
 from route_planning_async._rate_limits._limits import Category, RateLimits, Rule
 from route_planning_async._scheduler import Scheduler
@@ -33,6 +36,8 @@ __all__ = [
     "NEIGHBOUR_WORKLOADS",
     "learning_bound",
     "mismatch",
+    "neighbour_bound",
+    "neighbour_fixed",
     "neighbours",
     "resume",
 ]
@@ -119,6 +124,101 @@ and the service's). The bars are on reads; the others show the same learning wit
 per period (writes, 5/s) and with more (optimize, 100 per 10 minutes, at most 30 per minute)."""
 
 
+@attrs.frozen
+class _Beside:
+    """One neighbours scenario: the service, the unseen neighbour on it, and its times (seconds)."""
+
+    request: Request
+    rules: tuple[Rule, ...]
+    amount: int
+    """The longest rule's amount a period (the neighbour's share is of it)."""
+    period: float
+    left: int
+    """Whole requests a window holds beside the neighbour's most in one."""
+    begins: float
+    """When the neighbour comes."""
+    until: float
+    """When it leaves."""
+    seconds: float
+    """When the run ends: at least ``2 P + 10`` periods after it left (the give-back's bar, and eight
+    to see it)."""
+    stays: float
+    """Periods the neighbour stays."""
+    service: LimitedService
+    neighbour: Callable[[], Awaitable[None]]
+    """The neighbour's traffic: ``share`` of the longest rule, evenly, from ``begins`` to ``until``."""
+
+    @property
+    def back_bar(self) -> int:
+        """The give-back's bar, ``2 P + 2`` periods, ``P = max(3, ceil(20 / left))``."""
+        return 2 * _pace(self.left) + 2
+
+    def judged(self) -> dict[str, Any]:
+        """The client's figures over the neighbour's stay (and the periods back after it left)."""
+        own = self.service.of("client", self.begins, self.until)
+        refused = sum(1 for arrival in own if not arrival.admitted)
+        attempts = [
+            _judge.Attempt(arrival.at / self.period, "ok" if arrival.admitted else "refused")
+            for arrival in own
+        ]
+        learned = self.stays - 5
+        return {
+            "of_remainder": self.service.admitted_between(self.begins + 5 * self.period, self.until, "client")
+            / (self.left * learned),
+            "share_429": refused / len(own) if own else 0.0,
+            "refused": refused,
+            "sent": len(own),
+            "ceiling": _judge.ceiling_breaches(attempts),
+            "periods_back": self.service.periods_to_full(
+                self.until,
+                self.amount,
+                period=self.period,
+                within=(self.seconds - self.until) / self.period - 4,
+            ),
+        }
+
+
+def _pace(left: int) -> int:
+    """``P``: the periods between probes of the learner that preceded the law, at ``left`` a period."""
+    return max(3, math.ceil(20 / left))
+
+
+def _beside(share: float, seed: int, workload: str, start: float, stays: float, after: float) -> _Beside:
+    request, rules = NEIGHBOUR_WORKLOADS[workload]
+    rule = max(rules, key=lambda r: r.period)
+    amount, period = rule.amount, rule.period
+    left = amount - math.ceil(amount * share - 1e-9)
+    after = max(after, 2 * _pace(left) + 10)
+    rng = random.Random(seed)
+    begins, until = start * period, (start + stays) * period
+    service = LimitedService(
+        [SlidingWindow(r.amount, r.period) for r in rules], **_link(rng, 0.002 * period, 0.002 * period)
+    )
+    gap = period / (amount * share)
+    phase = rng.uniform(0, gap)
+
+    async def neighbour() -> None:
+        await _evenly(service.sender("neighbour"), request, begins + phase, gap, until)
+
+    return _Beside(
+        request, rules, amount, period, left, begins, until, until + after * period, stays, service, neighbour
+    )
+
+
+async def _evenly(
+    send: Callable[[Request], Awaitable[Response]], request: Request, at: float, gap: float, until: float
+) -> None:
+    """Send ``request`` once every ``gap`` seconds from ``at`` until ``until``, whatever comes back."""
+    sending: set[asyncio.Task[Response]] = set()
+    while at < until:
+        await asyncio.sleep(max(0.0, at - virtual_loop().time()))
+        task = asyncio.ensure_future(send(request))
+        sending.add(task)
+        task.add_done_callback(sending.discard)
+        at += gap
+    await asyncio.gather(*sending)
+
+
 def neighbours(
     share: float,
     seed: int,
@@ -137,61 +237,74 @@ def neighbours(
     ``ceil(share x amount)``); ``P = max(3, ceil(20 / r))`` at ``r`` requests a period left (the
     give-back's bar, set by the learner that preceded the law from its probe pacing).
     """
-    request, rules = NEIGHBOUR_WORKLOADS[workload]
-    rule = max(rules, key=lambda r: r.period)
-    amount, period = rule.amount, rule.period
-    left = amount - math.ceil(amount * share - 1e-9)
-    pace = max(3, math.ceil(20 / left))
-    after = max(after, 2 * pace + 10)
-    rng = random.Random(seed)
-    begins, until = start * period, (start + stays) * period
-    seconds = until + after * period
-    service = LimitedService(
-        [SlidingWindow(r.amount, r.period) for r in rules], **_link(rng, 0.002 * period, 0.002 * period)
-    )
-    limits = RateLimits.unlimited().replace(request.category, *rules)
+    scene = _beside(share, seed, workload, start, stays, after)
     answers: list[Response] = []
-    gap = period / (amount * share)
-    phase = rng.uniform(0, gap)
-
-    async def neighbour() -> None:
-        send = service.sender("neighbour")
-        sending: set[asyncio.Task[Response]] = set()
-        at = begins + phase
-        while at < until:
-            await asyncio.sleep(max(0.0, at - virtual_loop().time()))
-            task = asyncio.ensure_future(send(request))
-            sending.add(task)
-            task.add_done_callback(sending.discard)
-            at += gap
-        await asyncio.gather(*sending)
 
     async def main() -> None:
-        scheduler = Scheduler(limits, RetryPolicy(rng=random.Random(seed)))
+        scheduler = Scheduler(
+            RateLimits.unlimited().replace(scene.request.category, *scene.rules),
+            RetryPolicy(rng=random.Random(seed)),
+        )
 
         async def worker() -> None:
-            while virtual_loop().time() < seconds:
-                answers.append(await scheduler.run(request, service.send))
+            while virtual_loop().time() < scene.seconds:
+                answers.append(await scheduler.run(scene.request, scene.service.send))
 
-        other = asyncio.ensure_future(neighbour())
+        other = asyncio.ensure_future(scene.neighbour())
         await asyncio.gather(*(worker() for _ in range(30)))
         await other
 
     run_virtual(main)
-    learned = stays - 5
-    own = service.of("client", begins, until)
-    refused = sum(1 for arrival in own if not arrival.admitted)
     return {
-        "of_remainder": service.admitted_between(begins + 5 * period, until, "client") / (left * learned),
-        "share_429": refused / len(own),
-        "refused": refused,
-        "sent": len(own),
-        "periods_back": service.periods_to_full(
-            until, amount, period=period, within=(seconds - until) / period - 4
-        ),
-        "back_bar": 2 * pace + 2,
+        **scene.judged(),
+        "back_bar": scene.back_bar,
         "failed": sum(1 for a in answers if a.status != 200),
     }
+
+
+def neighbour_fixed(
+    share: float, seed: int, rate: float, *, workload: str = "reads", start: float = 10.0, stays: float = 40.0
+) -> dict[str, Any]:
+    """:func:`neighbours`' scenario (the same service, link and neighbour for ``seed``) with a plain
+    program in the library's place: ``rate`` requests a period, evenly, from the start until the
+    neighbour leaves (at a phase of its own seed), whatever comes back."""
+    scene = _beside(share, seed, workload, start, stays, 0.0)
+    gap = scene.period / rate
+    phase = random.Random(f"fixed {seed}").uniform(0, gap)
+
+    async def main() -> None:
+        mine = _evenly(scene.service.sender("client"), scene.request, phase, gap, scene.until)
+        await asyncio.gather(scene.neighbour(), mine)
+
+    run_virtual(main)
+    return {**scene.judged(), "rate": rate / scene.left}
+
+
+def neighbour_bound(
+    share: float, seed: int, *, workload: str = "reads", start: float = 10.0, stays: float = 40.0
+) -> dict[str, Any]:
+    """The best fixed-rate program in hindsight beside :func:`neighbours`' neighbour, for ``seed``.
+
+    A plain program sends evenly at one rate from the start until the neighbour leaves, in the
+    same scenario (the same service, link and neighbour); the bound is the highest rate, up to
+    what is left, whose run keeps the 429 ceiling (every program's bar), found by the scenarios'
+    search over rates. What it admits while the neighbour stays is counted as the library's is.
+
+    Answers that run's figures, with ``rate`` as a share of what is left (0, and no other figures,
+    when no rate keeps the ceiling).
+    """
+    left = _beside(share, seed, workload, start, stays, 0.0).left
+
+    def run(rate: float) -> dict[str, Any]:
+        return neighbour_fixed(share, seed, rate, workload=workload, start=start, stays=stays)
+
+    async def evaluate(rates: list[float]) -> list[dict[str, Any]]:
+        return [await asyncio.to_thread(run, rate) for rate in rates]
+
+    found = asyncio.run(_judge.search(evaluate, lambda figures: not figures["ceiling"], left, rounds=4))
+    if found.best is None:
+        return {"rate": 0.0, "of_remainder": 0.0}
+    return found.best
 
 
 MODES: dict[str, dict[str, Any]] = {

@@ -388,3 +388,20 @@ def test_the_phase_table_sums_every_seed_per_phase() -> None:
     # First contact: (3 + 5) * 2 periods * 2 copies over (4 + 4) * 2 * 2: 1.00; later 1 over 2.
     assert _phase_row("copies", [run(3, 4), run(5, 4)]) == "| copies | 1.00 | 0.50 | 0.50 | 0.50 |"
     assert _phase_row("copies", [run(3, 4) | {"fixed": None}]) == "| copies |  |  |  |  |"
+
+
+def test_the_bound_beside_a_virtual_neighbour_is_the_highest_rate_that_keeps_the_ceiling() -> None:
+    from benchmarks._scenario._virtual import neighbour_bound, neighbour_fixed
+
+    # Beside a neighbour at 70% of 10 reads a second, 3 a period are left.
+    bound = neighbour_bound(0.7, 1)
+    assert bound["ceiling"] == []
+    assert 0.9 < bound["rate"] < 1.0
+    assert bound["of_remainder"] > 0.9
+    # Evenly at all that is left, every window the neighbour's most in one falls on is over: the
+    # refused requests count, and the run breaks the ceiling.
+    over = neighbour_fixed(0.7, 1, 3.0)
+    assert over["ceiling"]
+    assert over["share_429"] > 0.05
+    # Just under the bound's rate it keeps it, the same scenario drawn again.
+    assert neighbour_fixed(0.7, 1, 2.7)["ceiling"] == []
