@@ -134,7 +134,7 @@ class _Beside:
     """The longest rule's amount a period (the neighbour's share is of it)."""
     period: float
     left: int
-    """Whole requests a window holds beside the neighbour's most in one."""
+    """What the neighbour leaves (``_left``)."""
     begins: float
     """When the neighbour comes."""
     until: float
@@ -183,11 +183,22 @@ def _pace(left: int) -> int:
     return max(3, math.ceil(20 / left))
 
 
+def _longest(workload: str) -> Rule:
+    """The workload's longest rule: the neighbour's share, and what it leaves, are of its amount."""
+    return max(NEIGHBOUR_WORKLOADS[workload][1], key=lambda r: r.period)
+
+
+def _left(share: float, workload: str) -> int:
+    """Whole requests a window of the longest rule holds beside the neighbour's most in one."""
+    amount = _longest(workload).amount
+    return amount - math.ceil(amount * share - 1e-9)
+
+
 def _beside(share: float, seed: int, workload: str, start: float, stays: float, after: float) -> _Beside:
     request, rules = NEIGHBOUR_WORKLOADS[workload]
-    rule = max(rules, key=lambda r: r.period)
+    rule = _longest(workload)
     amount, period = rule.amount, rule.period
-    left = amount - math.ceil(amount * share - 1e-9)
+    left = _left(share, workload)
     after = max(after, 2 * _pace(left) + 10)
     rng = random.Random(seed)
     begins, until = start * period, (start + stays) * period
@@ -293,7 +304,7 @@ def neighbour_bound(
     Answers that run's figures, with ``rate`` as a share of what is left (0, and no other figures,
     when no rate keeps the ceiling).
     """
-    left = _beside(share, seed, workload, start, stays, 0.0).left
+    left = _left(share, workload)
 
     def run(rate: float) -> dict[str, Any]:
         return neighbour_fixed(share, seed, rate, workload=workload, start=start, stays=stays)
