@@ -44,7 +44,8 @@ class Estimate:
     level: int
     """Requests of the smallest rule admitted per period (1 to the configured amount)."""
     held: int | None = None
-    """The highest level that held a whole period within ``memory`` (None: none yet)."""
+    """The level to go back to after a decrease: the highest that held a whole period within
+    ``memory``, bisected when refused, one below a lower level refused (None: none yet)."""
     held_at: float = -math.inf
     """When ``held`` last held."""
     raised_from: int | None = None
@@ -308,6 +309,11 @@ class Law:
             # The highest level that held (or a measured one) was refused: the one to go back to
             # is between it and the decreased one (bisect; a failed return bisects again).
             e.held, e.held_at = max(level, min((level + e.level) // 2, bound)), now
+        else:
+            # A level below the one to go back to was refused: that one is no level to go back
+            # to now (a return there would cost a 429 the refusal foretold): one below the
+            # refused level, at most.
+            e.held = max(level, e.level - 1)
         return self._set(level, now, "decrease", gate=RAISE_GATE)
 
     def may_return(self, now: float) -> bool:

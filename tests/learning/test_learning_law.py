@@ -118,9 +118,15 @@ def test_decrease() -> None:
     assert action.gate == RAISE_GATE
     # The highest level that held was refused: the one to go back to is bisected.
     assert law.estimate.held == 7
-    # A decrease below it (a level on its way back) leaves it.
+    # A decrease below it (others take more since it held) makes it one below the level refused:
+    # a return there would cost the 429 this one foretold.
     assert law.on_refusal(5.5, 5.51, window(5)).level == 2
-    assert law.estimate.held == 7
+    assert law.estimate.held == 4
+    # Never below the decreased level.
+    law = confirmed_law(level=2)
+    law.estimate.held = 7
+    assert law.on_refusal(5.0, 5.01, window(2)).level == 1
+    assert law.estimate.held == 1
     # At least one request a period.
     law = confirmed_law(level=1)
     assert law.on_refusal(5.0, 5.01, window(1)).level == 1
@@ -145,7 +151,7 @@ def test_decrease_when_the_service_refuses_everything() -> None:
     # Retries refused in a row (the second 429 of the streak pauses a period), nothing of ours
     # admitted: at `burst` 429s in the streak, the level to go back to is the one it began at.
     law.on_refusal(5.02, 5.03, window(0))
-    assert (law.level, law.estimate.held) == (2, 6)
+    assert (law.level, law.estimate.held) == (2, 4)
     law.on_refusal(6.03, 6.04, window(0))
     assert (law.level, law.estimate.held) == (1, 10)
     # An admitted answer ends the streak; the next one begins at the level then in force (2).
@@ -156,13 +162,13 @@ def test_decrease_when_the_service_refuses_everything() -> None:
     for sent in (5.05, 5.07, 6.08):
         law.on_refusal(sent, sent + 0.01, window(0))
     assert law.estimate.streak == LearningPolicy().burst
-    assert (law.level, law.estimate.held) == (1, 6)
+    assert (law.level, law.estimate.held) == (1, 2)
     # Not while the window admitted some of ours (other processes sharing the backend): others
-    # leave that much, and the bisections stand.
+    # leave that much, and the decreases' rules stand.
     law = confirmed_law()
     for sent in (5.0, 5.02, 6.03):
         law.on_refusal(sent, sent + 0.01, window(4))
-    assert (law.level, law.estimate.held) == (1, 3)
+    assert (law.level, law.estimate.held) == (1, 1)
 
 
 def probed_law(level: int, now: float) -> Law:
