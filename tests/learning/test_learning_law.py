@@ -122,10 +122,10 @@ def test_decrease() -> None:
     # a return there would cost the 429 this one foretold.
     assert law.on_refusal(5.5, 5.51, window(5)).level == 2
     assert law.estimate.held == 4
-    # Never below the decreased level.
-    law = confirmed_law(level=2)
+    # Never below the decreased level (one below 1 is none).
+    law = confirmed_law(level=1)
     law.estimate.held = 7
-    assert law.on_refusal(5.0, 5.01, window(2)).level == 1
+    assert law.on_refusal(5.0, 5.01, window(1)).level == 1
     assert law.estimate.held == 1
     # At least one request a period.
     law = confirmed_law(level=1)
