@@ -458,8 +458,9 @@ async def run_scenario(
 
     ``bound``: a recorded run of the same scenario (``scenarios.json``), whose fixed-rate bound
     the library's arm is judged against instead of a new search: a third of the time, for
-    comparing two versions of the library. The recorded bound was measured beside the nine
-    arms of its search, on a machine as loaded as it was then; such a run is not a record.
+    comparing two versions of the library. The library's arm runs alone either way (in a record,
+    before the search); the recorded bound was measured beside the other arms of its search's
+    round, on a machine as loaded as it was then, so such a run is not a record.
 
     ``at_bound`` (with ``bound``): the library's programs are configured at the bound's rate
     rounded up to whole reads a period, and learn nothing (``RetryPolicy(learning=None)``): what
@@ -527,19 +528,18 @@ async def _run(
                 await setup.plans.get(plan.id)
         emu.limiter.reset()
         unused = iter(keys[1:])
-        t0 = time.monotonic() + LEAD
-        library_run = asyncio.create_task(
-            _run_arm(emu, scenario, keys[0], plan.id, t0, None, configured, after_first_contact)
+        # The library's arm runs alone, before the search: its answers come as fast in a record
+        # as in a rerun against one (the first contact, whose pace follows the answers, decides
+        # much of a run beside a neighbour).
+        library_arm = await _run_arm(
+            emu, scenario, keys[0], plan.id, time.monotonic() + LEAD, None, configured, after_first_contact
         )
         present = max(
             sum(1 for c in scenario.copies if c.arrive <= t < c.leave) for t in range(scenario.periods)
         )
-        first_round = True
 
         async def evaluate(rates: list[float]) -> list[_Arm]:
-            nonlocal first_round
-            start = t0 if first_round else time.monotonic() + LEAD
-            first_round = False
+            start = time.monotonic() + LEAD
             return list(
                 await asyncio.gather(
                     *(_run_arm(emu, scenario, next(unused), plan.id, start, r) for r in rates)
@@ -557,7 +557,6 @@ async def _run(
             passing = [(rate, arm) for rate, arm in searched.tried if _passes(arm)]
             passing.sort(key=lambda run: _copies_admitted(run[1]), reverse=True)
             confirmed = await confirm(evaluate, _passes, passing)
-        library_arm = await library_run
     library = _summary(library_arm, scenario.periods)
     for name in _programs(library_arm):
         storms = [a.at for a in library_arm.logs[name] if a.outcome == "storm"]
