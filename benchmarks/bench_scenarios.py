@@ -10,6 +10,8 @@ against the best fixed-rate program in hindsight.
     python -m benchmarks scenarios --family copies --seeds 30 --trace  # each copy's level as it moved
     python -m benchmarks scenarios --family jitter --against-record --at-bound  # at the bound's level
     python -m benchmarks scenarios --family steady --against-record --at-bound --after-first-contact
+    python -m benchmarks scenarios --family jitter --seeds 0-39 --against-record --out law.json
+    python -m benchmarks scenarios --compare law.json change.json  # two saved runs, seed by seed
 
 What a scenario is: ``_scenario/_scenarios.py`` (the families); how it runs: ``_scenario/_run.py``; how it is
 judged: ``_scenario/_judge.py`` (the bars, the 429 ceiling, the search over rates and the rerun that
@@ -26,6 +28,12 @@ how), and with ``--after-first-contact`` too, only from their third period, the 
 law spends it and the second quiet (``run_scenario``'s ``after_first_contact``). ``--trace``
 runs one scenario in this process and prints what its library programs log about their learned
 level, as it comes (:class:`~benchmarks._scenario._run.TraceHandler` says what a line holds).
+``--out FILE`` saves the runs made (with or without ``--record``), and ``--compare BEFORE AFTER``
+compares two saved runs (or records) seed by seed, family by family (:func:`compare`). That is how
+a change of the library is judged: the library with the change and without it, each in a work tree
+of its own, run ``--against-record`` of the same record side by side on the same machine, each
+with ``--out``, then ``--compare`` of the two files (a run against the record is not made as the
+record was, so it is compared with another such run: :func:`paired` says how far apart they land).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -155,13 +163,66 @@ def paired(runs: Sequence[dict[str, Any]], before: Sequence[dict[str, Any]]) -> 
     load, its timers) move every scenario at once: the same library, run again on the same
     machine, differed from its record by up to 0.048 in a family's mean (poisson, 2.7 standard
     errors). Read a difference within about 0.05 as noise."""
-    diffs = [run["verdict"]["ratio"] - old["verdict"]["ratio"] for run, old in zip(runs, before, strict=True)]
-    error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
+    mean, error = _difference(runs, before)
     return (
-        f"against the record, seed by seed: ratio {statistics.fmean(diffs):+.3f} "
+        f"against the record, seed by seed: ratio {mean:+.3f} "
         f"(standard error {error:.3f}), passed {sum(old['verdict']['passed'] for old in before)} "
         f"then, {sum(run['verdict']['passed'] for run in runs)} now"
     )
+
+
+def _difference(runs: Sequence[dict[str, Any]], before: Sequence[dict[str, Any]]) -> tuple[float, float]:
+    """The mean of the ratios' differences, seed by seed, and its standard error (:func:`paired`)."""
+    diffs = [run["verdict"]["ratio"] - old["verdict"]["ratio"] for run, old in zip(runs, before, strict=True)]
+    error = statistics.stdev(diffs) / math.sqrt(len(diffs)) if len(diffs) > 1 else math.nan
+    return statistics.fmean(diffs), error
+
+
+def _over_a_429_bar(run: dict[str, Any]) -> bool:
+    """Whether a program of the library's broke the 429 ceiling in the run."""
+    return any(program["breaches"] for program in _scenario_report.copies(run))
+
+
+def _figures(runs: Sequence[dict[str, Any]]) -> tuple[int, float, int, int, float]:
+    """Runs passed, mean ratio, runs over a 429 bar, the library's 429s, worst ratio."""
+    ratios = [run["verdict"]["ratio"] for run in runs]
+    return (
+        sum(run["verdict"]["passed"] for run in runs),
+        statistics.fmean(ratios),
+        sum(_over_a_429_bar(run) for run in runs),
+        sum(program["refused"] for run in runs for program in _scenario_report.copies(run)),
+        min(ratios),
+    )
+
+
+def compare(before: Sequence[dict[str, Any]], after: Sequence[dict[str, Any]]) -> list[str]:
+    """Two sets of runs of the same scenarios (``--compare``), seed by seed: a line per family, then
+    one for them all. Each gives the runs passed, the mean ratio (and its difference, paired by
+    seed, with its standard error: :func:`paired` says how to read it), the runs over a 429 bar,
+    the library's 429s and the worst ratio, before -> after. Only the scenarios in both are
+    compared; each line says how many."""
+    first = {(run["family"], run["seed"]): run for run in before}
+    pairs = sorted(
+        ((first[run["family"], run["seed"]], run) for run in after if (run["family"], run["seed"]) in first),
+        key=lambda pair: _order(pair[1]),
+    )
+    if not pairs:
+        raise ValueError("the two runs have no scenario in common")
+    families: list[str | None] = [*dict.fromkeys(then["family"] for then, _ in pairs)]
+    lines = []
+    for family in [*families, None] if len(families) > 1 else families:
+        then = [old for old, new in pairs if family in (None, old["family"])]
+        now = [new for old, new in pairs if family in (None, old["family"])]
+        mean, error = _difference(now, then)
+        (p0, m0, o0, r0, w0), (p1, m1, o1, r1, w1) = _figures(then), _figures(now)
+        count = f"{len(now)} scenario{'s' if len(now) > 1 else ''}"
+        spread = f"standard error {error:.3f}" if len(now) > 1 else "one seed: no standard error"
+        lines.append(
+            f"{family or 'all'} ({count}): passed {p0} -> {p1} | mean ratio {m0:.3f} -> {m1:.3f}, "
+            f"seed by seed {mean:+.3f} ({spread}) | runs over a 429 bar {o0} -> {o1} | "
+            f"the library's 429s {r0} -> {r1} | worst ratio {w0:.2f} -> {w1:.2f}"
+        )
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -200,6 +261,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="one scenario, in this process: print what its library programs log about their learned "
         "level (TraceHandler in benchmarks/_scenario/_run.py)",
     )
+    parser.add_argument("--out", type=Path, metavar="FILE", help="save the runs made in FILE (for --compare)")
+    parser.add_argument(
+        "--compare",
+        nargs=2,
+        type=Path,
+        metavar=("BEFORE", "AFTER"),
+        help="run nothing: compare two saved runs (--out files or records) seed by seed",
+    )
     parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.against_record and (args.record or args.report):
@@ -208,8 +277,24 @@ def main(argv: Sequence[str] | None = None) -> int:
         parser.error("--at-bound runs are judged against the record: give --against-record")
     if args.after_first_contact and not args.at_bound:
         parser.error("--after-first-contact runs the bound's level after the first period: give --at-bound")
-    if args.trace and (args.record or args.report):
+    if args.trace and (args.record or args.report or args.out):
         parser.error("--trace runs are not recorded")
+    if args.out and args.report and not args.family:
+        parser.error("--report alone runs nothing for --out to save: give --family too")
+    if args.compare:
+        if args.record or args.report or args.against_record or args.trace or args.out:
+            parser.error("--compare runs nothing: it reads two saved runs")
+        saved = []
+        for path in args.compare:
+            try:
+                saved.append(json.loads(path.read_text())["runs"])
+            except (OSError, ValueError, KeyError, TypeError) as error:
+                parser.error(f"{path} is not a saved run ({error})")
+        try:
+            print("\n".join(compare(*saved)))
+        except ValueError as error:
+            parser.error(f"{args.compare[0]} and {args.compare[1]}: {error}")
+        return 0
     runs: list[dict[str, Any]] = []
     command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
     load_before = os.getloadavg()
@@ -255,20 +340,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(summary(family_runs, bounds if args.against_record else None), flush=True)
         passed = sum(run["verdict"]["passed"] for run in runs)
         print(f"{passed} of {len(runs)} passed in {time.monotonic() - started:.0f} s", flush=True)
+    made = {
+        "command": command.strip(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "scenarios": len(runs),
+        "seconds": round(time.monotonic() - started),
+        "load": [round(value, 2) for value in (*load_before[:1], *os.getloadavg()[:1])],
+        "machine": f"{os.cpu_count()} cores",
+        "commit": _commit(),
+    }
+    if args.out and runs:
+        args.out.write_text(json.dumps({"runs": sorted(runs, key=_order), "made": [made]}) + "\n")
     if args.record:
         kept = json.loads(args.record_file.read_text()) if args.record_file.exists() else {"runs": []}
         names = {(run["family"], run["seed"]) for run in runs}
         merged = [run for run in kept["runs"] if (run["family"], run["seed"]) not in names] + runs
         merged.sort(key=_order)
-        made = {
-            "command": command.strip(),
-            "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-            "scenarios": len(runs),
-            "seconds": round(time.monotonic() - started),
-            "load": [round(value, 2) for value in (*load_before[:1], *os.getloadavg()[:1])],
-            "machine": f"{os.cpu_count()} cores",
-            "commit": _commit(),
-        }
         record = {"runs": merged, "made": [*kept.get("made", []), made]}
         args.record_file.write_text(json.dumps(record, separators=(",", ":")) + "\n")
     if args.report:

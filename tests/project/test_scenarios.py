@@ -15,7 +15,7 @@ from benchmarks._scenario._judge import BARS, Attempt, ceiling_breaches, confirm
 from benchmarks._scenario._report import PHASES
 from benchmarks._scenario._run import RECORDED, run_scenario
 from benchmarks._scenario._scenarios import AMOUNT, FAMILIES, NEIGHBOUR_FAMILIES, draw, percentile, seeds
-from benchmarks.bench_scenarios import main, summary
+from benchmarks.bench_scenarios import compare, main, summary
 
 
 @pytest.mark.parametrize("family", FAMILIES)
@@ -189,7 +189,14 @@ def _recorded(family: str, seed: int) -> dict[str, Any]:
 
 
 def _run_of(
-    family: str, seed: int, ratio: float, refused: int, attempts: int, passed: bool, first: int = 10
+    family: str,
+    seed: int,
+    ratio: float,
+    refused: int,
+    attempts: int,
+    passed: bool,
+    first: int = 10,
+    breaches: tuple[str, ...] = (),
 ) -> dict[str, Any]:
     """A run whose fixed-rate program admitted 10 a period in the first two periods, 100 later;
     the library's, ``first`` and then ``ratio`` times as many."""
@@ -204,6 +211,7 @@ def _run_of(
                 "attempts": attempts,
                 "storm": 0,
                 "admitted_per_period": [first] * 2 + [round(ratio * 100)] * later,
+                "breaches": list(breaches),
             },
         },
         "fixed": {"copy-0": {"admitted_per_period": [10] * 2 + [100] * later}},
@@ -239,6 +247,59 @@ def test_a_run_against_the_record_is_compared_with_it_seed_by_seed() -> None:
         " | by phase (periods 0-1, 2-9, 10-19, 20-39): 1.000 0.925 0.925 0.925 now,"
         " 0.500 0.825 0.825 0.825 then"
     )
+
+
+def _saved(tmp_path: Path, name: str, runs: list[dict[str, Any]]) -> Path:
+    path = tmp_path / name
+    path.write_text(json.dumps({"runs": runs, "made": []}))
+    return path
+
+
+def test_two_saved_runs_are_compared_seed_by_seed_family_by_family(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Steady: the ratios' differences as in the test above (+0.100, standard error 0.041), one
+    # run passed before and four after, one of them over a 429 bar; the library's 429s 1 + 2 + 3
+    # + 4 before, 0 + 1 + 2 + 3 after. Storm: one seed, level. Jitter/9, saved after only, is
+    # not compared.
+    before = [
+        _run_of("steady", i, ratio, i + 1, 100, ratio >= 0.9)
+        for i, ratio in enumerate((0.8, 0.85, 0.95, 0.7))
+    ]
+    before.append(_run_of("storm", 0, 0.93, 0, 100, True))
+    after = [
+        _run_of("steady", i, ratio, i, 100, True, breaches=("4 429s in 10 periods (at most 3)",) * (i == 2))
+        for i, ratio in enumerate((0.9, 0.95, 0.95, 0.9))
+    ]
+    after += [_run_of("jitter", 9, 0.5, 0, 100, False), _run_of("storm", 0, 0.93, 0, 100, True)]
+    lines = [
+        "steady (4 scenarios): passed 1 -> 4 | mean ratio 0.825 -> 0.925, seed by seed +0.100 (standard "
+        "error 0.041) | runs over a 429 bar 0 -> 1 | the library's 429s 10 -> 6 | worst ratio 0.70 -> 0.90",
+        "storm (1 scenario): passed 1 -> 1 | mean ratio 0.930 -> 0.930, seed by seed +0.000 (one seed: "
+        "no standard error) | runs over a 429 bar 0 -> 0 | the library's 429s 0 -> 0 | worst ratio "
+        "0.93 -> 0.93",
+        "all (5 scenarios): passed 2 -> 5 | mean ratio 0.846 -> 0.926, seed by seed +0.080 (standard "
+        "error 0.037) | runs over a 429 bar 0 -> 1 | the library's 429s 10 -> 6 | worst ratio 0.70 -> 0.90",
+    ]
+    assert compare(before, after) == lines
+    # The same from the command line, from two saved files.
+    assert (
+        main(["--compare", str(_saved(tmp_path, "a.json", before)), str(_saved(tmp_path, "b.json", after))])
+        == 0
+    )
+    assert capsys.readouterr().out.splitlines() == lines
+    # Nothing in common, a file that is not a saved run, or runs asked for too: a clear error.
+    jitter = _saved(tmp_path, "jitter.json", after[4:5])
+    for argv, error in (
+        (["--compare", str(jitter), str(_saved(tmp_path, "c.json", before))], "have no scenario in common"),
+        (["--compare", str(jitter), str(tmp_path / "nothing.json")], "nothing.json is not a saved run"),
+        (["--compare", str(jitter), str(jitter), "--against-record"], "--compare runs nothing"),
+        (["--report", "--out", str(tmp_path / "d.json")], "--report alone runs nothing for --out to save"),
+    ):
+        with pytest.raises(SystemExit) as exit:
+            main(argv)
+        assert exit.value.code == 2
+        assert error in capsys.readouterr().err
 
 
 def test_a_recorded_bound_must_be_the_scenario_s_own() -> None:
