@@ -28,12 +28,13 @@ how), and with ``--after-first-contact`` too, only from their third period, the 
 law spends it and the second quiet (``run_scenario``'s ``after_first_contact``). ``--trace``
 runs one scenario in this process and prints what its library programs log about their learned
 level, as it comes (:class:`~benchmarks._scenario._run.TraceHandler` says what a line holds).
-``--out FILE`` saves the runs made (with or without ``--record``), and ``--compare BEFORE AFTER``
-compares two saved runs (or records) seed by seed, family by family (:func:`compare`). That is how
-a change of the library is judged: the library with the change and without it, each in a work tree
-of its own, run ``--against-record`` of the same record side by side on the same machine, each
-with ``--out``, then ``--compare`` of the two files (a run against the record is not made as the
-record was, so it is compared with another such run: :func:`paired` says how far apart they land).
+``--out FILE`` saves the runs made (with or without ``--record``; those made before a failure too),
+and ``--compare BEFORE AFTER`` compares two saved runs (or records) seed by seed, family by family
+(:func:`compare`; ``--family`` and ``--seeds`` narrow it). That is how a change of the library is
+judged: the library with the change and without it, each in a work tree of its own holding the same
+record, run ``--against-record`` side by side on the same machine, each with ``--out``, then
+``--compare`` of the two files (a run against the record is not made as the record was, so it is
+compared with another such run: :func:`paired` says how far apart they land).
 
 Each run lasts :data:`~benchmarks._scenario._scenarios.PERIODS` periods of reads (10 a second at the
 configured limits) at a speed-up of 10: 4 seconds, then 3 rounds of the fixed-rate search of 4
@@ -91,9 +92,25 @@ def _one(
 
 
 def _commit() -> str:
-    """The checked-out commit (the library measured), or ``?``."""
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True)
+    """The checked-out commit (the library measured), ``-dirty`` after it when the work tree has
+    changes the commit does not hold, or ``?``."""
+    done = subprocess.run(
+        ["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=HERE, capture_output=True, text=True
+    )
     return done.stdout.strip() or "?"
+
+
+def _made(command: str, started: float, load_before: Sequence[float], scenarios: int) -> dict[str, Any]:
+    """How a set of runs was made: the command, when, how long, the machine's load and the commit."""
+    return {
+        "command": command.strip(),
+        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "scenarios": scenarios,
+        "seconds": round(time.monotonic() - started),
+        "load": [round(value, 2) for value in (*load_before[:1], *os.getloadavg()[:1])],
+        "machine": f"{os.cpu_count()} cores",
+        "commit": _commit(),
+    }
 
 
 def line(run: dict[str, Any]) -> str:
@@ -195,6 +212,34 @@ def _figures(runs: Sequence[dict[str, Any]]) -> tuple[int, float, int, int, floa
     )
 
 
+_RUN_FIELDS = {"family": str, "seed": int, "library": dict, "verdict": dict}
+
+
+def saved_runs(text: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The runs and the ``made`` entries of a file ``--out`` or ``--record`` wrote; a
+    :class:`ValueError` that says what is wrong when the text is not one."""
+    try:
+        saved = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"not JSON ({error})") from None
+    if not isinstance(saved, dict) or not isinstance(saved.get("runs"), list):
+        raise ValueError('not a saved run: no list of "runs"')
+    for index, run in enumerate(saved["runs"]):
+        wrong = [
+            name
+            for name, kind in _RUN_FIELDS.items()
+            if not isinstance(run, dict) or not isinstance(run.get(name), kind)
+        ]
+        if wrong:
+            raise ValueError(f"run {index} has no {', '.join(wrong)} of a scenario run")
+        if run["family"] not in FAMILIES:
+            raise ValueError(f"run {index} is of an unknown family {run['family']!r}")
+        if not {"ratio", "passed"} <= run["verdict"].keys():
+            raise ValueError(f"run {index} ({run['family']}/{run['seed']}) has no verdict's ratio and passed")
+    made = saved.get("made", [])
+    return saved["runs"], made if isinstance(made, list) else []
+
+
 def compare(before: Sequence[dict[str, Any]], after: Sequence[dict[str, Any]]) -> list[str]:
     """Two sets of runs of the same scenarios (``--compare``), seed by seed: a line per family, then
     one for them all. Each gives the runs passed, the mean ratio (and its difference, paired by
@@ -232,7 +277,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--family", nargs="+", choices=FAMILIES, help="the families to run (default: every one)"
     )
-    parser.add_argument("--seeds", default="0-4", help="seeds: 0-9, 3 or 0-4,10 (default 0-4)")
+    parser.add_argument("--seeds", help="seeds: 0-9, 3 or 0-4,10 (default 0-4)")
     parser.add_argument("--jobs", type=int, default=2, help="processes running scenarios at once (default 2)")
     parser.add_argument("--record", action="store_true", help=f"merge the runs into {RECORD.name}")
     parser.add_argument(
@@ -267,7 +312,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         nargs=2,
         type=Path,
         metavar=("BEFORE", "AFTER"),
-        help="run nothing: compare two saved runs (--out files or records) seed by seed",
+        help="run nothing: compare two saved runs (--out files or records) seed by seed; "
+        "--family and --seeds narrow it",
     )
     parser.add_argument("--record-file", type=Path, default=RECORD, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -284,22 +330,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.compare:
         if args.record or args.report or args.against_record or args.trace or args.out:
             parser.error("--compare runs nothing: it reads two saved runs")
-        saved = []
-        for path in args.compare:
+        saved: list[list[dict[str, Any]]] = []
+        for name, path in zip(("before", "after"), args.compare, strict=True):
             try:
-                saved.append(json.loads(path.read_text())["runs"])
-            except (OSError, ValueError, KeyError, TypeError) as error:
-                parser.error(f"{path} is not a saved run ({error})")
+                found, made_by = saved_runs(path.read_text())
+            except (OSError, ValueError) as error:
+                parser.error(f"{path} is not a saved run: {error}")
+            families, chosen = set(args.family or FAMILIES), set(seeds(args.seeds) if args.seeds else [])
+            saved.append(
+                [
+                    run
+                    for run in found
+                    if run["family"] in families and run["seed"] in (chosen or {run["seed"]})
+                ]
+            )
+            for entry in made_by:
+                what = f"{entry.get('command', '?')} at {entry.get('commit', '?')}, {entry.get('date', '?')}"
+                print(f"{name}: {path}: {what}")
         try:
             print("\n".join(compare(*saved)))
         except ValueError as error:
             parser.error(f"{args.compare[0]} and {args.compare[1]}: {error}")
         return 0
+    if args.out and not args.out.parent.is_dir():
+        parser.error(f"--out {args.out}: no folder {args.out.parent} to write it in")
     runs: list[dict[str, Any]] = []
     command = "python -m benchmarks scenarios " + " ".join(sys.argv[2:] if argv is None else argv)
     load_before = os.getloadavg()
     started = time.monotonic()
-    wanted = [(family, seed) for family in args.family or FAMILIES for seed in seeds(args.seeds)]
+    wanted = [(family, seed) for family in args.family or FAMILIES for seed in seeds(args.seeds or "0-4")]
     bounds: dict[tuple[str, int], dict[str, Any]] = {}
     if args.against_record:
         recorded = json.loads(args.record_file.read_text())["runs"] if args.record_file.exists() else []
@@ -324,34 +383,35 @@ def main(argv: Sequence[str] | None = None) -> int:
             logger.propagate = propagate
         print(line(run), flush=True)
     elif args.family or not args.report:
-        with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            futures = {
-                pool.submit(
-                    _one, family, seed, bounds.get((family, seed)), args.at_bound, args.after_first_contact
-                ): (family, seed)
-                for family, seed in wanted
-            }
-            for future in concurrent.futures.as_completed(futures):
-                run = future.result()
-                runs.append(run)
-                print(line(run), flush=True)
+        try:
+            with concurrent.futures.ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                futures = {
+                    pool.submit(
+                        _one,
+                        family,
+                        seed,
+                        bounds.get((family, seed)),
+                        args.at_bound,
+                        args.after_first_contact,
+                    ): (family, seed)
+                    for family, seed in wanted
+                }
+                for future in concurrent.futures.as_completed(futures):
+                    run = future.result()
+                    runs.append(run)
+                    print(line(run), flush=True)
+        finally:
+            # The runs made are saved even when one of them failed or the run was interrupted.
+            if args.out and runs:
+                made = _made(command, started, load_before, len(runs))
+                args.out.write_text(json.dumps({"runs": sorted(runs, key=_order), "made": [made]}) + "\n")
         for family in dict.fromkeys(run["family"] for run in sorted(runs, key=_order)):
             family_runs = sorted((run for run in runs if run["family"] == family), key=_order)
             print(summary(family_runs, bounds if args.against_record else None), flush=True)
         passed = sum(run["verdict"]["passed"] for run in runs)
         print(f"{passed} of {len(runs)} passed in {time.monotonic() - started:.0f} s", flush=True)
-    made = {
-        "command": command.strip(),
-        "date": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC"),
-        "scenarios": len(runs),
-        "seconds": round(time.monotonic() - started),
-        "load": [round(value, 2) for value in (*load_before[:1], *os.getloadavg()[:1])],
-        "machine": f"{os.cpu_count()} cores",
-        "commit": _commit(),
-    }
-    if args.out and runs:
-        args.out.write_text(json.dumps({"runs": sorted(runs, key=_order), "made": [made]}) + "\n")
     if args.record:
+        made = _made(command, started, load_before, len(runs))
         kept = json.loads(args.record_file.read_text()) if args.record_file.exists() else {"runs": []}
         names = {(run["family"], run["seed"]) for run in runs}
         merged = [run for run in kept["runs"] if (run["family"], run["seed"]) not in names] + runs

@@ -249,9 +249,11 @@ def test_a_run_against_the_record_is_compared_with_it_seed_by_seed() -> None:
     )
 
 
-def _saved(tmp_path: Path, name: str, runs: list[dict[str, Any]]) -> Path:
+def _saved(
+    tmp_path: Path, name: str, runs: list[dict[str, Any]], made: list[dict[str, Any]] | None = None
+) -> Path:
     path = tmp_path / name
-    path.write_text(json.dumps({"runs": runs, "made": []}))
+    path.write_text(json.dumps({"runs": runs, "made": made or []}))
     return path
 
 
@@ -261,7 +263,7 @@ def test_two_saved_runs_are_compared_seed_by_seed_family_by_family(
     # Steady: the ratios' differences as in the test above (+0.100, standard error 0.041), one
     # run passed before and four after, one of them over a 429 bar; the library's 429s 1 + 2 + 3
     # + 4 before, 0 + 1 + 2 + 3 after. Storm: one seed, level. Jitter/9, saved after only, is
-    # not compared.
+    # not compared. The runs after are saved in another order: they are paired by scenario.
     before = [
         _run_of("steady", i, ratio, i + 1, 100, ratio >= 0.9)
         for i, ratio in enumerate((0.8, 0.85, 0.95, 0.7))
@@ -272,6 +274,7 @@ def test_two_saved_runs_are_compared_seed_by_seed_family_by_family(
         for i, ratio in enumerate((0.9, 0.95, 0.95, 0.9))
     ]
     after += [_run_of("jitter", 9, 0.5, 0, 100, False), _run_of("storm", 0, 0.93, 0, 100, True)]
+    after.reverse()
     lines = [
         "steady (4 scenarios): passed 1 -> 4 | mean ratio 0.825 -> 0.925, seed by seed +0.100 (standard "
         "error 0.041) | runs over a 429 bar 0 -> 1 | the library's 429s 10 -> 6 | worst ratio 0.70 -> 0.90",
@@ -282,24 +285,72 @@ def test_two_saved_runs_are_compared_seed_by_seed_family_by_family(
         "error 0.037) | runs over a 429 bar 0 -> 1 | the library's 429s 10 -> 6 | worst ratio 0.70 -> 0.90",
     ]
     assert compare(before, after) == lines
-    # The same from the command line, from two saved files.
-    assert (
-        main(["--compare", str(_saved(tmp_path, "a.json", before)), str(_saved(tmp_path, "b.json", after))])
-        == 0
-    )
-    assert capsys.readouterr().out.splitlines() == lines
+    # The same from the command line, from two saved files, each named with how it was made.
+    made = [
+        {"command": "python -m benchmarks scenarios --out a.json", "commit": "abc1234-dirty", "date": "d"}
+    ]
+    a, b = _saved(tmp_path, "a.json", before, made), _saved(tmp_path, "b.json", after)
+    assert main(["--compare", str(a), str(b)]) == 0
+    assert capsys.readouterr().out.splitlines() == [
+        f"before: {a}: python -m benchmarks scenarios --out a.json at abc1234-dirty, d",
+        *lines,
+    ]
+    # --family and --seeds narrow the comparison.
+    assert main(["--compare", str(a), str(b), "--family", "steady", "--seeds", "1-2"]) == 0
+    assert [text.split(":")[0] for text in capsys.readouterr().out.splitlines()[1:]] == [
+        "steady (2 scenarios)"
+    ]
     # Nothing in common, a file that is not a saved run, or runs asked for too: a clear error.
-    jitter = _saved(tmp_path, "jitter.json", after[4:5])
+    jitter = _saved(tmp_path, "jitter.json", after[1:2])
+    unknown = _saved(tmp_path, "unknown.json", [{**after[0], "family": "hail"}])
+    no_verdict = _saved(tmp_path, "no-verdict.json", [{**after[0], "verdict": {"ratio": 1.0}}])
+    not_json = tmp_path / "not.json"
+    not_json.write_text("runs: none")
     for argv, error in (
-        (["--compare", str(jitter), str(_saved(tmp_path, "c.json", before))], "have no scenario in common"),
+        (["--compare", str(jitter), str(a)], "have no scenario in common"),
         (["--compare", str(jitter), str(tmp_path / "nothing.json")], "nothing.json is not a saved run"),
+        (["--compare", str(jitter), str(not_json)], "not.json is not a saved run: not JSON"),
+        (["--compare", str(jitter), str(unknown)], "run 0 is of an unknown family 'hail'"),
+        (["--compare", str(jitter), str(no_verdict)], "run 0 (storm/0) has no verdict's ratio and passed"),
         (["--compare", str(jitter), str(jitter), "--against-record"], "--compare runs nothing"),
         (["--report", "--out", str(tmp_path / "d.json")], "--report alone runs nothing for --out to save"),
+        (["--family", "storm", "--seeds", "0", "--trace", "--out", str(tmp_path / "t.json")], "not recorded"),
+        (["--family", "storm", "--out", str(tmp_path / "no" / "e.json")], "no folder"),
     ):
         with pytest.raises(SystemExit) as exit:
             main(argv)
         assert exit.value.code == 2
         assert error in capsys.readouterr().err
+
+
+def test_out_saves_the_runs_made_even_when_one_of_them_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import concurrent.futures
+
+    from benchmarks import bench_scenarios
+
+    recorded = _recorded("storm", 0)
+
+    def one(family: str, seed: int, *args: object) -> dict[str, Any]:
+        if seed == 2:
+            raise RuntimeError("the emulator fell over")
+        return {**recorded, "seed": seed}
+
+    # The scenarios run in threads of this process, each answered by the recorded run of storm/0.
+    monkeypatch.setattr(bench_scenarios, "_one", one)
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", concurrent.futures.ThreadPoolExecutor)
+    out = tmp_path / "runs.json"
+    assert main(["--family", "storm", "--seeds", "1,0", "--jobs", "1", "--out", str(out)]) == 0
+    saved = json.loads(out.read_text())
+    assert [(run["family"], run["seed"]) for run in saved["runs"]] == [("storm", 0), ("storm", 1)]
+    assert saved["made"][0]["scenarios"] == 2
+    assert saved["made"][0]["command"].endswith(f"--out {out}")
+    capsys.readouterr()
+    # A scenario that fails ends the command, and the runs made before it are saved.
+    with pytest.raises(RuntimeError, match="fell over"):
+        main(["--family", "storm", "--seeds", "0-2", "--jobs", "1", "--out", str(out)])
+    assert [run["seed"] for run in json.loads(out.read_text())["runs"]] == [0, 1]
 
 
 def test_a_recorded_bound_must_be_the_scenario_s_own() -> None:
