@@ -95,7 +95,10 @@ def _commit() -> str:
     """The checked-out commit (the library measured), ``-dirty`` after it when the work tree has
     changes the commit does not hold, or ``?``."""
     done = subprocess.run(
-        ["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=HERE, capture_output=True, text=True
+        ["git", "describe", "--always", "--dirty", "--abbrev=7", "--exclude=*"],
+        cwd=HERE,
+        capture_output=True,
+        text=True,
     )
     return done.stdout.strip() or "?"
 
