@@ -333,18 +333,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.compare:
         if args.record or args.report or args.against_record or args.trace or args.out:
             parser.error("--compare runs nothing: it reads two saved runs")
+        families, chosen = set(args.family or FAMILIES), set(seeds(args.seeds)) if args.seeds else None
         saved: list[list[dict[str, Any]]] = []
         for name, path in zip(("before", "after"), args.compare, strict=True):
             try:
                 found, made_by = saved_runs(path.read_text())
             except (OSError, ValueError) as error:
                 parser.error(f"{path} is not a saved run: {error}")
-            families, chosen = set(args.family or FAMILIES), set(seeds(args.seeds) if args.seeds else [])
             saved.append(
                 [
                     run
                     for run in found
-                    if run["family"] in families and run["seed"] in (chosen or {run["seed"]})
+                    if run["family"] in families and (chosen is None or run["seed"] in chosen)
                 ]
             )
             for entry in made_by:
