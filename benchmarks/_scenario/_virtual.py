@@ -242,9 +242,9 @@ def neighbours(
     """A workload from 30 tasks; from ``start`` an unseen neighbour sends ``share`` of its longest
     rule, evenly, for ``stays`` periods, then stops; the tasks go on ``after`` periods more (at least
     the ``2 P + 2`` the give-back may take, and eight to see it). The default, 40, also holds the
-    law's slowest way back (a probe twice ``span`` periods after a failed one, then its trials:
-    ``docs/learning.md``, transitions 7, 10 and 11), so that a give-back past its bar shows how
-    long it took, not that it was not seen.
+    law's slowest way back from a level the neighbour's arrival cut (a lent level: a probe twice
+    ``span`` periods after a failed one, then its trials; ``docs/learning.md``, transitions 7, 10
+    and 11), so that a give-back past its bar shows how long it took, not that it was not seen.
 
     Times are in periods of the longest rule (for reads, seconds); so is the link's delay. What is
     left is counted in whole requests a window holds beside the neighbour's (its most in a window:
