@@ -3,8 +3,10 @@
 The docs pages include the README's sections (pymdownx.snippets), and the README
 links to the guides in ``docs/`` (each its own page) and to source files that are
 not part of the site. Each such link is mapped here to the page that documents the
-same thing. A link to a repository file
-missing from the map is left as it is, so ``mkdocs build --strict`` reports it.
+same thing. A guide of ``docs/`` links to a repository file as ``../<path>`` (which
+a reader of the repository follows too), mapped as the README's ``<path>``. A link
+to a repository file missing from the map is left as it is, so ``mkdocs build
+--strict`` reports it.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from markdown import Extension, Markdown
 from markdown.preprocessors import Preprocessor
 
 REPOSITORY_FILES = {
+    "README.md": "index.md",
     "ARCHITECTURE.md": "architecture.md",
     "CHANGELOG.md": "changelog.md",
     "docs/": "index.md",
@@ -40,7 +43,7 @@ class _Relink(Preprocessor):
 
 
 def _relink(match: re.Match[str]) -> str:
-    target, anchor = match.group(1), match.group(2) or ""
+    target, anchor = match.group(1).removeprefix("../"), match.group(2) or ""
     page = REPOSITORY_FILES.get(target)
     if page is None and target.startswith("docs/") and target.endswith(".md"):
         page = target.removeprefix("docs/")  # a guide of docs/ is its own page

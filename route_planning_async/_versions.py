@@ -2,10 +2,11 @@
 
 Each :class:`ApiVersion` names a version as the service does (``v0.2b``), the
 package that holds what is its own (``route_planning_async.v0_2b``), the path
-its endpoints live below (``/public/v0.2b``) and its decoder (the version's
-``_converter.CODEC``). The error codes (``_errors/_codes.py``), the webhook
-decoder (``webhooks.py``), the command line (``_cli/_versions.py``), the
-emulator (``emulator/_server/_versions.py``) and the conformance suite read this table;
+its endpoints live below (``/public/v0.2b``), the limits its documentation
+publishes (by name) and its decoder (the version's ``_converter.CODEC``). The
+error codes (``_errors/_codes.py``), the webhook decoder (``webhooks.py``), the
+clients, the command line (``_cli/_versions.py``), the emulator
+(``emulator/_server/_versions.py``) and the conformance suite read this table;
 ``tests/unit/test_versions.py`` fails when one of them misses a version listed
 here. A name that is not listed is an error that names the known ones
 (:func:`api_version`).
@@ -45,6 +46,10 @@ class ApiVersion:
     """The package of its client, endpoint table, models, inputs and converter."""
     base_path: str
     """Every endpoint of the version lives below this path of the service's origin."""
+    limits: str
+    """The name (``contract`` or ``public-docs``, as ``--limits`` takes it) of the limits its
+    documentation publishes: what its client assumes given none, and what an emulator serving it
+    first enforces given none."""
 
     def module(self, room: str = "") -> ModuleType:
         """The version's package, or one of its modules (``"_models"``), imported now."""
@@ -55,9 +60,9 @@ class ApiVersion:
         return cast("Decoder", self.module("_converter").CODEC)
 
 
-V0_2B: Final = ApiVersion("v0.2b", "route_planning_async.v0_2b", "/public/v0.2b")
+V0_2B: Final = ApiVersion("v0.2b", "route_planning_async.v0_2b", "/public/v0.2b", "contract")
 """The version the library was founded on; the top-level package's."""
-V1: Final = ApiVersion("v1", "route_planning_async.v1", "/public/v1")
+V1: Final = ApiVersion("v1", "route_planning_async.v1", "/public/v1", "public-docs")
 """The service's current version."""
 
 VERSIONS: Final = (V0_2B, V1)

@@ -5,7 +5,9 @@
 - ``_validators.py``: the validators and converters of the input classes' fields,
   the keyword checks of the methods, and :data:`~route_planning_async.UNSET`;
 - ``_hosts.py``: a host name checked wherever a URL is taken (``base_url``, the
-  emulator's ``webhook_url``).
+  emulator's ``webhook_url``);
+- ``_keys.py``: an API key checked wherever one is taken (the clients' ``api_key``,
+  the emulator's).
 
 Rooms
 -----

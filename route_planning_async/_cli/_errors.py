@@ -6,7 +6,7 @@ Exit codes (also in ``route-planning --help``):
 - 1: the service or the network failed (an API error, a failed optimization, a timeout).
 - 2: usage or validation: a bad option, a missing API key, a bad CSV file, a value the contract rejects.
 - 3: an import ran, but some rows were not imported (see ``--failures``).
-- 130: Ctrl-C stopped the command, at whatever moment (an import first says what it did).
+- 130: Ctrl-C (or SIGTERM) stopped the command, at whatever moment (an import first says what it did).
 
 Every room of the tool may raise these; this room imports no other room.
 """
@@ -22,7 +22,7 @@ import click
 __all__ = ["CommandError", "ExitCode", "InputError", "Interrupted"]
 
 _INTERRUPTED = (
-    "interrupted (Ctrl-C) before the command finished: a request in flight may still have taken "
+    "interrupted (Ctrl-C or SIGTERM) before the command finished: a request in flight may still have taken "
     "effect; nothing else was sent"
 )
 
@@ -39,7 +39,7 @@ class ExitCode(enum.IntEnum):
     PARTIAL = 3
     """An import ran, but some rows were not imported."""
     INTERRUPTED = 130
-    """Ctrl-C stopped the command (an import writes its summary and the rows not imported)."""
+    """Ctrl-C (or SIGTERM) stopped the command (an import writes its summary and the rows not imported)."""
 
 
 class CommandError(click.ClickException):
@@ -59,7 +59,7 @@ class InputError(CommandError):
 
 
 class Interrupted(CommandError):
-    """Ctrl-C stopped a command before it finished: its one line says so, exit code 130."""
+    """Ctrl-C (or SIGTERM) stopped a command before it finished: its one line says so, exit code 130."""
 
     exit_code = ExitCode.INTERRUPTED
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import math
+import os
 from collections.abc import Callable, Coroutine
 from datetime import date
 from pathlib import Path
@@ -26,6 +28,7 @@ from route_planning_async._cli._files._stdio import STDIO, claim_stdin, is_stdio
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
 from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
+from route_planning_async._client import BASE_URL_ENV
 from route_planning_async._rate_limits._limits_file import LIMITS_FILE_FORMAT
 
 __all__ = [
@@ -74,7 +77,7 @@ Exit codes:
   1  the service or the network failed (API error, failed optimization, timeout)
   2  usage or validation: bad option, missing key, bad CSV, rejected value
   3  an import ran, but some rows were not imported (see --failures)
-  130  Ctrl-C stopped the command (an import writes out the rows not imported)
+  130  Ctrl-C (or SIGTERM) stopped the command (an import writes out the rows not imported)
 """
 """The end of ``route-planning --help``: the API key, the emulator, the limits file, the exit codes."""
 
@@ -159,7 +162,17 @@ class JsonUsageError(click.ClickException):
         click.echo(json.dumps(event, ensure_ascii=False), err=True)
 
 
-POSITIVE = click.FloatRange(min=0, min_open=True)
+class _Positive(click.FloatRange):
+    """A number above zero; ``nan`` is none (it passes every comparison of a range)."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        number = super().convert(value, param, ctx)
+        if math.isnan(number):
+            self.fail(f"{value!r} is not a number above 0.", param, ctx)
+        return number
+
+
+POSITIVE = _Positive(min=0, min_open=True)
 """A number above zero: seconds to wait, a speed-up."""
 
 
@@ -179,11 +192,29 @@ FILE = _InputFile(dir_okay=False, allow_dash=True, path_type=Path)
 """A file the command reads, checked when it is read; ``-`` reads stdin."""
 EXISTING_FILE = _InputFile(exists=True, dir_okay=False, allow_dash=True, path_type=Path)
 """A file the command reads, which must exist; ``-`` reads stdin."""
-OUTPUT_FILE = click.Path(dir_okay=False, writable=True, allow_dash=True, path_type=Path)
+
+
+class _OutputFile(click.Path):
+    """A file the command writes; ``-`` writes to stdout. Checked before anything is sent: its
+    directory must exist and be writable (a file that exists, writable), so that a report is
+    never lost after the work it reports on is done."""
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        path = super().convert(value, param, ctx)
+        if isinstance(path, Path) and not is_stdio(path):
+            parent = path.parent
+            if not parent.is_dir():
+                self.fail(f"{str(path)!r}: the directory {str(parent)!r} does not exist", param, ctx)
+            if not os.access(parent, os.W_OK | os.X_OK):
+                self.fail(f"{str(path)!r}: the directory {str(parent)!r} is not writable", param, ctx)
+        return path
+
+
+OUTPUT_FILE = _OutputFile(dir_okay=False, writable=True, allow_dash=True, path_type=Path)
 """A file the command writes; ``-`` writes to stdout (see :func:`not_stdout` for ``--json``)."""
 
 
-class _NewFile(click.Path):
+class _NewFile(_OutputFile):
     """A file the command writes, where stdout already carries the command's own output."""
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
@@ -282,8 +313,8 @@ _SHARED_OPTIONS = (
     ),
     _shared_option(
         "--base-url",
-        envvar="ROUTE_PLANNING_BASE_URL",
-        help="Service address (default: the --api-version's service; $ROUTE_PLANNING_BASE_URL).",
+        envvar=BASE_URL_ENV,
+        help=f"Service address (default: the --api-version's service; ${BASE_URL_ENV}).",
     ),
     _shared_option(
         "--ca-file",
@@ -330,12 +361,26 @@ def shared_options(command: F) -> F:
     return command
 
 
+_EMULATOR_OWNS = ("base_url", "api_key_file", "ca_file")
+"""The settings ``--emulator`` answers itself (its address, key and certificate): given as flags
+beside it, they are refused, not dropped (from the environment they are left unread)."""
+
+
 def runs(work: Work) -> Callable[..., None]:
     """The command callback that runs ``work(settings, **params)`` and exits with the code it returns."""
 
     @functools.wraps(work)
     def command(**params: Any) -> None:
-        settings = settings_of(click.get_current_context())
+        ctx = click.get_current_context()
+        settings = settings_of(ctx)
+        if settings.emulator:
+            given: set[str] = ctx.find_root().meta.get(_FLAGS_GIVEN, set())
+            ignored = [f"--{name.replace('_', '-')}" for name in _EMULATOR_OWNS if name in given]
+            if ignored:
+                raise InputError(
+                    f"--emulator talks to a fresh emulator, with its own address, key and certificate: "
+                    f"{' and '.join(ignored)} would be ignored; give one or the other"
+                )
         run_command(lambda: work(settings, **params))
 
     return command

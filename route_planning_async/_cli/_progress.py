@@ -95,6 +95,8 @@ class ProgressLines:
         self._total = total
         self._interval = interval
         self._last = -math.inf
+        self._shown: tuple[int, ...] | None = None
+        """The counts of the last line printed: the final call repeats the last batch's, unprinted."""
 
     def __call__(self, progress: ImportProgress[Any]) -> None:
         on_progress_event(progress)
@@ -120,7 +122,10 @@ class ProgressLines:
         now = time.monotonic()
         if not progress.final and now - self._last < self._interval:
             return
-        self._last = now
+        counts = (progress.done, progress.created, progress.skipped, failed, not_sent, progress.unknown)
+        if progress.final and counts == self._shown:
+            return
+        self._last, self._shown = now, counts
         unsent = f"{not_sent} not sent, " if not_sent else ""
         click.echo(
             f"import: {progress.done}/{self._total} rows done ({progress.created} created, "

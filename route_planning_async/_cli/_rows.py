@@ -11,6 +11,7 @@ array, from 1.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
@@ -18,23 +19,26 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 import attrs
 
 from route_planning_async import ImportReport, Outcome, ValidationError
-from route_planning_async._cli._errors import ExitCode
+from route_planning_async._cli._errors import CommandError, ExitCode, InputError
 from route_planning_async._cli._files._csv import CsvError, _records
 from route_planning_async._cli._files._failures import Failures
 from route_planning_async._cli._files._stdio import describe, read_input
 from route_planning_async._cli._options import not_stdout
 from route_planning_async._cli._output._render import Output, failures_table
 from route_planning_async._cli._run import Settings, dump_json, open_client
+from route_planning_async._import import DUPLICATE_KEYS_ADVICE
 from route_planning_async._json import JSONInputError, read_json
 
 if TYPE_CHECKING:
     from route_planning_async._cli._versions import AnyClient
 
 __all__ = [
+    "MappedRows",
     "ParsedRow",
     "RowFile",
     "import_file",
     "import_outcomes",
+    "in_lines",
     "normalized",
     "parse_rows",
     "read_mapped_rows",
@@ -72,6 +76,20 @@ class RowFile:
     """The columns, as written (a JSON file's keys, in the order first seen)."""
     rows: tuple[tuple[int, dict[str, str]], ...]
     """``(line, cells by header)`` of every data row that is not empty."""
+    json: bool = False
+    """Whether it was a JSON array (its columns are keys), not a CSV file."""
+
+
+@attrs.frozen
+class MappedRows(Generic[T]):
+    """A read input file whose columns were matched to the fields of its rows."""
+
+    header: tuple[str, ...]
+    """The columns, as written (a JSON file's keys, in the order first seen)."""
+    rows: tuple[ParsedRow[T], ...]
+    """Every data row, valid or not."""
+    ignored: tuple[str, ...] = ()
+    """The columns that feed no field (named in a note, not dropped without a word)."""
 
 
 def _json_cell(value: Any) -> str:
@@ -98,7 +116,7 @@ def _json_rows(text: str) -> RowFile:
     for position, item in enumerate(data, start=1):
         header.extend(str(key) for key in item if str(key) not in header)
         rows.append((position, {str(key): _json_cell(value) for key, value in item.items()}))
-    return RowFile(tuple(header), tuple(rows))
+    return RowFile(tuple(header), tuple(rows), json=True)
 
 
 def _csv_rows(text: str) -> RowFile:
@@ -137,23 +155,28 @@ def read_mapped_rows(
     aliases: Mapping[str, str],
     build: Callable[[Mapping[str, str], Mapping[str, str]], T],
     *,
-    required: Sequence[tuple[frozenset[str], str]],
-) -> tuple[tuple[str, ...], list[ParsedRow[T]]]:
+    required: Sequence[tuple[frozenset[str], str, str]],
+) -> MappedRows[T]:
     """A file's header and its rows, each read by ``build(cells, columns)``.
 
     ``aliases`` maps a :func:`normalized` header to the field it feeds; ``columns`` is the
-    file's header -> field. Each entry of ``required`` names fields of which the file
-    must feed one, with the error that says so.
+    file's header -> field. Each entry of ``required`` is ``(fields, names, why)``: the file
+    must feed one of ``fields``, and says so naming them (``"an 'email' or a 'phone'"``) and
+    why (``"it identifies each driver"``).
 
     Raises:
         CsvError: The file cannot be read, or a required column is missing.
     """
     table = read_rows(source)
     columns = {name: aliases[normalized(name)] for name in table.header if normalized(name) in aliases}
-    for fields, error in required:
+    for fields, names, why in required:
         if not fields & set(columns.values()):
-            raise CsvError(error)
-    return table.header, parse_rows(table, lambda values: build(values, columns))
+            if table.json:
+                raise CsvError(f"no object has {names} key: {why}")
+            raise CsvError(f"the header needs {names} column: {why}")
+    ignored = tuple(name for name in table.header if name and name not in columns)
+    rows = parse_rows(table, lambda values: build(values, columns))
+    return MappedRows(table.header, tuple(rows), ignored)
 
 
 def parse_rows(table: RowFile, parse: Callable[[Mapping[str, str]], T]) -> list[ParsedRow[T]]:
@@ -214,7 +237,7 @@ def report_import(
                 skipped.append(row.line)
             else:
                 failures.add(row, text or "not imported")
-    written = failures.write(failures_path)
+    written, unwritten = failures.write_or_say(failures_path)
     if output.json:
         dump_json(
             {
@@ -233,28 +256,54 @@ def report_import(
         output.note(f"imported {len(imported)} of {len(rows)} {kind}{extra}")
         if written:
             output.note(f"{written} failed row(s) written to {failures_path}")
+    if unwritten is not None:
+        raise CommandError(unwritten)
     return ExitCode.PARTIAL if failures else ExitCode.OK
+
+
+def in_lines(message: str, kind: str, rows: Sequence[ParsedRow[Any]]) -> str:
+    """A library message naming rows by position (``drivers[1].email``) named by the file's lines
+    (``line 3, email``), the rows being ``rows`` in the order they were sent."""
+
+    def line(match: re.Match[str]) -> str:
+        position = int(match.group(1))
+        if position >= len(rows):
+            return match.group(0)
+        return f"line {rows[position].line}" + (", " if match.group(2) else "")
+
+    named = re.sub(rf"\b{re.escape(kind)}\[(\d+)\](\.)?", line, message)
+    return named.replace(
+        DUPLICATE_KEYS_ADVICE, "nothing was sent: give each row its own, or remove the repeat"
+    )
 
 
 async def import_file(
     settings: Settings,
     *,
     kind: str,
-    read: Callable[[], tuple[Sequence[str], Sequence[ParsedRow[T]]]],
+    read: Callable[[], MappedRows[T]],
     failures_path: Path | None,
     send: Callable[[AnyClient, list[T]], Awaitable[ImportReport[Any]]],
 ) -> int:
-    """An import command: read the file (``read()``: its header and rows), send the valid
-    rows with ``send(client, items)`` (an ``import_many``), then :func:`report_import`; the
-    exit code. A ``--failures -`` that stdout cannot carry is refused before anything is read."""
+    """An import command: read the file (``read()``), note the columns it ignores, send the
+    valid rows with ``send(client, items)`` (an ``import_many``), then :func:`report_import`;
+    the exit code. A ``--failures -`` that stdout cannot carry is refused before anything is read."""
     output = Output(json=settings.json)
     not_stdout(settings, failures_path, "--failures")
-    header, rows = read()
-    valid = [row.item for row in rows if row.item is not None]
+    table = read()
+    header, rows = table.header, table.rows
+    if table.ignored:
+        output.note(f"ignored columns: {', '.join(table.ignored)}")
+    valid = [row for row in rows if row.item is not None]
     report = None
     if valid:
         async with open_client(settings) as client:
-            report = await send(client, valid)
+            try:
+                report = await send(client, [row.item for row in valid if row.item is not None])
+            except ValidationError as exc:
+                # A Sequence's rows are all checked before anything is sent (a repeated key, a
+                # rule the reader does not know): named by line, with this tool's advice.
+                raise InputError(in_lines(str(exc), kind, valid)) from None
     return report_import(
         output, kind=kind, rows=rows, header=header, report=report, failures_path=failures_path
     )

@@ -248,6 +248,10 @@ class _Interrupts:
             raise KeyboardInterrupt
 
 
+_INTERRUPTING = (signal.SIGINT, signal.SIGTERM)
+"""The signals a command takes for Ctrl-C: ``timeout``, ``kill``, docker and systemd stop a
+process with SIGTERM, and an import stopped so still reports every row."""
+
 _INTERRUPTS: contextvars.ContextVar[_Interrupts | None] = contextvars.ContextVar("interrupts", default=None)
 
 
@@ -287,7 +291,8 @@ async def _interruptible(work: Callable[[], Coroutine[Any, Any, int]]) -> tuple[
     loop = asyncio.get_running_loop()
     interrupts = _Interrupts()
     try:
-        loop.add_signal_handler(signal.SIGINT, interrupts)
+        for signum in _INTERRUPTING:
+            loop.add_signal_handler(signum, interrupts)
     except (NotImplementedError, RuntimeError, ValueError):
         # No signal handlers on this loop (Windows) or thread: KeyboardInterrupt as usual.
         return await work(), False
@@ -305,7 +310,8 @@ async def _interruptible(work: Callable[[], Coroutine[Any, Any, int]]) -> tuple[
     finally:
         _INTERRUPTS.reset(token)
         with contextlib.suppress(RuntimeError):  # the loop is closing
-            loop.remove_signal_handler(signal.SIGINT)
+            for signum in _INTERRUPTING:
+                loop.remove_signal_handler(signum)
 
 
 def run_command(work: Callable[[], Coroutine[Any, Any, int]]) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeAlias, cast
 import attrs
 
 from route_planning_async._cli._errors import InputError
+from route_planning_async._client import BASE_URL_ENV
 from route_planning_async._versions import API_VERSIONS, V0_2B, ApiVersion, api_version
 
 if TYPE_CHECKING:
@@ -125,13 +126,19 @@ def check_base_url(base_url: str | None, version: str) -> None:
     call that changed between them, far from the cause.
 
     Raises:
-        InputError: the address ends with another version's name.
+        InputError: the address ends with another version's name, or is no URL.
     """
     if base_url is None:
         return
-    last = urllib.parse.urlsplit(base_url).path.rstrip("/").rpartition("/")[2]
+    try:
+        path = urllib.parse.urlsplit(base_url).path
+    except ValueError as exc:
+        raise InputError(f"--base-url {base_url}: not a URL ({exc})") from None
+    last = path.rstrip("/").rpartition("/")[2]
     if last in API_VERSIONS and last != version:
+        # Either may come from the environment (an emulator's --print-env exports both).
         raise InputError(
-            f"--base-url {base_url} is the {last} service, but --api-version is {version}: "
+            f"the service address {base_url} (--base-url or ${BASE_URL_ENV}) is the {last} "
+            f"service, but the API version is {version} (--api-version or ${API_VERSION_ENV}): "
             f"give the {version} address, or --api-version {last}"
         )

@@ -41,6 +41,7 @@ from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
 from route_planning_async._rate_limits._backends import contract_problem, process_backend
 from route_planning_async._rate_limits._limits import RateLimits
+from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
 from route_planning_async._scheduler import Clock, Scheduler, Send
 from route_planning_async._scheduler._retry import RetryPolicy
 from route_planning_async._scheduler._stats import SchedulerStats
@@ -55,11 +56,15 @@ class BaseClient(abc.ABC):
     """What every version's client shares: settings, session, scheduler, the send path.
 
     A version's client subclasses it with its service address
-    (:attr:`default_base_url`) and its namespaces (:meth:`_bind_namespaces`).
+    (:attr:`default_base_url`), its published limits (:attr:`published_limits`) and its
+    namespaces (:meth:`_bind_namespaces`).
     """
 
     default_base_url: ClassVar[str]
     """The version's service address, when neither ``base_url`` nor ``ROUTE_PLANNING_BASE_URL`` is given."""
+    published_limits: ClassVar[str]
+    """The name of the limits the version publishes (its :attr:`ApiVersion.limits
+    <route_planning_async._versions.ApiVersion.limits>`), assumed when no ``rate_limits`` are given."""
 
     @keywords_documented(keywords_of(SettingTexts, types=ClientSettings))
     def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
@@ -176,8 +181,8 @@ class BaseClient(abc.ABC):
 
     @classmethod
     def _default_rate_limits(cls) -> RateLimits:
-        """The limits of a client given none: the contract's; a version may name others."""
-        return RateLimits.default()
+        """The limits of a client given none: its version's published ones."""
+        return NAMED_LIMITS[cls.published_limits]()
 
     def _checked_base_url(self, base_url: str | None) -> str:
         """The given address, else ``ROUTE_PLANNING_BASE_URL``, else the version's service."""

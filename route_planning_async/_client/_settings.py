@@ -20,6 +20,7 @@ import attrs
 import yarl
 
 from route_planning_async._checks._hosts import host_problem
+from route_planning_async._checks._keys import key_problem
 from route_planning_async._core import AuthScheme
 from route_planning_async._docs import described
 from route_planning_async._errors import ConfigurationError
@@ -214,16 +215,9 @@ def checked_api_key(api_key: object) -> str:
             raise ConfigurationError(f"{API_KEY_ENV}: {exc}") from None
     if not isinstance(api_key, str):
         raise ConfigurationError(f"api_key must be a str, got {type(api_key).__name__}")
-    if not api_key.strip():
-        raise ConfigurationError("api_key must be a non-blank string")
-    if any(_is_control(char) for char in api_key):
-        # CR, LF or NUL would break (or inject into) the Authorization header; a C1
-        # control (NEL, CSI) is no part of a key either.
-        raise ConfigurationError(
-            "api_key must not contain control characters (CR, LF, NUL, tab, DEL, U+0080 to U+009F...)"
-        )
-    if api_key != api_key.strip():
-        raise ConfigurationError("api_key must not start or end with whitespace")
+    problem = key_problem(api_key)
+    if problem is not None:
+        raise ConfigurationError(f"api_key {problem}")
     return api_key
 
 
@@ -313,12 +307,6 @@ def check_instance(setting: str, value: object, expected: type | tuple[type, ...
     if value is not None and not isinstance(value, expected):
         names = " or ".join(t.__name__ for t in (expected if isinstance(expected, tuple) else (expected,)))
         raise ConfigurationError(f"{setting} must be a {names} (or None), got {type(value).__name__}")
-
-
-def _is_control(char: str) -> bool:
-    """Whether ``char`` is a C0 control, DEL or a C1 control (Unicode category Cc)."""
-    code = ord(char)
-    return code < 0x20 or 0x7F <= code <= 0x9F
 
 
 def _is_loopback(host: str) -> bool:

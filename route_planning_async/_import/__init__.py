@@ -8,6 +8,7 @@ once (``_options.py``); the outcomes of an import are its report
 
 from route_planning_async._import._batch_ids import PENDING, BatchOutcomes
 from route_planning_async._import._engine import run_import
+from route_planning_async._import._keys import DUPLICATE_KEYS_ADVICE
 from route_planning_async._import._options import ImportOptions, ImportSettings, options_documented
 from route_planning_async._import._report import (
     DuplicateRow,
@@ -21,6 +22,7 @@ from route_planning_async._import._report import (
 from route_planning_async._import._target import BatchAnswer, ImportTarget, Listing, Refusal, RowKind
 
 __all__ = [
+    "DUPLICATE_KEYS_ADVICE",
     "PENDING",
     "BatchAnswer",
     "BatchOutcomes",

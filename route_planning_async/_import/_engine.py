@@ -192,6 +192,13 @@ class _Importer(Generic[T]):
         self, rows: Iterable[T] | AsyncIterable[T], *, in_flight: int, deadline: float | None
     ) -> ImportReport[T]:
         """Import ``rows``, ``in_flight`` batches at a time, for at most ``deadline`` seconds."""
+        if isinstance(rows, str | bytes) or not isinstance(rows, Iterable | AsyncIterable):
+            # Before anything is sent (a str would be read as rows of one character each).
+            wanted = self._target.item_type.__name__
+            raise ValidationError(
+                self._target.kind.rows,
+                f"must be an iterable or async iterable of {wanted}, got {type(rows).__name__}",
+            )
         control = self._control
         started = self._clock.now()
         deadline_at = None if deadline is None else started + deadline

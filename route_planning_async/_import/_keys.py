@@ -28,9 +28,12 @@ from typing import Final, Generic, TypeVar
 from route_planning_async._errors import ValidationError
 from route_planning_async._import._target import ImportTarget
 
-__all__ = ["STREAM_KEYS", "DigestTable", "KeyBook", "digest"]
+__all__ = ["DUPLICATE_KEYS_ADVICE", "STREAM_KEYS", "DigestTable", "KeyBook", "digest"]
 
 T = TypeVar("T")
+
+DUPLICATE_KEYS_ADVICE: Final = "pass allow_duplicate_keys=True to import both as rows without a key"
+"""What the error of a repeated key advises (a command line, which has no such option, says its own)."""
 
 STREAM_KEYS: Final = 100_000
 """A stream is checked for repeated keys among its first this many keyed rows, so memory stays flat."""
@@ -152,7 +155,7 @@ class KeyBook(Generic[T]):
                 )
             raise ValidationError(
                 f"{field}.{self._target.key_field(item)}",
-                f"{problem} (pass allow_duplicate_keys=True to import both as rows without a key)",
+                f"{problem} ({DUPLICATE_KEYS_ADVICE})",
             )
         self._shared.add(value)
 

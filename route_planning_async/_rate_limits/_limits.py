@@ -179,6 +179,19 @@ class Rule:
         return attrs.evolve(self, period=self.period / speedup)
 
 
+def _category(name: Category | str, where: str) -> Category:
+    """The :class:`Category` ``name`` names (itself, or its value).
+
+    Raises:
+        ConfigurationError: It names none; the message says ``where`` and lists them.
+    """
+    try:
+        return Category(name)
+    except ValueError:
+        known = ", ".join(c.value for c in Category)
+        raise ConfigurationError(f"{where}: {name!r} is not a valid Category ({known})") from None
+
+
 def _freeze_rules(
     value: Mapping[Category, Iterable[Rule]] | Mapping[str, Iterable[Rule]],
 ) -> Mapping[Category, tuple[Rule, ...]]:
@@ -186,12 +199,7 @@ def _freeze_rules(
         raise ConfigurationError(f"RateLimits.rules must be a mapping, got {type(value).__name__}")
     frozen: dict[Category, tuple[Rule, ...]] = {}
     for name, rules in value.items():
-        try:
-            category = Category(name)
-        except ValueError:
-            known = ", ".join(c.value for c in Category)
-            message = f"RateLimits.rules: {name!r} is not a valid Category ({known})"
-            raise ConfigurationError(message) from None
+        category = _category(name, "RateLimits.rules")
         if isinstance(rules, Rule) or not isinstance(rules, Iterable):
             raise ConfigurationError(f"RateLimits.rules[{category.value!r}] must be a list of Rule")
         frozen[category] = tuple(rules)
@@ -356,9 +364,12 @@ class RateLimits:
 
         Returns:
             A new :class:`RateLimits`.
+
+        Raises:
+            ConfigurationError: ``category`` names no category, or a rule is not a :class:`Rule`.
         """
         updated = dict(self.rules)
-        updated[Category(category)] = tuple(rules)
+        updated[_category(category, "RateLimits.replace")] = tuple(rules)
         return RateLimits(updated, strict_windows=self.strict_windows)
 
     def for_category(self, category: Category) -> tuple[Rule, ...]:

@@ -2,11 +2,12 @@
 
     python -m route_planning_async.emulator --port 8443 --ca-file /tmp/emulator-ca.pem
 
-It prints the base URL and the API key, writes the CA certificate (HTTPS) to
-``--ca-file``, says how to trust it, lists the team's driver and depot ids,
-and serves until interrupted. It takes the options of ``route-planning emulator``
-(declared once, in ``_setup/_options.py``), which prints ``export`` lines for the
-command-line tool instead of these ``key: value`` lines.
+It prints the base URL (of ``--api-version``; the other versions' follow) and the
+API key, writes the CA certificate (HTTPS) to ``--ca-file``, says how to trust it,
+lists the team's driver and depot ids, and serves until interrupted. It takes the
+options of ``route-planning emulator`` (declared once, in ``_setup/_options.py``),
+which prints ``export`` lines for the command-line tool instead of these
+``key: value`` lines.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from route_planning_async._errors import ConfigurationError
+from route_planning_async._versions import API_VERSIONS
 from route_planning_async.emulator._server._server import Emulator
 from route_planning_async.emulator._setup._config import EmulatorConfig, shown_url
 from route_planning_async.emulator._setup._options import OPTIONS, Option, bind_problem, config_from_options
@@ -113,11 +115,16 @@ async def serve(args: argparse.Namespace) -> None:
     async with Emulator(config) as emulator:
         if args.ca_file and emulator.ca_pem is not None:
             emulator.write_ca(args.ca_file)
-        print(f"base_url: {emulator.base_url}", flush=True)
+        print(f"base_url: {emulator.base_url_for(args.api_version)}", flush=True)
         print(f"api_key: {emulator.api_key}", flush=True)
         if args.ca_file and emulator.ca_pem is not None:
             print(f"ca_file: {args.ca_file}", flush=True)
-        print(f"v1: {emulator.base_url_for('v1')}   (the same data, through API v1)", flush=True)
+        for other in API_VERSIONS:
+            if other != args.api_version:
+                print(
+                    f"{other}: {emulator.base_url_for(other)}   (the same data, through API {other})",
+                    flush=True,
+                )
         for line in _banner(config, args.ca_file if emulator.ca_pem is not None else None):
             print(line, flush=True)
         if args.print_env:

@@ -58,6 +58,7 @@ class RoutePlanningClient(BaseClient):
     """
 
     default_base_url = DEFAULT_BASE_URL
+    published_limits = V0_2B.limits
 
     def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
         """Check every setting, before anything is sent.

@@ -7,7 +7,6 @@ from typing import Unpack, overload
 from route_planning_async._checks import _ids
 from route_planning_async._client import BaseClient, ClientSettings, by_serialized_id
 from route_planning_async._docs import docstring_documented
-from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._versions import V1
 from route_planning_async.v1._models import Depot, Driver, Operation, Plan, Route, Stop, UnassignedStop
 from route_planning_async.v1.resources import (
@@ -63,6 +62,7 @@ class RoutePlanningClient(BaseClient):
     """
 
     default_base_url = DEFAULT_BASE_URL
+    published_limits = V1.limits
 
     def __init__(self, api_key: str | None = None, **settings: Unpack[ClientSettings]) -> None:
         """Check every setting, before anything is sent.
@@ -113,11 +113,6 @@ class RoutePlanningClient(BaseClient):
             ConfigurationError: A setting is invalid (the error names it).
         """
         super().__init__(api_key, **settings)
-
-    @classmethod
-    def _default_rate_limits(cls) -> RateLimits:
-        """v1's limits of a client given none: the public API documentation's."""
-        return RateLimits.public_docs()
 
     def _bind_namespaces(self) -> None:
         # What each namespace is: the class docstring's Attributes section.

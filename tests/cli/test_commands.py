@@ -258,3 +258,23 @@ def test_emulator_flag_runs_against_a_fresh_emulator(run: Cli) -> None:
     listed = run("plans", "list", "--emulator", "--json", key="", connect=False)
     assert listed.exit_code == 0, listed.stderr
     assert json.loads(listed.stdout) == []
+
+
+def test_emulator_flag_beside_an_address_of_its_own_is_refused_not_dropped(run: Cli, tmp_path: Path) -> None:
+    key = tmp_path / "key"
+    key.write_text("k", encoding="utf-8")
+    result = run(
+        "--emulator",
+        "--base-url",
+        "http://127.0.0.1:9/public/v0.2b",
+        "plans",
+        "list",
+        "--api-key-file",
+        key,
+        connect=False,
+    )
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: --emulator talks to a fresh emulator, with its own address, key and certificate: "
+        "--base-url and --api-key-file would be ignored; give one or the other"
+    )

@@ -146,14 +146,14 @@ def test_stops_sample_writes_a_file_that_imports_cleanly(tmp_path: Path) -> None
     assert json.loads(checked.stdout)["columns"]["external_id"] == "external_id"
 
 
-def test_an_unwritable_map_is_one_line(tmp_path: Path) -> None:
+def test_a_map_that_cannot_be_written_is_refused_before_the_demo_runs(tmp_path: Path) -> None:
     code, stdout, stderr = _demo(
         "--stops", "20", "--speedup", "120", "--map", str(tmp_path / "missing" / "m.html")
     )
-    assert code == 1
-    assert "Routes" in stdout
-    assert (
-        stderr.strip().splitlines()[-1]
-        == f"Error: {tmp_path / 'missing' / 'm.html'}: No such file or directory"
+    assert code == 2
+    assert "Routes" not in stdout
+    assert stderr.strip().splitlines()[-1] == (
+        f"Error: Invalid value for '--map': '{tmp_path / 'missing' / 'm.html'}': "
+        f"the directory '{tmp_path / 'missing'}' does not exist"
     )
     assert "Traceback" not in stderr

@@ -83,6 +83,21 @@ def test_drivers_import_needs_an_identifying_column(run: Cli, tmp_path: Path) ->
     assert "'email' or a 'phone' column" in result.stderr
 
 
+def test_a_repeated_email_names_both_lines_and_sends_nothing(run: Cli, tmp_path: Path) -> None:
+    # The library names rows by position and advises its own option; the tool has neither.
+    source = _write(
+        tmp_path / "d.csv", "name,email\nAna,dup@example.com\nBob,x@example.com\nCy,dup@example.com\n"
+    )
+    result = run("drivers", "import", source)
+    assert result.exit_code == 2
+    assert result.stderr.strip().splitlines()[-1] == (
+        "Error: line 4, email: repeats 'dup@example.com', the key of line 2: two rows would be one "
+        "item to reconciliation and skip_existing (nothing was sent: give each row its own, or remove "
+        "the repeat)"
+    )
+    assert not any(d["email"] in ("dup@example.com", "x@example.com") for d in run.json("drivers", "list"))
+
+
 def test_read_driver_csv_builds_the_inputs() -> None:
     table = read_driver_csv("Full Name;E-Mail\nAna;ana@example.com\n".replace(";", ","))
     [row] = table.rows

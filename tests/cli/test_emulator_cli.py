@@ -626,6 +626,10 @@ def _usage_lines_of_both_emulator_commands(*args: str) -> list[str]:
         (("--webhook-url", ""), "Invalid value for '--webhook-url': webhook_url must be an absolute"),
         (("--webhook-url", "example.com/hook"), "Invalid value for '--webhook-url': webhook_url must be"),
         (("--webhook-url", "https://xn--/hook"), "Invalid value for '--webhook-url': webhook_url's host has"),
+        (
+            ("--api-key", ""),
+            "Invalid value for '--api-key': must be a non-blank string: a client could not send it",
+        ),
     ],
 )
 def test_emulator_values_it_cannot_use_are_refused_at_start(args: tuple[str, ...], error: str) -> None:

@@ -222,19 +222,16 @@ def test_the_emulator_enforces_and_exports_the_published_limits_of_its_api_versi
 
 
 def test_limits_given_beat_the_versions_published_ones(tmp_path: Path) -> None:
-    values = {"team": None, "limits": "contract"}
-    v1 = published_limits("v1")
-    assert (
-        config_from_options(values, api_version="v1", default_limits=v1).rate_limits == RateLimits.default()
-    )
+    values = {"team": None, "limits": "contract", "api_version": "v1"}
+    assert config_from_options(values).rate_limits == RateLimits.default()
     team = tmp_path / "team.toml"
     team.write_text("[[limits.optimize]]\namount = 7\nperiod = 60\n", encoding="utf-8")
-    from_team = config_from_options({"team": team}, api_version="v1", default_limits=v1)
+    from_team = config_from_options({"team": team, "api_version": "v1"})
     assert [rule.amount for rule in from_team.rate_limits.rules[Category.OPTIMIZE]] == [7]
-    assert config_from_options({"no_limits": True}, default_limits=v1).rate_limits == RateLimits.unlimited()
-    assert (
-        config_from_options({}, api_version="v1", default_limits=v1).rate_limits == RateLimits.public_docs()
-    )
+    unlimited = config_from_options({"no_limits": True, "api_version": "v1"})
+    assert unlimited.rate_limits == RateLimits.unlimited()
+    assert config_from_options({"api_version": "v1"}).rate_limits == published_limits("v1")
+    assert published_limits("v1") == RateLimits.public_docs()
     assert config_from_options({}).rate_limits == RateLimits.default()
 
 

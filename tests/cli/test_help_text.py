@@ -28,7 +28,7 @@ def test_the_common_epilog_is_on_the_root_help_alone() -> None:
     root = _help()
     assert "Exit codes:" in root
     assert "Limits file (--limits FILE)" in root
-    assert "130  Ctrl-C stopped the command" in root
+    assert "130  Ctrl-C (or SIGTERM) stopped the command" in root
     pointer = SEE_EPILOG.removeprefix("\b\n")
     commands = _commands(cli)
     assert len(commands) > 20

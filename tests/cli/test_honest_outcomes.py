@@ -269,7 +269,7 @@ def test_after_ctrl_c_the_summary_says_plainly_why_it_stopped(
     left = ROWS - len(served_emulator.plan_stops(plan))
     assert "this batch" not in result.stderr
     assert (
-        f"stopped early: Ctrl-C was pressed: no batch was sent after it; {left} row(s) not sent"
+        f"stopped early: interrupted (Ctrl-C or SIGTERM): no batch was sent after it; {left} row(s) not sent"
         in " ".join(result.stderr.split())
     )
 

@@ -57,6 +57,13 @@ def test_progress_lines_on_stderr_when_it_is_not_a_terminal(run: Cli, tmp_path: 
     assert "429s" in result.stderr
 
 
+def test_one_progress_line_for_the_last_counts(run: Cli, tmp_path: Path) -> None:
+    # One batch: its progress call, then the final one with the same counts, print one line.
+    result = run("stops", "import", run.create_plan(), _sample(run, tmp_path / "s.csv", 5))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.count("import: 5/5 rows done (5 created, 0 skipped, 0 failed, 0 unknown)") == 1
+
+
 def test_json_progress_streams_ndjson_events_and_a_summary(run: Cli, tmp_path: Path) -> None:
     plan = run.create_plan()
     source = _sample(run, tmp_path / "s.csv", 250)

@@ -80,8 +80,10 @@ def held() -> Iterator[HeldService]:
     service.close()
 
 
-def _interrupt_once_seen(held: HeldService, *args: str | Path) -> subprocess.CompletedProcess[str]:
-    """Run ``route-planning ARGS`` against ``held``; SIGINT once its first request arrived."""
+def _interrupt_once_seen(
+    held: HeldService, *args: str | Path, signum: signal.Signals = signal.SIGINT
+) -> subprocess.CompletedProcess[str]:
+    """Run ``route-planning ARGS`` against ``held``; ``signum`` once its first request arrived."""
     process = subprocess.Popen(
         [sys.executable, "-m", "route_planning_async", "--base-url", held.base_url, *map(str, args)],
         stdout=subprocess.PIPE,
@@ -91,7 +93,7 @@ def _interrupt_once_seen(held: HeldService, *args: str | Path) -> subprocess.Com
     )
     try:
         assert held.seen.wait(STARTUP), "the command sent no request"
-        process.send_signal(signal.SIGINT)
+        process.send_signal(signum)
         stdout, stderr = process.communicate(timeout=STARTUP)
     finally:
         if process.poll() is None:
@@ -109,12 +111,14 @@ def _sample(run: Cli, path: Path, count: int) -> Path:
     return path
 
 
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["ctrl-c", "sigterm"])
 def test_an_early_ctrl_c_in_an_import_exits_130_with_every_row_accounted_for(
-    held: HeldService, run: Cli, tmp_path: Path
+    held: HeldService, run: Cli, tmp_path: Path, signum: signal.Signals
 ) -> None:
     source = _sample(run, tmp_path / "stops.csv", 7)
-    # Ctrl-C while the command reads the plan, before the import's own handler exists.
-    result = _interrupt_once_seen(held, "stops", "import", "plans/p1", source)
+    # Ctrl-C (or the SIGTERM of `timeout`, `kill`, docker, systemd) while the command reads
+    # the plan, before the import's own handler exists.
+    result = _interrupt_once_seen(held, "stops", "import", "plans/p1", source, signum=signum)
     assert held.paths == ["/public/v0.2b/plans/p1"]
     assert result.returncode == 130, result.stderr
     assert "Aborted!" not in result.stderr
@@ -151,7 +155,7 @@ def test_ctrl_c_in_any_other_command_exits_130_and_says_so(held: HeldService) ->
     assert held.paths == ["/public/v0.2b/operations/o1"]
     assert result.returncode == 130, result.stderr
     assert result.stderr.strip() == (
-        "interrupted (Ctrl-C) before the command finished: a request in flight may still have "
+        "interrupted (Ctrl-C or SIGTERM) before the command finished: a request in flight may still have "
         "taken effect; nothing else was sent"
     )
 

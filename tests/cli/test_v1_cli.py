@@ -84,7 +84,10 @@ def test_the_version_comes_from_the_environment_too(v1: V1Cli) -> None:
 def test_a_base_url_of_the_other_version_is_refused(run: Cli) -> None:
     result = run("--api-version", "v1", "depots", "list")  # run's --base-url is the v0.2b address
     assert result.exit_code == 2
-    assert "is the v0.2b service, but --api-version is v1" in result.stderr
+    assert result.stderr.strip().splitlines()[-1].endswith(
+        "(--base-url or $ROUTE_PLANNING_BASE_URL) is the v0.2b service, but the API version is v1 "
+        "(--api-version or $ROUTE_PLANNING_API_VERSION): give the v1 address, or --api-version v0.2b"
+    )
 
 
 def test_an_unknown_version_is_a_usage_error(run: Cli) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import base64
 import contextlib
+import io
 import json
 from collections.abc import AsyncIterator, Mapping
 from typing import Any
@@ -102,7 +103,7 @@ class Api:
         path: str,
         body: Any = _UNSET,
         *,
-        data: bytes | None = None,
+        data: bytes | io.BytesIO | None = None,
         headers: Mapping[str, str] | None = None,
         params: Any = None,
         auth: str | None = _UNSET,

@@ -8,12 +8,14 @@ the unknown keys the default drops.
 
 from __future__ import annotations
 
+import io
 from typing import Any
 
 import attrs
 import pytest
 
 from route_planning_async.emulator import Emulator, TeamConfig
+from route_planning_async.emulator._server._app import MAX_BODY
 from route_planning_async.emulator._setup._options import config_from_options
 
 from .conftest import Api, FakeClock, open_api
@@ -185,6 +187,17 @@ async def test_a_request_line_over_8_kb_gets_the_json_error(api: Api) -> None:
     # Just under the line's bound, the answer is the list's own (its filter's 255 characters).
     under = await api.call("GET", "/plans", params={"filter.title": "x" * 7000})
     assert (under.status, under.body["param"]) == (400, "filter.title")
+
+
+async def test_a_body_over_the_bound_gets_the_json_error(api: Api) -> None:
+    # aiohttp's own 413 is plain text; every answer of the service is a JSON object.
+    answer = await api.call(
+        "POST", "/plans", data=io.BytesIO(b" " * (MAX_BODY + 1)), headers={"Content-Type": "application/json"}
+    )
+    assert answer.status == 413
+    assert answer.headers["Content-Type"].startswith("application/json")
+    assert set(answer.body) == {"message", "code", "param", "url"}
+    assert answer.body["code"] == "payload_too_large"
 
 
 async def test_a_path_with_an_encoded_newline_gets_the_json_error(api: Api) -> None:

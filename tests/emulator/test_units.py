@@ -220,6 +220,11 @@ def test_configuration_rules() -> None:
     assert EmulatorConfig(host="::1").host == "::1"
     with pytest.raises(ValueError, match="speedup"):
         EmulatorConfig(speedup=0)
+    # The keys a client can send, no other (the clients' own rule, _checks/_keys.py).
+    with pytest.raises(ValueError, match=r"^api_key must be a non-blank string: a client could not send it$"):
+        EmulatorConfig(api_key=" ")
+    with pytest.raises(ValueError, match=r"^each of extra_api_keys must not start or end with whitespace"):
+        EmulatorConfig(extra_api_keys=("second", "third "))
     with pytest.raises(ValueError, match="at most 3"):
         TeamConfig(custom_stop_properties=[CustomStopPropertyConfig(str(i), f"p{i}") for i in range(4)])
     with pytest.raises(ValueError, match="at least one depot"):

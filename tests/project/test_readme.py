@@ -44,11 +44,12 @@ def test_quickstart_runs_as_written(
     out = capsys.readouterr().out
     assert "50 stops created" in out
     assert "optimized:" in out
-    # Routes are titled like their plan (the emulator's default route_title="plan"), and
-    # each route lists its start (position 0) and end stop besides the 50 deliveries.
-    route_lines = [line for line in out.splitlines() if line.startswith("Monday ")]
-    assert len(route_lines) >= 50, out
-    assert any(line.startswith("Monday 0 ") for line in route_lines), out
+    # Each of the two routes lists its start (position 0) and end stop besides the deliveries.
+    route_lines = [line.split() for line in out.splitlines() if line.startswith("routes/")]
+    assert len(route_lines) == 50 + 2 * 2, out
+    assert len({line[0] for line in route_lines}) == 2, out
+    assert sorted(line[1] for line in route_lines if line[1] != "stop") == ["end", "end", "start", "start"]
+    assert all(line[2] == "0" for line in route_lines if line[1] == "start"), out
 
 
 def test_the_v1_quickstart_runs_as_written(

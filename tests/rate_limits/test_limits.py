@@ -140,7 +140,9 @@ def test_replace_changes_one_category_only() -> None:
     # No rules: that category is not limited.
     unlimited_writes = default.replace(Category.WRITE)
     assert unlimited_writes.for_category(Category.WRITE) == ()
-    with pytest.raises(ValueError, match="not a valid Category"):
+    # The library's own error (a ValueError too), naming the method and the categories.
+    refused = r"^RateLimits.replace: 'writes' is not a valid Category \(read, "
+    with pytest.raises(ConfigurationError, match=refused):
         default.replace("writes", Rule(1, 1.0))
 
 

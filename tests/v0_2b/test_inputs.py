@@ -553,6 +553,18 @@ REQUEST_RULES: list[tuple[str, Call, str, str]] = [
     ("import dict", lambda c: c.stops.import_batch("p1", [stop(), {}]), "stops[1]", "must be a StopInput"),  # type: ignore[list-item]
     ("import str", lambda c: c.stops.import_batch("p1", "abc"), "stops", "must be a sequence"),  # type: ignore[arg-type]
     (
+        "import_many None",
+        lambda c: c.stops.import_many("p1", None),  # type: ignore[arg-type]
+        "stops",
+        "must be an iterable or async iterable of StopInput, got NoneType",
+    ),
+    (
+        "import_many str",
+        lambda c: c.stops.import_many("p1", "abc"),  # type: ignore[arg-type]
+        "stops",
+        "must be an iterable or async iterable of StopInput, got str",
+    ),
+    (
         "unassigned import 101",
         lambda c: c.unassigned_stops.import_batch([rp.UnassignedStopInput(address=ADDRESS)] * 101),
         "stops",

@@ -21,7 +21,7 @@ from route_planning_async._cli._options import (
     service_group,
 )
 from route_planning_async._cli._output._render import Output
-from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
+from route_planning_async._cli._rows import MappedRows, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings, first, jsonable, open_client, print_result
 from route_planning_async._cli._versions import as_v1, require_version
 
@@ -115,13 +115,13 @@ def depot_input(values: Mapping[str, str], columns: Mapping[str, str]) -> DepotI
     return DepotInput(name=fields.get("name", ""), route_overrides=DepotRouteOverridesInput(**overrides))
 
 
-def read_depot_rows(source: Path | str) -> tuple[tuple[str, ...], list[ParsedRow[DepotInput]]]:
+def read_depot_rows(source: Path | str) -> MappedRows[DepotInput]:
     """The header and each row of a depot file (CSV or JSON), read as a v1 ``DepotInput``.
 
     Raises:
         CsvError: The file cannot be read, or has no 'name' column.
     """
-    required = [(frozenset({"name"}), "the header needs a 'name' column: it identifies each depot")]
+    required = [(frozenset({"name"}), "a 'name'", "it identifies each depot")]
     return read_mapped_rows(source, _COLUMNS, depot_input, required=required)
 
 

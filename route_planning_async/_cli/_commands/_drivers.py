@@ -14,7 +14,6 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-import attrs
 import click
 from rich.table import Table
 
@@ -33,7 +32,7 @@ from route_planning_async._cli._options import (
     service_group,
 )
 from route_planning_async._cli._output._render import Output
-from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
+from route_planning_async._cli._rows import MappedRows, ParsedRow, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings, first, open_client, print_result
 
 __all__ = ["DriverCsv", "DriverRow", "drivers", "read_driver_csv"]
@@ -78,14 +77,8 @@ DriverRow = ParsedRow[DriverInput]
 """One data row of a driver file: its line, cells, and the driver (None when invalid)."""
 
 
-@attrs.frozen
-class DriverCsv:
-    """A read driver file."""
-
-    header: tuple[str, ...]
-    """The header, as written."""
-    rows: tuple[DriverRow, ...]
-    """Every data row, valid or not."""
+DriverCsv = MappedRows[DriverInput]
+"""A read driver file."""
 
 
 def _cell_value(field: str, text: str) -> Any:
@@ -127,11 +120,8 @@ def read_driver_csv(source: Path | str) -> DriverCsv:
 
     ``source`` is a path (``-`` for stdin), or the text itself as ``str``.
     """
-    error = "the header needs an 'email' or a 'phone' column: it identifies each driver"
-    header, rows = read_mapped_rows(
-        source, _COLUMNS, _driver, required=[(frozenset({"email", "phone"}), error)]
-    )
-    return DriverCsv(header, tuple(rows))
+    required = [(frozenset({"email", "phone"}), "an 'email' or a 'phone'", "it identifies each driver")]
+    return read_mapped_rows(source, _COLUMNS, _driver, required=required)
 
 
 def drivers_table(drivers: Iterable[Driver]) -> Table:
@@ -189,14 +179,10 @@ async def drivers_import(settings: Settings, *, csv_file: Path, failures_path: P
     a .json file (an array of objects with these keys) is read too.
     """
 
-    def read() -> tuple[tuple[str, ...], tuple[DriverRow, ...]]:
-        table = read_driver_csv(csv_file)
-        return table.header, table.rows
-
     return await import_file(
         settings,
         kind="drivers",
-        read=read,
+        read=lambda: read_driver_csv(csv_file),
         failures_path=failures_path,
         send=lambda client, items: client.drivers.import_many(items),
     )

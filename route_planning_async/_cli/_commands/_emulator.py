@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import click
 
 from route_planning_async import Category, ConfigurationError, RateLimits
-from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, published_limits, require_trustme
+from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV, require_trustme
 from route_planning_async._cli._errors import ExitCode
 from route_planning_async._cli._options import FILE, NEW_FILE, Command
 from route_planning_async._cli._output._render import Output
 from route_planning_async._cli._run import run_command
-from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
+from route_planning_async._cli._versions import API_VERSION_ENV, DEFAULT_API_VERSION
 from route_planning_async._client import API_KEY_ENV, BASE_URL_ENV
 from route_planning_async.emulator._setup._config import shown_url
 from route_planning_async.emulator._setup._options import OPTIONS, Option
@@ -169,16 +169,7 @@ def _emulator_options(command: F) -> F:
 
 @click.command("emulator", cls=Command)
 @_emulator_options
-@click.option(
-    "--api-version",
-    type=click.Choice(API_VERSIONS),
-    default=DEFAULT_API_VERSION,
-    show_default=True,
-    help="The API version whose address, name and published limits the printed lines export, and "
-    "of the webhook events (every version is served; without --limits or a team file's limits, the "
-    "emulator enforces this version's published limits).",
-)
-def emulator_command(api_version: str, **values: Any) -> None:
+def emulator_command(**values: Any) -> None:
     """Run a lasting, in-memory emulator until Ctrl-C or SIGTERM, for the other commands to use.
 
     \b
@@ -199,10 +190,9 @@ def emulator_command(api_version: str, **values: Any) -> None:
     """
     from route_planning_async.emulator._setup._options import config_from_options
 
+    api_version: str = values["api_version"]
     try:
-        config = config_from_options(
-            values, api_version=api_version, default_limits=published_limits(api_version)
-        )
+        config = config_from_options(values)
     except ConfigurationError as exc:
         raise click.UsageError(str(exc)) from None
     run_command(

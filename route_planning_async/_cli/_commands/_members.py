@@ -15,7 +15,7 @@ from route_planning_async._cli._options import (
     service,
     service_group,
 )
-from route_planning_async._cli._rows import ParsedRow, import_file, read_mapped_rows
+from route_planning_async._cli._rows import MappedRows, import_file, read_mapped_rows
 from route_planning_async._cli._run import Settings
 from route_planning_async._cli._versions import as_v1, require_version
 
@@ -59,15 +59,15 @@ def member_input(values: Mapping[str, str], columns: Mapping[str, str]) -> Membe
     return MemberInput(**fields)
 
 
-def read_member_rows(source: Path | str) -> tuple[tuple[str, ...], list[ParsedRow[MemberInput]]]:
+def read_member_rows(source: Path | str) -> MappedRows[MemberInput]:
     """The header and each row of a member file (CSV or JSON), read as a v1 ``MemberInput``.
 
     Raises:
         CsvError: The file cannot be read, or lacks the 'email' or the 'role' column.
     """
     required = [
-        (frozenset({"email"}), "the header needs an 'email' column: it identifies each member"),
-        (frozenset({"role"}), "the header needs a 'role' column: every member has one"),
+        (frozenset({"email"}), "an 'email'", "it identifies each member"),
+        (frozenset({"role"}), "a 'role'", "every member has one"),
     ]
     return read_mapped_rows(source, _COLUMNS, member_input, required=required)
 

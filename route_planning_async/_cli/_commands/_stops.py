@@ -123,11 +123,11 @@ def _duplicate_keys(rows: Sequence[CsvRow]) -> list[tuple[CsvRow, str]]:
 
 
 _NOT_SENT = "not sent: the import was stopped before this row (import this file again)"
-_STOPPED_BY_CTRL_C = "Ctrl-C was pressed: no batch was sent after it"
-"""Why an import stopped, in its summary, when Ctrl-C stopped it."""
+_STOPPED_BY_CTRL_C = "interrupted (Ctrl-C or SIGTERM): no batch was sent after it"
+"""Why an import stopped, in its summary, when Ctrl-C (or SIGTERM) stopped it."""
 _IN_FLIGHT = (
-    "outcome unknown: Ctrl-C abandoned the import before its answer; the stop may exist "
-    "(import again with --skip-existing)"
+    "outcome unknown: a second Ctrl-C (or SIGTERM) abandoned the import before its answer; the stop "
+    "may exist (import again with --skip-existing)"
 )
 _POSITION = re.compile(r"stops\[(\d+)\]")
 
@@ -377,7 +377,7 @@ async def _import_file(
                 not_sent += 1
     if interrupted and failures_path is None and failures:
         failures_path = _remaining_path(csv_file)
-    written = failures.write(failures_path)
+    written, unwritten = failures.write_or_say(failures_path)
     skipped = summary.get("skipped", 0)
     counts = {
         "imported": len(imported) - skipped,
@@ -420,6 +420,8 @@ async def _import_file(
             output.note(_advice(counts["failed"], not_sent, failures_path))
         elif failures and failures_path is None:
             output.note("pass --failures FILE to get the failed rows back as CSV")
+    if unwritten is not None:
+        raise CommandError(unwritten)
     if interrupted:
         return ExitCode.INTERRUPTED
     return ExitCode.PARTIAL if failures else ExitCode.OK
@@ -457,5 +459,8 @@ def stops_sample(count: int, seed: int, output: Path | None) -> None:
     header: list[str] = []
     for row in rows:
         header.extend(name for name in row if name not in header)
-    with open_output(output if output is not None else Path(STDIO)) as stream:
-        write_csv(stream, header, rows, lineterminator="\n")
+    try:
+        with open_output(output if output is not None else Path(STDIO)) as stream:
+            write_csv(stream, header, rows, lineterminator="\n")
+    except OSError as exc:
+        raise CommandError(f"{exc.filename or output}: {exc.strerror}") from None

@@ -202,6 +202,9 @@ def parse_column_overrides(options: Iterable[str]) -> dict[str, str]:
         known = by_alias.get(_normalized(name))
         if known is None:
             raise CsvError(f"--map-column: unknown field {name.strip()!r}; fields are: {', '.join(FIELDS)}")
+        if overrides.get(known, header.strip()) != header.strip():
+            twice = f"to {overrides[known]!r} and to {header.strip()!r}"
+            raise CsvError(f"--map-column maps {known} twice: {twice}; a field takes one column")
         overrides[known] = header.strip()
     return overrides
 
@@ -304,10 +307,10 @@ def _parse_time(field: str, text: str) -> time:
 
 def _parse_duration(field: str, text: str) -> int:
     match = _DURATION.fullmatch(text)
-    if match is None:
-        raise _CellError(field, f"expected seconds (or 5m, 1h), got {text!r}")
-    unit = (match[2] or "s")[0].lower()
-    return round(float(match[1]) * _DURATION_UNITS[unit])
+    seconds = float(match[1]) * _DURATION_UNITS[(match[2] or "s")[0].lower()] if match else None
+    if seconds is None or abs(seconds - round(seconds)) > 1e-6:  # whole seconds: refused, not rounded
+        raise _CellError(field, f"expected whole seconds (or 5m, 1h), got {text!r}")
+    return round(seconds)
 
 
 def _parse_int(field: str, text: str) -> int:
@@ -435,16 +438,19 @@ def _delimiter(first_line: str) -> str:
 
 
 def _records(text: str) -> Iterator[tuple[int, list[str]]]:
-    """Each record with the line number it starts on (quoted cells may span lines)."""
+    """Each record with the line number it starts on (quoted cells may span lines); strict: a
+    quote left open is an error naming its line, not a cell that swallows the rows after it."""
     first_line = text.split("\n", 1)[0]
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first_line))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_delimiter(first_line), strict=True)
     start = 1
     try:
         for record in reader:
             yield start, [unescape_cell(cell) for cell in record]
             start = reader.line_num + 1
     except csv.Error as exc:
-        raise CsvError(f"line {reader.line_num}: {exc}") from None
+        never_closed = str(exc) == "unexpected end of data"
+        why = "a quoted cell is never closed (the file ends inside it)" if never_closed else exc
+        raise CsvError(f"line {start}: {why}") from None
 
 
 def read_stop_csv(

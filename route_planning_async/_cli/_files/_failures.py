@@ -52,6 +52,14 @@ class Failures:
             return 0
         return write_failures(path, self.header, ((row.values, error) for row, error in self.in_file_order()))
 
+    def write_or_say(self, path: Path | None) -> tuple[int, str | None]:
+        """:meth:`write`, with what kept it from writing answered as text, not raised: the
+        import's report is printed all the same (it lists the rows), then the error."""
+        try:
+            return self.write(path), None
+        except OSError as exc:
+            return 0, f"{path}: {exc.strerror}: the rows not imported are not written there (listed above)"
+
     def as_json(self, path: Path | None, written: int) -> dict[str, Any]:
         """The failed rows and the file they were written to, as JSON data."""
         return {

@@ -48,7 +48,11 @@ from route_planning_async.emulator._traffic._link import Link
 from route_planning_async.emulator._traffic._log import Outcome, RequestLog, RequestRecord
 from route_planning_async.emulator._wire._api import NO_BODY, ApiVersion, Call, Handler, OperationTimers
 
-__all__ = ["MAX_REQUEST_LINE", "PARSER_LINE_LIMIT", "EmulatorApp"]
+__all__ = ["MAX_BODY", "MAX_REQUEST_LINE", "PARSER_LINE_LIMIT", "EmulatorApp"]
+
+MAX_BODY = 32 * 1024 * 1024
+"""The largest request body read (32 MiB: a 100-stop import is far below it); a larger one gets a
+JSON 413 in the official schemas' error shape, not aiohttp's text."""
 
 MAX_REQUEST_LINE = 8190
 """The longest request line (``GET /path?query HTTP/1.1``) answered; a longer one gets the
@@ -101,7 +105,7 @@ class EmulatorApp:
 
     def application(self) -> web.Application:
         """A fresh aiohttp application serving the emulator."""
-        app = web.Application(client_max_size=32 * 1024 * 1024)
+        app = web.Application(client_max_size=MAX_BODY)
         # Every path, one with an encoded newline (%0A) included, reaches the pipeline and its
         # JSON answers ("." would leave those to aiohttp's own text 404).
         app.router.add_route("*", r"/{tail:[\s\S]*}", self._dispatch)
@@ -187,7 +191,14 @@ class EmulatorApp:
             record.outcome = "not_found"
             return _error(problem)
         record.route, record.category = route.name, route.category
-        body = await request.read()
+        try:
+            body = await request.read()
+        except web.HTTPRequestEntityTooLarge:
+            # aiohttp's own answer is plain text; every answer of the service is a JSON object.
+            record.outcome = "error"
+            return _error(
+                Problem(413, f"Request body too large: at most {MAX_BODY} bytes", "payload_too_large")
+            )
         weight = _weight(version, route, body)
         record.weight = weight
         now = self.config.clock()

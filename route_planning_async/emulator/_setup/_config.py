@@ -18,6 +18,7 @@ import attrs
 import yarl
 
 from route_planning_async._checks._hosts import host_problem
+from route_planning_async._checks._keys import key_problem
 from route_planning_async._docs import described, fields_documented
 from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async.emulator._setup._lockout import Lockout
@@ -105,6 +106,21 @@ def _masked_secret(secret: str) -> str:
 
 def _loopback(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
     loopback_host(value)
+
+
+def _usable_key(instance: object, attribute: attrs.Attribute[str], value: str) -> None:
+    problem = key_problem(value)
+    if problem is not None:
+        raise ValueError(f"{attribute.name} {problem}: a client could not send it")
+
+
+def _usable_keys(
+    instance: object, attribute: attrs.Attribute[tuple[str, ...]], value: tuple[str, ...]
+) -> None:
+    for key in value:
+        problem = key_problem(key)
+        if problem is not None:
+            raise ValueError(f"each of {attribute.name} {problem}: a client could not send it")
 
 
 def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
@@ -257,11 +273,13 @@ class EmulatorConfig:
 
     api_key: str = attrs.field(
         default="emulator-api-key",
+        validator=_usable_key,
         metadata=described('The team\'s API key (Basic ``base64("<key>:")`` or Bearer).'),
     )
     extra_api_keys: tuple[str, ...] = attrs.field(
         default=(),
         converter=tuple,
+        validator=_usable_keys,
         metadata=described("More keys of the same team; each key has its own rate-limit windows."),
     )
     host: str = attrs.field(

@@ -17,10 +17,12 @@ from typing import Any, Literal, get_args
 
 import attrs
 
+from route_planning_async._checks._keys import key_problem
 from route_planning_async._errors import ConfigurationError
 from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
-from route_planning_async._versions import API_VERSIONS
+from route_planning_async._versions import API_VERSIONS, V0_2B
+from route_planning_async._versions import api_version as registered_version
 from route_planning_async.emulator._setup._config import (
     EmulatorConfig,
     LimiterKind,
@@ -58,6 +60,13 @@ def _port(value: int) -> int:
 def _not_stdout(value: object) -> object:
     if str(value) == "-":
         raise ValueError("'-' (stdout) cannot be used here: stdout carries the emulator's lines; name a file")
+    return value
+
+
+def _usable_key(value: str) -> str:
+    problem = key_problem(value)
+    if problem is not None:
+        raise ValueError(f"{problem}: a client could not send it")
     return value
 
 
@@ -108,7 +117,7 @@ OPTIONS: tuple[Option, ...] = (
     ),
     Option("--port", "int", "TCP port (default: a free one)", 0, check=_port),
     Option("--http", "flag", "serve plain HTTP (no certificate to trust) instead of HTTPS"),
-    Option("--api-key", "str", "the API key to accept", _DEFAULT.api_key),
+    Option("--api-key", "str", "the API key to accept", _DEFAULT.api_key, check=_usable_key),
     Option(
         "--speedup",
         "float",
@@ -126,12 +135,20 @@ OPTIONS: tuple[Option, ...] = (
     Option("--seed", "int", "seed of ids and fault draws", 0),
     Option("--team", "path", TEAM_FILE_HELP, metavar="FILE"),
     Option(
+        "--api-version",
+        "choice",
+        "the API version served first (every version is served): its published limits are enforced "
+        "unless others are given, its webhook events sent, and route-planning emulator's export "
+        "lines give its address and name",
+        V0_2B.name,
+        API_VERSIONS,
+    ),
+    Option(
         "--limits",
         "str",
         "the limits the emulator enforces: contract, public-docs, or a JSON or TOML FILE of rules "
         "per category (the format of a team file's limits table; '-': stdin); default: the team "
-        "file's, else the published limits of the --api-version where the command has one (v1: "
-        "public-docs), else contract",
+        "file's, else the published limits of the --api-version (v0.2b: contract, v1: public-docs)",
         metavar="contract|public-docs|FILE",
     ),
     Option("--no-limits", "flag", "enforce no rate limits at all"),
@@ -183,7 +200,7 @@ OPTIONS: tuple[Option, ...] = (
         "--webhook-version",
         "choice",
         "the API version of the webhook events' stops (EmulatorConfig.webhook_version; default: "
-        "the --api-version's where the command has one, else v0.2b)",
+        "the --api-version's)",
         None,
         API_VERSIONS,
     ),
@@ -227,23 +244,17 @@ def limits_from_option(value: str) -> RateLimits:
     return read_limits(Path(value))
 
 
-def config_from_options(
-    values: Mapping[str, Any],
-    limits: RateLimits | None = None,
-    *,
-    api_version: str | None = None,
-    default_limits: RateLimits | None = None,
-) -> EmulatorConfig:
+def config_from_options(values: Mapping[str, Any], limits: RateLimits | None = None) -> EmulatorConfig:
     """The configuration the options give, keyed by :attr:`Option.dest`.
 
     ``limits`` are the ``--limits`` already read (a command reads them its own way); without
     them, ``--limits`` is read here. ``--no-limits`` beats the team file's limits, and
     ``--limits`` both of them; ``--capacity-unit`` beats the team file's unit.
 
-    ``api_version`` is the version the command serves first (``route-planning emulator
-    --api-version``): its events are the ``--webhook-version`` unless one is given, and
-    ``default_limits`` (its published limits) are enforced when no limits are given at all;
-    without them, the contract's.
+    ``--api-version`` is the version served first: its events are the ``--webhook-version``
+    unless one is given, and its published limits (:attr:`ApiVersion.limits
+    <route_planning_async._versions.ApiVersion.limits>`) are enforced when no limits are given at
+    all; without it, the contract's.
 
     Raises:
         ConfigurationError: ``--limits`` and ``--no-limits`` both given, or a file that does
@@ -263,8 +274,9 @@ def config_from_options(
         limits = limits_from_option(values["limits"])
     elif limits is None:
         limits = team_file.limits if team_file is not None and team_file.limits is not None else None
-    if limits is None:
-        limits = default_limits
+    api_version = values.get("api_version")
+    if limits is None and api_version is not None:
+        limits = NAMED_LIMITS[registered_version(api_version).limits]()
     webhook_version = values.get("webhook_version") or api_version or _DEFAULT.webhook_version
     return EmulatorConfig(
         api_key=values.get("api_key", _DEFAULT.api_key),

@@ -36,7 +36,12 @@ from route_planning_async.emulator.v1._requests import (
 from route_planning_async.emulator.v1._routes import ROUTES
 from route_planning_async.emulator.v1._search import Position, SearchError, ranked
 from route_planning_async.emulator.v1._views import Views
-from route_planning_async.v1.search import DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE
+from route_planning_async.v1.search import (
+    DEFAULT_PAGE_SIZE,
+    MAX_FILTER_LENGTH,
+    MAX_KEYWORD_LENGTH,
+    MAX_PAGE_SIZE,
+)
 
 __all__ = ["Handlers"]
 
@@ -47,7 +52,12 @@ NOT_LINKED = "Driver is not linked to plan"
 
 
 def _text(param: str, value: str) -> str:
-    return string(value, param, max_len=2048)
+    return string(value, param, max_len=MAX_FILTER_LENGTH)
+
+
+def _keyword(param: str, value: str) -> str:
+    """``keyword``: 1 to 255 characters in the official file (``filter``'s bound is 2,048)."""
+    return string(value, param, max_len=MAX_KEYWORD_LENGTH)
 
 
 def _sort_field(param: str, value: str) -> str | None:
@@ -58,7 +68,7 @@ def _sort_field(param: str, value: str) -> str | None:
 SEARCH_LIST = ListSpec(
     DEFAULT_PAGE_SIZE,
     MAX_PAGE_SIZE,
-    params={"keyword": _text, "filter": _text, "sortField": _sort_field, "sortOrder": _text},
+    params={"keyword": _keyword, "filter": _text, "sortField": _sort_field, "sortOrder": _text},
     empty_page_token=True,
 )
 """``GET /stops:search``: its page sizes (the document's bounds contradict themselves: a

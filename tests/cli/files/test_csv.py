@@ -63,6 +63,10 @@ def test_overrides_win_and_name_fields_in_any_alias() -> None:
         (["nonsense=Column"], "unknown field 'nonsense'"),
         (["external_id"], "wants field=header"),
         (["external_id="], "wants field=header"),
+        (
+            ["external_id=name", "customer_id=address"],
+            "maps external_id twice: to 'name' and to 'address'; a field takes one column",
+        ),
     ],
 )
 def test_bad_overrides(options: list[str], message: str) -> None:
@@ -90,6 +94,14 @@ def test_empty_file_and_duplicate_header() -> None:
         read_stop_csv("\n\n")
     with pytest.raises(CsvError, match="column twice: city"):
         read_stop_csv("address,city,city\n")
+
+
+def test_a_quote_left_open_is_an_error_not_a_cell_that_swallows_the_rest() -> None:
+    # Without strict reading, the rows after line 2 became part of its first cell.
+    with pytest.raises(CsvError, match=r"^line 2: a quoted cell is never closed"):
+        read_stop_csv('address,name\n"unclosed,Bob\n4 Main,Dan\n5 Main,Eve\n')
+    with pytest.raises(CsvError, match=r"^line 3: ',' expected after"):
+        read_stop_csv('address,name\n1 Main,Ann\n"2 Main"x,Bob\n')
 
 
 def test_rows_parse_with_line_numbers_and_column_names() -> None:
@@ -122,6 +134,17 @@ def test_rows_parse_with_line_numbers_and_column_names() -> None:
     assert last.address.latitude is UNSET
     assert isinstance(last.timing, TimingInput)
     assert last.timing.earliest_attempt_time is UNSET
+
+
+def test_a_duration_is_whole_seconds_refused_not_rounded() -> None:
+    table = read_stop_csv("address,duration\n1 Main St,1.5\n2 Main St,1.5m\n3 Main St,1.1h\n4 Main St,soon\n")
+    assert [row.error for row in table.rows] == [
+        "column 'duration': expected whole seconds (or 5m, 1h), got '1.5'",
+        None,
+        None,
+        "column 'duration': expected whole seconds (or 5m, 1h), got 'soon'",
+    ]
+    assert [row.stop.timing.estimated_attempt_duration for row in table.valid] == [90, 3960]  # type: ignore[union-attr]
 
 
 def test_contract_rules_name_the_column() -> None:

@@ -96,6 +96,15 @@ async def test_bad_search_parameters_are_answered_400_naming_them(
     assert answer.body["param"] == param
 
 
+@pytest.mark.asyncio
+@pytest.mark.parametrize("keyword", ["", "k" * 256])
+async def test_a_keyword_out_of_bounds_is_told_its_own_bounds(api: V1Api, keyword: str) -> None:
+    # The official file: keyword 1 to 255 characters (filter's bound, 2,048, is another).
+    answer = await api.checked("GET", "/stops:search", params={"keyword": keyword})
+    assert answer.status == 400
+    assert answer.body["message"] == f"keyword: must be 1 to 255 characters long, got {len(keyword)}"
+
+
 class _Clock:
     """A wall clock an hour later at each reading."""
 
