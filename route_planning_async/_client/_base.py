@@ -278,6 +278,10 @@ class BaseClient(abc.ABC):
                 "a view from with_options() shares its client's session: open the client itself"
             )
         if self._entered:
+            if self._transport is None:
+                raise RoutePlanningError(
+                    "this client was closed and cannot be opened again; create a new one"
+                )
             raise RoutePlanningError("this client is already open; create one client per context")
         self._entered = True
         if self._borrowed_transport is not None:

@@ -12,12 +12,28 @@ from route_planning_async._errors import ConfigurationError
 __all__ = ["LearningPolicy"]
 
 
+def _number(value: object) -> object:
+    """An int or float as a float; anything else is left for the validator to name."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _is_number(attribute: attrs.Attribute[float], value: object) -> None:
+    if not isinstance(value, float):
+        raise ConfigurationError(
+            f"LearningPolicy.{attribute.name} must be a number, got {type(value).__name__} {value!r}"
+        )
+
+
 def _positive(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    _is_number(attribute, value)
     if not (value > 0 and math.isfinite(value)):
         raise ConfigurationError(f"LearningPolicy.{attribute.name} must be a positive number, got {value}")
 
 
 def _fraction(instance: object, attribute: attrs.Attribute[float], value: float) -> None:
+    _is_number(attribute, value)
     if not 0 < value < 1:
         raise ConfigurationError(f"LearningPolicy.{attribute.name} must be in (0, 1), got {value}")
 
@@ -57,7 +73,7 @@ class LearningPolicy:
 
     decrease: float = attrs.field(
         default=0.5,
-        converter=float,
+        converter=_number,
         validator=_fraction,
         metadata=described(
             "The share of its level a category keeps when a level that held is refused (never more than "
@@ -66,7 +82,7 @@ class LearningPolicy:
     )
     ceiling: float = attrs.field(
         default=0.05,
-        converter=float,
+        converter=_number,
         validator=_fraction,
         metadata=described(
             "The most 429s may be of a category's attempts in a run: a probe goes only while the "
@@ -83,7 +99,7 @@ class LearningPolicy:
     )
     span: float = attrs.field(
         default=10.0,
-        converter=float,
+        converter=_number,
         validator=_positive,
         metadata=described(
             "Periods a probe waits after a 429 (times the failed probes' back-off), and the longest "
@@ -92,7 +108,7 @@ class LearningPolicy:
     )
     memory: float = attrs.field(
         default=60.0,
-        converter=float,
+        converter=_number,
         validator=_positive,
         metadata=described(
             "Periods a level that held is remembered as the level to go back to after a decrease "

@@ -175,8 +175,26 @@ class Rule:
 
         Returns:
             A new :class:`Rule`.
+
+        Raises:
+            ConfigurationError: ``speedup`` is not a positive, finite number.
         """
+        _check_speedup(speedup)
         return attrs.evolve(self, period=self.period / speedup)
+
+
+def _check_speedup(speedup: object) -> None:
+    if isinstance(speedup, bool) or not isinstance(speedup, int | float):
+        raise ConfigurationError(f"speedup must be a number, got {type(speedup).__name__} {speedup!r}")
+    if not (speedup > 0 and math.isfinite(speedup)):
+        raise ConfigurationError(f"speedup must be a positive, finite number, got {speedup}")
+
+
+def _strict_windows(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        raise ConfigurationError(
+            f"RateLimits.strict_windows must be True or False, got {type(value).__name__} {value!r}"
+        )
 
 
 def _category(name: Category | str, where: str) -> Category:
@@ -250,6 +268,7 @@ class RateLimits:
     strict_windows: bool = attrs.field(
         default=False,
         kw_only=True,
+        validator=_strict_windows,
         metadata=described(
             "Count each slot until one period after its *answer* (True): provably never more than the "
             "amount in any of the service's windows, whatever the latency, at the cost of one round "
@@ -346,10 +365,9 @@ class RateLimits:
             A new :class:`RateLimits`.
 
         Raises:
-            ConfigurationError: ``speedup`` is not positive.
+            ConfigurationError: ``speedup`` is not a positive, finite number.
         """
-        if not speedup > 0:
-            raise ConfigurationError(f"speedup must be positive, got {speedup}")
+        _check_speedup(speedup)
         return RateLimits(
             {category: [rule.scaled(speedup) for rule in rules] for category, rules in self.rules.items()},
             strict_windows=self.strict_windows,

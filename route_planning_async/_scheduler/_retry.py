@@ -107,6 +107,25 @@ def _learning_policy(
         )
 
 
+def _bool(instance: object, attribute: attrs.Attribute[bool], value: object) -> None:
+    if not isinstance(value, bool):
+        raise ConfigurationError(
+            f"RetryPolicy.{attribute.name} must be True or False, got {type(value).__name__} {value!r}"
+        )
+
+
+def _random(instance: object, attribute: attrs.Attribute[random.Random], value: object) -> None:
+    if not isinstance(value, random.Random):
+        raise ConfigurationError(f"RetryPolicy.rng must be a random.Random, got {type(value).__name__}")
+
+
+def _jitter(instance: object, attribute: attrs.Attribute[Any], value: object) -> None:
+    if value is not None and not callable(value):
+        raise ConfigurationError(
+            f"RetryPolicy.jitter must be a callable (ceiling -> delay) or None, got {type(value).__name__}"
+        )
+
+
 Reason = Literal["rate_limited", "server_error", "transport_error", "final"]
 
 
@@ -191,6 +210,7 @@ class RetryPolicy:
     )
     honour_retry_after: bool = attrs.field(
         default=True,
+        validator=_bool,
         metadata=described(
             "Wait what ``Retry-After`` says; False uses the backoff instead (``testing()`` does)."
         ),
@@ -215,12 +235,14 @@ class RetryPolicy:
     )
     rng: random.Random = attrs.field(
         factory=random.Random,
+        validator=_random,
         eq=False,
         repr=False,
         metadata=described("The source of the jitter; seed it for reproducible waits."),
     )
     jitter: Callable[[float], float] | None = attrs.field(
         default=None,
+        validator=_jitter,
         eq=False,
         repr=False,
         metadata=described("Optional ``ceiling -> delay`` replacing ``rng.uniform(0, ceiling)``."),

@@ -226,6 +226,11 @@ async def test_entering_twice_is_refused() -> None:
     async with client:
         with pytest.raises(rp.RoutePlanningError, match="already open"):
             await client.__aenter__()
+    # Closed, it cannot be opened again, and says so (not "already open").
+    with pytest.raises(
+        rp.RoutePlanningError, match="was closed and cannot be opened again; create a new one"
+    ):
+        await client.__aenter__()
 
 
 @pytest.mark.asyncio

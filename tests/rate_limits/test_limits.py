@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 
 import attrs
@@ -124,10 +125,28 @@ def test_scaled_divides_every_period() -> None:
     assert RateLimits.unlimited().scaled(10) == RateLimits.unlimited()
 
 
-@pytest.mark.parametrize("speedup", [0, -2.0, float("nan")])
-def test_scaled_refuses_a_speedup_that_is_not_positive(speedup: float) -> None:
-    with pytest.raises(ConfigurationError, match="speedup must be positive"):
-        RateLimits.default().scaled(speedup)
+@pytest.mark.parametrize(
+    ("speedup", "message"),
+    [
+        (0, "speedup must be a positive, finite number, got 0"),
+        (-2.0, "speedup must be a positive, finite number, got -2.0"),
+        (float("nan"), "speedup must be a positive, finite number, got nan"),
+        (float("inf"), "speedup must be a positive, finite number, got inf"),
+        ("60", "speedup must be a number, got str '60'"),
+        (True, "speedup must be a number, got bool True"),
+    ],
+)
+def test_scaled_refuses_a_speedup_that_is_not_a_positive_number(speedup: object, message: str) -> None:
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
+        RateLimits.default().scaled(speedup)  # type: ignore[arg-type]
+    with pytest.raises(ConfigurationError, match=re.escape(message)):
+        Rule(5, 1.0).scaled(speedup)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("value", ["false", 0, None])
+def test_strict_windows_must_be_a_bool(value: object) -> None:
+    with pytest.raises(ConfigurationError, match=r"RateLimits\.strict_windows must be True or False"):
+        RateLimits({}, strict_windows=value)  # type: ignore[arg-type]
 
 
 def test_replace_changes_one_category_only() -> None:

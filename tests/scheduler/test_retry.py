@@ -173,15 +173,19 @@ def test_testing_switch_never_waits() -> None:
 
 
 @pytest.mark.parametrize(
-    "kwargs",
+    ("kwargs", "message"),
     [
-        {"attempts": 0},
-        {"base": -1},
-        {"max_wait": -1.0},
+        ({"attempts": 0}, "attempts must be at least 1"),
+        ({"base": -1}, "base must be >= 0"),
+        ({"max_wait": -1.0}, "max_wait must be >= 0"),
+        ({"honour_retry_after": "false"}, "honour_retry_after must be True or False, got str 'false'"),
+        ({"honour_retry_after": 0}, "honour_retry_after must be True or False, got int 0"),
+        ({"rng": 42}, "rng must be a random.Random, got int"),
+        ({"jitter": 0.5}, r"jitter must be a callable \(ceiling -> delay\) or None, got float"),
     ],
 )
-def test_unusable_values_are_refused(kwargs: dict[str, float]) -> None:
-    with pytest.raises(ConfigurationError):
+def test_unusable_values_are_refused(kwargs: dict[str, object], message: str) -> None:
+    with pytest.raises(ConfigurationError, match=f"RetryPolicy.{message}"):
         RetryPolicy(**kwargs)  # type: ignore[arg-type]
 
 
@@ -195,11 +199,19 @@ def test_unusable_values_are_refused(kwargs: dict[str, float]) -> None:
         {"burst": 2.5},
         {"span": float("inf")},
         {"memory": float("nan")},
+        {"ceiling": "0.3"},
+        {"span": True},
+        {"decrease": None},
     ],
 )
-def test_unusable_learning_values_are_refused(kwargs: dict[str, float]) -> None:
-    with pytest.raises(ConfigurationError):
+def test_unusable_learning_values_are_refused(kwargs: dict[str, object]) -> None:
+    with pytest.raises(ConfigurationError, match=f"LearningPolicy.{next(iter(kwargs))} must be"):
         LearningPolicy(**kwargs)  # type: ignore[arg-type]
+
+
+def test_learning_numbers_may_be_ints() -> None:
+    policy = LearningPolicy(span=5, memory=30)
+    assert (policy.span, policy.memory) == (5.0, 30.0)
 
 
 def test_attempts_that_may_have_been_applied() -> None:
