@@ -17,14 +17,15 @@ cannot change how the API is read.
 - Errors: decoding raises nothing but :class:`~route_planning_async.DecodeError`,
   naming the JSON path and the value (a null where an object is required, a
   missing required key, a value of the wrong type). A null for a field the model
-  types ``X | None`` is None.
+  types ``X | None`` is None; for any other field with a default, that default.
 
 Speed: every model gets a structure function compiled for its class, made once
 on first use (:func:`make_model_structure_fn`). cattrs' own generated functions
 gather the fields into a keyword dict and call the class with it; for a page of
 stops (a dozen nested models each) that call was most of the decoding time. The
 compiled function instead creates the instance and stores each field in its
-slot, reading JSON-native values straight from the object. cattrs stays the
+slot, taking JSON-native values straight from the object once their class is
+checked. cattrs stays the
 dispatcher: nested models, dates, epoch seconds and unions are the hooks the
 converter registers, looked up once when the function is made.
 """
@@ -105,6 +106,8 @@ def json_type(value: Any) -> str:
         return "a string"
     if isinstance(value, list):
         return "an array"
+    if isinstance(value, dict):
+        return "an object"
     return type(value).__name__
 
 
@@ -171,31 +174,88 @@ def _unstructure_epoch(value: datetime.datetime) -> int | float:
     return int(seconds) if seconds.is_integer() else seconds
 
 
-class _AsIsHook:
-    """The hook of a value that JSON already delivers as it is kept (a string, a number).
+class _Never:
+    """A class no JSON value has: the fast path of a check that always looks at the value."""
 
-    :func:`make_model_structure_fn` recognizes it and reads such a field
-    straight from the JSON object, without a call per field. Called (by other
-    hooks, such as a list's), it gives the value back unchanged.
+
+class _NativeHook:
+    """The hook of a value JSON delivers as the model keeps it (a string, a number, a
+    boolean, a list of strings, a free-form object): checked, and kept as it is.
+
+    A value of another JSON type is a :class:`~route_planning_async.DecodeError`
+    (``expected a string, got a number``). An integer field takes any JSON number,
+    as the schemas type counts: a whole number sent as ``5.0`` is ``5``, a fraction is
+    kept as sent; an integer for a number is kept. A null is None where the
+    model types the field ``X | None``, and an error anywhere else (a field with a
+    default takes its default: :func:`make_model_structure_fn`).
+
+    :func:`make_model_structure_fn` recognizes it and reads such a field straight from
+    the JSON object: a value whose class is :attr:`fast` is stored without a call.
     """
 
-    def __call__(self, value: Any, _: Any) -> Any:
+    __slots__ = ("fast", "nullable", "what")
+
+    def __init__(self, fast: type, what: str, *, nullable: bool = False) -> None:
+        self.fast = fast
+        """The class a value is kept for without a call (``_Never``: every value is looked at)."""
+        self.what = what
+        """What the field takes, for the error (``a string``)."""
+        self.nullable = nullable
+        """Whether null is None (``X | None``)."""
+
+    def __call__(self, value: Any, _: Any = None) -> Any:
+        if value is None:
+            if self.nullable:
+                return None
+            raise DecodeError("", None, "null is not allowed here")
+        fast = self.fast
+        if fast is int:
+            if isinstance(value, float):
+                # The schemas type counts as numbers: a fraction is kept as sent.
+                return int(value) if value.is_integer() else value
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        elif fast is float:
+            ok = isinstance(value, int | float) and not isinstance(value, bool)
+        elif fast is _Never:  # a list of strings
+            ok = isinstance(value, list)
+            for index, item in enumerate(value if ok else ()):
+                if not isinstance(item, str):
+                    raise DecodeError("", item, f"expected a string, got {json_type(item)}").inside(index)
+        else:
+            ok = isinstance(value, fast) and (fast is bool or not isinstance(value, bool))
+        if not ok:
+            raise DecodeError("", value, f"expected {self.what}, got {json_type(value)}")
         return value
 
+    def or_none(self) -> _NativeHook:
+        """The same check, with null as None."""
+        return _NativeHook(self.fast, self.what, nullable=True)
 
-_AS_IS: Final = _AsIsHook()
-_JSON_NATIVE: Final = (str, int, float, bool)
+
+_NATIVE: Final[dict[Any, _NativeHook]] = {
+    str: _NativeHook(str, "a string"),
+    int: _NativeHook(int, "a number"),
+    float: _NativeHook(float, "a number"),
+    bool: _NativeHook(bool, "a boolean"),
+    list[str]: _NativeHook(_Never, "an array of strings"),
+    dict[str, Any]: _NativeHook(dict, "a JSON object"),
+    dict[str, str]: _NativeHook(dict, "a JSON object"),
+    dict[str, str | None]: _NativeHook(dict, "a JSON object"),
+    dict[str, str | None] | None: _NativeHook(dict, "a JSON object", nullable=True),
+}
+"""The hooks of the values JSON delivers as the models keep them, by type."""
 
 
 class _StrHook:
-    """The hook of a ``NewType`` of ``str`` (the ids, ``PlanId``): ``str(value)``, as cattrs
-    makes a str, without its wrapper for the ``NewType``.
+    """The hook of a ``NewType`` of ``str`` (the ids, ``PlanId``): a string, checked as
+    ``str`` is (:class:`_NativeHook`), without cattrs' wrapper for the ``NewType``.
 
-    :func:`make_model_structure_fn` recognizes it and calls ``str`` inline.
+    :func:`make_model_structure_fn` recognizes it and reads such a field as a string.
     """
 
-    def __call__(self, value: Any, _: Any) -> str:
-        return str(value)
+    def __call__(self, value: Any, _: Any = None) -> str:
+        result: str = _NATIVE[str](value)
+        return result
 
 
 _STR: Final = _StrHook()
@@ -232,6 +292,34 @@ def _optional_member(t: Any) -> Any:
 # Model structure functions ---------------------------------------------------
 
 
+def _checked(name: str, hook: _NativeHook, default: str, namespace: dict[str, Any]) -> str:
+    """The expression that keeps ``v``, the JSON value of field ``name``, through ``hook``: no call
+    when its class is the hook's fast one; a null for a field with a default (not ``X | None``) is
+    that default."""
+    namespace[f"c_{name}"], namespace[f"T_{name}"] = hook, hook.fast
+    if hook.nullable:
+        slow = f"(None if v is None else c_{name}(v))"
+    elif default:
+        slow = f"({default} if v is None else c_{name}(v))"
+    else:
+        slow = f"c_{name}(v)"
+    if hook.fast is float:  # a number field keeps an integer as sent: no call for it either
+        fast = f"v.__class__ is T_{name} or v.__class__ is int"
+    elif hook.fast is _Never:  # a list of strings, its items' classes checked in C
+        fast = "v.__class__ is list and (not v or __only_str.issuperset(map(type, v)))"
+    else:
+        fast = f"v.__class__ is T_{name}"
+    return f"v if {fast} else {slow}"
+
+
+def _keeps(hook: _NativeHook, value: Any) -> bool:
+    """Whether ``hook`` keeps ``value`` as it is (a default read in place of a missing key)."""
+    try:
+        return hook(value) is value
+    except DecodeError:
+        return False
+
+
 def make_model_structure_fn(
     cl: type[Any], converter: cattrs.Converter, wire_names: WireNames
 ) -> Callable[[Any, Any], Any]:
@@ -245,10 +333,12 @@ def make_model_structure_fn(
     For each field (JSON key: the camelCase name):
 
     - a missing key takes the field's default; without one, :class:`KeyError`;
-    - a value JSON already gives as it is kept (strings, numbers, lists of
-      strings, free-form objects: the as-is hook) is stored unchanged;
-    - an id (a ``NewType`` of ``str``) is ``str(value)``, and a list of models goes
-      item by item through :func:`structure_items`, both called inline;
+    - a value JSON already gives as it is kept (strings, numbers, booleans, lists
+      of strings, free-form objects, ids: :class:`_NativeHook`) is stored without a
+      call when its class is the expected one, and checked by the hook otherwise;
+      a null there is None for ``X | None``, the default for a field with one;
+    - a list of models goes item by item through :func:`structure_items`, called
+      inline;
     - ``X | None`` of a model stores None or the model;
     - every other value goes through the converter's hook for its type.
 
@@ -265,25 +355,39 @@ def make_model_structure_fn(
         "__cl": cl,
         "__new": object.__new__,
         "__located": located,
-        "__str": str,
         "__items": structure_items,
+        "__absent": attrs.NOTHING,
+        "__only_str": frozenset((str,)),
     }
     body = ["k = None", "get = o.get", "i = __new(__cl)"]
     for field in attrs.fields(cl):
         if field.validator is not None or field.converter is not None or not field.init:
             raise TypeError(f"{cl.__name__}.{field.name}: fields must be plain to be stored directly")
         name, required = field.name, field.default is attrs.NOTHING
-        aliases = wire_names.get(name)
-        if aliases is not None:
-            if required:
-                raise TypeError(f"{cl.__name__}.{name}: a renamed field must have a default")
-            # The first key present wins; the field is a plain value (str | None).
+        if required:
+            default = ""
+        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
+            if field.default.takes_self:
+                raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
+            namespace[f"f_{name}"] = field.default.factory
+            default = f"f_{name}()"
+        else:
             namespace[f"d_{name}"] = field.default
-            body.append(f"k = {aliases[0]!r}")
-            read = f"d_{name}"
-            for alias in reversed(aliases):
-                read = f"o[{alias!r}] if {alias!r} in o else ({read})"
-            body.append(f"i.{name} = {read}")
+            default = f"d_{name}"
+        aliases = wire_names.get(name)
+        # cattrs' own hooks of str, int, float and bool convert (``str(5)``); the models check.
+        hook = _NATIVE[field.type] if field.type in _NATIVE else converter.get_structure_hook(field.type)
+        if aliases is not None:
+            if required or not isinstance(hook, _NativeHook):
+                raise TypeError(f"{cl.__name__}.{name}: a renamed field must be a plain value with a default")
+            # The first key present wins.
+            body.append("v = __absent")
+            for index, alias in enumerate(aliases):
+                body.append(f"{'if' if index == 0 else 'elif'} {alias!r} in o:")
+                body += [f"    k = {alias!r}", f"    v = o[{alias!r}]"]
+            body.append(
+                f"i.{name} = {default} if v is __absent else {_checked(name, hook, default, namespace)}"
+            )
             continue
         key = camel_case(name)
         note_key = f"k = {key!r}"
@@ -296,12 +400,19 @@ def make_model_structure_fn(
             body.append(f"v = o[{key!r}]" if required else f"v = get({key!r})")
             body.append(f"i.{name} = None if v is None else h_{name}(v, t_{name})")
             continue
-        hook = converter.get_structure_hook(field.type)
-        if hook is _AS_IS or field.type in _JSON_NATIVE:
-            value = f"o[{key!r}]"
-        elif hook is _STR:
-            value = f"__str(o[{key!r}])"
-        elif isinstance(hook, _ItemsHook):
+        if isinstance(hook, _NativeHook | _StrHook):
+            native = _NATIVE[str] if isinstance(hook, _StrHook) else hook
+            checked = _checked(name, native, default, namespace)
+            if required:
+                body += [note_key, f"v = o[{key!r}]", f"i.{name} = {checked}"]
+            elif default == f"d_{name}" and _keeps(native, field.default):
+                # A missing key reads as the default, which the check keeps as it is.
+                body += [note_key, f"v = get({key!r}, d_{name})", f"i.{name} = {checked}"]
+            else:
+                body += [note_key, f"v = get({key!r}, __absent)"]
+                body.append(f"i.{name} = {default} if v is __absent else {checked}")
+            continue
+        if isinstance(hook, _ItemsHook):
             namespace[f"h_{name}"], namespace[f"t_{name}"] = hook.item_hook, hook.model
             value = f"__items(o[{key!r}], h_{name}, t_{name})"
         else:
@@ -309,18 +420,8 @@ def make_model_structure_fn(
             value = f"h_{name}(o[{key!r}], t_{name})"
         if required:
             body += [note_key, f"i.{name} = {value}"]
-        elif isinstance(field.default, attrs.Factory):  # type: ignore[arg-type]
-            if field.default.takes_self:
-                raise TypeError(f"{cl.__name__}.{name}: a default that takes self is not supported")
-            namespace[f"f_{name}"] = field.default.factory
-            body += [note_key, f"i.{name} = {value} if {key!r} in o else f_{name}()"]
-        elif value == f"o[{key!r}]":
-            # A value read as it is, with a default, cannot fail: no key to note.
-            namespace[f"d_{name}"] = field.default
-            body.append(f"i.{name} = get({key!r}, d_{name})")
         else:
-            namespace[f"d_{name}"] = field.default
-            body += [note_key, f"i.{name} = {value} if {key!r} in o else d_{name}"]
+            body += [note_key, f"i.{name} = {value} if {key!r} in o else {default}"]
     body.append("return i")
     lines = ["def structure(o, _=None):", "    try:"]
     lines += [f"        {line}" for line in body]
@@ -363,20 +464,18 @@ def make_converter(
     converter.register_structure_hook(datetime.time, _structure_time)
     converter.register_unstructure_hook(datetime.time, _unstructure_time)
 
-    # Free-form JSON (custom properties, import echoes) is taken as it is:
-    # walking it item by item would only cost time.
-    # Strings, numbers and lists of strings are used as JSON delivers them.
-    free_form = (dict[str, Any], dict[str, str | None], dict[str, str], dict[str, str | None] | None)
-    as_is = (*_JSON_NATIVE, list[str], *free_form)
-    converter.register_structure_hook_func(lambda t: t in as_is, _AS_IS)
+    # Strings, numbers, booleans, lists of strings and free-form JSON (custom properties,
+    # import echoes) are checked and used as JSON delivers them: walking a free-form
+    # object item by item would only cost time.
+    converter.register_structure_hook_factory(lambda t: t in _NATIVE, lambda t: _NATIVE[t])
     converter.register_structure_hook_func(_is_str_newtype, _STR)
 
     def optional_hook(t: Any) -> Callable[[Any, Any], Any]:
         # cattrs' own Optional handling dispatches on every call; resolving the
         # inner hook once keeps a page of stops cheap to decode.
         member = _optional_member(t)
-        if member in _JSON_NATIVE:
-            return _AS_IS
+        if member in _NATIVE:
+            return _NATIVE[member].or_none()
         if member is datetime.datetime:
             return _structure_epoch_or_none
         inner = converter.get_structure_hook(member)
@@ -387,7 +486,7 @@ def make_converter(
         return nested
 
     converter.register_structure_hook_factory(
-        lambda t: _optional_member(t) is not None and t not in free_form, optional_hook
+        lambda t: _optional_member(t) is not None and t not in _NATIVE, optional_hook
     )
 
     # Generated functions are made lazily (hook factories), so a class's

@@ -277,12 +277,49 @@ def test_a_missing_required_key_raises_decode_error() -> None:
     assert (info.value.path, info.value.value) == ("id", None)
 
 
-def test_ids_are_made_str_as_cattrs_makes_a_newtype_of_str() -> None:
-    # The compiled functions call str inline for an id (a NewType of str), as cattrs' own hook does.
-    answer = {"id": 5, "title": "t", "starts": {"day": 1, "month": 2, "year": 2030}, "drivers": [{"id": 3}]}
-    plan = structure(answer, rp.Plan)
-    assert plan.id == cattrs.Converter().structure(5, rp.PlanId) == "5"
-    assert plan.drivers[0].id == "3"
+PLAN = {"id": "plans/p1", "title": "t", "starts": {"day": 1, "month": 2, "year": 2030}}
+
+
+@pytest.mark.parametrize(
+    ("answer", "path", "message"),
+    [
+        ({**PLAN, "id": 5}, "id", "expected a string, got a number"),
+        ({**PLAN, "drivers": [{"id": 3}]}, "drivers[0].id", "expected a string, got a number"),
+        ({**PLAN, "title": ["t"]}, "title", "expected a string, got an array"),
+        ({**PLAN, "writable": "yes"}, "writable", "expected a boolean, got a string"),
+        ({**PLAN, "routes": "routes/r1"}, "routes", "expected an array of strings, got a string"),
+        ({**PLAN, "routes": ["routes/r1", 2]}, "routes[1]", "expected a string, got a number"),
+        ({**PLAN, "id": None}, "id", "null is not allowed here"),
+    ],
+)
+def test_a_value_of_the_wrong_json_type_is_a_decode_error(
+    answer: dict[str, Any], path: str, message: str
+) -> None:
+    # The models check what JSON delivers: an id sent as a number is not made a string.
+    with pytest.raises(rp.DecodeError, match=message) as info:
+        structure(answer, rp.Plan)
+    assert info.value.path == path
+
+
+def test_numbers_are_checked_and_a_whole_float_is_an_int() -> None:
+    stop = {"id": "plans/p1/stops/s1", "stopPosition": 3.0, "packageCount": 2}
+    decoded = structure(stop, rp.Stop)
+    assert (decoded.stop_position, type(decoded.stop_position)) == (3, int)
+    assert (decoded.package_count, type(decoded.package_count)) == (2, int)
+    # The schema types counts as numbers: a fraction is kept as sent, a string is refused.
+    assert structure({**stop, "stopPosition": 2.5}, rp.Stop).stop_position == 2.5
+    for key in ("stopPosition", "packageCount"):
+        with pytest.raises(rp.DecodeError, match="expected a number, got a string") as info:
+            structure({**stop, key: "3"}, rp.Stop)
+        assert info.value.path == key
+        with pytest.raises(rp.DecodeError, match="expected a number, got a boolean"):
+            structure({**stop, key: True}, rp.Stop)
+
+
+def test_a_null_for_a_field_with_a_default_is_its_default() -> None:
+    plan = structure({**PLAN, "routes": None, "writable": None}, rp.Plan)
+    default = structure(PLAN, rp.Plan)
+    assert (plan.routes, plan.writable) == (default.routes, default.writable)
 
 
 def test_a_list_of_models_names_the_item_that_cannot_be_decoded() -> None:

@@ -511,6 +511,32 @@ def test_a_hostile_answer_is_a_decode_error_naming_the_path() -> None:
     assert info.value.path == "failed[0].error"
 
 
+@pytest.mark.parametrize(
+    ("change", "path", "message"),
+    [
+        # A v0.2b plan holds its drivers as objects; v1 holds their ids.
+        (
+            {"drivers": [{"id": "drivers/ana", "name": "Ana"}]},
+            "drivers[0]",
+            "expected a string, got an object",
+        ),
+        ({"depot": {"id": "depots/main"}}, "depot", "expected a string, got an object"),
+        ({"title": 123}, "title", "expected a string, got a number"),
+        ({"distributed": "yes"}, "distributed", "expected a boolean, got a string"),
+        ({"routes": "routes/r1"}, "routes", "expected an array of strings, got a string"),
+    ],
+)
+def test_an_answer_of_another_shape_is_a_decode_error_not_a_model_holding_it(
+    change: dict[str, Any], path: str, message: str
+) -> None:
+    with pytest.raises(rp.DecodeError, match=message) as info:
+        structure({**PLAN, **change}, m.Plan)
+    assert info.value.path == path
+    with pytest.raises(rp.DecodeError, match="expected a number, got a string") as info:
+        structure({**STOP, "stopPosition": "3"}, m.Stop)
+    assert info.value.path == "stopPosition"
+
+
 def test_shared_concepts_are_the_same_classes_as_v0_2b() -> None:
     for name in (
         "Driver",
