@@ -174,10 +174,6 @@ def _unstructure_epoch(value: datetime.datetime) -> int | float:
     return int(seconds) if seconds.is_integer() else seconds
 
 
-class _Never:
-    """A class no JSON value has: the fast path of a check that always looks at the value."""
-
-
 class _NativeHook:
     """The hook of a value JSON delivers as the model keeps it (a string, a number, a
     boolean, a list of strings, a free-form object): checked, and kept as it is.
@@ -197,7 +193,7 @@ class _NativeHook:
 
     def __init__(self, fast: type, what: str, *, nullable: bool = False) -> None:
         self.fast = fast
-        """The class a value is kept for without a call (``_Never``: every value is looked at)."""
+        """The class a value is kept for without a call (``list``: its items are looked at too)."""
         self.what = what
         """What the field takes, for the error (``a string``)."""
         self.nullable = nullable
@@ -210,13 +206,12 @@ class _NativeHook:
             raise DecodeError("", None, "null is not allowed here")
         fast = self.fast
         if fast is int:
-            if isinstance(value, float):
-                # The schemas type counts as numbers: a fraction is kept as sent.
+            if isinstance(value, float):  # a count the schema types as a number
                 return int(value) if value.is_integer() else value
             ok = isinstance(value, int) and not isinstance(value, bool)
         elif fast is float:
             ok = isinstance(value, int | float) and not isinstance(value, bool)
-        elif fast is _Never:  # a list of strings
+        elif fast is list:  # a list of strings
             ok = isinstance(value, list)
             for index, item in enumerate(value if ok else ()):
                 if not isinstance(item, str):
@@ -237,7 +232,7 @@ _NATIVE: Final[dict[Any, _NativeHook]] = {
     int: _NativeHook(int, "a number"),
     float: _NativeHook(float, "a number"),
     bool: _NativeHook(bool, "a boolean"),
-    list[str]: _NativeHook(_Never, "an array of strings"),
+    list[str]: _NativeHook(list, "an array of strings"),
     dict[str, Any]: _NativeHook(dict, "a JSON object"),
     dict[str, str]: _NativeHook(dict, "a JSON object"),
     dict[str, str | None]: _NativeHook(dict, "a JSON object"),
@@ -297,15 +292,12 @@ def _checked(name: str, hook: _NativeHook, default: str, namespace: dict[str, An
     when its class is the hook's fast one; a null for a field with a default (not ``X | None``) is
     that default."""
     namespace[f"c_{name}"], namespace[f"T_{name}"] = hook, hook.fast
-    if hook.nullable:
-        slow = f"(None if v is None else c_{name}(v))"
-    elif default:
-        slow = f"({default} if v is None else c_{name}(v))"
-    else:
-        slow = f"c_{name}(v)"
+    slow = f"c_{name}(v)"
+    if hook.nullable or default:
+        slow = f"({'None' if hook.nullable else default} if v is None else {slow})"
     if hook.fast is float:  # a number field keeps an integer as sent: no call for it either
         fast = f"v.__class__ is T_{name} or v.__class__ is int"
-    elif hook.fast is _Never:  # a list of strings, its items' classes checked in C
+    elif hook.fast is list:  # a list of strings, its items' classes checked in C
         fast = "v.__class__ is list and (not v or __only_str.issuperset(map(type, v)))"
     else:
         fast = f"v.__class__ is T_{name}"
