@@ -43,6 +43,7 @@ import enum
 import functools
 import hashlib
 import hmac
+import json
 import logging
 import math
 from collections.abc import Awaitable, Callable, Hashable
@@ -159,9 +160,24 @@ class WebhookEvent:
 
     @property
     def dedupe_key(self) -> Hashable:
-        """What makes a delivery the same event: its type, its stop's id and ``created``."""
-        stop_id = None if isinstance(self.data, dict) or self.data is None else self.data.id
-        return (str(self.type), stop_id, self.created)
+        """What makes a delivery the same event: its type, what it is about and ``created``.
+
+        What it is about is the stop's id; for data kept as JSON, its ``id`` when that is a
+        string, else the whole JSON (keys sorted), so two events about different things are
+        never one.
+        """
+        subject: str | None
+        if self.data is None:
+            subject = None
+        elif isinstance(self.data, dict):
+            data_id = self.data.get("id")
+            if isinstance(data_id, str):
+                subject = data_id
+            else:
+                subject = json.dumps(self.data, sort_keys=True, default=str)
+        else:
+            subject = self.data.id
+        return (str(self.type), subject, self.created)
 
 
 # Signatures ------------------------------------------------------------------
@@ -184,7 +200,7 @@ def sign(body: bytes, secret: str | bytes) -> str:
     return hmac.new(_key(secret), body, hashlib.sha256).hexdigest()
 
 
-def verify_signature(body: bytes, signature: str, secret: str | bytes) -> bool:
+def verify_signature(body: bytes, signature: str | bytes | None, secret: str | bytes) -> bool:
     """Whether a signature is the HMAC-SHA256 of the raw body under the secret.
 
     The comparison takes the same time wherever the digests differ. A signature
@@ -192,7 +208,8 @@ def verify_signature(body: bytes, signature: str, secret: str | bytes) -> bool:
 
     Args:
         body: The raw request body, as received (before any JSON decoding).
-        signature: The signature header's value, hex or base64.
+        signature: The signature header's value, hex or base64, as text or ASCII bytes;
+            None (no header) is not valid.
         secret: The webhook's secret, as for :func:`sign`.
 
     Returns:
@@ -203,6 +220,13 @@ def verify_signature(body: bytes, signature: str, secret: str | bytes) -> bool:
         ValueError: The secret is empty.
     """
     expected = hmac.new(_key(secret), body, hashlib.sha256).digest()
+    if isinstance(signature, bytes | bytearray):
+        try:
+            signature = bytes(signature).decode("ascii")
+        except UnicodeDecodeError:
+            return False
+    if not isinstance(signature, str):
+        return False
     sent = _decode_digest(signature.strip())
     return sent is not None and hmac.compare_digest(sent, expected)
 

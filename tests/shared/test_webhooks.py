@@ -75,6 +75,14 @@ def test_a_wrong_secret_fails() -> None:
     assert not verify_signature(body, sign(body, "f" * 32), SECRET)
 
 
+def test_a_signature_as_ascii_bytes_verifies_and_a_missing_one_does_not() -> None:
+    body = envelope()
+    assert verify_signature(body, sign(body, SECRET).encode(), SECRET)
+    assert verify_signature(body, bytearray(sign(body, SECRET).encode()), SECRET)
+    assert not verify_signature(body, None, SECRET)
+    assert not verify_signature(body, b"\xff" * 64, SECRET)
+
+
 @pytest.mark.parametrize("signature", ["", "nothex", "ab" * 31, "==", sign(b"x", SECRET)[:-2]])
 def test_a_malformed_signature_is_not_valid(signature: str) -> None:
     assert not verify_signature(envelope(), signature, SECRET)
@@ -233,6 +241,21 @@ async def test_the_dedupe_window_drops_repeated_deliveries_and_is_bounded(receiv
         assert (await post(body, {SIGNATURE_HEADER: sign(body, SECRET)}))[0] == 200
     # first is remembered until two newer events pushed it out of the window.
     assert [event.created.timestamp() for event in events] == [1.0, 2.0, 3.0, 1.0]
+
+
+@pytest.mark.asyncio
+async def test_events_kept_as_json_about_different_things_are_not_duplicates(receiver: Any) -> None:
+    events, serve = receiver
+    post = await serve(dedupe_window=10)
+    bodies = [
+        json.dumps({"type": "route.started", "version": "v0.2b", "created": 1000, "data": data}).encode()
+        for data in ({"id": "routes/r1"}, {"id": "routes/r2"}, {"name": "a"}, {"name": "b"}, {"name": "a"})
+    ]
+    for body in bodies:
+        assert (await post(body, {SIGNATURE_HEADER: sign(body, SECRET)}))[0] == 200
+    # Each subject once: the second {"name": "a"} is the only duplicate.
+    expected = [{"id": "routes/r1"}, {"id": "routes/r2"}, {"name": "a"}, {"name": "b"}]
+    assert [event.data for event in events] == expected
 
 
 @pytest.mark.asyncio

@@ -82,7 +82,7 @@ def test_an_event_of_an_unknown_version_keeps_its_data_as_json() -> None:
     event = parse_event(envelope("stop.allocated", V1_STOP, version="v9"))
     assert event.version == "v9"
     assert event.data == V1_STOP
-    assert event.dedupe_key == ("stop.allocated", None, event.created)
+    assert event.dedupe_key == ("stop.allocated", V1_STOP["id"], event.created)
 
 
 def test_v1_models_are_imported_at_the_first_v1_event() -> None:
