@@ -527,19 +527,19 @@ class GoneError(APIError):
 class PreconditionFailedError(APIError):
     """412 (v1): a driver of the request is not linked to the plan or its depot.
 
-    The service sends it without a code: ``Driver is not linked to plan`` when a
-    stop names a driver the plan does not have, ``Driver does not share depot
-    with plan`` when a plan update names a driver of another depot. Since v1, a
-    plan's drivers must belong to the plan's depot.
+    Sent without a code: ``Driver is not linked to plan`` (a stop names a driver the plan lacks) or
+    ``Driver does not share depot with plan`` (a plan update names a driver of another depot).
     """
 
     status_code = 412
 
     def hint(self) -> str:
+        if "not linked" in (self.message or ""):  # a stop named a driver the plan lacks
+            return "A stop names only its plan's drivers: add the driver to the plan first (plans.update)"
         return (
-            "Every driver of a plan must belong to the plan's depot (v1): link the driver "
-            "to the plan's depot (drivers.update with the depot among its depots) and add it "
-            "to the plan's drivers, or change the plan's depot (plans.update with depot=...)"
+            "Every driver of a plan must belong to the plan's depot (v1): link the driver to the plan's "
+            "depot (drivers.update with the depot among its depots) and add it to the plan's drivers, or "
+            "change the plan's depot (plans.update with depot=...)"
         )
 
 

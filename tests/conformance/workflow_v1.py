@@ -84,7 +84,7 @@ async def workflow(emu: Emulator, client: Any) -> None:
     )
     assert first.client_id == "client-0"
     assert first.order_info.invoice_number == "INV-1"
-    with pytest.raises(rp.PreconditionFailedError):  # not linked to the plan's depot
+    with pytest.raises(rp.PreconditionFailedError):  # not one of the plan's drivers
         await client.stops.create(plan.id, _stop(98, allowed_drivers=[yard_driver.id]))
     await steps.stops_day(client, plan.id, first.id, _stop)
     unassigned = await steps.unassigned_day(client, v1)

@@ -86,11 +86,12 @@ class Handlers(BaseHandlers):
     # ------------------------------------------------------------ the depot rule
 
     def _require_linked(self, plan: PlanRecord, fields: dict[str, Any], prefix: str = "") -> None:
-        """412 ``Driver is not linked to plan`` when a stop names a driver of another depot."""
+        """412 ``Driver is not linked to plan`` when a stop names a driver the plan does not
+        have (v1: "These drivers must be configured as part of the plan to be valid")."""
         drivers = fields.get("allowedDrivers") or []
-        off = self.state.drivers_off_depot(plan.depot_id, drivers)
-        if off:
-            raise Problem(412, NOT_LINKED, None, f"{prefix}allowedDrivers[{off[0]}]")
+        for index, driver_id in enumerate(drivers):
+            if driver_id not in plan.driver_ids:
+                raise Problem(412, NOT_LINKED, None, f"{prefix}allowedDrivers[{index}]")
 
     # ------------------------------------------------------------------ plans
 

@@ -43,14 +43,18 @@ async def test_a_plan_update_naming_a_driver_of_another_depot_is_refused_with_41
 
 
 @pytest.mark.asyncio
-async def test_a_stop_naming_a_driver_of_another_depot_is_refused_with_412(api: V1Api) -> None:
+async def test_a_stop_naming_a_driver_the_plan_does_not_have_is_refused_with_412(api: V1Api) -> None:
     north = await _north_driver(api)
-    plan = await api.ok("POST", "/plans", {"title": "Main run", "starts": STARTS})
-    created = await api.checked(
-        "POST", f"/{plan['id']}/stops", {"address": ADDRESS, "allowedDrivers": [north]}
+    plan = await api.ok(
+        "POST", "/plans", {"title": "Main run", "starts": STARTS, "drivers": ["drivers/driver-ana"]}
     )
-    assert created.status == 412
-    assert created.body == {"message": "Driver is not linked to plan", "param": "allowedDrivers[0]"}
+    # Ben works at the plan's depot but is not one of its drivers; Nia works elsewhere.
+    for outsider in ("drivers/driver-ben", north):
+        created = await api.checked(
+            "POST", f"/{plan['id']}/stops", {"address": ADDRESS, "allowedDrivers": [outsider]}
+        )
+        assert created.status == 412
+        assert created.body == {"message": "Driver is not linked to plan", "param": "allowedDrivers[0]"}
     batch = [{"address": ADDRESS}, {"address": ADDRESS, "allowedDrivers": ["drivers/driver-ana", north]}]
     imported = await api.checked("POST", f"/{plan['id']}/stops:import", batch)
     assert imported.status == 412
@@ -59,8 +63,13 @@ async def test_a_stop_naming_a_driver_of_another_depot_is_refused_with_412(api: 
     fine = await api.ok(
         "POST", f"/{plan['id']}/stops", {"address": ADDRESS, "allowedDrivers": ["drivers/driver-ana"]}
     )
-    updated = await api.checked("PATCH", f"/{fine['id']}", {"allowedDrivers": [north]})
+    updated = await api.checked("PATCH", f"/{fine['id']}", {"allowedDrivers": ["drivers/driver-ben"]})
     assert updated.status == 412
+    # Once Ben is one of the plan's drivers, a stop may name him.
+    await api.ok("PATCH", f"/{plan['id']}", {"drivers": ["drivers/driver-ana", "drivers/driver-ben"]})
+    assert (await api.ok("PATCH", f"/{fine['id']}", {"allowedDrivers": ["drivers/driver-ben"]}))[
+        "allowedDrivers"
+    ] == ["drivers/driver-ben"]
 
 
 @pytest.mark.asyncio
