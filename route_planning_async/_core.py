@@ -179,6 +179,9 @@ class Endpoint:
     max_page_size: int | None = attrs.field(default=None, kw_only=True)
     """Largest ``maxPageSize`` of a list endpoint (the smallest is 1); None for
     every other endpoint, and for a list that takes no page size."""
+    max_page_token: int | None = attrs.field(default=255, kw_only=True)
+    """Longest page token of a list endpoint, in characters (the schemas' ``maxLength``;
+    the shortest is 1); None where the schema sets no bound."""
     api_version: str | None = attrs.field(default=None, kw_only=True)
     """The API version the endpoint belongs to (``"v0.2b"``, ``"v1"``), given to its
     requests (:attr:`Request.api_version`) so that their error codes are read as its own."""

@@ -79,19 +79,31 @@ class ListEndpoint(Protocol):
     def max_page_size(self) -> int | None:
         """Largest ``maxPageSize`` (the smallest is 1); None for a list that takes no page size."""
 
+    @property
+    def max_page_token(self) -> int | None:
+        """Longest page token in characters (the shortest is 1); None: no bound."""
+
     def request(
         self, path: Mapping[str, str] | None = None, *, query: Iterable[tuple[str, str]] = ()
     ) -> Request:
         """The request of one page."""
 
 
-def check_page_token(value: object, field: str = "page_token") -> str:
-    """A page token: a string of 1 to 255 characters (contract, Pagination) that UTF-8 can carry."""
-    if not isinstance(value, str) or not 1 <= len(value) <= 255:
+def check_page_token(value: object, field: str = "page_token", max_length: int | None = 255) -> str:
+    """A page token: a string of 1 to ``max_length`` characters (contract, Pagination; None: any
+    length, as v1's ``stops:search``) that UTF-8 can carry."""
+    if not isinstance(value, str) or not 1 <= len(value) <= (max_length or len(value)):
         length = f"{len(value)} characters" if isinstance(value, str) else type(value).__name__
-        raise ValidationError(field, f"must be a string of 1 to 255 characters, got {length}")
+        bound = f"1 to {max_length} characters" if max_length else "at least 1 character"
+        raise ValidationError(field, f"must be a string of {bound}, got {length}")
     encodable(field, value)
     return value
+
+
+def _shown(token: object) -> str:
+    """A token for a message: only its start when it is long."""
+    text = repr(token)
+    return text if len(text) <= 60 else f"{text[:40]}... ({len(text)} characters shown as text)"
 
 
 def _filter_value(name: str, value: object) -> str:
@@ -228,7 +240,9 @@ class Paginator(Generic[T]):
         self._key = key
         self._path = dict(path or {})
         self._query = query
-        self._first_token = None if page_token is None else check_page_token(page_token)
+        self._first_token = (
+            None if page_token is None else check_page_token(page_token, max_length=endpoint.max_page_token)
+        )
 
     def __repr__(self) -> str:
         return f"<Paginator {self._endpoint.name} of {self._item_type.__name__} query={self._query!r}>"
@@ -251,14 +265,17 @@ class Paginator(Generic[T]):
             items = self._decode(data.get(self._key) or [], self._item_type)
             next_token = data.get("nextPageToken")
             if next_token is not None:
-                if not isinstance(next_token, str) or not 1 <= len(next_token) <= 255:
+                try:
+                    check_page_token(next_token, "nextPageToken", self._endpoint.max_page_token)
+                except ValidationError as error:
                     raise RoutePlanningError(
-                        f"{self._endpoint.name}: the service sent an unusable page token {next_token!r}"
-                    )
+                        f"{self._endpoint.name}: the service sent an unusable page token "
+                        f"{_shown(next_token)}: {error.field} {error.rule}"
+                    ) from None
                 if next_token in sent or next_token == token:
                     # The same token again would loop forever.
                     raise RoutePlanningError(
-                        f"{self._endpoint.name}: the service sent page token {next_token!r} twice"
+                        f"{self._endpoint.name}: the service sent page token {_shown(next_token)} twice"
                     )
             yield Page(items, next_token)
             if next_token is None:

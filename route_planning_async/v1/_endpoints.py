@@ -59,7 +59,11 @@ _ROWS: Final = (
     ),
     # The search: a read (Category.READ says why). Its document's page size
     # contradicts itself (default 20, exclusive maximum 20): 1..20 is taken.
-    ("searchStops", Endpoint("stops.search", "GET", "/stops:search", _R, False, max_page_size=20)),
+    # Its page token has no maxLength in the document.
+    (
+        "searchStops",
+        Endpoint("stops.search", "GET", "/stops:search", _R, False, max_page_size=20, max_page_token=None),
+    ),
     # Unassigned stops
     ("createUnassignedStop", Endpoint("unassigned_stops.create", "POST", "/unassignedStops", _W, True)),
     (

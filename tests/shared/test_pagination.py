@@ -104,6 +104,18 @@ async def test_an_unusable_page_token_stops_the_iteration(
     assert len(service.sent) == 1
 
 
+async def test_a_page_token_over_the_bound_stops_the_iteration_and_is_not_printed_whole(
+    service: FakeService, client: rp.RoutePlanningClient
+) -> None:
+    long = "secret-looking-token-" * 20
+    service.on("GET", "/depots", answer({"depots": [load("depot.json")], "nextPageToken": long}))
+    with pytest.raises(rp.RoutePlanningError, match="unusable page token") as raised:
+        await client.depots.list().collect()
+    assert "1 to 255 characters, got 420" in str(raised.value)
+    assert long not in str(raised.value)
+    assert len(service.sent) == 1
+
+
 async def test_a_page_token_or_filter_with_a_lone_surrogate_is_refused_before_sending(
     service: FakeService, client: rp.RoutePlanningClient
 ) -> None:

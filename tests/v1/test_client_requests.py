@@ -634,6 +634,27 @@ async def test_search_yields_stops_and_unassigned_stops_and_skips_unknown_kinds(
     assert second.query == (("filter", 'notes ~= "gate"'), ("pageToken", "t2"))
 
 
+@pytest.mark.asyncio
+async def test_a_search_page_token_has_no_length_bound_as_the_document_says(
+    client: RoutePlanningClient, service: FakeService
+) -> None:
+    long = "t" * 400  # the other lists' tokens stop at 255
+    service.on(
+        "GET",
+        "/stops:search",
+        answer({"stops": [{"type": "stop", "stop": {"id": STOP_ID}}], "nextPageToken": long}),
+        answer({"stops": [], "nextPageToken": None}),
+        answer({"stops": [], "nextPageToken": None}),
+    )
+    assert [hit.id for hit in await client.stops.search(keyword="gate").collect()] == [STOP_ID]
+    assert await client.stops.search(keyword="gate", page_token=long).collect() == []
+    assert [sent.query for sent in service.sent][1:] == [(("keyword", "gate"), ("pageToken", long))] * 2
+    with pytest.raises(ValidationError, match="at least 1 character"):
+        client.stops.search(page_token="")
+    with pytest.raises(ValidationError, match="1 to 255 characters, got 400"):
+        client.plans.list(page_token=long)
+
+
 @pytest.mark.parametrize(
     ("arguments", "field_name"),
     [
