@@ -77,6 +77,9 @@ class ImportOutcome:
     """True when Ctrl-C stopped the import."""
     never_sent: set[int] = attrs.field(factory=set)
     """Positions that were not sent because the import was stopped."""
+    error: Exception | None = None
+    """What ended the import early (a rate-limit backend that failed, say), raised once every
+    row's outcome is told; None when it ran to its end."""
 
 
 class ProgressLines:
@@ -179,6 +182,7 @@ async def import_rows(
     interrupted = False
     task: asyncio.Task[ImportReport[Any]] | None = None
     last: list[ImportReport[Any]] = []
+    ended = False  # the import's final on_progress call came: ``last`` holds every outcome
 
     def on_sigint() -> None:
         nonlocal interrupted
@@ -201,7 +205,9 @@ async def import_rows(
                 lines = ProgressLines(client, mode, len(stops)) if mode in ("lines", "json") else None
 
                 def on_progress(event: ImportProgress[Any]) -> None:
+                    nonlocal ended
                     last[:] = [event.report]
+                    ended = event.final
                     if bar is not None:
                         bar.update(event.done, event.failed)
                         on_progress_event(event)
@@ -221,16 +227,23 @@ async def import_rows(
                     )
 
                 task = asyncio.ensure_future(run_import())
+                error: Exception | None = None
                 try:
                     report = await task
                 except asyncio.CancelledError:
                     if not interrupted or not last:
                         raise
                     report = last[0]
+                except Exception as exc:
+                    # An error that ended the import after it started (the rate-limit backend
+                    # failed, say): its final report tells every row first; the caller raises it.
+                    if not ended:
+                        raise
+                    report, error = last[0], exc
         finally:
             if handled:
                 loop.remove_signal_handler(signal.SIGINT)
-    return _outcome(report, interrupted)
+    return attrs.evolve(_outcome(report, interrupted), error=error)
 
 
 def _install_sigint(loop: asyncio.AbstractEventLoop, handler: Callable[[], None]) -> bool:

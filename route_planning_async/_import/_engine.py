@@ -45,8 +45,9 @@ no sense (a :class:`~route_planning_async.ValidationError` of the input, an
 error every batch would get, ``max_failed_batches`` batches in a row rejected
 as a whole, or an exception that is not an answer of the service). It then
 stops reading the input, lets the batches in flight finish, calls
-``on_progress`` with the final report, and raises. Rows never read stay in
-the caller's iterator (from position ``report.total`` on).
+``on_progress`` with the final report, and raises the error with a note that
+counts the rows' outcomes. Rows never read stay in the caller's iterator (from
+position ``report.total`` on).
 
 Cancellation
 ------------
@@ -245,6 +246,12 @@ class _Importer(Generic[T]):
                     await watcher
         self._finish()
         if control.stop_reading is not None:
+            report = self.report
+            control.stop_reading.add_note(
+                f"The import stopped after reading {report.total} rows: {report.created} created, "
+                f"{report.not_created} not created, {report.unknown} of unknown outcome; the last "
+                "on_progress call (progress.final) holds every row's outcome."
+            )
             raise control.stop_reading
         return self.report
 

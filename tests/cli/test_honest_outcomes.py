@@ -234,6 +234,50 @@ def test_an_interrupted_import_from_stdin_writes_the_rest_beside(
     assert (tmp_path / "stdin.remaining.csv").exists()
 
 
+@pytest.fixture
+def backend_fails_after_two_batches(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rate-limit backend stops answering once two batches were admitted (Redis went away)."""
+    from route_planning_async._import._batches import BatchSender
+    from route_planning_async.redis import RedisBackendError
+
+    admitted: list[object] = []
+    original = BatchSender.import_batch
+
+    async def import_batch(self: Any, run: Any, pending: list[int]) -> None:
+        if len(admitted) >= 2:
+            raise RedisBackendError("Redis at redis://127.0.0.1:6391/0 did not answer within 2 s")
+        admitted.append(run)
+        await original(self, run, pending)
+
+    monkeypatch.setattr(BatchSender, "import_batch", import_batch)
+
+
+@pytest.mark.usefixtures("backend_fails_after_two_batches")
+@pytest.mark.parametrize("mode", ["text", "json"])
+def test_an_error_that_ends_the_import_still_tells_every_row_and_keeps_the_rest(
+    run: Cli, served_emulator: ServedEmulator, tmp_path: Path, mode: str
+) -> None:
+    plan = run.create_plan()
+    source = _sample(run, tmp_path / "stops.csv", ROWS)
+    args = ("stops", "import", plan, source, "--progress", "none")
+    result = run(*args, *(("--json",) if mode == "json" else ()))
+    assert result.exit_code == 1, result.stderr
+    stored = len(served_emulator.plan_stops(plan))
+    assert stored == 200  # two batches of 100
+    remaining = tmp_path / "stops.remaining.csv"
+    # Every row not created is in the file, to be imported again: nothing is lost.
+    assert len(_rows(remaining.read_text(encoding="utf-8"))) == ROWS - stored
+    assert "did not answer within 2 s" in result.stderr
+    if mode == "json":
+        report = json.loads(result.stdout)
+        assert (report["imported"], report["rows"]) == (stored, ROWS)
+        assert report["imported"] + report["failed"] + report["not_sent"] == ROWS
+        assert report["summary"]["stopped"].startswith("an error: Redis at")
+        assert report["failures_file"] == str(remaining)
+    else:
+        assert f"imported {stored} of {ROWS} stops into {plan}" in result.stderr
+
+
 def test_drivers_import_reads_stdin(run: Cli) -> None:
     report = run("drivers", "import", "-", "--json", input="name,email\nZoe,zoe@example.com\n")
     assert report.exit_code == 0, report.stderr

@@ -216,11 +216,17 @@ async def test_a_lost_rate_limit_backend_reports_unsent_batches_not_created() ->
     finals: list[ImportProgress[StopInput]] = []
     async with running() as (emu, _), emu.client(rate_limit_backend=_FailingBackend(2)) as client:
         plan_id = await create_plan(client)
-        with pytest.raises(ConnectionError):
+        with pytest.raises(ConnectionError) as raised:
             await client.stops.import_many(
                 plan_id, [row(p) for p in range(500)], on_progress=finals.append, max_in_flight=1
             )
         report = finals[-1].report
+        # The error itself says what became of the rows, for a caller without on_progress.
+        assert raised.value.__notes__ == [
+            f"The import stopped after reading {report.total} rows: 200 created, "
+            f"{report.total - 200} not created, 0 of unknown outcome; the last on_progress call "
+            "(progress.final) holds every row's outcome."
+        ]
         assert report.created == 200
         assert report.unknown == 0
         assert report.not_created == report.total - 200

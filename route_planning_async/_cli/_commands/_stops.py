@@ -352,6 +352,8 @@ async def _import_file(
                 summary = import_summary(client, result.report)
                 if result.interrupted and summary["stopped"]:
                     summary["stopped"] = _STOPPED_BY_CTRL_C
+                elif result.error is not None:
+                    summary["stopped"] = f"an error: {result.error}"
         except asyncio.CancelledError:
             # Ctrl-C before the import handled it (reading the file, the plan) or twice before
             # its first answer: say what became of every row all the same, and exit 130.
@@ -375,7 +377,8 @@ async def _import_file(
             else:
                 failures.add(row, _NOT_SENT)
                 not_sent += 1
-    if interrupted and failures_path is None and failures:
+    stopped_by = result.error if result is not None else None
+    if (interrupted or stopped_by is not None) and failures_path is None and failures:
         failures_path = _remaining_path(csv_file)
     written, unwritten = failures.write_or_say(failures_path)
     skipped = summary.get("skipped", 0)
@@ -422,6 +425,8 @@ async def _import_file(
             output.note("pass --failures FILE to get the failed rows back as CSV")
     if unwritten is not None:
         raise CommandError(unwritten)
+    if stopped_by is not None:
+        raise stopped_by  # every row's outcome is told above; the error decides the exit code
     if interrupted:
         return ExitCode.INTERRUPTED
     return ExitCode.PARTIAL if failures else ExitCode.OK
