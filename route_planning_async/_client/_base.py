@@ -39,7 +39,8 @@ from route_planning_async._client._settings import (
 from route_planning_async._core import AttemptHooks, Request, Response, auth_header, decode, user_agent
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
-from route_planning_async._rate_limits._backends import contract_problem, process_backend
+from route_planning_async._rate_limits._backends import contract_problem
+from route_planning_async._rate_limits._budgets import claim_problem, process_backend
 from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
 from route_planning_async._scheduler import Clock, Scheduler, Send
@@ -89,7 +90,9 @@ class BaseClient(abc.ABC):
             rate_limit_backend (RateLimitBackend | None): Where the limit state lives. ``None`` (the
                 default): in memory, shared by the clients of this process that use the same origin and API
                 key (one budget per process); give an :class:`InMemoryBackend` of its own to keep a client
-                apart. A shared backend (Redis) lets many processes share one key's limits.
+                apart. A shared backend (Redis) lets many processes share one key's limits. A backend holds
+                one budget: a client of another origin or API key than its first is refused
+                (:class:`ConfigurationError`).
             session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open on exit.
                 Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
                 pooled one was closed; the client turns that off on the session it creates.
@@ -168,6 +171,8 @@ class BaseClient(abc.ABC):
                 f"rate_limit_backend {type(backend).__name__} does not meet the RateLimitBackend "
                 f"contract of this release: {problem}"
             )
+        if backend is not None and (problem := claim_problem(backend, self._base_url, api_key)):
+            raise ConfigurationError(f"rate_limit_backend {backend!r} cannot be shared here: {problem}")
         self._scheduler = Scheduler(
             rate_limits if rate_limits is not None else self._default_rate_limits(),
             retry if retry is not None else RetryPolicy(),

@@ -115,7 +115,8 @@ class SettingTexts:
             """Where the limit state lives. ``None`` (the default): in memory, shared by the
             clients of this process that use the same origin and API key (one budget per process);
             give an :class:`InMemoryBackend` of its own to keep a client apart. A shared backend
-            (Redis) lets many processes share one key's limits."""
+            (Redis) lets many processes share one key's limits. A backend holds one budget: a client
+            of another origin or API key than its first is refused (:class:`ConfigurationError`)."""
         )
     )
     session: object = attrs.field(

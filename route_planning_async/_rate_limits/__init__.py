@@ -8,7 +8,10 @@
 - ``_backends.py``: the backend contract (:class:`~route_planning_async.RateLimitBackend`),
   the :class:`~route_planning_async.Grant` of one admitted attempt, the default
   :class:`~route_planning_async.InMemoryBackend` and the arithmetic of a learned
-  limit that every backend shares (the ``redis`` package's Lua scripts too).
+  limit that every backend shares (the ``redis`` package's Lua scripts too);
+- ``_budgets.py``: which backend holds which budget (one per origin and API key):
+  the in-memory backend a process's clients share, and the check that keeps one
+  backend to one budget.
 
 Rooms
 -----

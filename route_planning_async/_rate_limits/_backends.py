@@ -10,16 +10,12 @@ shared backend such as the ``redis`` package depends on this module alone.
 
 from __future__ import annotations
 
-import asyncio
 import bisect
 import collections
-import hashlib
 import inspect
 import itertools
 import math
 import re
-import urllib.parse
-import weakref
 from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
@@ -36,7 +32,6 @@ __all__ = [
     "contract_problem",
     "learned_amount",
     "learned_rules",
-    "process_backend",
 ]
 
 
@@ -517,37 +512,6 @@ class InMemoryBackend(RateLimitBackend):
 
     async def usage(self, key: str, rules: Sequence[Rule], now: float) -> tuple[int, ...]:
         return tuple(count.admitted for count in self._buckets[key].window(rules, now))
-
-
-_PROCESS_BACKENDS: weakref.WeakKeyDictionary[
-    object, weakref.WeakValueDictionary[tuple[str, str], InMemoryBackend]
-]
-_PROCESS_BACKENDS = weakref.WeakKeyDictionary()
-
-
-class _NoLoop:
-    """The key of the clients made outside any event loop."""
-
-
-_NO_LOOP = _NoLoop()
-
-
-def process_backend(base_url: str, api_key: str) -> InMemoryBackend:
-    """The in-memory backend of the clients of this process, on one event loop (a clock of its
-    own), that talk to ``base_url``'s origin with ``api_key``: one budget per process (the
-    service counts one per key), kept while a client uses it. A client given its own
-    ``rate_limit_backend`` keeps its own."""
-    try:
-        loop: object = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = _NO_LOOP
-    parts = urllib.parse.urlsplit(base_url)
-    key = (f"{parts.scheme}://{parts.netloc}".lower(), hashlib.sha256(api_key.encode()).hexdigest())
-    backends = _PROCESS_BACKENDS.setdefault(loop, weakref.WeakValueDictionary())
-    backend = backends.get(key)
-    if backend is None:
-        backend = backends[key] = InMemoryBackend()
-    return backend
 
 
 def contract_problem(backend: object) -> str | None:

@@ -86,7 +86,9 @@ class RoutePlanningClient(BaseClient):
             rate_limit_backend (RateLimitBackend | None): Where the limit state lives. ``None`` (the
                 default): in memory, shared by the clients of this process that use the same origin and API
                 key (one budget per process); give an :class:`InMemoryBackend` of its own to keep a client
-                apart. A shared backend (Redis) lets many processes share one key's limits.
+                apart. A shared backend (Redis) lets many processes share one key's limits. A backend holds
+                one budget: a client of another origin or API key than its first is refused
+                (:class:`ConfigurationError`).
             session (aiohttp.ClientSession | None): An aiohttp session to borrow; it is left open on exit.
                 Note that aiohttp re-sends a GET or DELETE once, unseen, over a fresh connection when a
                 pooled one was closed; the client turns that off on the session it creates.

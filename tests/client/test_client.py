@@ -419,3 +419,21 @@ async def test_an_error_carries_the_full_url_whether_or_not_it_was_retried(
     assert len(caught.value.history) == attempts - 1
     assert caught.value.request_url == f"{base_url}/plans/p1"
     assert f"GET {base_url}/plans/p1" in str(caught.value)
+
+
+def test_one_backend_holds_one_budget_the_origin_and_key_of_its_first_client() -> None:
+    backend = rp.InMemoryBackend()
+    origin = "https://api.example.test"
+    rp.RoutePlanningClient(KEY, base_url=f"{origin}/public/v0.2b", rate_limit_backend=backend)
+    # The same origin and key is the same budget, whichever version speaks.
+    V1Client(KEY, base_url=f"{origin}/public/v1", rate_limit_backend=backend)
+    # Another key, or another service, would be counted with it: refused before anything is sent.
+    with pytest.raises(rp.ConfigurationError, match="budget of another API key: give each API key"):
+        rp.RoutePlanningClient("sk-other", base_url=f"{origin}/public/v0.2b", rate_limit_backend=backend)
+    with pytest.raises(rp.ConfigurationError, match=r"another service \(https://api.example.test\)"):
+        rp.RoutePlanningClient(KEY, base_url="https://eu.example.test/public/v1", rate_limit_backend=backend)
+    # The message never shows the key.
+    with pytest.raises(rp.ConfigurationError) as raised:
+        rp.RoutePlanningClient("sk-other", base_url=f"{origin}/public/v0.2b", rate_limit_backend=backend)
+    assert "sk-other" not in str(raised.value)
+    assert KEY not in str(raised.value)
