@@ -62,6 +62,17 @@ def _where(client: redis_asyncio.Redis | RedisCluster) -> str:
     return f"{kwargs.get('host', 'localhost')}:{kwargs.get('port', 6379)}/{kwargs.get('db', 0)}"
 
 
+_Args = Sequence[EncodableT]
+"""A script's arguments."""
+
+
+def _failure(where: str, reason: str, admits: bool) -> str:
+    """The error of a failed round trip; ``admits``: it was to decide whether a request is sent
+    (so none was), not bookkeeping after one."""
+    consequence = ", so nothing was sent" if admits else ""
+    return f"the rate-limit backend (Redis at {where}) failed{consequence}: {reason}"
+
+
 def _rules_text(rules: Sequence[Rule]) -> str:
     """The rules as stored for their category and shown in errors: the same text for the same
     rules, whatever their order."""
@@ -273,22 +284,22 @@ class RedisBackend(RateLimitBackend):
     def _new_token(self) -> str:
         return f"{self.instance}:{next(self._serials)}"
 
-    async def _call(self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]) -> Any:
+    async def _call(
+        self, script: AsyncScript, keys: Sequence[str], args: _Args, *, admits: bool = True
+    ) -> Any:
         try:
             async with asyncio.timeout(self.timeout):
                 return await script(keys=keys, args=args)
         except (RedisError, TimeoutError) as exc:
             reason = str(exc) or f"no answer within {self.timeout:g} s"
-            raise RedisBackendError(
-                f"the rate-limit backend (Redis at {self._where}) failed, so nothing was sent: {reason}"
-            ) from exc
+            raise RedisBackendError(_failure(self._where, reason, admits)) from exc
 
     def _start(
-        self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]
+        self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT], *, admits: bool = True
     ) -> asyncio.Task[Any]:
         """Run one round trip as a task of its own, so that it completes even if its caller is
         cancelled: a slot is then never taken, or left, without this process knowing."""
-        task = asyncio.ensure_future(self._call(script, keys, args))
+        task = asyncio.ensure_future(self._call(script, keys, args, admits=admits))
         self._background.add(task)
         task.add_done_callback(self._background.discard)
         task.add_done_callback(_retrieve)
@@ -301,7 +312,7 @@ class RedisBackend(RateLimitBackend):
         ):
             return
         slots, inflight, _, rules = self.keys(key)
-        self._start(self._scripts.cancel, (slots, inflight, rules), [member])
+        self._start(self._scripts.cancel, (slots, inflight, rules), [member], admits=False)
 
     @_fails_closed
     async def acquire(self, key: str, rules: Sequence[Rule], weight: int, now: float) -> Grant | float:
@@ -382,9 +393,11 @@ class RedisBackend(RateLimitBackend):
 
     async def _settle(self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]) -> None:
         try:
-            await asyncio.shield(self._start(script, keys, args))
+            await asyncio.shield(self._start(script, keys, args, admits=False))
         except RedisBackendError as exc:
-            logger.warning("%s; the slot stays taken until its lease of %g s ends", exc, self.lease)
+            logger.warning(
+                "%s; the slot stays taken until its lease of %g s ends", str(exc).rstrip("."), self.lease
+            )
 
     async def release(self, grant: Grant, now: float, *, extra: float = 0.0, admitted: bool = True) -> None:
         args: list[EncodableT] = [
@@ -429,9 +442,9 @@ class RedisBackend(RateLimitBackend):
         penalty = self.keys(key)[2]
         args = [min(1.0, float(factor)), self._horizon_us(key)]
         try:
-            learned = float(await self._call(self._scripts.recover, (penalty,), args))
+            learned = float(await self._call(self._scripts.recover, (penalty,), args, admits=False))
         except RedisBackendError as exc:
-            logger.warning("%s; the rate stays as it was", exc)
+            logger.warning("%s; the rate stays as it was", str(exc).rstrip("."))
             return self._factors.get(key, 1.0)
         self._factors[key] = learned
         return learned
@@ -465,10 +478,10 @@ class RedisBackend(RateLimitBackend):
         penalty = self.keys(key)[2]
         try:
             wait_us = await self._call(
-                self._scripts.claim_probe, (penalty,), [turn * _MICROS, self._horizon_us(key)]
+                self._scripts.claim_probe, (penalty,), [turn * _MICROS, self._horizon_us(key)], admits=False
             )
         except RedisBackendError as exc:
-            logger.warning("%s; going ahead without the turn", exc)
+            logger.warning("%s; going ahead without the turn", str(exc).rstrip("."))
             return 0.0
         return int(wait_us) / _MICROS
 

@@ -503,6 +503,12 @@ async def test_unreachable_redis_fails_closed(
             await backend.release(grant, 0.0)
             assert await backend.recover("read", 1.25) == 1.0
         assert "until its lease" in caplog.text
+        # The request was sent: the warnings say what the failure costs, never "nothing was sent".
+        warnings = [record.getMessage() for record in caplog.records]
+        assert len(warnings) == 2
+        assert warnings[0].startswith(f"the rate-limit backend (Redis at {backend._where}) failed: ")
+        assert warnings[1].endswith("; the rate stays as it was")
+        assert not any("nothing was sent" in warning or ".;" in warning for warning in warnings)
 
         # Back up (empty: no persistence): this process saw the old server, so the
         # category is held for its period before anything new is admitted.
