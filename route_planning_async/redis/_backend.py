@@ -7,7 +7,9 @@ import functools
 import itertools
 import logging
 import math
+import re
 import secrets
+import urllib.parse
 from collections.abc import Callable, Sequence
 from typing import Any, Self, TypeVar
 
@@ -137,6 +139,13 @@ def _check_settings(url: object, key_prefix: object, lease: object, timeout: obj
         )
     if isinstance(url, str) and not url.strip():
         raise ConfigurationError("RedisBackend url is empty")
+    if isinstance(url, str):
+        parts = urllib.parse.urlsplit(url.strip())
+        # redis-py reads "/abc" as database 0 and "/1/2" as 12: a typo would share another database.
+        if parts.scheme in ("redis", "rediss") and not re.fullmatch(r"/?|/\d+", parts.path):
+            raise ConfigurationError(
+                f"RedisBackend url's path must be a database number (redis://host:6379/0), got {parts.path!r}"
+            )
 
 
 class RedisBackend(RateLimitBackend):

@@ -108,6 +108,12 @@ def test_configuration_is_checked(redis_server: RedisServer) -> None:
         RedisBackend(redis_server.url, key_prefix="p", lease=0)
     with pytest.raises(ConfigurationError, match="timeout"):
         RedisBackend(redis_server.url, key_prefix="p", timeout=-1)
+    for path in ("/abc", "/1/2", "/-1", "/0/"):
+        # redis-py would read these as another database (0, 12), or refuse them only when connecting.
+        with pytest.raises(ConfigurationError, match=f"path must be a database number .*got '{path}'"):
+            RedisBackend(f"redis://:s3cret@127.0.0.1:{redis_server.port}{path}", key_prefix="p")
+    for path in ("", "/", "/0", "/15"):
+        RedisBackend(f"redis://127.0.0.1:{redis_server.port}{path}", key_prefix="p")
 
 
 def test_repr_names_the_server_but_no_password(redis_server: RedisServer) -> None:
