@@ -347,7 +347,8 @@ _SHARED_OPTIONS = (
     _shared_option(
         "--redis-prefix",
         metavar="NAME",
-        help="The key prefix in Redis (default: derived from the API key); library code sharing "
+        help="The key prefix in Redis, with --redis (default: route-planning- and the first 16 hex "
+        "digits of the API key's SHA-256, the same in every process of one key); library code sharing "
         "the limits passes the same as RedisBackend(key_prefix=...).",
     ),
     JSON_OPTION,

@@ -131,7 +131,14 @@ def redis_key_prefix(api_key: str) -> str:
 @contextlib.asynccontextmanager
 async def rate_limit_backend(settings: Settings, api_key: str) -> AsyncIterator[RateLimitBackend | None]:
     """The ``--redis`` backend (closed on exit), or None for the client's in-memory one."""
+    prefix = settings.redis_prefix
+    if prefix is not None and not prefix.strip():
+        raise InputError("--redis-prefix is blank: give a name, or leave it out for the key's own prefix")
     if settings.redis is None:
+        if prefix is not None:
+            raise InputError(
+                "--redis-prefix names keys in Redis: give --redis URL (or $ROUTE_PLANNING_REDIS_URL)"
+            )
         yield None
         return
     try:
@@ -141,7 +148,7 @@ async def rate_limit_backend(settings: Settings, api_key: str) -> AsyncIterator[
     if "://" not in settings.redis:
         raise InputError(f"--redis wants a URL such as redis://localhost:6379/0, got {settings.redis!r}")
     try:
-        backend = RedisBackend(settings.redis, key_prefix=settings.redis_prefix or redis_key_prefix(api_key))
+        backend = RedisBackend(settings.redis, key_prefix=prefix or redis_key_prefix(api_key))
     except ConfigurationError as exc:
         raise InputError(f"--redis: {exc}") from None
     async with backend:

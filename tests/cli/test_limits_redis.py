@@ -224,6 +224,34 @@ def test_redis_keeps_the_slots_in_redis(run: Cli, served_emulator: ServedEmulato
     assert any(":read" in key for key in _keys(redis_url, default))
 
 
+def test_the_default_prefix_is_the_one_the_help_describes(run: Cli) -> None:
+    import hashlib
+
+    help_text = " ".join(run("--help", connect=False).stdout.split())
+    assert "route-planning- and the first 16 hex digits of the API key's SHA-256" in help_text
+    key = "emulator-api-key"
+    assert redis_key_prefix(key) == "route-planning-" + hashlib.sha256(key.encode()).hexdigest()[:16]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--redis-prefix", "team"), "--redis-prefix names keys in Redis: give --redis URL"),
+        (("--redis", "redis://127.0.0.1:1/0", "--redis-prefix", ""), "--redis-prefix is blank"),
+        (("--redis", "redis://127.0.0.1:1/0", "--redis-prefix", "  "), "--redis-prefix is blank"),
+    ],
+)
+def test_a_redis_prefix_that_would_be_ignored_is_a_usage_error(
+    run: Cli, served_emulator: ServedEmulator, args: tuple[str, ...], message: str
+) -> None:
+    pytest.importorskip("redis", reason="the redis extra is not installed")
+    reads = served_emulator.requests("plans.list")
+    result = run("plans", "list", *args)
+    assert result.exit_code == 2, result.stderr
+    assert message in result.stderr
+    assert served_emulator.requests("plans.list") == reads
+
+
 @pytest.mark.parametrize(
     ("url", "message"),
     [
