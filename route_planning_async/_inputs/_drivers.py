@@ -158,8 +158,8 @@ class PersonFields:
         default=UNSET,
         converter=team_depots,
         metadata=described(
-            """1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None or
-            not given: the team's main depot."""
+            """1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None: the
+            team's main depot; not given: the main depot on a create, unchanged on an update."""
         ),
     )
 
@@ -184,8 +184,8 @@ class DriverInput(_DriverFields):
     Keyword Args:
         name (str | None): Full name, 1 to 255 characters.
         display_name (str | None): Name shown in the apps, 1 to 255 characters.
-        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
-            or not given: the team's main depot.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped);
+            None: the team's main depot; not given: the main depot on a create, unchanged on an update.
         route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
             driver.
         email (str | None): E-mail address, 1 to 255 characters; set on create and import only.
@@ -213,8 +213,8 @@ class DriverUpdate(_DriverFields):
     Keyword Args:
         name (str | None): Full name, 1 to 255 characters.
         display_name (str | None): Name shown in the apps, 1 to 255 characters.
-        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
-            or not given: the team's main depot.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped);
+            None: the team's main depot; not given: the main depot on a create, unchanged on an update.
         route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
             driver.
     """

@@ -103,7 +103,7 @@ class DriversNamespace(Namespace[ClientT]):
             name (str | None): Full name, 1 to 255 characters.
             display_name (str | None): Name shown in the apps, 1 to 255 characters.
             depots (Sequence[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped);
-                None or not given: the team's main depot.
+                None: the team's main depot; not given: the main depot on a create, unchanged on an update.
             route_overrides (RouteOverridesInput | None): Settings that override the route defaults for this
                 driver.
 

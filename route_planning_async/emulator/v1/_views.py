@@ -207,6 +207,7 @@ class Views(BaseViews):
             "linkedDriverId": None if driver is None else f"drivers/{driver}",
             "displayName": member.display_name,
             "active": True,
-            "depots": [f"depots/{depot_id}" for depot_id in member.depots],
+            # None or not given: the team's main depot (v1 document), as for a driver.
+            "depots": [f"depots/{depot_id}" for depot_id in (member.depots or (self.state.main_depot_id,))],
             "roles": [member.role],
         }

@@ -41,8 +41,8 @@ class MemberInput(PersonFields):
     Keyword Args:
         name (str | None): Full name, 1 to 255 characters.
         display_name (str | None): Name shown in the apps, 1 to 255 characters.
-        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
-            or not given: the team's main depot.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped);
+            None: the team's main depot; not given: the main depot on a create, unchanged on an update.
         role (str): The member's role: ``admin``, ``depot-manager``, ``dispatcher`` or ``read-only``.
         email (str | None): E-mail address, 1 to 255 characters; set on create and import only.
         linked_driver_id (str | None): An existing driver to link the member to: ``drivers/<id>`` (a
@@ -75,8 +75,8 @@ class MemberUpdate(PersonFields):
     Keyword Args:
         name (str | None): Full name, 1 to 255 characters.
         display_name (str | None): Name shown in the apps, 1 to 255 characters.
-        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped); None
-            or not given: the team's main depot.
+        depots (list[str] | None): 1 to 50 ``depots/<id>`` (bare ids accepted, duplicates dropped);
+            None: the team's main depot; not given: the main depot on a create, unchanged on an update.
         role (str | None): The member's role: ``admin``, ``depot-manager``, ``dispatcher`` or
             ``read-only``.
     """

@@ -111,3 +111,20 @@ async def test_members_are_made_changed_removed_and_imported_once_by_e_mail(api:
     assert (await api.checked("DELETE", f"/{member['id']}")).status == 204
     assert (await api.checked("DELETE", f"/{member['id']}")).status == 404
     assert (await api.checked("PATCH", f"/{member['id']}", {"name": "Gone"})).status == 404
+
+
+@pytest.mark.asyncio
+async def test_a_member_without_depots_works_at_the_main_depot_and_keeps_them_when_not_sent(
+    api: V1Api,
+) -> None:
+    # The v1 document: "If set to null or not provided, the team's Main depot will be set".
+    member = await api.ok("POST", "/members", {"role": "dispatcher", "email": "lu@example.com"})
+    assert member["depots"] == ["depots/main"]
+    moved = await api.ok("PATCH", f"/{member['id']}", {"depots": ["depots/north"]})
+    assert moved["depots"] == ["depots/north"]
+    # A PATCH without depots changes only what it sends; a null depots is the main depot again.
+    assert (await api.ok("PATCH", f"/{member['id']}", {"name": "Lu"}))["depots"] == ["depots/north"]
+    assert (await api.ok("PATCH", f"/{member['id']}", {"depots": None}))["depots"] == ["depots/main"]
+    imported = await api.ok("POST", "/members:import", [{"role": "dispatcher", "email": "ki@example.com"}])
+    # v1 reads a member only in the answer of a change: one that leaves depots alone.
+    assert (await api.ok("PATCH", f"/{imported['success'][0]}", {"name": "Ki"}))["depots"] == ["depots/main"]
