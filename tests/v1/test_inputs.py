@@ -259,6 +259,16 @@ def _depot(**overrides: Any) -> DepotRouteOverridesInput:
         (lambda: ServiceInfoInput(identifier=""), "service_info.identifier"),
         (lambda: ServiceInfoInput(sla_starts_at=0), "service_info.sla_starts_at"),
         (lambda: ServiceInfoInput(sla_starts_at=1.5), "service_info.sla_starts_at"),
+        (
+            lambda: ServiceInfoInput(sla_starts_at=datetime.datetime(2026, 3, 2, 8)),
+            "service_info.sla_starts_at",
+        ),
+        (
+            lambda: ServiceInfoInput(
+                sla_starts_at=datetime.datetime(2026, 3, 2, 8, 0, 0, 5, tzinfo=datetime.UTC)
+            ),
+            "service_info.sla_starts_at",
+        ),
         (lambda: OrderInfoInput(invoice_number=""), "order_info.invoice_number"),
         (lambda: StopInput(address=_WHERE, client_id="x" * 101), "client_id"),
         (lambda: StopInput(address=_WHERE, allowed_drivers=["drivers/a b"]), "allowed_drivers[0]"),
@@ -397,3 +407,10 @@ def test_public_names_are_sorted_and_every_field_is_described() -> None:
         doc = cls.__doc__ or ""
         for field in attrs.fields(cls):
             assert f"    {field.name} (" in doc, (cls.__name__, field.name)
+
+
+def test_the_sla_start_may_be_an_aware_datetime_as_a_stop_reads_it_back() -> None:
+    paris = datetime.timezone(datetime.timedelta(hours=1))
+    at = datetime.datetime(2026, 3, 2, 9, 0, tzinfo=paris)
+    assert ServiceInfoInput(sla_starts_at=at).sla_starts_at == 1_772_438_400
+    assert ServiceInfoInput(sla_starts_at=1_772_438_400) == ServiceInfoInput(sla_starts_at=at)

@@ -3,6 +3,7 @@ service info. The others are every version's (``route_planning_async/_inputs/_ne
 
 from __future__ import annotations
 
+import datetime
 import re
 from typing import Any, ClassVar, Final
 
@@ -42,6 +43,17 @@ class OrderInfoInput(OrderInfoFields):
     )
 
 
+def _epoch_seconds(value: int | datetime.datetime | UnsetType | None) -> int | UnsetType | None:
+    if not isinstance(value, datetime.datetime):
+        return value
+    field = "service_info.sla_starts_at"
+    if value.tzinfo is None or value.utcoffset() is None:
+        fail(field, f"must be an aware datetime (with its tzinfo), got {value.isoformat()}")
+    if value.microsecond:
+        fail(field, f"must be a whole second (value.replace(microsecond=0)), got {value.isoformat()}")
+    return int(value.timestamp())
+
+
 @fields_documented
 @attrs.frozen(kw_only=True)
 class ServiceInfoInput:
@@ -53,7 +65,8 @@ class ServiceInfoInput:
             letters and digits. None on an update removes the stop's service; not given on a create, the
             stop has none.
         sla_starts_at (int | None): When the SLA starts, in whole seconds since the Unix epoch (more
-            than 0); may be in the past, with or without an identifier.
+            than 0), or as an aware ``datetime`` of a whole second (as a stop's ``service_info`` reads
+            it back); may be in the past, with or without an identifier.
     """
 
     _PATH: ClassVar[str] = "service_info."
@@ -69,9 +82,11 @@ class ServiceInfoInput:
     )
     sla_starts_at: int | UnsetType | None = attrs.field(
         default=UNSET,
+        converter=_epoch_seconds,
         validator=number(1, MAX_SAFE_INTEGER, integer=True),
         metadata=described(
-            """When the SLA starts, in whole seconds since the Unix epoch (more than 0); may be in
-            the past, with or without an identifier."""
+            """When the SLA starts, in whole seconds since the Unix epoch (more than 0), or as an
+            aware ``datetime`` of a whole second (as a stop's ``service_info`` reads it back); may be
+            in the past, with or without an identifier."""
         ),
     )
