@@ -102,8 +102,9 @@ def check_page_token(value: object, field: str = "page_token", max_length: int |
 
 def _shown(token: object) -> str:
     """A token for a message: only its start when it is long."""
-    text = repr(token)
-    return text if len(text) <= 60 else f"{text[:40]}... ({len(text)} characters shown as text)"
+    if isinstance(token, str) and len(token) > 40:
+        return f"{token[:20]!r}... ({len(token)} characters)"
+    return repr(token)
 
 
 def _filter_value(name: str, value: object) -> str:
