@@ -18,7 +18,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
-from redis.exceptions import RedisError
+from redis.exceptions import AuthenticationError, RedisError
 from redis.typing import EncodableT
 
 from route_planning_async._docs import Written, docstring_documented, section_end
@@ -68,9 +68,14 @@ _Args = Sequence[EncodableT]
 """A script's arguments."""
 
 
-def _failure(where: str, reason: str, admits: bool) -> str:
+def _failure(where: str, exc: Exception, timeout: float, admits: bool) -> str:
     """The error of a failed round trip; ``admits``: it was to decide whether a request is sent
     (so none was), not bookkeeping after one."""
+    if isinstance(exc, AuthenticationError):
+        # redis-py's own words for a missing password are about HELLO, which users never call.
+        reason = "the password is missing or wrong: give it in the URL (redis://[USER]:PASSWORD@host:6379/0)"
+    else:
+        reason = str(exc) or f"no answer within {timeout:g} s"
     consequence = ", so nothing was sent" if admits else ""
     return f"the rate-limit backend (Redis at {where}) failed{consequence}: {reason}"
 
@@ -300,8 +305,7 @@ class RedisBackend(RateLimitBackend):
             async with asyncio.timeout(self.timeout):
                 return await script(keys=keys, args=args)
         except (RedisError, TimeoutError) as exc:
-            reason = str(exc) or f"no answer within {self.timeout:g} s"
-            raise RedisBackendError(_failure(self._where, reason, admits)) from exc
+            raise RedisBackendError(_failure(self._where, exc, self.timeout, admits)) from exc
 
     def _start(
         self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT], *, admits: bool = True

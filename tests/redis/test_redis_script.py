@@ -650,3 +650,24 @@ async def test_cancelled_callers_neither_leak_slots_nor_lose_their_cancellation(
     slots, inflight, _, _ = backend.keys("read")
     assert await redis_client.zcard(inflight) == 0
     assert await redis_client.zcard(slots) > 0
+
+
+@pytest.mark.asyncio
+async def test_a_missing_or_wrong_password_says_so_in_the_users_words(
+    private_redis_server: RedisServer, key_prefix: str
+) -> None:
+    admin = redis_asyncio.Redis.from_url(private_redis_server.url)
+    await admin.config_set("requirepass", "s3cret")
+    await admin.aclose()
+    wrong = private_redis_server.url.replace("redis://", "redis://:wrong@")
+    for url in (private_redis_server.url, wrong):
+        with pytest.raises(RedisBackendError, match=r"password is missing or wrong: give it in") as raised:
+            async with RedisBackend(url, key_prefix=key_prefix) as backend:
+                await backend.acquire("read", [Rule(5, 1.0)], 1, 0.0)
+        # Not redis-py's words about HELLO, which nobody here called; and never the password.
+        assert "HELLO" not in str(raised.value)
+        assert "wrong" not in str(raised.value).replace("missing or wrong", "")
+    async with RedisBackend(
+        private_redis_server.url.replace("redis://", "redis://:s3cret@"), key_prefix=key_prefix
+    ) as backend:
+        assert isinstance(await backend.acquire("read", [Rule(5, 1.0)], 1, 0.0), Grant)
