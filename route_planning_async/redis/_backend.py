@@ -18,7 +18,7 @@ from redis.asyncio.cluster import RedisCluster
 from redis.asyncio.retry import Retry
 from redis.backoff import NoBackoff
 from redis.commands.core import AsyncScript
-from redis.exceptions import AuthenticationError, RedisError
+from redis.exceptions import AuthenticationError, MovedError, RedisError
 from redis.typing import EncodableT
 
 from route_planning_async._docs import Written, docstring_documented, section_end
@@ -74,6 +74,11 @@ def _failure(where: str, exc: Exception, timeout: float, admits: bool) -> str:
     if isinstance(exc, AuthenticationError):
         # redis-py's own words for a missing password are about HELLO, which users never call.
         reason = "the password is missing or wrong: give it in the URL (redis://[USER]:PASSWORD@host:6379/0)"
+    elif isinstance(exc, MovedError):  # its text is only a slot and an address
+        reason = (
+            f"the server is a node of a Redis Cluster ({exc}), which a redis:// URL cannot use: give "
+            'RedisBackend a redis.asyncio.cluster.RedisCluster (docs/redis.md, "Redis Cluster")'
+        )
     else:
         reason = str(exc) or f"no answer within {timeout:g} s"
     consequence = ", so nothing was sent" if admits else ""

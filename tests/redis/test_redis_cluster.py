@@ -21,7 +21,7 @@ from route_planning_async import ConfigurationError
 from route_planning_async._rate_limits._backends import Grant, WindowCount
 from route_planning_async._rate_limits._limits import Rule
 from route_planning_async.emulator import Emulator
-from route_planning_async.redis import RedisBackend
+from route_planning_async.redis import RedisBackend, RedisBackendError
 
 pytestmark = pytest.mark.redis
 
@@ -101,6 +101,23 @@ async def test_processes_with_other_rules_fail_closed_on_a_cluster(
         assert isinstance(await first.acquire("read", [Rule(10, 1.0)], 1, 0.0), Grant)
         with pytest.raises(ConfigurationError, match="differ from those other processes stored"):
             await second.acquire("read", [Rule(20, 1.0)], 1, 0.0)
+
+
+@pytest.mark.asyncio
+async def test_a_redis_url_of_a_cluster_node_says_to_give_a_cluster_client(
+    redis_cluster: RedisCluster,
+) -> None:
+    # Prefixes whose category keys live on the last of the three masters (slots 10923 and up,
+    # as redis-cli --cluster create shares them out): the first node answers MOVED.
+    names = (f"moved-{n}" for n in range(100))
+    elsewhere = [name for name in names if key_slot(f"{{{name}:read}}".encode()) > 10922][:3]
+    url = f"redis://127.0.0.1:{redis_cluster.ports[0]}/0"
+    for prefix in elsewhere:
+        async with RedisBackend(url, key_prefix=prefix) as backend:
+            with pytest.raises(RedisBackendError) as raised:
+                await backend.acquire("read", [Rule(5, 1.0)], 1, 0.0)
+        assert "the server is a node of a Redis Cluster" in str(raised.value)
+        assert "give RedisBackend a redis.asyncio.cluster.RedisCluster" in str(raised.value)
 
 
 def test_a_cluster_client_is_a_setting_the_backend_takes() -> None:
