@@ -14,6 +14,7 @@ from route_planning_async._cli._errors import InputError
 from route_planning_async._cli._files._stdio import is_stdio, read_text
 from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
 from route_planning_async._rate_limits._limits_file import read_limits_file as _read_limits_file
+from route_planning_async._versions import VERSIONS
 
 __all__ = [
     "LIMITS_HELP",
@@ -27,9 +28,11 @@ LIMITS_METAVAR = "public-docs|contract|FILE"
 """What a ``--limits`` option takes, as its help shows it."""
 
 LIMITS_HELP = (
-    "The client's rate limits: contract (the default), public-docs (the public API documentation's "
-    "newer figures), or a JSON or TOML FILE of rules per category ('Limits file' in "
-    "route-planning --help; '-': stdin)."
+    "The client's rate limits: contract, public-docs (the public API documentation's newer "
+    "figures), or a JSON or TOML FILE of rules per category ('Limits file' in route-planning "
+    "--help; '-': stdin). Default: the --api-version's published ones ("
+    + ", ".join(f"{version.name}: {version.limits}" for version in VERSIONS)
+    + ")."
 )
 """The option's help text."""
 

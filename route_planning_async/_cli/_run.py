@@ -89,7 +89,8 @@ class Settings:
     json: bool = False
     """Machine-readable output on stdout."""
     limits: str | None = None
-    """``--limits``: ``contract``, ``public-docs`` or a limits file (None: the contract's)."""
+    """``--limits``: ``contract``, ``public-docs`` or a limits file (None: the ``--api-version``'s
+    published ones, or ``$ROUTE_PLANNING_LIMITS``)."""
     redis: str | None = None
     """``--redis``: the URL of a Redis server whose rate-limit slots every process shares."""
     redis_prefix: str | None = None

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import re
 import shutil
 import sys
 import uuid
@@ -17,8 +18,10 @@ import pytest
 
 from route_planning_async import Category, RateLimits, Rule
 from route_planning_async._cli._errors import InputError
-from route_planning_async._cli._limits import parse_limits
+from route_planning_async._cli._limits import LIMITS_HELP, NAMED_LIMITS, parse_limits
 from route_planning_async._cli._run import Settings, open_client, redis_key_prefix
+from route_planning_async._cli._versions import DEFAULT_API_VERSION
+from route_planning_async._versions import API_VERSIONS, api_version
 
 if TYPE_CHECKING:
     from tests.cli.conftest import Cli, ServedEmulator
@@ -149,6 +152,27 @@ def test_the_client_uses_the_limits(
     assert listed.exit_code == 0, listed.stderr
     via_env = run("plans", "list", "--json", env={"ROUTE_PLANNING_LIMITS": "public-docs"})
     assert via_env.exit_code == 0, via_env.stderr
+
+
+def test_without_limits_each_version_uses_the_published_ones_its_help_names(
+    served_emulator: ServedEmulator, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """What ``--limits`` says its default is, for each ``--api-version``, is what the client gets."""
+    monkeypatch.setenv("ROUTE_PLANNING_API_KEY", served_emulator.emulator.api_key)
+    monkeypatch.delenv("ROUTE_PLANNING_LIMITS", raising=False)
+    said = re.search(r"Default: the --api-version's published ones \((.*?)\)\.", LIMITS_HELP)
+    assert said is not None, LIMITS_HELP
+    defaults = dict(item.split(": ") for item in said.group(1).split(", "))
+    assert set(defaults) == set(API_VERSIONS)
+    for version, name in defaults.items():
+        origin = served_emulator.base_url.removesuffix(api_version(DEFAULT_API_VERSION).base_path)
+        settings = Settings(
+            api_version=version,
+            base_url=origin + api_version(version).base_path,
+            ca_file=served_emulator.ca_file,
+        )
+        assert _client_limits(served_emulator, settings) == NAMED_LIMITS[name](), version
+    assert defaults["v1"] == "public-docs"  # the two versions' published limits differ
 
 
 # --redis ---------------------------------------------------------------------------------------
