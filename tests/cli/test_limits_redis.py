@@ -164,8 +164,8 @@ def test_without_limits_each_version_uses_the_published_ones_its_help_names(
     assert said is not None, LIMITS_HELP
     defaults = dict(item.split(": ") for item in said.group(1).split(", "))
     assert set(defaults) == set(API_VERSIONS)
+    origin = served_emulator.base_url.removesuffix(api_version(DEFAULT_API_VERSION).base_path)
     for version, name in defaults.items():
-        origin = served_emulator.base_url.removesuffix(api_version(DEFAULT_API_VERSION).base_path)
         settings = Settings(
             api_version=version,
             base_url=origin + api_version(version).base_path,
