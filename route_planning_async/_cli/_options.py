@@ -26,7 +26,7 @@ from route_planning_async._cli._emulated import CA_FILE_ENV, LIMITS_ENV
 from route_planning_async._cli._errors import InputError, Interrupted
 from route_planning_async._cli._files._stdio import STDIO, claim_stdin, is_stdio
 from route_planning_async._cli._limits import LIMITS_HELP, LIMITS_METAVAR, parse_limits
-from route_planning_async._cli._run import API_KEY_ENV, Settings, run_command
+from route_planning_async._cli._run import API_KEY_ENV, REDIS_PREFIX_DERIVED, Settings, run_command
 from route_planning_async._cli._versions import API_VERSION_ENV, API_VERSIONS, DEFAULT_API_VERSION
 from route_planning_async._client import BASE_URL_ENV
 from route_planning_async._rate_limits._limits_file import LIMITS_FILE_FORMAT
@@ -347,9 +347,9 @@ _SHARED_OPTIONS = (
     _shared_option(
         "--redis-prefix",
         metavar="NAME",
-        help="The key prefix in Redis, with --redis (default: route-planning- and the first 16 hex "
-        "digits of the API key's SHA-256, the same in every process of one key); library code sharing "
-        "the limits passes the same as RedisBackend(key_prefix=...).",
+        help=f"The key prefix in Redis, with --redis (default: {REDIS_PREFIX_DERIVED}, the same in "
+        "every process of one key); library code sharing the limits passes the same as "
+        "RedisBackend(key_prefix=...).",
     ),
     JSON_OPTION,
 )

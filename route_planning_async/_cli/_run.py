@@ -55,6 +55,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "API_KEY_ENV",
+    "REDIS_PREFIX_DERIVED",
     "Settings",
     "caught_interrupt",
     "dump_json",
@@ -124,8 +125,13 @@ def read_api_key(settings: Settings) -> str:
     return key
 
 
+REDIS_PREFIX_DERIVED = "route-planning- and the first 16 hex digits of the API key's SHA-256"
+"""How :func:`redis_key_prefix` derives the default ``--redis-prefix``, as its help says it."""
+
+
 def redis_key_prefix(api_key: str) -> str:
-    """The default ``--redis-prefix``: derived from the key, so that one key's processes share it."""
+    """The default ``--redis-prefix`` (:data:`REDIS_PREFIX_DERIVED`): derived from the key, so
+    that one key's processes share it."""
     return "route-planning-" + hashlib.sha256(api_key.encode()).hexdigest()[:16]
 
 

@@ -61,11 +61,12 @@ about half the spread divided by ``sqrt(n)``, not by the spread divided by
 and nothing is taken off before 16 have been seen: a first burst queues them
 all), and less a caution that grows by the spread with every 429 that looks
 like a late arrival (the service refused though it had admitted what the
-category believed; it is also cut, as any 429). In return, once 16 answers are in, a
-slot cycles in ``period`` plus about twice the jitter of the round trip, not the
-round trip itself: over a link of 150 ms +- 10 ms each way, 1.02 periods where
-strict windows take 1.32 (``limit_mismatch`` in ``benchmarks/RESULTS.md`` gives
-what a whole run of reads uses there, its first period paced by round trips).
+category believed; it is also cut, as any 429). In return, once 16 answers
+are in, a slot cycles in ``period`` plus about twice the jitter of the round
+trip, not the round trip itself: over a link of 150 ms +- 10 ms each way, 1.02
+periods where strict windows take 1.32 (``limit_mismatch`` in
+``benchmarks/RESULTS.md`` gives what a whole run of reads uses there, its first
+period paced by round trips).
 
 Why not aiolimiter
 ------------------

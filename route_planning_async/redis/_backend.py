@@ -313,7 +313,7 @@ class RedisBackend(RateLimitBackend):
             raise RedisBackendError(_failure(self._where, exc, self.timeout, admits)) from exc
 
     def _start(
-        self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT], *, admits: bool = True
+        self, script: AsyncScript, keys: Sequence[str], args: _Args, *, admits: bool = True
     ) -> asyncio.Task[Any]:
         """Run one round trip as a task of its own, so that it completes even if its caller is
         cancelled: a slot is then never taken, or left, without this process knowing."""
@@ -409,7 +409,7 @@ class RedisBackend(RateLimitBackend):
             return Grant(key, token, weight, self._factors[key])
         return math.inf if wait_us < 0 else wait_us / _MICROS
 
-    async def _settle(self, script: AsyncScript, keys: Sequence[str], args: Sequence[EncodableT]) -> None:
+    async def _settle(self, script: AsyncScript, keys: Sequence[str], args: _Args) -> None:
         try:
             await asyncio.shield(self._start(script, keys, args, admits=False))
         except RedisBackendError as exc:
