@@ -39,7 +39,7 @@ from route_planning_async._client._settings import (
 from route_planning_async._core import AttemptHooks, Request, Response, auth_header, decode, user_agent
 from route_planning_async._docs import keywords_documented, keywords_of
 from route_planning_async._errors import ConfigurationError, RequestTimeoutError, RoutePlanningError
-from route_planning_async._rate_limits._backends import contract_problem
+from route_planning_async._rate_limits._backends import contract_problem, lease_problem
 from route_planning_async._rate_limits._budgets import claim_problem, process_backend
 from route_planning_async._rate_limits._limits import RateLimits
 from route_planning_async._rate_limits._limits_file import NAMED_LIMITS
@@ -173,6 +173,10 @@ class BaseClient(abc.ABC):
             )
         if backend is not None and (problem := claim_problem(backend, self._base_url, api_key)):
             raise ConfigurationError(f"rate_limit_backend {backend!r} cannot be shared here: {problem}")
+        if backend is not None and (problem := lease_problem(backend, seconds)):
+            raise ConfigurationError(
+                f"rate_limit_backend {backend!r} does not fit timeout={seconds}: {problem}"
+            )
         self._scheduler = Scheduler(
             rate_limits if rate_limits is not None else self._default_rate_limits(),
             retry if retry is not None else RetryPolicy(),
@@ -243,6 +247,10 @@ class BaseClient(abc.ABC):
         view = copy.copy(self)
         if not isinstance(timeout, UnsetType):
             view._call_timeout = checked_timeout(timeout)
+            if problem := lease_problem(self._scheduler.backend, view._call_timeout):
+                raise ConfigurationError(
+                    f"timeout={view._call_timeout} does not fit rate_limit_backend: {problem}"
+                )
         if not isinstance(retry, UnsetType):
             check_instance("retry", retry, RetryPolicy)
             view._call_retry = retry

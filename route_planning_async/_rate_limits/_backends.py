@@ -32,6 +32,7 @@ __all__ = [
     "contract_problem",
     "learned_amount",
     "learned_rules",
+    "lease_problem",
 ]
 
 
@@ -145,6 +146,12 @@ class RateLimitBackend(Protocol):
     it (in ``help()``, an editor and the docs site); what is particular to a
     backend's method goes in its own sections (``Note:``, ``Raises:``), and in
     this package the docstring generator writes the contract's text before them.
+
+    A backend whose in-flight slots expire (a process holding one may have died)
+    names how long they last in a ``lease`` attribute, in seconds: a slot whose
+    lease ends while its request is still out is freed for others, who may then
+    send past the limit, so a client with such a backend must give up an
+    attempt before its lease ends (:func:`lease_problem`).
 
     A client checks the backend it is given against this contract when it is
     built (:func:`contract_problem`): a backend without one of these methods, or
@@ -542,4 +549,26 @@ def contract_problem(backend: object) -> str | None:
         except TypeError as exc:
             wanted = ", ".join([*positional, *(f"{k}=" for k in keywords)])
             return f"its {name}() does not take ({wanted}): {exc}"
+    return None
+
+
+def lease_problem(backend: object, timeout: float | None) -> str | None:
+    """Why an attempt of a client whose timeout is ``timeout`` (``None``: none) may outlast the
+    lease of ``backend``'s in-flight slots (:class:`RateLimitBackend`, its ``lease``); None when
+    it cannot, or when the backend's slots have no lease."""
+    lease = getattr(backend, "lease", None)
+    if isinstance(lease, bool) or not isinstance(lease, int | float) or not math.isfinite(lease):
+        return None
+    if timeout is None:
+        return (
+            f"its in-flight slots last {lease:g} s (its lease) and the client has no timeout: "
+            f"an attempt still out when its slot's lease ends lets others send past the limit; "
+            f"give the client a timeout under {lease:g} s"
+        )
+    if timeout >= lease:
+        return (
+            f"its in-flight slots last {lease:g} s (its lease), no longer than the client's timeout "
+            f"of {timeout:g} s: an attempt still out when its slot's lease ends lets others send past "
+            f"the limit; give the backend a longer lease or the client a shorter timeout"
+        )
     return None

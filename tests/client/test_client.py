@@ -437,3 +437,34 @@ def test_one_backend_holds_one_budget_the_origin_and_key_of_its_first_client() -
         rp.RoutePlanningClient("sk-other", base_url=f"{origin}/public/v0.2b", rate_limit_backend=backend)
     assert "sk-other" not in str(raised.value)
     assert KEY not in str(raised.value)
+
+
+class _LeasedBackend(rp.InMemoryBackend):
+    """A backend whose in-flight slots expire after ``lease`` seconds (as Redis's do)."""
+
+    def __init__(self, lease: float) -> None:
+        super().__init__()
+        self.lease = lease
+
+
+def test_an_attempt_may_not_outlast_the_lease_of_its_slot() -> None:
+    base_url = "https://api.example.test/public/v0.2b"
+    lasts = r"last 30 s \(its lease\), no longer than the client's timeout of"
+    # An attempt still out when its slot's lease ends would let others send past the limit.
+    with pytest.raises(rp.ConfigurationError, match=f"{lasts} 60 s"):
+        rp.RoutePlanningClient(KEY, base_url=base_url, rate_limit_backend=_LeasedBackend(30.0))
+    with pytest.raises(rp.ConfigurationError, match=f"{lasts} 30 s"):
+        rp.RoutePlanningClient(KEY, base_url=base_url, rate_limit_backend=_LeasedBackend(30.0), timeout=30)
+    with pytest.raises(rp.ConfigurationError, match=r"the client has no timeout: .* under 30 s"):
+        rp.RoutePlanningClient(KEY, base_url=base_url, rate_limit_backend=_LeasedBackend(30.0), timeout=None)
+    leased = _LeasedBackend(30.0)
+    client = rp.RoutePlanningClient(KEY, base_url=base_url, rate_limit_backend=leased, timeout=29)
+    # A view's timeout is checked the same way; a shorter one is taken.
+    too_long = r"timeout=300\.0 does not fit rate_limit_backend: .*30 s"
+    with pytest.raises(rp.ConfigurationError, match=too_long):
+        client.with_options(timeout=300)
+    with pytest.raises(rp.ConfigurationError, match="the client has no timeout"):
+        client.with_options(timeout=None)
+    assert client.with_options(timeout=5)._call_timeout == 5.0
+    # A backend whose slots do not expire takes any timeout.
+    rp.RoutePlanningClient(KEY, base_url=base_url, rate_limit_backend=rp.InMemoryBackend(), timeout=None)

@@ -31,6 +31,21 @@ async def test_the_client_fails_closed_when_redis_is_unreachable(key_prefix: str
 
 
 @pytest.mark.asyncio
+async def test_a_client_whose_attempts_may_outlast_the_lease_is_refused(
+    redis_server: RedisServer, key_prefix: str
+) -> None:
+    async with Emulator(speedup=100, tls=False) as emu:
+        async with RedisBackend(redis_server.url, key_prefix=key_prefix, lease=30.0) as backend:
+            # The client's default timeout (60 s) outlasts a slot of 30 s: refused before anything is sent.
+            lasts = r"last 30 s \(its lease\), no longer than the client's timeout of 60 s"
+            with pytest.raises(ConfigurationError, match=lasts):
+                emu.client(rate_limit_backend=backend)
+            async with emu.client(rate_limit_backend=backend, timeout=10) as client:
+                await client.plans.create(title="within the lease", starts=STARTS)
+        assert len(emu.log) == 1
+
+
+@pytest.mark.asyncio
 async def test_clients_sharing_a_backend_prefix_share_the_limits(
     redis_server: RedisServer, redis_client: redis_asyncio.Redis, key_prefix: str
 ) -> None:
