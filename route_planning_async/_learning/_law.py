@@ -352,7 +352,9 @@ class Law:
     def adopt(self, factor: float, now: float) -> None:
         """Another process sharing the backend changed the level (the backend keeps one level per
         category): this one takes it, dated now, as the fleet's transition (``docs/learning.md``,
-        "The state"): a lower level as a decrease after the fleet's 429, a higher as a raise."""
+        "The fleet"): a lower level as a decrease after the fleet's 429, a higher as a raise on
+        trial, also in a first contact after a quiet spell of this process alone (the fleet's
+        level, which this one held, was in force: the raise is tried from it, not measured)."""
         e = self.estimate
         level = self.level_at(factor)
         if level == e.level:
@@ -363,7 +365,8 @@ class Law:
                 e.refused_at = now
                 e.recent = (*e.recent, now)[-self.policy.burst :]
             e.held, e.held_at, e.step = level, now, 1
-        elif e.confirmed:
+        elif e.confirmed or e.held is not None:
+            e.confirmed = True
             raised_from, e.returning = e.level, e.held is not None and level <= e.held
         e.level, e.changed_at, e.raised_from = level, now, raised_from
 

@@ -389,6 +389,23 @@ def test_a_level_raised_by_another_process_is_a_raise_on_trial() -> None:
     assert law.level == 3
 
 
+def test_a_level_raised_by_another_process_after_a_quiet_spell_is_a_raise_on_trial() -> None:
+    # The fleet went on at 3 while this process sent nothing (its quiet spell): another process
+    # probes 6 as this one sends again. The 429 to its first attempt at 6 is the probe's failure,
+    # back to the fleet's 3, not a first contact measured by a window that still holds the
+    # probe's attempt in flight (which would take the fleet down to the one it shows admitted).
+    law = confirmed_law(level=3)
+    law.estimate.held = 3
+    law.on_quiet(10.0)
+    law.adopt(0.6, 10.0)
+    assert law.level == 6
+    assert law.estimate.raised_from == 3
+    action = law.on_refusal(10.0, 10.01, (WindowCount(1, 1, 1),))
+    assert action.transition == "failed raise"
+    assert law.level == 3
+    assert law.estimate.held == 3
+
+
 def test_a_probe_in_another_process_s_turn_is_withdrawn() -> None:
     # The fleet (docs/learning.md): the lane found the fleet's turn to probe taken until t = 30;
     # the probe the law answered is withdrawn before it is applied (the level, and the time of
