@@ -193,7 +193,7 @@ class Law:
         """1. **quiet**: the first send after a quiet spell; the level is unconfirmed, a new run
         begins, and the next attempts go paced by answers, at most ``burst`` - 1 out."""
         e = self.estimate
-        e.confirmed = False
+        e.confirmed, e.raised_from = False, None
         e.contact_at = now
         e.answered = e.refused = 0
         return Action("quiet", gate=max(1, self.policy.burst - 1))
@@ -260,17 +260,6 @@ class Law:
         if sent_at < e.changed_at or window is None or seen is None:
             # 5. stale: sent before the last change, which already answered for it.
             return Action("stale")
-        if not e.confirmed:
-            if seen == 0 and not e.waited:
-                # 3. busy: nothing of ours in the window, others filled it: wait for it to empty
-                # (once: refused again, the level is measured).
-                e.waited = True
-                e.changed_at = now
-                e.contact_at = now + self.period
-                return Action("busy", pause=self.period)
-            # 4. measure: the window shows what the service admits of ours.
-            e.confirmed, e.lent = True, False
-            return self._set(max(1, min(e.level - 1, seen)), now, "measure", gate=RAISE_GATE)
         if e.raised_from is not None:
             # 7. failed raise: back to the level that held; a failed return lowers the memory.
             level = e.raised_from
@@ -282,6 +271,17 @@ class Law:
                 e.cost = min(2.0 if e.lent else 2.0**policy.burst, 2 * e.cost)
             e.step = 1
             return self._set(level, now, "failed raise", gate=0)
+        if not e.confirmed:
+            if seen == 0 and not e.waited:
+                # 3. busy: nothing of ours in the window, others filled it: wait for it to empty
+                # (once: refused again, the level is measured).
+                e.waited = True
+                e.changed_at = now
+                e.contact_at = now + self.period
+                return Action("busy", pause=self.period)
+            # 4. measure: the window shows what the service admits of ours.
+            e.confirmed, e.lent = True, False
+            return self._set(max(1, min(e.level - 1, seen)), now, "measure", gate=RAISE_GATE)
         # What each window held when the attempt came: a service may count 429s, but not this one's.
         counted = [
             max(0, count.admitted + count.refused - (1 if rule.per == "request" else weight))
@@ -354,7 +354,8 @@ class Law:
         category): this one takes it, dated now, as the fleet's transition (``docs/learning.md``,
         "The fleet"): a lower level as a decrease after the fleet's 429, a higher as a raise on
         trial, also in a first contact after a quiet spell of this process alone (the fleet's
-        level, which this one held, was in force: the raise is tried from it, not measured)."""
+        level, which this one held, was in force: a 429 to the raise goes back to it, not
+        measured)."""
         e = self.estimate
         level = self.level_at(factor)
         if level == e.level:
@@ -366,7 +367,6 @@ class Law:
                 e.recent = (*e.recent, now)[-self.policy.burst :]
             e.held, e.held_at, e.step = level, now, 1
         elif e.confirmed or e.held is not None:
-            e.confirmed = True
             raised_from, e.returning = e.level, e.held is not None and level <= e.held
         e.level, e.changed_at, e.raised_from = level, now, raised_from
 

@@ -313,14 +313,12 @@ class Lane:
 
     def _adopt(self, factor: float, now: float) -> None:
         """Another process sharing the backend changed the level: it is this one's (``Law.adopt``),
-        and a raise goes gated, as this one's own would (a raise adopted in a first contact, which
-        the law tries from the fleet's level, takes the place of the first contact's gate)."""
+        and a raise goes gated, as this one's own would."""
         assert self._law is not None
         raised = factor > self.rate_factor
-        first_contact = not self._law.estimate.confirmed
         self._law.adopt(factor, now)
         self.learning = True
-        if raised and (self._gate.allowed is None or (first_contact and self._law.estimate.confirmed)):
+        if raised and self._gate.allowed is None:
             self._gate.close(now)
 
     def _scouting(self, now: float) -> bool:

@@ -400,10 +400,17 @@ def test_a_level_raised_by_another_process_after_a_quiet_spell_is_a_raise_on_tri
     law.adopt(0.6, 10.0)
     assert law.level == 6
     assert law.estimate.raised_from == 3
+    assert not law.estimate.confirmed  # still a first contact, under its gate
     action = law.on_refusal(10.0, 10.01, (WindowCount(1, 1, 1),))
     assert action.transition == "failed raise"
     assert law.level == 3
     assert law.estimate.held == 3
+    # A raise of its own on trial when a quiet spell began is over: the first contact measures.
+    law = probed_law(3, 11.0)
+    assert law.estimate.raised_from == 3
+    law.on_quiet(20.0)
+    assert law.on_refusal(20.0, 20.01, window(2, 1)).transition == "measure"
+    assert law.level == 2
 
 
 def test_a_probe_in_another_process_s_turn_is_withdrawn() -> None:
