@@ -191,6 +191,26 @@ def seen_by_the_emulator(emu: Emulator, results: Sequence[WorkerResult]) -> str:
     return "\n".join(lines)
 
 
+def refusals_seen(emu: Emulator, results: Sequence[WorkerResult], started: float) -> str:
+    """For a failure message: the 429s each worker counted, and each one the emulator logged,
+    with its time since the load started, its category and why, beside the most the category's
+    window held around it (a 429 at the configured limits says which anchor was too early)."""
+    lines = [f"worker {result.index} counted 429s: {dict(result.rate_limited)}" for result in results]
+    for record in emu.log.rejected():
+        if record.category is None:
+            continue
+        around = arrivals(emu, record.time - LONGEST_PERIOD, record.time + LONGEST_PERIOD)
+        held = [
+            f"{rule}: {around.max_in_window(record.category, rule.period, per=rule.per)}"
+            for rule in LIMITS.scaled(SPEEDUP).for_category(record.category)
+        ]
+        lines.append(
+            f"    {record.time - started:+.3f} s {record.method} {record.path} ({record.category}, "
+            f"{record.reason}); most in a window around it: {', '.join(held)}"
+        )
+    return "\n".join(lines)
+
+
 def arrivals(emu: Emulator, since: float, until: float = float("inf")) -> RequestLog:
     """The emulator's records with arrival times in ``[since, until)``."""
     log = RequestLog()
@@ -238,8 +258,10 @@ async def test_four_processes_share_the_limits_without_a_429(
         assert emu.internal_errors == []
 
     assert [result.other_errors for result in results] == [{}] * WORKERS, seen_by_the_emulator(emu, results)
-    assert sum(sum(result.rate_limited.values()) for result in results) == 0
-    assert emu.log.rejected() == []
+    assert sum(sum(result.rate_limited.values()) for result in results) == 0, refusals_seen(
+        emu, results, started
+    )
+    assert emu.log.rejected() == [], refusals_seen(emu, results, started)
     # Every worker took part in every category.
     for result in results:
         assert all(result.sent[str(category)] > 0 for category in LOADED), result
@@ -307,7 +329,7 @@ async def test_a_killed_worker_costs_at_most_its_lease(redis_server: RedisServer
 
     assert [result.index for result in results] == [1, 2, 3]
     assert [result.other_errors for result in results] == [{}] * 3, seen_by_the_emulator(emu, results)
-    assert emu.log.rejected() == []
+    assert emu.log.rejected() == [], refusals_seen(emu, results, started)
     # ...and then count one period more at most: the three others fill every window again.
     since, until = killed + lease + LONGEST_PERIOD, started + duration - 0.1
     for category in Category:
@@ -366,7 +388,7 @@ async def test_a_redis_restart_fails_closed_then_resumes_without_a_429(
     failed = [context.Event() for _ in range(WORKERS)]
     async with Emulator(speedup=SPEEDUP, tls=False, rate_limits=LIMITS, keep_stops=False) as emu:
         async with fleet(emu, private_redis_server.url, key_prefix, duration=6.0, failed=failed) as workers:
-            await workers.go()
+            started = await workers.go()
             await asyncio.sleep(1.5)
             with LoopLag() as lag:
                 await asyncio.to_thread(private_redis_server.stop)
@@ -390,8 +412,10 @@ async def test_a_redis_restart_fails_closed_then_resumes_without_a_429(
     margin = 0.1 + 2 * lag.worst
     assert len(arrivals(emu, stopped + margin, restarted)) == 0, f"margin {margin:.3f} s"
     # The restarted Redis lost the slots; the restart hold kept the windows right.
-    assert emu.log.rejected() == []
-    assert sum(sum(result.rate_limited.values()) for result in results) == 0
+    assert emu.log.rejected() == [], refusals_seen(emu, results, started)
+    assert sum(sum(result.rate_limited.values()) for result in results) == 0, refusals_seen(
+        emu, results, started
+    )
     resumed = arrivals(emu, restarted + LONGEST_PERIOD + 0.2)
     for category in LOADED:
         assert resumed.select(category), f"no {category} request after the restart"

@@ -72,7 +72,7 @@ class Decision:
     retry_after: float = 0.0
     """Server seconds until a request like this one would be admitted (0 when admitted)."""
     reason: str = ""
-    """``window`` (the rule's window or bucket was full), ``sustained`` or ``lockout`` for a rejection."""
+    """Why it was rejected, as the request log records it (``RequestRecord.reason``); empty when admitted."""
     rule: Rule | None = None
     """The rule that rejected it."""
 

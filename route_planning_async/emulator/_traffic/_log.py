@@ -55,7 +55,9 @@ class RequestRecord:
             injected fault fired).
         admitted (bool): Whether the rate limiter admitted it (it then counts in every window).
         fault (str | None): Kind of the injected fault, if one fired.
-        reason (str): Why the limiter rejected it: ``window`` or ``sustained``.
+        reason (str): Why the limiter rejected it: ``window`` (the rule's window or bucket was full),
+            ``sustained`` (traffic that stays near the limit) or ``lockout`` (a key refused at a high
+            rate); empty when it was admitted.
     """
 
     seq: int = attrs.field(metadata=described("1-based order of arrival."))
@@ -90,7 +92,12 @@ class RequestRecord:
         default=None, metadata=described("Kind of the injected fault, if one fired.")
     )
     reason: str = attrs.field(
-        default="", metadata=described("Why the limiter rejected it: ``window`` or ``sustained``.")
+        default="",
+        metadata=described(
+            "Why the limiter rejected it: ``window`` (the rule's window or bucket was full), "
+            "``sustained`` (traffic that stays near the limit) or ``lockout`` (a key refused at a "
+            "high rate); empty when it was admitted."
+        ),
     )
 
 
