@@ -194,7 +194,8 @@ def seen_by_the_emulator(emu: Emulator, results: Sequence[WorkerResult]) -> str:
 def refusals_seen(emu: Emulator, results: Sequence[WorkerResult], started: float) -> str:
     """For a failure message: the 429s each worker counted, and each one the emulator logged,
     with its time since the load started, its category and why, beside the most the category's
-    window held around it (a 429 at the configured limits says which anchor was too early)."""
+    window held around it: where in the run a 429 at the configured limits came, and how full
+    the service's window was then."""
     lines = [f"worker {result.index} counted 429s: {dict(result.rate_limited)}" for result in results]
     for record in emu.log.rejected():
         if record.category is None:
