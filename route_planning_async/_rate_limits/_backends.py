@@ -559,16 +559,15 @@ def lease_problem(backend: object, timeout: float | None) -> str | None:
     lease = getattr(backend, "lease", None)
     if isinstance(lease, bool) or not isinstance(lease, int | float) or not math.isfinite(lease):
         return None
+    if timeout is not None and timeout < lease:
+        return None
+    ends = "an attempt still out when its slot's lease ends lets others send past the limit"
     if timeout is None:
         return (
-            f"its in-flight slots last {lease:g} s (its lease) and the client has no timeout: "
-            f"an attempt still out when its slot's lease ends lets others send past the limit; "
+            f"its in-flight slots last {lease:g} s (its lease) and the client has no timeout: {ends}; "
             f"give the client a timeout under {lease:g} s"
         )
-    if timeout >= lease:
-        return (
-            f"its in-flight slots last {lease:g} s (its lease), no longer than the client's timeout "
-            f"of {timeout:g} s: an attempt still out when its slot's lease ends lets others send past "
-            f"the limit; give the backend a longer lease or the client a shorter timeout"
-        )
-    return None
+    return (
+        f"its in-flight slots last {lease:g} s (its lease), no longer than the client's timeout of "
+        f"{timeout:g} s: {ends}; give the backend a longer lease or the client a shorter timeout"
+    )
