@@ -52,8 +52,8 @@ def render(run: Mapping[str, Any]) -> str:
         f"Produced by `{run['command']}` in {fmt(round(run['total_seconds']))} s"
         f" ({'quick smoke pass: toy sizes, figures not meaningful' if run['quick'] else 'full run'}).",
         "Every figure is a ratio or a count measured in this run, against the local emulator;",
-        "a figure that misses its bar says MISSED. Why each one is missed, and what was measured to",
-        'mend it, is on the Performance page (`docs/performance.md`, "What the committed run misses").',
+        "a figure that misses its bar says MISSED. What the committed run misses, why, and what was",
+        'measured to mend it: the Performance page (`docs/performance.md`, "What the committed run misses").',
         "",
         "## Machine",
         "",
